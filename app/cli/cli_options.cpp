@@ -1,0 +1,171 @@
+#include "cli_options.h"
+
+#include "readscope/strategy.h"
+#include "readscope/units.h"
+
+#include <fmt/format.h>
+
+#include <charconv>
+#include <cmath>
+
+namespace readscope::cli {
+
+const char* const kRunHelp = R"(Usage: readscope-cli run [FILE] [options]
+
+Measures how fast each strategy reads byte ranges of FILE (GB/s = 10^9 bytes/s). Without FILE,
+a 256 MiB test file is generated in the temporary folder and removed afterwards.
+
+Options:
+  --sizes LIST          range sizes, e.g. 16K,64K,256K,1M,8M (the default; 1K = 1024)
+  --strategies LIST     strategy ids separated by commas, or 'all' (default: all);
+                        see 'readscope-cli strategies'
+  --pattern P           sequential (default), random, or whole (one range = the file)
+  --cache MODE          warm (default), cold (evict before every round), or direct
+  --threads N           workers per round (default 1)
+  --rounds N            measured rounds per cell (default 15)
+  --warmup N            unmeasured rounds first (default 2)
+  --seed N              seed for the random pattern (default 42)
+  --budget SIZE         bytes read per cell and round (default: min(file size, 256M))
+  --time-cap SECONDS    per range size; stop adding rounds after it (default 60, >= 3 rounds)
+  --consume MODE        minimal (default: touch one byte per range or page) or all
+                        (checksum every byte inside the timed region)
+  --drop-caches         cold mode, as root only: also write /proc/sys/vm/drop_caches
+  --csv PATH            write the summary as CSV
+  --samples-csv PATH    write every round as CSV
+  --json PATH           write the full result document (JSON, reloadable)
+  --markdown            print a Markdown table instead of the plain one
+  --quiet               no progress bar and no warnings on stderr
+  -h, --help            this text
+
+Exit codes: 0 success, 1 a cell failed or the run could not finish, 2 a usage error.
+)";
+
+namespace {
+
+Result<std::string> valueOf(const std::vector<std::string>& args, std::size_t& i) {
+    if (i + 1 >= args.size() || args[i + 1].empty())
+        return Error{fmt::format("{} needs a value (see 'readscope-cli run --help')", args[i])};
+    return args[++i];
+}
+
+std::vector<std::string> splitList(const std::string& text) {
+    std::vector<std::string> items;
+    std::size_t start = 0;
+    while (start <= text.size()) {
+        auto comma = text.find(',', start);
+        if (comma == std::string::npos)
+            comma = text.size();
+        items.push_back(text.substr(start, comma - start));
+        start = comma + 1;
+    }
+    return items;
+}
+
+Error flagError(const std::string& flag, const Error& e) {
+    return Error{fmt::format("{}: {}", flag, e.message)};
+}
+
+} // namespace
+
+Result<int> parseInt(const std::string& flag, const std::string& value, int lo, int hi) {
+    long long v = 0;
+    auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), v);
+    if (ec == std::errc::result_out_of_range || (ec == std::errc{} && (v < lo || v > hi)))
+        return Error{fmt::format("{} {} is out of range: use {} to {}", flag, value, lo, hi)};
+    if (ec != std::errc{} || end != value.data() + value.size())
+        return Error{fmt::format("{} '{}' is not a whole number", flag, value)};
+    return static_cast<int>(v);
+}
+
+Result<RunOptions> parseRunOptions(const std::vector<std::string>& args) {
+    RunOptions o;
+    Plan& p = o.plan;
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        const std::string& a = args[i];
+        if (a == "-h" || a == "--help") {
+            o.help = true;
+            return o;
+        }
+        if (a == "--markdown") { o.markdown = true; continue; }
+        if (a == "--quiet") { o.quiet = true; continue; }
+        if (a == "--drop-caches") { p.dropCachesAsRoot = true; continue; }
+        if (a.rfind("-", 0) != 0) {
+            if (!p.file.empty())
+                return Error{fmt::format("more than one file given ('{}' and '{}'): readscope "
+                                         "measures one file per run",
+                                         p.file, a)};
+            p.file = a;
+            continue;
+        }
+        auto v = valueOf(args, i);
+        if (!v)
+            return v.error();
+        const std::string& value = *v;
+        if (a == "--sizes") {
+            auto sizes = parseSizeList(value);
+            if (!sizes)
+                return flagError(a, sizes.error());
+            p.sizes = *sizes;
+        } else if (a == "--strategies") {
+            p.strategies.clear();
+            o.allStrategies = value == "all";
+            if (!o.allStrategies)
+                for (auto& id : splitList(value)) {
+                    if (!findStrategy(id))
+                        return Error{fmt::format("--strategies: unknown strategy '{}': see "
+                                                 "'readscope-cli strategies'",
+                                                 id)};
+                    p.strategies.push_back(id);
+                }
+        } else if (a == "--pattern") {
+            auto r = parsePattern(value);
+            if (!r) return flagError(a, r.error());
+            p.pattern = *r;
+        } else if (a == "--cache") {
+            auto r = parseCacheMode(value);
+            if (!r) return flagError(a, r.error());
+            p.cache = *r;
+        } else if (a == "--consume") {
+            auto r = parseConsume(value);
+            if (!r) return flagError(a, r.error());
+            p.consume = *r;
+        } else if (a == "--threads" || a == "--rounds" || a == "--warmup") {
+            const int lo = a == "--warmup" ? 0 : 1;
+            const int hi = a == "--threads" ? 256 : (a == "--rounds" ? 10000 : 1000);
+            auto r = parseInt(a, value, lo, hi);
+            if (!r) return r.error();
+            (a == "--threads" ? p.threads : a == "--rounds" ? p.rounds : p.warmup) = *r;
+        } else if (a == "--seed") {
+            auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), p.seed);
+            if (ec != std::errc{} || end != value.data() + value.size())
+                return Error{fmt::format("--seed '{}' is not a whole number from 0 to 2^64-1",
+                                         value)};
+        } else if (a == "--budget") {
+            auto r = parseSize(value);
+            if (!r) return flagError(a, r.error());
+            p.budget = *r;
+        } else if (a == "--time-cap") {
+            double secs = 0;
+            auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), secs);
+            if (ec != std::errc{} || end != value.data() + value.size() || !(secs > 0) ||
+                !std::isfinite(secs) || secs > 1e6)
+                return Error{fmt::format("--time-cap '{}' must be a number of seconds above 0",
+                                         value)};
+            p.timeCapSeconds = secs;
+        } else if (a == "--csv") {
+            o.csvPath = value;
+        } else if (a == "--samples-csv") {
+            o.samplesCsvPath = value;
+        } else if (a == "--json") {
+            o.jsonPath = value;
+        } else {
+            return Error{fmt::format("unknown option '{}' (see 'readscope-cli run --help')", a)};
+        }
+    }
+    if (o.allStrategies)
+        for (const auto& s : strategies())
+            p.strategies.emplace_back(s.id);
+    return o;
+}
+
+} // namespace readscope::cli

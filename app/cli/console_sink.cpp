@@ -1,0 +1,55 @@
+#include "console_sink.h"
+
+#include "readscope/units.h"
+
+#include <fmt/format.h>
+
+#include <cstdio>
+#include <unistd.h>
+
+namespace readscope::cli {
+
+namespace {
+std::string clock(double seconds) {
+    if (seconds < 0)
+        return "--:--";
+    const auto s = static_cast<long>(seconds + 0.5);
+    return fmt::format("{}:{:02}", s / 60, s % 60);
+}
+} // namespace
+
+ConsoleSink::ConsoleSink(bool quiet) : quiet_(quiet), tty_(::isatty(STDERR_FILENO) == 1) {}
+
+ConsoleSink::~ConsoleSink() { clearLine(); }
+
+void ConsoleSink::clearLine() {
+    if (lineShown_) {
+        fmt::print(stderr, "\r\033[K");
+        std::fflush(stderr);
+        lineShown_ = false;
+    }
+}
+
+void ConsoleSink::onProgress(const Progress& p) {
+    if (quiet_ || !tty_)
+        return;
+    constexpr int kWidth = 24;
+    const double fraction = p.total ? static_cast<double>(p.step) / static_cast<double>(p.total) : 0;
+    const int filled = static_cast<int>(fraction * kWidth);
+    const std::string where =
+        p.rangeBytes ? fmt::format("{} {} {}", formatSize(p.rangeBytes), p.strategy, p.phase)
+                     : p.phase;
+    fmt::print(stderr, "\r\033[K[{}{}] {:3.0f}%  {}  ETA {}", std::string(filled, '#'),
+               std::string(kWidth - filled, ' '), fraction * 100, where, clock(p.etaSeconds));
+    std::fflush(stderr);
+    lineShown_ = true;
+}
+
+void ConsoleSink::onWarning(const std::string& message) {
+    if (quiet_)
+        return;
+    clearLine();
+    fmt::print(stderr, "warning: {}\n", message);
+}
+
+} // namespace readscope::cli

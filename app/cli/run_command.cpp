@@ -1,0 +1,175 @@
+#include "cli_options.h"
+#include "commands.h"
+#include "console_sink.h"
+#include "text_table.h"
+
+#include "readscope/documents.h"
+#include "readscope/generator.h"
+#include "readscope/probe.h"
+#include "readscope/runner.h"
+
+#include <fmt/format.h>
+
+#include <atomic>
+#include <chrono>
+#include <csignal>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <sys/stat.h>
+#include <thread>
+#include <unistd.h>
+
+namespace readscope::cli {
+
+namespace {
+
+namespace fs = std::filesystem;
+constexpr std::uint64_t kDefaultFileSize = 256ull << 20;
+
+volatile std::sig_atomic_t gInterrupted = 0;
+extern "C" void onInterrupt(int) { gInterrupted = 1; }
+
+// Ctrl-C requests a stop instead of killing the process, so finished cells are printed and a
+// generated file is removed. A watcher thread turns the signal flag into a stop request.
+class InterruptGuard {
+public:
+    explicit InterruptGuard(std::stop_source& source) {
+        struct sigaction sa {};
+        sa.sa_handler = onInterrupt;
+        sigemptyset(&sa.sa_mask);
+        sigaction(SIGINT, &sa, &oldInt_);
+        sigaction(SIGTERM, &sa, &oldTerm_);
+        watcher_ = std::jthread([&source](std::stop_token done) {
+            while (!done.stop_requested()) {
+                if (gInterrupted) {
+                    source.request_stop();
+                    return;
+                }
+                std::this_thread::sleep_for(std::chrono::milliseconds(10));
+            }
+        });
+    }
+    ~InterruptGuard() {
+        watcher_.request_stop();
+        watcher_.join();
+        sigaction(SIGINT, &oldInt_, nullptr);
+        sigaction(SIGTERM, &oldTerm_, nullptr);
+    }
+
+private:
+    struct sigaction oldInt_ {}, oldTerm_ {};
+    std::jthread watcher_;
+};
+
+// A generated default file lives in its own temporary folder and goes with it.
+class TempFile {
+public:
+    ~TempFile() {
+        std::error_code ec;
+        if (!dir_.empty())
+            fs::remove_all(dir_, ec);
+    }
+    Result<std::string> create(std::uint64_t size, bool showProgress) {
+        const char* tmp = std::getenv("TMPDIR");
+        std::string pattern = fmt::format("{}/readscope-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+        if (!::mkdtemp(pattern.data()))
+            return Error{fmt::format("cannot create a temporary folder '{}': {}", pattern,
+                                     std::strerror(errno))};
+        dir_ = pattern;
+        const std::string path = dir_ + "/readscope-default.bin";
+        if (showProgress)
+            fmt::print(stderr, "Generating a {} MiB test file {} ...\n", size >> 20, path);
+        if (auto st = generateFile(path, size); !st)
+            return st.error();
+        return path;
+    }
+
+private:
+    std::string dir_;
+};
+
+Status checkOutput(const std::optional<std::string>& path, const char* flag,
+                   const std::string& target) {
+    if (!path)
+        return okStatus();
+    fs::path p(*path);
+    const fs::path parent = p.has_parent_path() ? p.parent_path() : fs::path(".");
+    std::error_code ec;
+    if (!fs::is_directory(parent, ec))
+        return Error{fmt::format("{} '{}': the folder '{}' does not exist; create it first",
+                                 flag, *path, parent.string())};
+    if (fs::is_directory(p, ec))
+        return Error{fmt::format("{} '{}' is a directory: give a file name", flag, *path)};
+    if (!target.empty() && fs::exists(p, ec) && fs::equivalent(p, target, ec))
+        return Error{fmt::format("{} '{}' is the file being measured: readscope never writes "
+                                 "to it; choose another output path",
+                                 flag, *path)};
+    return okStatus();
+}
+
+} // namespace
+
+int runCommand(const std::vector<std::string>& args) {
+    auto parsed = parseRunOptions(args);
+    if (!parsed)
+        return complain(parsed.error().message, kExitUsage);
+    RunOptions& o = *parsed;
+    if (o.help) {
+        fmt::print("{}", kRunHelp);
+        return kExitOk;
+    }
+    for (auto [path, flag] : {std::pair{&o.csvPath, "--csv"}, {&o.samplesCsvPath, "--samples-csv"},
+                              {&o.jsonPath, "--json"}})
+        if (auto st = checkOutput(*path, flag, o.plan.file); !st)
+            return complain(st.error().message, kExitUsage);
+    if (o.plan.dropCachesAsRoot && ::geteuid() != 0)
+        return complain("--drop-caches needs root; without it, cold mode evicts the file with "
+                        "posix_fadvise, which needs no privileges",
+                        kExitUsage);
+
+    TempFile generated;
+    if (o.plan.file.empty()) {
+        auto path = generated.create(kDefaultFileSize, !o.quiet);
+        if (!path)
+            return complain(path.error().message, kExitFailed);
+        o.plan.file = *path;
+    }
+    auto probe = probeFile(o.plan.file);
+    if (!probe)
+        return complain(probe.error().message, kExitUsage);
+    if (auto st = validatePlan(o.plan, *probe); !st)
+        return complain(st.error().message, kExitUsage);
+
+    std::stop_source stop;
+    ConsoleSink sink(o.quiet);
+    Result<ResultDocument> result = Error{""};
+    {
+        InterruptGuard guard(stop);
+        result = runPlan(o.plan, sink, stop.get_token());
+    }
+    sink.clearLine();
+    if (!result)
+        return complain(result.error().message, kExitFailed);
+    const ResultDocument& doc = *result;
+    fmt::print("{}", o.markdown ? toMarkdown(doc) : plainTable(doc));
+
+    int code = kExitOk;
+    auto write = [&](const std::optional<std::string>& path, const std::string& content) {
+        if (!path)
+            return;
+        if (auto st = writeFileAtomically(*path, content); !st)
+            code = complain(st.error().message, kExitFailed);
+    };
+    write(o.jsonPath, o.jsonPath ? toJson(doc) : "");
+    write(o.csvPath, o.csvPath ? toSummaryCsv(doc) : "");
+    write(o.samplesCsvPath, o.samplesCsvPath ? toSamplesCsv(doc) : "");
+    if (!doc.complete)
+        return complain("the run was stopped; the cells that finished are shown", kExitFailed);
+    for (const auto& cell : doc.cells)
+        if (cell.status == CellStatus::Failed)
+            code = kExitFailed;
+    return code;
+}
+
+} // namespace readscope::cli

@@ -1,0 +1,19 @@
+#pragma once
+// A fast, order-sensitive 64-bit checksum: cheap enough to run inside a timed round
+// (--consume all) and strong enough to catch a byte read from the wrong offset.
+#include <cstddef>
+#include <cstdint>
+#include <span>
+
+namespace readscope {
+
+std::uint64_t checksum(std::span<const std::byte> bytes);
+
+// Combines per-range checksums so that completion order does not matter (io_uring reaps out of
+// order) but the range index does.
+inline std::uint64_t combineRangeChecksum(std::uint64_t total, std::uint64_t rangeIndex,
+                                          std::uint64_t rangeSum) {
+    return total + rangeSum * (2 * rangeIndex + 1);
+}
+
+} // namespace readscope

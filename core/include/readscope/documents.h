@@ -1,0 +1,27 @@
+#pragma once
+// Result documents in and out: JSON (native, reloadable), CSV summary (RFC 4180, reloadable),
+// CSV samples, and a Markdown table shaped like the ones in published issue reports.
+#include "readscope/result.h"
+#include "readscope/result_document.h"
+
+#include <string>
+#include <string_view>
+
+namespace readscope {
+
+std::string toJson(const ResultDocument& doc);
+Result<ResultDocument> fromJson(std::string_view text);
+
+std::string toSummaryCsv(const ResultDocument& doc);
+Result<ResultDocument> fromSummaryCsv(std::string_view text);
+std::string toSamplesCsv(const ResultDocument& doc);
+
+std::string toMarkdown(const ResultDocument& doc);
+std::string systemLine(const ResultDocument& doc);
+
+// Reads a saved document, JSON or summary CSV, told apart by content.
+Result<ResultDocument> loadDocument(const std::string& path);
+// Writes to a temporary file beside path and renames it over path: never half-written.
+Status writeFileAtomically(const std::string& path, std::string_view content);
+
+} // namespace readscope

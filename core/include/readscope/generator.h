@@ -1,0 +1,25 @@
+#pragma once
+// Test files whose bytes are a function of their offset, so a read from the wrong offset
+// shows up as a wrong checksum.
+#include "readscope/result.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <span>
+#include <stop_token>
+#include <string>
+
+namespace readscope {
+
+// Fills out with the bytes that belong at file offset `offset`.
+void generatedBytes(std::uint64_t offset, std::span<std::byte> out);
+
+using GenerateProgress = std::function<void(std::uint64_t written, std::uint64_t total)>;
+
+// Writes to a temporary name beside path and renames it into place, so an interrupted run
+// leaves nothing half-written. Refuses to replace an existing file unless overwrite is set.
+Status generateFile(const std::string& path, std::uint64_t size, bool overwrite = false,
+                    const GenerateProgress& progress = {}, std::stop_token stop = {});
+
+} // namespace readscope

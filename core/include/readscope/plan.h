@@ -1,0 +1,48 @@
+#pragma once
+#include "readscope/result.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace readscope {
+
+struct FileProbe;
+
+enum class Pattern { Sequential, Random, Whole };
+enum class CacheMode { Warm, Cold, Direct };
+enum class Consume { Minimal, All };
+
+std::string_view toString(Pattern p);
+std::string_view toString(CacheMode c);
+std::string_view toString(Consume c);
+Result<Pattern> parsePattern(std::string_view text);
+Result<CacheMode> parseCacheMode(std::string_view text);
+Result<Consume> parseConsume(std::string_view text);
+
+inline constexpr std::uint64_t kDefaultBudget = 256ull << 20;
+
+struct Plan {
+    std::string file;
+    std::vector<std::uint64_t> sizes{16ull << 10, 64ull << 10, 256ull << 10, 1ull << 20,
+                                     8ull << 20};
+    std::vector<std::string> strategies; // ids, in the order they are interleaved
+    Pattern pattern = Pattern::Sequential;
+    CacheMode cache = CacheMode::Warm;
+    Consume consume = Consume::Minimal;
+    int threads = 1;
+    int rounds = 15;
+    int warmup = 2;
+    std::uint64_t seed = 42;
+    std::uint64_t budget = 0;  // bytes per cell and round; 0 = min(file size, 256 MiB)
+    double timeCapSeconds = 60; // per range size; rounds stop early (>= 3 kept) past it
+    bool dropCachesAsRoot = false; // cold mode: also write /proc/sys/vm/drop_caches
+};
+
+// Every field checked against the file; the first bad one named with what to do about it.
+Status validatePlan(const Plan& plan, const FileProbe& file);
+std::uint64_t effectiveBudget(const Plan& plan, std::uint64_t fileSize);
+// Range sizes the run actually uses (the file size alone for the whole-file pattern).
+std::vector<std::uint64_t> effectiveSizes(const Plan& plan, std::uint64_t fileSize);
+
+} // namespace readscope

@@ -1,0 +1,30 @@
+#pragma once
+// What the engine needs to know about a target file before it plans anything. Opening is
+// read-only, always: readscope never writes to the file it measures.
+#include "readscope/result.h"
+
+#include <cstdint>
+#include <string>
+
+namespace readscope {
+
+struct FileProbe {
+    std::string path;
+    std::uint64_t size = 0;
+    std::uint64_t inode = 0;
+    std::int64_t mtimeNs = 0;
+    std::string filesystem; // "ext4", "tmpfs", ...
+    std::uint32_t pageSize = 4096;
+    bool directSupported = false;
+    std::string directReason;      // why O_DIRECT cannot be used, when it cannot
+    std::uint32_t directAlign = 0; // offset/length/buffer alignment for direct I/O
+    bool uringSupported = false;
+    std::string uringReason;
+    bool residencyVerifiable = false; // mincore/cachestat tell the truth for this file
+    std::string residencyReason;
+};
+
+// Checks that path names a non-empty readable regular file and gathers its facts.
+Result<FileProbe> probeFile(const std::string& path);
+
+} // namespace readscope

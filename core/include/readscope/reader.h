@@ -1,0 +1,48 @@
+#pragma once
+// One worker's reader for one strategy: owns its descriptors, reused buffers and io_uring
+// ring (set up untimed), and reads a list of ranges the strategy's way (timed by the caller).
+#include "readscope/probe.h"
+#include "readscope/ranges.h"
+#include "readscope/result.h"
+#include "readscope/strategy.h"
+
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <stop_token>
+#include <vector>
+
+namespace readscope {
+
+// What a read does with the bytes it obtained.
+enum class ConsumeMode {
+    Touch,    // the minimum that keeps a strategy honest: one byte per range (buffers) or one
+              // byte per page (in-place mappings, which read nothing until touched)
+    All,      // checksum every byte, inside the timed region (--consume all)
+    Verify,   // per-range checksums combined by range index (untimed verification pass)
+};
+
+struct ReadOutcome {
+    std::uint64_t bytes = 0;    // bytes obtained (ranges clipped at end of file)
+    std::uint64_t value = 0;    // what consuming produced (checksum in All/Verify)
+    std::uint64_t syscalls = 0; // system calls the read loop issued
+    std::vector<double> latencies; // seconds per range, when asked for
+    bool stopped = false;       // the stop token ended the read early
+};
+
+class RangeReader {
+public:
+    virtual ~RangeReader() = default;
+    virtual Result<ReadOutcome> read(std::span<const Range> ranges, ConsumeMode mode,
+                                     bool recordLatencies, std::stop_token stop) = 0;
+};
+
+// maxRange bounds the reused and direct-I/O buffers. Fails with a reason when the strategy
+// cannot run on this file (the same reason availability() gives).
+Result<std::unique_ptr<RangeReader>> openReader(const StrategyInfo& strategy,
+                                                const FileProbe& file, std::uint64_t maxRange);
+
+// The file's own bytes for these ranges, read plainly: what every strategy must match.
+Result<std::uint64_t> referenceChecksum(const FileProbe& file, std::span<const Range> ranges);
+
+} // namespace readscope

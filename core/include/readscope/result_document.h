@@ -1,0 +1,59 @@
+#pragma once
+// What a run produced: the plan, the machine, and every cell (strategy x range size) with its
+// raw per-round samples. Raw bytes and seconds are stored; rates are derived.
+#include "readscope/plan.h"
+#include "readscope/stats.h"
+#include "readscope/system_info.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace readscope {
+
+struct Sample {
+    int round = 0;
+    std::uint64_t bytes = 0;
+    double seconds = 0;
+    double userSeconds = 0;
+    double systemSeconds = 0;
+    std::uint64_t minorFaults = 0;
+    std::uint64_t majorFaults = 0;
+    std::uint64_t syscalls = 0;       // counted by the engine's read loops
+    double latencyP50 = 0;            // seconds per range
+    double latencyP99 = 0;
+    std::optional<double> residentBefore; // fraction of the file cached when the round began
+    double gbps() const;
+};
+
+enum class CellStatus { Ok, Noisy, Failed, Unavailable };
+std::string_view toString(CellStatus s);
+CellStatus parseCellStatus(std::string_view text);
+
+struct Cell {
+    std::string strategy;
+    std::uint64_t rangeBytes = 0;
+    std::uint64_t rangesPerRound = 0;
+    CellStatus status = CellStatus::Ok;
+    std::string message;     // why failed/unavailable, or what to beware of
+    std::string checksum;    // "verified", "mismatch", "not checked"
+    std::string residencyMethod;
+    std::vector<Sample> samples;
+    Summary summary;         // over samples' GB/s
+    std::optional<double> residentBefore; // median over rounds
+    void summarize();        // recomputes summary, residentBefore and Ok/Noisy status
+};
+
+struct ResultDocument {
+    int formatVersion = 1;
+    Plan plan;
+    std::uint64_t fileSize = 0;
+    SystemInfo system;
+    std::vector<Cell> cells;
+    bool complete = true; // false when stopped before every cell finished
+    std::string note;
+    const Cell* find(std::string_view strategy, std::uint64_t rangeBytes) const;
+};
+
+} // namespace readscope

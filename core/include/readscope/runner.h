@@ -1,0 +1,40 @@
+#pragma once
+// Runs a plan: for each range size, an untimed verification pass, warm-up rounds, then
+// measured rounds that interleave the strategies (A B C A B C ...). Results leave through a
+// RunSink; a stop token ends the run within one range read, keeping finished cells.
+#include "readscope/plan.h"
+#include "readscope/result.h"
+#include "readscope/result_document.h"
+
+#include <cstdint>
+#include <stop_token>
+#include <string>
+
+namespace readscope {
+
+struct Progress {
+    std::uint64_t step = 0;   // finished (strategy, round) steps
+    std::uint64_t total = 0;  // all steps of the run
+    std::uint64_t rangeBytes = 0;
+    std::string strategy;
+    std::string phase;        // "verify", "warm-up", "round 3/15", "evict"
+    double elapsedSeconds = 0;
+    double etaSeconds = -1;   // < 0 while unknown
+};
+
+// One interface for every front end (CLI table, GUI worker, tests). Called on the runner's
+// thread; implementations hand work to their own threads themselves.
+class RunSink {
+public:
+    virtual ~RunSink() = default;
+    virtual void onStarted(const ResultDocument& /*header*/) {}
+    virtual void onProgress(const Progress& /*progress*/) {}
+    virtual void onCellFinished(const Cell& /*cell*/) {}
+    virtual void onWarning(const std::string& /*message*/) {}
+};
+
+// Returns the document (complete == false when stopped), or an error when the plan or file
+// is unusable. Failed and unavailable cells are in the document with their reasons.
+Result<ResultDocument> runPlan(const Plan& plan, RunSink& sink, std::stop_token stop = {});
+
+} // namespace readscope

@@ -1,0 +1,39 @@
+#pragma once
+// The strategy registry: one table row per way of reading a range. A row composes three
+// orthogonal knobs (how bytes are obtained, what the buffer is, which hint is given); the
+// engine's read loops dispatch on those knobs, not on the id.
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace readscope {
+
+enum class Access { Pread, SeekRead, ReadToEnd, MapCopy, MapInPlace, Direct, UringBatch };
+enum class BufferKind { FreshZeroed, FreshUninit, Reused, Grown, Preallocated, InPlace };
+enum class Hint { None, WillNeed, Populate, Prefetch };
+
+struct StrategyInfo {
+    std::string_view id;      // stable, used in files and on the command line
+    std::string_view name;    // for people
+    std::string_view family;  // grouping in lists and the app
+    std::string_view summary; // one line
+    Access access;
+    BufferKind buffer;
+    Hint hint;
+};
+
+std::span<const StrategyInfo> strategies();
+const StrategyInfo* findStrategy(std::string_view id);
+// The longer teaching text (what it does per range, what that costs), from resources/.
+std::string_view strategyExplanation(std::string_view id);
+
+struct FileProbe; // platform/file facts, see probe.h
+
+struct Availability {
+    bool available = true;
+    std::string reason; // why not, naming the file or the platform
+};
+Availability availability(const StrategyInfo& strategy, const FileProbe& probe);
+
+} // namespace readscope

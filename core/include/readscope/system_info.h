@@ -1,0 +1,20 @@
+#pragma once
+#include <string>
+
+namespace readscope {
+
+struct SystemInfo {
+    std::string cpuModel;
+    int logicalCores = 0;
+    std::string kernel;
+    std::string filesystem;
+    int pageSize = 0;
+    std::string toolVersion;
+    std::string date; // ISO 8601, UTC
+    std::string os;   // "Linux", "Windows", "macOS"
+};
+
+SystemInfo collectSystemInfo(const std::string& filesystem);
+std::string toolVersion();
+
+} // namespace readscope

@@ -1,0 +1,205 @@
+#include "csv.h"
+#include "readscope/documents.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <charconv>
+#include <map>
+
+namespace readscope {
+
+namespace csv {
+
+std::string field(std::string_view value) {
+    if (value.find_first_of(",\"\r\n") == std::string_view::npos)
+        return std::string(value);
+    std::string out = "\"";
+    for (char c : value) {
+        if (c == '"')
+            out += '"';
+        out += c;
+    }
+    return out + "\"";
+}
+
+std::string record(const std::vector<std::string>& fields) {
+    std::string out;
+    for (std::size_t i = 0; i < fields.size(); ++i) {
+        if (i)
+            out += ',';
+        out += field(fields[i]);
+    }
+    return out + "\r\n";
+}
+
+bool parse(std::string_view text, std::vector<std::vector<std::string>>& records) {
+    std::vector<std::string> current;
+    std::string value;
+    bool quoted = false, fieldStarted = false;
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        const char c = text[i];
+        if (quoted) {
+            if (c == '"') {
+                if (i + 1 < text.size() && text[i + 1] == '"') {
+                    value += '"';
+                    ++i;
+                } else {
+                    quoted = false;
+                }
+            } else {
+                value += c;
+            }
+            continue;
+        }
+        if (c == '"' && value.empty()) {
+            quoted = fieldStarted = true;
+        } else if (c == ',') {
+            current.push_back(std::move(value));
+            value.clear();
+            fieldStarted = true;
+        } else if (c == '\r' || c == '\n') {
+            if (c == '\r' && i + 1 < text.size() && text[i + 1] == '\n')
+                ++i;
+            if (fieldStarted || !value.empty() || !current.empty()) {
+                current.push_back(std::move(value));
+                records.push_back(std::move(current));
+            }
+            current.clear();
+            value.clear();
+            fieldStarted = false;
+        } else {
+            value += c;
+            fieldStarted = true;
+        }
+    }
+    if (quoted)
+        return false;
+    if (fieldStarted || !value.empty() || !current.empty()) {
+        current.push_back(std::move(value));
+        records.push_back(std::move(current));
+    }
+    return true;
+}
+
+} // namespace csv
+
+namespace {
+
+const std::vector<std::string> kSummaryHeader = {
+    "strategy", "range_bytes", "pattern",  "cache",    "threads",  "rounds",
+    "median_gbps", "min_gbps", "max_gbps", "p25_gbps", "p75_gbps", "cv",
+    "resident_before", "status", "message", "consume", "checksum", "ranges_per_round"};
+
+std::string number(double v) { return fmt::format("{}", v); }
+std::string optional(const std::optional<double>& v) { return v ? number(*v) : ""; }
+
+template <class T> bool parseNumber(const std::string& text, T& out) {
+    if (text.empty())
+        return false;
+    auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), out);
+    return ec == std::errc{} && end == text.data() + text.size();
+}
+
+} // namespace
+
+std::string toSummaryCsv(const ResultDocument& doc) {
+    std::string out = csv::record(kSummaryHeader);
+    for (const auto& c : doc.cells) {
+        const auto& s = c.summary;
+        out += csv::record({c.strategy, std::to_string(c.rangeBytes),
+                            std::string(toString(doc.plan.pattern)),
+                            std::string(toString(doc.plan.cache)),
+                            std::to_string(doc.plan.threads), std::to_string(c.samples.size()),
+                            number(s.median), number(s.min), number(s.max), number(s.p25),
+                            number(s.p75), number(s.cv), optional(c.residentBefore),
+                            std::string(toString(c.status)), c.message,
+                            std::string(toString(doc.plan.consume)), c.checksum,
+                            std::to_string(c.rangesPerRound)});
+    }
+    return out;
+}
+
+std::string toSamplesCsv(const ResultDocument& doc) {
+    std::string out = csv::record({"strategy", "range_bytes", "round", "bytes", "seconds", "gbps",
+                                   "user_seconds", "system_seconds", "minor_faults",
+                                   "major_faults", "syscalls", "latency_p50_s", "latency_p99_s",
+                                   "resident_before"});
+    for (const auto& c : doc.cells)
+        for (const auto& s : c.samples)
+            out += csv::record({c.strategy, std::to_string(c.rangeBytes),
+                                std::to_string(s.round), std::to_string(s.bytes),
+                                number(s.seconds), number(s.gbps()), number(s.userSeconds),
+                                number(s.systemSeconds), std::to_string(s.minorFaults),
+                                std::to_string(s.majorFaults), std::to_string(s.syscalls),
+                                number(s.latencyP50), number(s.latencyP99),
+                                optional(s.residentBefore)});
+    return out;
+}
+
+Result<ResultDocument> fromSummaryCsv(std::string_view text) {
+    std::vector<std::vector<std::string>> rows;
+    if (!csv::parse(text, rows))
+        return Error{"the CSV has an unterminated quoted field"};
+    if (rows.empty())
+        return Error{"the CSV is empty: expected a readscope summary with a header row"};
+    std::map<std::string, std::size_t> column;
+    for (std::size_t i = 0; i < rows[0].size(); ++i)
+        column[rows[0][i]] = i;
+    for (const char* needed : {"strategy", "range_bytes", "median_gbps", "status"})
+        if (!column.count(needed))
+            return Error{fmt::format("the CSV has no '{}' column: is it a readscope summary?",
+                                     needed)};
+    ResultDocument doc;
+    doc.plan.strategies.clear();
+    doc.plan.sizes.clear();
+    auto get = [&](const std::vector<std::string>& row, const char* name) -> std::string {
+        auto it = column.find(name);
+        return it != column.end() && it->second < row.size() ? row[it->second] : std::string();
+    };
+    for (std::size_t r = 1; r < rows.size(); ++r) {
+        const auto& row = rows[r];
+        Cell c;
+        c.strategy = get(row, "strategy");
+        if (!parseNumber(get(row, "range_bytes"), c.rangeBytes))
+            return Error{fmt::format("CSV row {}: range_bytes '{}' is not a whole number", r + 1,
+                                     get(row, "range_bytes"))};
+        double* targets[] = {&c.summary.median, &c.summary.min, &c.summary.max,
+                             &c.summary.p25,    &c.summary.p75, &c.summary.cv};
+        const char* names[] = {"median_gbps", "min_gbps", "max_gbps", "p25_gbps", "p75_gbps", "cv"};
+        for (int i = 0; i < 6; ++i) {
+            const auto v = get(row, names[i]);
+            if (!v.empty() && !parseNumber(v, *targets[i]))
+                return Error{fmt::format("CSV row {}: {} '{}' is not a number", r + 1, names[i], v)};
+        }
+        c.summary.noisy = c.summary.cv > kNoisyCv;
+        double resident = 0;
+        if (parseNumber(get(row, "resident_before"), resident))
+            c.residentBefore = resident;
+        c.status = parseCellStatus(get(row, "status"));
+        c.message = get(row, "message");
+        c.checksum = get(row, "checksum");
+        parseNumber(get(row, "ranges_per_round"), c.rangesPerRound);
+        if (r == 1) {
+            if (auto p = parsePattern(get(row, "pattern")))
+                doc.plan.pattern = *p;
+            if (auto m = parseCacheMode(get(row, "cache")))
+                doc.plan.cache = *m;
+            if (auto m = parseConsume(get(row, "consume")))
+                doc.plan.consume = *m;
+            parseNumber(get(row, "threads"), doc.plan.threads);
+            parseNumber(get(row, "rounds"), doc.plan.rounds);
+        }
+        if (std::find(doc.plan.strategies.begin(), doc.plan.strategies.end(), c.strategy) ==
+            doc.plan.strategies.end())
+            doc.plan.strategies.push_back(c.strategy);
+        if (std::find(doc.plan.sizes.begin(), doc.plan.sizes.end(), c.rangeBytes) ==
+            doc.plan.sizes.end())
+            doc.plan.sizes.push_back(c.rangeBytes);
+        doc.cells.push_back(std::move(c));
+    }
+    doc.note = "loaded from a CSV summary: per-round samples and system information are not in it";
+    return doc;
+}
+
+} // namespace readscope

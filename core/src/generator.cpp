@@ -1,0 +1,97 @@
+#include "readscope/generator.h"
+
+#include "posix_fd.h"
+
+#include <fmt/format.h>
+
+#include <cerrno>
+#include <cstring>
+#include <fcntl.h>
+#include <memory>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace readscope {
+
+namespace {
+
+std::uint64_t splitmix(std::uint64_t x) {
+    x += 0x9E3779B97F4A7C15ull;
+    x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
+    x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
+    return x ^ (x >> 31);
+}
+
+} // namespace
+
+void generatedBytes(std::uint64_t offset, std::span<std::byte> out) {
+    // Every 8-byte word of the file is splitmix(word index), little-endian.
+    std::size_t i = 0;
+    while (i < out.size()) {
+        const std::uint64_t pos = offset + i;
+        const std::uint64_t word = splitmix(pos / 8);
+        const auto shift = static_cast<unsigned>((pos % 8) * 8);
+        out[i] = static_cast<std::byte>((word >> shift) & 0xFF);
+        ++i;
+        if ((offset + i) % 8 == 0) {
+            while (out.size() - i >= 8) {
+                const std::uint64_t w = splitmix((offset + i) / 8);
+                for (unsigned b = 0; b < 8; ++b)
+                    out[i + b] = static_cast<std::byte>((w >> (8 * b)) & 0xFF);
+                i += 8;
+            }
+        }
+    }
+}
+
+Status generateFile(const std::string& path, std::uint64_t size, bool overwrite,
+                    const GenerateProgress& progress, std::stop_token stop) {
+    if (size == 0)
+        return Error{"test file size is zero: give a size such as 256M"};
+    struct stat st {};
+    if (::stat(path.c_str(), &st) == 0 && !overwrite)
+        return Error{fmt::format("'{}' already exists: readscope does not overwrite files; "
+                                 "choose another name or delete it first",
+                                 path)};
+    const std::string temp = path + ".readscope-partial";
+    UniqueFd fd(::open(temp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644));
+    if (!fd.valid())
+        return Error{fmt::format("cannot create '{}': {} (does the folder exist and may you "
+                                 "write there?)",
+                                 temp, std::strerror(errno))};
+    constexpr std::size_t kChunk = 1 << 20;
+    auto buffer = std::make_unique_for_overwrite<std::byte[]>(kChunk);
+    auto fail = [&](std::string message) -> Status {
+        fd.reset();
+        ::unlink(temp.c_str());
+        return Error{std::move(message)};
+    };
+    for (std::uint64_t off = 0; off < size;) {
+        if (stop.stop_requested())
+            return fail(fmt::format("generating '{}' was stopped", path));
+        const auto n = static_cast<std::size_t>(std::min<std::uint64_t>(kChunk, size - off));
+        generatedBytes(off, {buffer.get(), n});
+        std::size_t done = 0;
+        while (done < n) {
+            const ssize_t w = ::write(fd.get(), buffer.get() + done, n - done);
+            if (w < 0 && errno == EINTR)
+                continue;
+            if (w <= 0)
+                return fail(fmt::format("writing '{}' failed at {} bytes: {}", temp, off + done,
+                                        std::strerror(errno)));
+            done += static_cast<std::size_t>(w);
+        }
+        off += n;
+        if (progress)
+            progress(off, size);
+    }
+    if (::fsync(fd.get()) != 0)
+        return fail(fmt::format("flushing '{}' failed: {}", temp, std::strerror(errno)));
+    fd.reset();
+    if (::rename(temp.c_str(), path.c_str()) != 0)
+        return fail(fmt::format("renaming '{}' to '{}' failed: {}", temp, path,
+                                std::strerror(errno)));
+    return okStatus();
+}
+
+} // namespace readscope

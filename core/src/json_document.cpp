@@ -1,0 +1,190 @@
+#include "readscope/documents.h"
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+namespace readscope {
+
+using nlohmann::json;
+
+namespace {
+
+json optionalNumber(const std::optional<double>& v) { return v ? json(*v) : json(nullptr); }
+
+std::optional<double> readOptional(const json& j, const char* key) {
+    if (!j.contains(key) || j.at(key).is_null())
+        return std::nullopt;
+    return j.at(key).get<double>();
+}
+
+json planJson(const Plan& p) {
+    return {{"file", p.file},         {"sizes", p.sizes},
+            {"strategies", p.strategies}, {"pattern", toString(p.pattern)},
+            {"cache", toString(p.cache)}, {"consume", toString(p.consume)},
+            {"threads", p.threads},   {"rounds", p.rounds},
+            {"warmup", p.warmup},     {"seed", p.seed},
+            {"budget", p.budget},     {"time_cap_seconds", p.timeCapSeconds}};
+}
+
+Plan planFrom(const json& j) {
+    Plan p;
+    p.file = j.value("file", "");
+    p.sizes = j.value("sizes", std::vector<std::uint64_t>{});
+    p.strategies = j.value("strategies", std::vector<std::string>{});
+    if (auto r = parsePattern(j.value("pattern", "sequential")))
+        p.pattern = *r;
+    if (auto r = parseCacheMode(j.value("cache", "warm")))
+        p.cache = *r;
+    if (auto r = parseConsume(j.value("consume", "minimal")))
+        p.consume = *r;
+    p.threads = j.value("threads", 1);
+    p.rounds = j.value("rounds", 0);
+    p.warmup = j.value("warmup", 0);
+    p.seed = j.value("seed", std::uint64_t{0});
+    p.budget = j.value("budget", std::uint64_t{0});
+    p.timeCapSeconds = j.value("time_cap_seconds", 60.0);
+    return p;
+}
+
+json systemJson(const SystemInfo& s) {
+    return {{"cpu", s.cpuModel},       {"logical_cores", s.logicalCores},
+            {"kernel", s.kernel},      {"os", s.os},
+            {"filesystem", s.filesystem}, {"page_size", s.pageSize},
+            {"tool_version", s.toolVersion}, {"date", s.date}};
+}
+
+SystemInfo systemFrom(const json& j) {
+    SystemInfo s;
+    s.cpuModel = j.value("cpu", "");
+    s.logicalCores = j.value("logical_cores", 0);
+    s.kernel = j.value("kernel", "");
+    s.os = j.value("os", "");
+    s.filesystem = j.value("filesystem", "");
+    s.pageSize = j.value("page_size", 0);
+    s.toolVersion = j.value("tool_version", "");
+    s.date = j.value("date", "");
+    return s;
+}
+
+json sampleJson(const Sample& s) {
+    return {{"round", s.round},
+            {"bytes", s.bytes},
+            {"seconds", s.seconds},
+            {"user_seconds", s.userSeconds},
+            {"system_seconds", s.systemSeconds},
+            {"minor_faults", s.minorFaults},
+            {"major_faults", s.majorFaults},
+            {"syscalls", s.syscalls},
+            {"latency_p50", s.latencyP50},
+            {"latency_p99", s.latencyP99},
+            {"resident_before", optionalNumber(s.residentBefore)}};
+}
+
+Sample sampleFrom(const json& j) {
+    Sample s;
+    s.round = j.value("round", 0);
+    s.bytes = j.value("bytes", std::uint64_t{0});
+    s.seconds = j.value("seconds", 0.0);
+    s.userSeconds = j.value("user_seconds", 0.0);
+    s.systemSeconds = j.value("system_seconds", 0.0);
+    s.minorFaults = j.value("minor_faults", std::uint64_t{0});
+    s.majorFaults = j.value("major_faults", std::uint64_t{0});
+    s.syscalls = j.value("syscalls", std::uint64_t{0});
+    s.latencyP50 = j.value("latency_p50", 0.0);
+    s.latencyP99 = j.value("latency_p99", 0.0);
+    s.residentBefore = readOptional(j, "resident_before");
+    return s;
+}
+
+json cellJson(const Cell& c) {
+    json samples = json::array();
+    for (const auto& s : c.samples)
+        samples.push_back(sampleJson(s));
+    const auto& m = c.summary;
+    return {{"strategy", c.strategy},
+            {"range_bytes", c.rangeBytes},
+            {"ranges_per_round", c.rangesPerRound},
+            {"status", toString(c.status)},
+            {"message", c.message},
+            {"checksum", c.checksum},
+            {"residency_method", c.residencyMethod},
+            {"resident_before", optionalNumber(c.residentBefore)},
+            {"summary",
+             {{"median_gbps", m.median},
+              {"min_gbps", m.min},
+              {"max_gbps", m.max},
+              {"p25_gbps", m.p25},
+              {"p75_gbps", m.p75},
+              {"cv", m.cv},
+              {"noisy", m.noisy}}},
+            {"samples", samples}};
+}
+
+Cell cellFrom(const json& j) {
+    Cell c;
+    c.strategy = j.at("strategy").get<std::string>();
+    c.rangeBytes = j.at("range_bytes").get<std::uint64_t>();
+    c.rangesPerRound = j.value("ranges_per_round", std::uint64_t{0});
+    c.status = parseCellStatus(j.value("status", "failed"));
+    c.message = j.value("message", "");
+    c.checksum = j.value("checksum", "");
+    c.residencyMethod = j.value("residency_method", "");
+    c.residentBefore = readOptional(j, "resident_before");
+    if (j.contains("samples"))
+        for (const auto& s : j.at("samples"))
+            c.samples.push_back(sampleFrom(s));
+    if (j.contains("summary")) {
+        const auto& m = j.at("summary");
+        c.summary.median = m.value("median_gbps", 0.0);
+        c.summary.min = m.value("min_gbps", 0.0);
+        c.summary.max = m.value("max_gbps", 0.0);
+        c.summary.p25 = m.value("p25_gbps", 0.0);
+        c.summary.p75 = m.value("p75_gbps", 0.0);
+        c.summary.cv = m.value("cv", 0.0);
+        c.summary.noisy = m.value("noisy", false);
+    }
+    return c;
+}
+
+} // namespace
+
+std::string toJson(const ResultDocument& doc) {
+    json cells = json::array();
+    for (const auto& c : doc.cells)
+        cells.push_back(cellJson(c));
+    json j = {{"format", "readscope-result"},
+              {"format_version", doc.formatVersion},
+              {"plan", planJson(doc.plan)},
+              {"file_size", doc.fileSize},
+              {"system", systemJson(doc.system)},
+              {"complete", doc.complete},
+              {"note", doc.note},
+              {"cells", cells}};
+    return j.dump(2) + "\n";
+}
+
+Result<ResultDocument> fromJson(std::string_view text) {
+    try {
+        const json j = json::parse(text);
+        if (!j.is_object() || j.value("format", "") != "readscope-result")
+            return Error{"not a readscope result document (no \"format\": \"readscope-result\")"};
+        ResultDocument doc;
+        doc.formatVersion = j.value("format_version", 1);
+        if (doc.formatVersion > 1)
+            return Error{fmt::format("result document format {} is newer than this readscope "
+                                     "understands (1): update readscope",
+                                     doc.formatVersion)};
+        doc.plan = planFrom(j.value("plan", json::object()));
+        doc.fileSize = j.value("file_size", std::uint64_t{0});
+        doc.system = systemFrom(j.value("system", json::object()));
+        doc.complete = j.value("complete", true);
+        doc.note = j.value("note", "");
+        for (const auto& c : j.value("cells", json::array()))
+            doc.cells.push_back(cellFrom(c));
+        return doc;
+    } catch (const json::exception& e) {
+        return Error{fmt::format("the result document is not valid: {}", e.what())};
+    }
+}
+
+} // namespace readscope

@@ -1,0 +1,108 @@
+#include "readscope/plan.h"
+
+#include "readscope/probe.h"
+#include "readscope/strategy.h"
+#include "readscope/units.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <set>
+
+namespace readscope {
+
+std::string_view toString(Pattern p) {
+    switch (p) {
+    case Pattern::Sequential: return "sequential";
+    case Pattern::Random: return "random";
+    case Pattern::Whole: return "whole";
+    }
+    return "?";
+}
+
+std::string_view toString(CacheMode c) {
+    switch (c) {
+    case CacheMode::Warm: return "warm";
+    case CacheMode::Cold: return "cold";
+    case CacheMode::Direct: return "direct";
+    }
+    return "?";
+}
+
+std::string_view toString(Consume c) { return c == Consume::All ? "all" : "minimal"; }
+
+Result<Pattern> parsePattern(std::string_view text) {
+    for (auto p : {Pattern::Sequential, Pattern::Random, Pattern::Whole})
+        if (toString(p) == text)
+            return p;
+    return Error{fmt::format("unknown pattern '{}': use sequential, random or whole", text)};
+}
+
+Result<CacheMode> parseCacheMode(std::string_view text) {
+    for (auto c : {CacheMode::Warm, CacheMode::Cold, CacheMode::Direct})
+        if (toString(c) == text)
+            return c;
+    return Error{fmt::format("unknown cache mode '{}': use warm, cold or direct", text)};
+}
+
+Result<Consume> parseConsume(std::string_view text) {
+    for (auto c : {Consume::Minimal, Consume::All})
+        if (toString(c) == text)
+            return c;
+    return Error{fmt::format("unknown consume mode '{}': use minimal or all", text)};
+}
+
+std::uint64_t effectiveBudget(const Plan& plan, std::uint64_t fileSize) {
+    return plan.budget ? plan.budget : std::min(fileSize, kDefaultBudget);
+}
+
+std::vector<std::uint64_t> effectiveSizes(const Plan& plan, std::uint64_t fileSize) {
+    if (plan.pattern == Pattern::Whole)
+        return {fileSize};
+    return plan.sizes;
+}
+
+Status validatePlan(const Plan& plan, const FileProbe& file) {
+    if (plan.strategies.empty())
+        return Error{"no strategies chosen: name at least one (see 'readscope-cli strategies')"};
+    std::set<std::string> seen;
+    for (const auto& id : plan.strategies) {
+        if (!findStrategy(id))
+            return Error{fmt::format("unknown strategy '{}': see 'readscope-cli strategies' for "
+                                     "the list of ids",
+                                     id)};
+        if (!seen.insert(id).second)
+            return Error{fmt::format("strategy '{}' is named twice", id)};
+    }
+    if (plan.pattern != Pattern::Whole) {
+        if (plan.sizes.empty())
+            return Error{"no range sizes given: name at least one, e.g. 64K"};
+        for (auto size : plan.sizes) {
+            if (size == 0)
+                return Error{"range size 0: a range must hold at least one byte"};
+            if (size > file.size)
+                return Error{fmt::format(
+                    "range size {} is larger than the file '{}' ({}): choose smaller sizes or "
+                    "a larger file",
+                    formatSize(size), file.path, formatSize(file.size))};
+        }
+    }
+    if (plan.threads < 1 || plan.threads > 256)
+        return Error{fmt::format("threads {} is out of range: use 1 to 256", plan.threads)};
+    if (plan.rounds < 1 || plan.rounds > 10000)
+        return Error{fmt::format("rounds {} is out of range: use 1 to 10000", plan.rounds)};
+    if (plan.warmup < 0 || plan.warmup > 1000)
+        return Error{fmt::format("warm-up rounds {} is out of range: use 0 to 1000", plan.warmup)};
+    if (plan.timeCapSeconds <= 0)
+        return Error{"time cap must be positive"};
+    if (plan.budget != 0 && plan.pattern != Pattern::Whole) {
+        const auto smallest = *std::min_element(plan.sizes.begin(), plan.sizes.end());
+        if (plan.budget < smallest)
+            return Error{fmt::format("budget {} is smaller than the range size {}: each round "
+                                     "must read at least one range",
+                                     formatSize(plan.budget), formatSize(smallest))};
+    }
+    return okStatus();
+}
+
+} // namespace readscope

@@ -1,0 +1,293 @@
+#include "buffers.h"
+#include "consume.h"
+#include "posix_fd.h"
+#include "readers.h"
+
+#include <fmt/format.h>
+
+#include <cerrno>
+#include <cstring>
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+namespace readscope {
+
+namespace {
+
+constexpr std::size_t kGrowStart = 8 << 10;
+
+std::string ioError(const char* call, const FileProbe& f, std::uint64_t off, int err) {
+    return fmt::format("{} on '{}' at offset {} failed: {}", call, f.path, off,
+                       std::strerror(err));
+}
+
+// One file mapping for the duration of one read() call: mapped and unmapped inside the timed
+// round, so cold rounds find nothing mapped and eviction works.
+class Mapping {
+public:
+    Mapping() = default;
+    Mapping(const Mapping&) = delete;
+    Mapping& operator=(const Mapping&) = delete;
+    ~Mapping() {
+        if (base_)
+            ::munmap(base_, size_);
+    }
+    Status map(int fd, std::uint64_t size, bool populateAtMap, std::uint64_t& syscalls) {
+        const int flags = MAP_SHARED | (populateAtMap ? MAP_POPULATE : 0);
+        void* p = ::mmap(nullptr, size, PROT_READ, flags, fd, 0);
+        ++syscalls;
+        if (p == MAP_FAILED)
+            return Error{fmt::format("mmap failed: {}", std::strerror(errno))};
+        base_ = static_cast<std::byte*>(p);
+        size_ = size;
+        return okStatus();
+    }
+    void unmap(std::uint64_t& syscalls) {
+        if (base_) {
+            ::munmap(base_, size_);
+            ++syscalls;
+            base_ = nullptr;
+        }
+    }
+    std::byte* base() const { return base_; }
+
+private:
+    std::byte* base_ = nullptr;
+    std::uint64_t size_ = 0;
+};
+
+class PosixReader final : public RangeReader {
+public:
+    PosixReader(const StrategyInfo& s, const FileProbe& f, UniqueFd fd, AlignedBuffer buffer)
+        : s_(s), f_(f), fd_(std::move(fd)), buffer_(std::move(buffer)) {}
+
+    Result<ReadOutcome> read(std::span<const Range> ranges, ConsumeMode mode,
+                             bool recordLatencies, std::stop_token stop) override {
+        ReadOutcome out;
+        Consumer consumer(mode, f_.pageSize, s_.hint == Hint::Prefetch);
+        Mapping mapping;
+        if (s_.access == Access::MapCopy || s_.access == Access::MapInPlace) {
+            if (auto st = setUpMapping(mapping, ranges, out.syscalls); !st)
+                return st.error();
+        }
+        if (recordLatencies)
+            out.latencies.reserve(ranges.size());
+        for (std::size_t i = 0; i < ranges.size(); ++i) {
+            if (stop.stop_requested()) {
+                out.stopped = true;
+                break;
+            }
+            const auto t0 = recordLatencies ? Clock::now() : Clock::time_point{};
+            auto got = readOne(ranges[i], i, consumer, mapping.base(), out.syscalls);
+            if (!got)
+                return got.error();
+            out.bytes += *got;
+            if (recordLatencies)
+                out.latencies.push_back(secondsBetween(t0, Clock::now()));
+        }
+        mapping.unmap(out.syscalls);
+        out.value = consumer.value();
+        return out;
+    }
+
+private:
+    Status setUpMapping(Mapping& mapping, std::span<const Range> ranges, std::uint64_t& syscalls) {
+        if (auto st = mapping.map(fd_.get(), f_.size, false, syscalls); !st)
+            return Error{fmt::format("mapping '{}': {}", f_.path, st.error().message)};
+        if (s_.hint != Hint::Populate || ranges.empty())
+            return okStatus();
+        // Populate the span this worker will read, inside the timed round.
+        std::uint64_t lo = f_.size, hi = 0;
+        for (const auto& r : ranges) {
+            lo = std::min(lo, r.offset);
+            hi = std::max(hi, r.offset + clippedLength(r, f_.size));
+        }
+        if (hi <= lo)
+            return okStatus();
+        const auto start = alignDown(lo, f_.pageSize);
+        ++syscalls;
+        if (::madvise(mapping.base() + start, hi - start, MADV_POPULATE_READ) == 0)
+            return okStatus();
+        if (errno != EINVAL)
+            return Error{fmt::format("madvise(MADV_POPULATE_READ) on '{}' failed: {}", f_.path,
+                                     std::strerror(errno))};
+        // Before Linux 5.14: populate the whole mapping at mmap time instead.
+        mapping.unmap(syscalls);
+        return mapping.map(fd_.get(), f_.size, true, syscalls);
+    }
+
+    Result<std::uint64_t> preadFull(std::byte* buf, std::uint64_t want, std::uint64_t off,
+                                    std::uint64_t& syscalls) {
+        std::uint64_t got = 0;
+        while (got < want) {
+            const ssize_t n = ::pread(fd_.get(), buf + got, want - got,
+                                      static_cast<off_t>(off + got));
+            ++syscalls;
+            if (n < 0) {
+                if (errno == EINTR)
+                    continue;
+                return Error{ioError("pread", f_, off + got, errno)};
+            }
+            if (n == 0)
+                break;
+            got += static_cast<std::uint64_t>(n);
+        }
+        return got;
+    }
+
+    Result<std::uint64_t> seekReadFull(std::byte* buf, std::uint64_t want, std::uint64_t off,
+                                       std::uint64_t& syscalls) {
+        ++syscalls;
+        if (::lseek(fd_.get(), static_cast<off_t>(off), SEEK_SET) < 0)
+            return Error{ioError("lseek", f_, off, errno)};
+        std::uint64_t got = 0;
+        while (got < want) {
+            const ssize_t n = ::read(fd_.get(), buf + got, want - got);
+            ++syscalls;
+            if (n < 0) {
+                if (errno == EINTR)
+                    continue;
+                return Error{ioError("read", f_, off + got, errno)};
+            }
+            if (n == 0)
+                break;
+            got += static_cast<std::uint64_t>(n);
+        }
+        return got;
+    }
+
+    // Read-to-end into a growable buffer: reads are limited to the spare capacity; a full
+    // buffer doubles (allocate, copy, free). Reaching end of file costs one read returning 0.
+    Result<std::uint64_t> readToEnd(const Range& r, std::uint64_t index, Consumer& consumer,
+                                    std::uint64_t& syscalls) {
+        const std::uint64_t limit = clippedLength(r, f_.size);
+        const bool reachesEof = r.offset + r.length >= f_.size;
+        std::uint64_t capacity = s_.buffer == BufferKind::Preallocated ? limit + 1 : 0;
+        auto buf = capacity ? freshUninit(capacity) : std::unique_ptr<std::byte[]>();
+        std::uint64_t filled = 0;
+        for (;;) {
+            if (filled == limit && !reachesEof)
+                break; // a bounded reader ends at its limit without a system call
+            if (filled == capacity) {
+                const std::uint64_t grown = std::max<std::uint64_t>(kGrowStart, capacity * 2);
+                auto bigger = freshUninit(grown);
+                if (filled)
+                    std::memcpy(bigger.get(), buf.get(), filled);
+                buf = std::move(bigger);
+                capacity = grown;
+            }
+            std::uint64_t ask = capacity - filled;
+            if (!reachesEof)
+                ask = std::min(ask, limit - filled);
+            const ssize_t n = ::pread(fd_.get(), buf.get() + filled, ask,
+                                      static_cast<off_t>(r.offset + filled));
+            ++syscalls;
+            if (n < 0) {
+                if (errno == EINTR)
+                    continue;
+                return Error{ioError("read", f_, r.offset + filled, errno)};
+            }
+            if (n == 0)
+                break;
+            filled += static_cast<std::uint64_t>(n);
+        }
+        consumer.buffer({buf.get(), filled}, index);
+        return filled;
+    }
+
+    Result<std::uint64_t> readDirect(const Range& r, std::uint64_t index, Consumer& consumer,
+                                     std::uint64_t& syscalls) {
+        const std::uint64_t want = clippedLength(r, f_.size);
+        const std::uint64_t a = f_.directAlign;
+        const std::uint64_t start = alignDown(r.offset, a);
+        const std::uint64_t end = alignUp(r.offset + want, a);
+        if (end - start > buffer_.size())
+            return Error{fmt::format("direct read of {} bytes exceeds its buffer", end - start)};
+        auto got = preadFull(buffer_.data(), end - start, start, syscalls);
+        if (!got)
+            return got;
+        const std::uint64_t skip = r.offset - start;
+        const std::uint64_t usable = *got > skip ? std::min(want, *got - skip) : 0;
+        consumer.buffer({buffer_.data() + skip, usable}, index);
+        return usable;
+    }
+
+    Result<std::uint64_t> readOne(const Range& r, std::uint64_t index, Consumer& consumer,
+                                  std::byte* map, std::uint64_t& syscalls) {
+        const std::uint64_t want = clippedLength(r, f_.size);
+        switch (s_.access) {
+        case Access::Pread: {
+            std::unique_ptr<std::byte[]> fresh;
+            std::byte* buf = buffer_.data();
+            if (s_.buffer != BufferKind::Reused) {
+                fresh = freshUninit(want);
+                buf = fresh.get();
+                if (s_.buffer == BufferKind::FreshZeroed)
+                    zeroFill(buf, want);
+            }
+            auto got = preadFull(buf, want, r.offset, syscalls);
+            if (got)
+                consumer.buffer({buf, *got}, index);
+            return got;
+        }
+        case Access::SeekRead: {
+            auto fresh = freshUninit(want);
+            auto got = seekReadFull(fresh.get(), want, r.offset, syscalls);
+            if (got)
+                consumer.buffer({fresh.get(), *got}, index);
+            return got;
+        }
+        case Access::ReadToEnd:
+            return readToEnd(r, index, consumer, syscalls);
+        case Access::MapCopy: {
+            auto fresh = freshUninit(want);
+            std::memcpy(fresh.get(), map + r.offset, want);
+            consumer.buffer({fresh.get(), want}, index);
+            return want;
+        }
+        case Access::MapInPlace: {
+            if (s_.hint == Hint::WillNeed && want) {
+                const auto start = alignDown(r.offset, f_.pageSize);
+                ++syscalls;
+                ::madvise(map + start, r.offset + want - start, MADV_WILLNEED);
+            }
+            consumer.inPlace({map + r.offset, want}, index);
+            return want;
+        }
+        case Access::Direct:
+            return readDirect(r, index, consumer, syscalls);
+        case Access::UringBatch:
+            break;
+        }
+        return Error{fmt::format("strategy '{}' is not a POSIX read loop", s_.id)};
+    }
+
+    const StrategyInfo& s_;
+    FileProbe f_;
+    UniqueFd fd_;
+    AlignedBuffer buffer_; // reused buffer, or the aligned direct-I/O buffer
+};
+
+} // namespace
+
+Result<std::unique_ptr<RangeReader>> openPosixReader(const StrategyInfo& s, const FileProbe& f,
+                                                     std::uint64_t maxRange) {
+    int flags = O_RDONLY | O_CLOEXEC;
+    if (s.access == Access::Direct)
+        flags |= O_DIRECT;
+    UniqueFd fd(::open(f.path.c_str(), flags));
+    if (!fd.valid())
+        return Error{fmt::format("cannot open '{}' for {}: {}", f.path, s.id,
+                                 std::strerror(errno))};
+    AlignedBuffer buffer;
+    const std::uint64_t cap = std::min<std::uint64_t>(maxRange, f.size);
+    if (s.access == Access::Direct)
+        buffer = AlignedBuffer(alignUp(cap, f.directAlign) + 2 * f.directAlign, f.directAlign);
+    else if (s.buffer == BufferKind::Reused)
+        buffer = AlignedBuffer(cap, f.pageSize);
+    return std::unique_ptr<RangeReader>(
+        std::make_unique<PosixReader>(s, f, std::move(fd), std::move(buffer)));
+}
+
+} // namespace readscope

@@ -1,0 +1,59 @@
+#include "readscope/ranges.h"
+
+#include <algorithm>
+#include <random>
+
+namespace readscope {
+
+namespace {
+constexpr std::uint64_t kRandomAlign = 4096;
+}
+
+std::vector<Range> makeRanges(Pattern pattern, std::uint64_t rangeSize, std::uint64_t fileSize,
+                              std::uint64_t budget, std::uint64_t seed) {
+    std::vector<Range> ranges;
+    if (fileSize == 0 || rangeSize == 0)
+        return ranges;
+    switch (pattern) {
+    case Pattern::Whole:
+        ranges.push_back({0, fileSize});
+        break;
+    case Pattern::Sequential: {
+        // Non-overlapping ranges from the start; at least the budget's worth unless the file
+        // ends first. The last range may run past end of file and read what is there.
+        const std::uint64_t limit = std::min(std::max(budget, rangeSize), fileSize);
+        for (std::uint64_t off = 0; off < limit; off += rangeSize)
+            ranges.push_back({off, rangeSize});
+        break;
+    }
+    case Pattern::Random: {
+        // Page-aligned offsets (as block and page readers use) drawn from a seeded 64-bit
+        // Mersenne Twister: the same seed gives the same ranges on every machine.
+        const std::uint64_t count = std::max<std::uint64_t>(1, budget / rangeSize);
+        const std::uint64_t lastStart = fileSize > rangeSize ? fileSize - rangeSize : 0;
+        const std::uint64_t slots = lastStart / kRandomAlign + 1;
+        std::mt19937_64 rng(seed ^ (rangeSize * 0x9E3779B97F4A7C15ull));
+        ranges.reserve(count);
+        for (std::uint64_t i = 0; i < count; ++i)
+            ranges.push_back({(rng() % slots) * kRandomAlign, rangeSize});
+        break;
+    }
+    }
+    return ranges;
+}
+
+std::vector<std::vector<Range>> splitRanges(const std::vector<Range>& ranges, int workers) {
+    workers = std::max(1, workers);
+    std::vector<std::vector<Range>> parts(static_cast<std::size_t>(workers));
+    const std::size_t n = ranges.size();
+    std::size_t begin = 0;
+    for (std::size_t w = 0; w < parts.size(); ++w) {
+        const std::size_t count = n / parts.size() + (w < n % parts.size() ? 1 : 0);
+        parts[w].assign(ranges.begin() + static_cast<std::ptrdiff_t>(begin),
+                        ranges.begin() + static_cast<std::ptrdiff_t>(begin + count));
+        begin += count;
+    }
+    return parts;
+}
+
+} // namespace readscope

@@ -1,0 +1,52 @@
+#include "posix_fd.h"
+#include "readers.h"
+#include "readscope/checksum.h"
+
+#include <fmt/format.h>
+
+#include <cerrno>
+#include <cstring>
+#include <fcntl.h>
+#include <unistd.h>
+#include <vector>
+
+namespace readscope {
+
+Result<std::unique_ptr<RangeReader>> openReader(const StrategyInfo& strategy,
+                                                const FileProbe& file, std::uint64_t maxRange) {
+    if (auto a = availability(strategy, file); !a.available)
+        return Error{a.reason};
+    if (strategy.access == Access::UringBatch)
+        return openUringReader(strategy, file, maxRange);
+    return openPosixReader(strategy, file, maxRange);
+}
+
+Result<std::uint64_t> referenceChecksum(const FileProbe& file, std::span<const Range> ranges) {
+    // Deliberately the plainest code: a vector, one pread loop, no strategy machinery.
+    UniqueFd fd(::open(file.path.c_str(), O_RDONLY | O_CLOEXEC));
+    if (!fd.valid())
+        return Error{fmt::format("cannot open '{}': {}", file.path, std::strerror(errno))};
+    std::uint64_t total = 0;
+    std::vector<std::byte> bytes;
+    for (std::size_t i = 0; i < ranges.size(); ++i) {
+        const auto want = clippedLength(ranges[i], file.size);
+        bytes.resize(want);
+        std::uint64_t got = 0;
+        while (got < want) {
+            const ssize_t n = ::pread(fd.get(), bytes.data() + got, want - got,
+                                      static_cast<off_t>(ranges[i].offset + got));
+            if (n < 0 && errno == EINTR)
+                continue;
+            if (n < 0)
+                return Error{fmt::format("reading '{}' at offset {} failed: {}", file.path,
+                                         ranges[i].offset + got, std::strerror(errno))};
+            if (n == 0)
+                break;
+            got += static_cast<std::uint64_t>(n);
+        }
+        total = combineRangeChecksum(total, i, checksum({bytes.data(), got}));
+    }
+    return total;
+}
+
+} // namespace readscope

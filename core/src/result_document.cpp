@@ -1,0 +1,52 @@
+#include "readscope/result_document.h"
+
+#include "readscope/units.h"
+
+#include <algorithm>
+#include <vector>
+
+namespace readscope {
+
+double Sample::gbps() const { return gigabytesPerSecond(bytes, seconds); }
+
+std::string_view toString(CellStatus s) {
+    switch (s) {
+    case CellStatus::Ok: return "ok";
+    case CellStatus::Noisy: return "noisy";
+    case CellStatus::Failed: return "failed";
+    case CellStatus::Unavailable: return "unavailable";
+    }
+    return "?";
+}
+
+CellStatus parseCellStatus(std::string_view text) {
+    for (auto s : {CellStatus::Ok, CellStatus::Noisy, CellStatus::Failed, CellStatus::Unavailable})
+        if (toString(s) == text)
+            return s;
+    return CellStatus::Failed;
+}
+
+void Cell::summarize() {
+    std::vector<double> rates;
+    std::vector<double> resident;
+    for (const auto& s : samples) {
+        rates.push_back(s.gbps());
+        if (s.residentBefore)
+            resident.push_back(*s.residentBefore);
+    }
+    summary = readscope::summarize(rates);
+    residentBefore.reset();
+    if (!resident.empty())
+        residentBefore = median(resident);
+    if (status == CellStatus::Ok || status == CellStatus::Noisy)
+        status = summary.noisy ? CellStatus::Noisy : CellStatus::Ok;
+}
+
+const Cell* ResultDocument::find(std::string_view strategy, std::uint64_t rangeBytes) const {
+    auto it = std::find_if(cells.begin(), cells.end(), [&](const Cell& c) {
+        return c.strategy == strategy && c.rangeBytes == rangeBytes;
+    });
+    return it == cells.end() ? nullptr : &*it;
+}
+
+} // namespace readscope

@@ -1,0 +1,23 @@
+#pragma once
+// One timed round of one strategy: every worker reads its share of the ranges; wall time runs
+// from the first worker's start to the last one's end. Private to the core.
+#include "readscope/reader.h"
+#include "readscope/result_document.h"
+
+#include <memory>
+#include <stop_token>
+#include <vector>
+
+namespace readscope {
+
+struct RoundResult {
+    Sample sample; // round and residentBefore are the caller's to fill
+    std::uint64_t value = 0;
+    bool stopped = false;
+};
+
+Result<RoundResult> runRound(std::vector<std::unique_ptr<RangeReader>>& readers,
+                             const std::vector<std::vector<Range>>& parts, ConsumeMode mode,
+                             std::stop_token stop);
+
+} // namespace readscope

@@ -1,0 +1,293 @@
+#include "readscope/runner.h"
+
+#include "posix_fd.h"
+#include "readers.h"
+#include "readscope/probe.h"
+#include "readscope/residency.h"
+#include "readscope/strategy.h"
+#include "readscope/units.h"
+#include "round.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cerrno>
+#include <cstring>
+#include <fcntl.h>
+
+namespace readscope {
+
+namespace {
+
+// Every consumed value lands here, so no compiler can prove a read's result unused.
+std::atomic<std::uint64_t> gConsumedSink{0};
+
+constexpr double kColdThreshold = 0.01;
+constexpr double kWarmThreshold = 0.99;
+constexpr int kMinRoundsBeforeCap = 3;
+
+struct Lane {
+    const StrategyInfo* info = nullptr;
+    std::string unavailable; // reason; empty when it runs
+    std::vector<std::unique_ptr<RangeReader>> readers;
+};
+
+class PlanRun {
+public:
+    PlanRun(const Plan& plan, const FileProbe& file, RunSink& sink, std::stop_token stop)
+        : plan_(plan), file_(file), sink_(sink), stop_(stop) {}
+
+    Result<ResultDocument> run() {
+        doc_.plan = plan_;
+        doc_.fileSize = file_.size;
+        doc_.system = collectSystemInfo(file_.filesystem);
+        control_ = UniqueFd(::open(file_.path.c_str(), O_RDONLY | O_CLOEXEC));
+        if (!control_.valid())
+            return Error{fmt::format("cannot open '{}' for reading: {}", file_.path,
+                                     std::strerror(errno))};
+        sizes_ = effectiveSizes(plan_, file_.size);
+        openLanes();
+        sink_.onStarted(doc_);
+        for (const auto& lane : lanes_)
+            if (!lane.unavailable.empty())
+                sink_.onWarning(fmt::format("{} is unavailable: {}", lane.info->id,
+                                            lane.unavailable));
+        if (!file_.residencyVerifiable)
+            sink_.onWarning(fmt::format("page-cache residency cannot be verified: {}",
+                                        file_.residencyReason));
+        const auto active = std::count_if(lanes_.begin(), lanes_.end(),
+                                          [](const Lane& l) { return l.unavailable.empty(); });
+        progress_.total = sizes_.size() * static_cast<std::uint64_t>(active) *
+                          static_cast<std::uint64_t>(1 + plan_.warmup + plan_.rounds);
+        started_ = Clock::now();
+        if (plan_.cache == CacheMode::Warm) {
+            report("warming the page cache", "", 0);
+            if (auto st = warmFile(control_.get(), file_.size, file_.path, stop_); !st)
+                return st.error();
+        }
+        for (auto size : sizes_) {
+            if (stop_.stop_requested())
+                break;
+            runSize(size);
+        }
+        doc_.complete = !stop_.stop_requested();
+        if (!doc_.complete)
+            doc_.note = "stopped before every cell finished; finished cells are kept";
+        return std::move(doc_);
+    }
+
+private:
+    void openLanes() {
+        const std::uint64_t maxRange = *std::max_element(sizes_.begin(), sizes_.end());
+        for (const auto& id : plan_.strategies) {
+            Lane lane;
+            lane.info = findStrategy(id);
+            const auto a = availability(*lane.info, file_);
+            if (!a.available)
+                lane.unavailable = a.reason;
+            else if (plan_.cache == CacheMode::Direct && lane.info->access != Access::Direct)
+                lane.unavailable = "cache mode 'direct' runs direct-I/O strategies only";
+            for (int w = 0; lane.unavailable.empty() && w < plan_.threads; ++w) {
+                auto reader = openReader(*lane.info, file_, maxRange);
+                if (!reader)
+                    lane.unavailable = reader.error().message;
+                else
+                    lane.readers.push_back(std::move(reader.value()));
+            }
+            if (!lane.unavailable.empty())
+                lane.readers.clear();
+            lanes_.push_back(std::move(lane));
+        }
+    }
+
+    void report(std::string phase, std::string strategy, std::uint64_t size) {
+        progress_.phase = std::move(phase);
+        progress_.strategy = std::move(strategy);
+        progress_.rangeBytes = size;
+        progress_.elapsedSeconds = secondsBetween(started_, Clock::now());
+        progress_.etaSeconds =
+            progress_.step ? progress_.elapsedSeconds / static_cast<double>(progress_.step) *
+                                 static_cast<double>(progress_.total - progress_.step)
+                           : -1;
+        sink_.onProgress(progress_);
+    }
+
+    void step(const std::string& phase, const Lane& lane, std::uint64_t size) {
+        ++progress_.step;
+        report(phase, std::string(lane.info->id), size);
+    }
+
+    void fail(Cell& cell, std::string message) {
+        cell.status = CellStatus::Failed;
+        cell.message = std::move(message);
+        sink_.onWarning(fmt::format("{} at {} failed: {}", cell.strategy,
+                                    formatSize(cell.rangeBytes), cell.message));
+    }
+
+    bool usable(const Lane& lane, const Cell& cell) const {
+        return lane.unavailable.empty() && cell.status != CellStatus::Failed;
+    }
+
+    Residency prepareCache() {
+        if (plan_.cache == CacheMode::Cold) {
+            if (auto st = evictFile(control_.get(), file_.path); !st)
+                sink_.onWarning(st.error().message);
+            if (plan_.dropCachesAsRoot)
+                if (auto st = dropAllCaches(); !st)
+                    sink_.onWarning(st.error().message);
+        }
+        return measureResidency(control_.get(), file_.size, file_.residencyVerifiable,
+                                file_.residencyReason);
+    }
+
+    void verify(Lane& lane, Cell& cell, const std::vector<Range>& ranges,
+                const Result<std::uint64_t>& reference) {
+        if (!reference) {
+            fail(cell, reference.error().message);
+            return;
+        }
+        auto outcome = lane.readers[0]->read(ranges, ConsumeMode::Verify, false, stop_);
+        if (!outcome)
+            fail(cell, outcome.error().message);
+        else if (!outcome->stopped && outcome->value != *reference) {
+            cell.checksum = "mismatch";
+            fail(cell, fmt::format("checksum mismatch: {} returned bytes that differ from the "
+                                   "file's",
+                                   cell.strategy));
+        } else {
+            cell.checksum = "verified";
+        }
+    }
+
+    // Returns false when stopped.
+    bool measure(Lane& lane, Cell& cell, const std::vector<std::vector<Range>>& parts,
+                 int round, bool record) {
+        Residency residency = prepareCache();
+        auto result = runRound(lane.readers, parts,
+                               plan_.consume == Consume::All ? ConsumeMode::All
+                                                             : ConsumeMode::Touch,
+                               stop_);
+        if (!result) {
+            fail(cell, result.error().message);
+            return true;
+        }
+        gConsumedSink.fetch_xor(result->value, std::memory_order_relaxed);
+        if (result->stopped)
+            return false;
+        if (record) {
+            result->sample.round = round;
+            result->sample.residentBefore = residency.fraction;
+            cell.residencyMethod = residency.method;
+            cell.samples.push_back(result->sample);
+        }
+        return true;
+    }
+
+    void runSize(std::uint64_t size) {
+        const auto budget = effectiveBudget(plan_, file_.size);
+        const auto ranges = makeRanges(plan_.pattern, size, file_.size, budget, plan_.seed);
+        const auto parts = splitRanges(ranges, plan_.threads);
+        std::vector<Cell> cells(lanes_.size());
+        for (std::size_t i = 0; i < lanes_.size(); ++i) {
+            cells[i].strategy = std::string(lanes_[i].info->id);
+            cells[i].rangeBytes = size;
+            cells[i].rangesPerRound = ranges.size();
+            cells[i].checksum = "not checked";
+            if (!lanes_[i].unavailable.empty()) {
+                cells[i].status = CellStatus::Unavailable;
+                cells[i].message = lanes_[i].unavailable;
+            }
+        }
+        const auto reference = referenceChecksum(file_, ranges);
+        for (std::size_t i = 0; i < lanes_.size(); ++i) {
+            if (!lanes_[i].unavailable.empty())
+                continue;
+            verify(lanes_[i], cells[i], ranges, reference);
+            if (stop_.stop_requested())
+                return;
+            step("verify", lanes_[i], size);
+        }
+        const auto sizeStart = Clock::now();
+        int measured = 0;
+        for (int r = 0; r < plan_.warmup + plan_.rounds; ++r) {
+            const bool record = r >= plan_.warmup;
+            if (record && measured >= kMinRoundsBeforeCap &&
+                secondsBetween(sizeStart, Clock::now()) > plan_.timeCapSeconds)
+                break;
+            const auto phase = record ? fmt::format("round {}/{}", r - plan_.warmup + 1,
+                                                    plan_.rounds)
+                                      : fmt::format("warm-up {}/{}", r + 1, plan_.warmup);
+            for (std::size_t i = 0; i < lanes_.size(); ++i) {
+                if (!usable(lanes_[i], cells[i]))
+                    continue;
+                if (!measure(lanes_[i], cells[i], parts, r - plan_.warmup + 1, record) ||
+                    stop_.stop_requested())
+                    return; // a stopped size is dropped whole: its cells are incomplete
+                step(phase, lanes_[i], size);
+            }
+            measured += record ? 1 : 0;
+        }
+        for (auto& cell : cells)
+            finishCell(cell, measured);
+    }
+
+    void finishCell(Cell& cell, int measured) {
+        cell.summarize();
+        std::vector<std::string> notes;
+        if (!cell.message.empty())
+            notes.push_back(cell.message);
+        if (cell.status == CellStatus::Ok || cell.status == CellStatus::Noisy) {
+            if (measured < plan_.rounds)
+                notes.push_back(fmt::format("time cap reached: {} of {} rounds", measured,
+                                            plan_.rounds));
+            if (cell.status == CellStatus::Noisy)
+                notes.push_back(fmt::format("spread (CV) {:.1f}% is above 5%",
+                                            cell.summary.cv * 100));
+            if (cell.residentBefore && plan_.cache == CacheMode::Cold &&
+                *cell.residentBefore > kColdThreshold)
+                notes.push_back(fmt::format("cache did not go cold: {:.1f}% resident after "
+                                            "eviction",
+                                            *cell.residentBefore * 100));
+            if (cell.residentBefore && plan_.cache == CacheMode::Warm &&
+                *cell.residentBefore < kWarmThreshold)
+                notes.push_back(fmt::format("cache not warm: only {:.1f}% resident",
+                                            *cell.residentBefore * 100));
+            if (!cell.residentBefore && plan_.cache != CacheMode::Direct)
+                notes.push_back("residency unverified");
+        }
+        cell.message.clear();
+        for (std::size_t i = 0; i < notes.size(); ++i)
+            cell.message += (i ? "; " : "") + notes[i];
+        if (cell.status == CellStatus::Noisy || (cell.status == CellStatus::Ok &&
+                                                 !cell.message.empty()))
+            sink_.onWarning(fmt::format("{} at {}: {}", cell.strategy,
+                                        formatSize(cell.rangeBytes), cell.message));
+        sink_.onCellFinished(cell);
+        doc_.cells.push_back(cell);
+    }
+
+    const Plan& plan_;
+    const FileProbe& file_;
+    RunSink& sink_;
+    std::stop_token stop_;
+    ResultDocument doc_;
+    UniqueFd control_;
+    std::vector<std::uint64_t> sizes_;
+    std::vector<Lane> lanes_;
+    Progress progress_;
+    Clock::time_point started_;
+};
+
+} // namespace
+
+Result<ResultDocument> runPlan(const Plan& plan, RunSink& sink, std::stop_token stop) {
+    auto file = probeFile(plan.file);
+    if (!file)
+        return file.error();
+    if (auto st = validatePlan(plan, *file); !st)
+        return st.error();
+    return PlanRun(plan, *file, sink, stop).run();
+}
+
+} // namespace readscope

@@ -1,0 +1,193 @@
+#include "buffers.h"
+#include "consume.h"
+#include "posix_fd.h"
+#include "readers.h"
+
+#include <fmt/format.h>
+
+#include <cerrno>
+#include <cstring>
+#include <fcntl.h>
+#include <liburing.h>
+#include <algorithm>
+#include <optional>
+#include <vector>
+
+namespace readscope {
+
+namespace {
+
+constexpr unsigned kMaxDepth = 32;
+constexpr std::uint64_t kPoolBytes = 128ull << 20;
+
+// Fresh, never-touched buffers make io_uring's non-blocking buffered read stop at the first
+// page that faults and return a short read, one page per io_uring_enter: the batch would
+// measure page faults, not batching. So each slot owns a buffer touched once up front, and the
+// depth shrinks for large ranges to keep the pool within kPoolBytes.
+unsigned depthFor(std::uint64_t maxRange) {
+    return static_cast<unsigned>(
+        std::clamp<std::uint64_t>(kPoolBytes / std::max<std::uint64_t>(maxRange, 1), 1, kMaxDepth));
+}
+
+class UringReader final : public RangeReader {
+public:
+    UringReader(const FileProbe& f, UniqueFd fd, std::uint64_t maxRange)
+        : f_(f), fd_(std::move(fd)), depth_(depthFor(maxRange)) {
+        for (unsigned i = 0; i < depth_; ++i)
+            pool_.emplace_back(std::min(maxRange, f.size), f.pageSize);
+    }
+    ~UringReader() override {
+        if (initialised_)
+            io_uring_queue_exit(&ring_);
+        if (leaked_)
+            for (auto& b : pool_)
+                (void)b.release(); // never freed: see read()
+    }
+
+    Status init() {
+        const int rc = io_uring_queue_init(depth_ * 2, &ring_, 0);
+        if (rc < 0)
+            return Error{fmt::format("io_uring setup failed: {}", std::strerror(-rc))};
+        initialised_ = true;
+        return okStatus();
+    }
+
+    Result<ReadOutcome> read(std::span<const Range> ranges, ConsumeMode mode,
+                             bool recordLatencies, std::stop_token stop) override {
+        ReadOutcome out;
+        Consumer consumer(mode, f_.pageSize, false);
+        std::vector<Slot> slots(depth_);
+        std::vector<unsigned> freeSlots;
+        for (unsigned i = 0; i < depth_; ++i) {
+            slots[i].buffer = pool_[i].data();
+            freeSlots.push_back(depth_ - 1 - i);
+        }
+        if (recordLatencies)
+            out.latencies.reserve(ranges.size());
+        std::size_t next = 0;
+        unsigned inflight = 0;
+        std::optional<Error> failure;
+        while (next < ranges.size() || inflight > 0) {
+            const bool halt = failure || stop.stop_requested();
+            if (halt && !failure)
+                out.stopped = next < ranges.size();
+            // Queue new reads only while running; in-flight ones are always drained, since
+            // the kernel still owns their buffers.
+            while (!halt && inflight < depth_ && next < ranges.size() && !freeSlots.empty()) {
+                const unsigned id = freeSlots.back();
+                freeSlots.pop_back();
+                Slot& s = slots[id];
+                s.index = next;
+                s.offset = ranges[next].offset;
+                s.want = clippedLength(ranges[next], f_.size);
+                s.filled = 0;
+                s.start = recordLatencies ? Clock::now() : Clock::time_point{};
+                ++next;
+                if (s.want == 0) { // past end of file: nothing to read
+                    finish(s, consumer, out, recordLatencies);
+                    freeSlots.push_back(id);
+                    continue;
+                }
+                queue(id, s);
+                ++inflight;
+            }
+            if (inflight == 0)
+                continue;
+            io_uring_cqe* cqe = nullptr;
+            if (failure) {
+                // Only drain: wait for what the kernel still holds, submit nothing new.
+                const int rc = io_uring_wait_cqe(&ring_, &cqe);
+                ++out.syscalls;
+                if (rc < 0 && rc != -EINTR) {
+                    // The ring is unusable: keep the pool alive for good rather than free
+                    // memory the kernel may still write to.
+                    leaked_ = true;
+                    break;
+                }
+            } else {
+                const int rc = io_uring_submit_and_wait(&ring_, 1);
+                ++out.syscalls;
+                if (rc < 0 && rc != -EINTR && rc != -EAGAIN && rc != -EBUSY)
+                    failure = Error{fmt::format("io_uring_enter on '{}' failed: {}", f_.path,
+                                                std::strerror(-rc))};
+            }
+            while (io_uring_peek_cqe(&ring_, &cqe) == 0 && cqe) {
+                const auto id = static_cast<unsigned>(io_uring_cqe_get_data64(cqe));
+                const int res = cqe->res;
+                io_uring_cqe_seen(&ring_, cqe);
+                Slot& s = slots[id];
+                if (res < 0) {
+                    if (!failure)
+                        failure = Error{fmt::format("io_uring read of '{}' at offset {} failed: "
+                                                    "{}",
+                                                    f_.path, s.offset + s.filled,
+                                                    std::strerror(-res))};
+                } else {
+                    s.filled += static_cast<std::uint64_t>(res);
+                    if (res > 0 && s.filled < s.want && !failure) {
+                        queue(id, s); // short read: ask for the rest
+                        continue;
+                    }
+                    if (!failure)
+                        finish(s, consumer, out, recordLatencies);
+                }
+                freeSlots.push_back(id);
+                --inflight;
+            }
+        }
+        if (failure)
+            return *failure;
+        out.value = consumer.value();
+        return out;
+    }
+
+private:
+    struct Slot {
+        std::byte* buffer = nullptr;
+        std::uint64_t index = 0, offset = 0, want = 0, filled = 0;
+        Clock::time_point start;
+    };
+
+    void queue(unsigned id, Slot& s) {
+        io_uring_sqe* sqe = io_uring_get_sqe(&ring_);
+        if (!sqe) { // ring full of unsubmitted entries: flush them first
+            io_uring_submit(&ring_);
+            sqe = io_uring_get_sqe(&ring_);
+        }
+        const auto chunk = std::min<std::uint64_t>(s.want - s.filled, 1u << 30);
+        io_uring_prep_read(sqe, fd_.get(), s.buffer + s.filled,
+                           static_cast<unsigned>(chunk), s.offset + s.filled);
+        io_uring_sqe_set_data64(sqe, id);
+    }
+
+    void finish(Slot& s, Consumer& consumer, ReadOutcome& out, bool recordLatencies) {
+        consumer.buffer({s.buffer, s.filled}, s.index);
+        out.bytes += s.filled;
+        if (recordLatencies)
+            out.latencies.push_back(secondsBetween(s.start, Clock::now()));
+    }
+
+    FileProbe f_;
+    UniqueFd fd_;
+    unsigned depth_;
+    std::vector<AlignedBuffer> pool_;
+    io_uring ring_{};
+    bool initialised_ = false;
+    bool leaked_ = false;
+};
+
+} // namespace
+
+Result<std::unique_ptr<RangeReader>> openUringReader(const StrategyInfo& s, const FileProbe& f,
+                                                     std::uint64_t maxRange) {
+    UniqueFd fd(::open(f.path.c_str(), O_RDONLY | O_CLOEXEC));
+    if (!fd.valid())
+        return Error{fmt::format("cannot open '{}' for {}: {}", f.path, s.id,
+                                 std::strerror(errno))};
+    auto reader = std::make_unique<UringReader>(f, std::move(fd), maxRange);
+    if (auto st = reader->init(); !st)
+        return st.error();
+    return std::unique_ptr<RangeReader>(std::move(reader));
+}
+
+} // namespace readscope
