@@ -71,19 +71,21 @@ public:
             if (auto st = setUpMapping(mapping, ranges, out.syscalls); !st)
                 return st.error();
         }
-        if (recordLatencies)
-            out.latencies.reserve(ranges.size());
+        const std::size_t stride = latencyStride(recordLatencies, ranges.size());
+        if (stride)
+            out.latencies.reserve(ranges.size() / stride + 1);
         for (std::size_t i = 0; i < ranges.size(); ++i) {
             if (stop.stop_requested()) {
                 out.stopped = true;
                 break;
             }
-            const auto t0 = recordLatencies ? Clock::now() : Clock::time_point{};
+            const bool timed = stride && i % stride == 0;
+            const auto t0 = timed ? Clock::now() : Clock::time_point{};
             auto got = readOne(ranges[i], i, consumer, mapping.base(), out.syscalls);
             if (!got)
                 return got.error();
             out.bytes += *got;
-            if (recordLatencies)
+            if (timed)
                 out.latencies.push_back(secondsBetween(t0, Clock::now()));
         }
         mapping.unmap(out.syscalls);

@@ -62,8 +62,9 @@ public:
             slots[i].buffer = pool_[i].data();
             freeSlots.push_back(depth_ - 1 - i);
         }
-        if (recordLatencies)
-            out.latencies.reserve(ranges.size());
+        const std::size_t stride = latencyStride(recordLatencies, ranges.size());
+        if (stride)
+            out.latencies.reserve(ranges.size() / stride + 1);
         std::size_t next = 0;
         unsigned inflight = 0;
         std::optional<Error> failure;
@@ -81,18 +82,22 @@ public:
                 s.offset = ranges[next].offset;
                 s.want = clippedLength(ranges[next], f_.size);
                 s.filled = 0;
-                s.start = recordLatencies ? Clock::now() : Clock::time_point{};
+                s.timed = stride && next % stride == 0;
+                s.start = s.timed ? Clock::now() : Clock::time_point{};
                 ++next;
                 if (s.want == 0) { // past end of file: nothing to read
-                    finish(s, consumer, out, recordLatencies);
+                    finish(s, consumer, out);
                     freeSlots.push_back(id);
                     continue;
                 }
                 queue(id, s);
                 ++inflight;
             }
-            if (inflight == 0)
+            if (inflight == 0) {
+                if (halt)
+                    break;
                 continue;
+            }
             io_uring_cqe* cqe = nullptr;
             if (failure) {
                 // Only drain: wait for what the kernel still holds, submit nothing new.
@@ -129,7 +134,7 @@ public:
                         continue;
                     }
                     if (!failure)
-                        finish(s, consumer, out, recordLatencies);
+                        finish(s, consumer, out);
                 }
                 freeSlots.push_back(id);
                 --inflight;
@@ -146,6 +151,7 @@ private:
         std::byte* buffer = nullptr;
         std::uint64_t index = 0, offset = 0, want = 0, filled = 0;
         Clock::time_point start;
+        bool timed = false;
     };
 
     void queue(unsigned id, Slot& s) {
@@ -160,10 +166,10 @@ private:
         io_uring_sqe_set_data64(sqe, id);
     }
 
-    void finish(Slot& s, Consumer& consumer, ReadOutcome& out, bool recordLatencies) {
+    void finish(Slot& s, Consumer& consumer, ReadOutcome& out) {
         consumer.buffer({s.buffer, s.filled}, s.index);
         out.bytes += s.filled;
-        if (recordLatencies)
+        if (s.timed)
             out.latencies.push_back(secondsBetween(s.start, Clock::now()));
     }
 

@@ -1,0 +1,251 @@
+// readscope-cli end to end, as a script would run it: exit codes, messages that name the
+// fault, output files, and the target file left untouched.
+#include "readscope/documents.h"
+#include "test_file.h"
+
+#include <QFile>
+#include <QProcess>
+#include <QStandardPaths>
+#include <QTest>
+
+#include <csignal>
+#include <sys/stat.h>
+#include <unistd.h>
+
+using readscope::testing::TestFile;
+
+namespace {
+
+struct Outcome {
+    int code = -1;
+    QString out, err;
+};
+
+Outcome cli(const QStringList& args, const QStringList& prefix = {}) {
+    QProcess p;
+    QStringList all = prefix;
+    all << QStringLiteral(READSCOPE_CLI) << args;
+    p.start(all.takeFirst(), all);
+    p.waitForFinished(180000);
+    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1,
+            QString::fromUtf8(p.readAllStandardOutput()), QString::fromUtf8(p.readAllStandardError())};
+}
+
+const QStringList kQuick = {"--rounds", "2", "--warmup", "0", "--quiet"};
+
+} // namespace
+
+class TestCli : public QObject {
+    Q_OBJECT
+    std::unique_ptr<TestFile> file_;
+    QString path_;
+
+private slots:
+    void initTestCase() {
+        file_ = std::make_unique<TestFile>(4 << 20);
+        path_ = QString::fromStdString(file_->path());
+    }
+
+    void versionAndHelp() {
+        auto v = cli({"--version"});
+        QCOMPARE(v.code, 0);
+        QVERIFY(v.out.startsWith("readscope-cli "));
+        for (auto args : {QStringList{"--help"}, QStringList{"run", "--help"},
+                          QStringList{"strategies", "--help"}, QStringList{"generate", "--help"}}) {
+            auto h = cli(args);
+            QCOMPARE(h.code, 0);
+            QVERIFY(h.out.contains("Usage"));
+        }
+        QCOMPARE(cli({"run", "--version"}).code, 0);
+    }
+
+    void runPrintsTableAndWritesFiles() {
+        const QString dir = file_->dir();
+        const auto before = readscope::testing::fileFingerprint(file_->path());
+        auto r = cli(QStringList{"run", path_, "--sizes", "64K,1M", "--strategies",
+                                 "pread-zerofill,pread-uninit", "--json", dir + "/r.json",
+                                 "--csv", dir + "/r.csv", "--samples-csv", dir + "/s.csv"} +
+                     kQuick);
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        QVERIFY(r.out.contains("pread-zerofill"));
+        QVERIFY(r.out.contains("64 KiB"));
+        QVERIFY(r.out.contains("GB/s"));
+        auto json = readscope::loadDocument((dir + "/r.json").toStdString());
+        QVERIFY(json.ok());
+        QCOMPARE(json->cells.size(), std::size_t(4));
+        auto csv = readscope::loadDocument((dir + "/r.csv").toStdString());
+        QVERIFY(csv.ok());
+        QCOMPARE(csv->cells.size(), std::size_t(4));
+        QCOMPARE(csv->cells[0].summary.median, json->cells[0].summary.median);
+        QVERIFY(QFile::exists(dir + "/s.csv"));
+        QCOMPARE(readscope::testing::fileFingerprint(file_->path()), before);
+    }
+
+    void markdown() {
+        auto r = cli(QStringList{"run", path_, "--sizes", "64K", "--strategies", "pread-uninit",
+                                 "--markdown"} + kQuick);
+        QCOMPARE(r.code, 0);
+        QVERIFY(r.out.startsWith("| range | pread-uninit |"));
+        QVERIFY(r.out.contains("| 64 KiB |"));
+    }
+
+    void badInput_data() {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<QString>("mentions");
+        const QString dir = file_->dir();
+        QTest::newRow("missing file") << QStringList{"run", dir + "/nope"} << "does not exist";
+        QTest::newRow("directory") << QStringList{"run", dir} << "is a directory";
+        QTest::newRow("device") << QStringList{"run", "/dev/null"} << "character device";
+        QTest::newRow("range larger than file")
+            << QStringList{"run", path_, "--sizes", "8M"} << "larger than the file";
+        QTest::newRow("size zero") << QStringList{"run", path_, "--sizes", "0"} << "zero";
+        QTest::newRow("size junk") << QStringList{"run", path_, "--sizes", "lots"} << "not a number";
+        QTest::newRow("size overflow")
+            << QStringList{"run", path_, "--sizes", "99999999999999999999G"} << "too large";
+        QTest::newRow("unknown strategy")
+            << QStringList{"run", path_, "--strategies", "pread-magic"} << "pread-magic";
+        QTest::newRow("threads negative") << QStringList{"run", path_, "--threads", "-3"} << "-3";
+        QTest::newRow("threads junk") << QStringList{"run", path_, "--threads", "two"} << "two";
+        QTest::newRow("rounds huge")
+            << QStringList{"run", path_, "--rounds", "99999999999"} << "out of range";
+        QTest::newRow("missing value") << QStringList{"run", path_, "--rounds"} << "needs a value";
+        QTest::newRow("unknown option") << QStringList{"run", "--frobnicate"} << "--frobnicate";
+        QTest::newRow("output folder missing")
+            << QStringList{"run", path_, "--csv", dir + "/no/such/x.csv"} << "does not exist";
+        QTest::newRow("output is target")
+            << QStringList{"run", path_, "--json", path_} << "never writes";
+        QTest::newRow("unknown command") << QStringList{"explode"} << "unknown command";
+        QTest::newRow("no command") << QStringList{} << "no command";
+        QTest::newRow("pattern") << QStringList{"run", path_, "--pattern", "zigzag"} << "zigzag";
+        QTest::newRow("generate exists")
+            << QStringList{"generate", path_, "--size", "1M"} << "already exists";
+    }
+    void badInput() {
+        QFETCH(QStringList, args);
+        QFETCH(QString, mentions);
+        const auto before = readscope::testing::fileFingerprint(file_->path());
+        auto r = cli(args);
+        QVERIFY2(r.code == 2 || (args.value(0) == "generate" && r.code == 1),
+                 qPrintable(QString("exit %1: %2").arg(r.code).arg(r.err)));
+        QVERIFY2(r.err.contains(mentions), qPrintable(r.err));
+        QVERIFY(r.err.startsWith("readscope-cli: "));
+        QCOMPARE(readscope::testing::fileFingerprint(file_->path()), before);
+    }
+
+    void emptyFile() {
+        const QString path = file_->dir() + "/empty";
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.close();
+        auto r = cli({"run", path});
+        QCOMPARE(r.code, 2);
+        QVERIFY(r.err.contains("is empty"));
+    }
+
+    void fifo() {
+        const QString path = file_->dir() + "/fifo";
+        QCOMPARE(::mkfifo(path.toLocal8Bit().constData(), 0600), 0);
+        auto r = cli({"run", path});
+        QCOMPARE(r.code, 2);
+        QVERIFY(r.err.contains("a FIFO"));
+    }
+
+    void unreadableFile() {
+        // As root every file is readable, so drop to 'nobody' for this one check.
+        QTemporaryDir dir("/tmp/readscope-perm-XXXXXX");
+        QFile::setPermissions(dir.path(), QFileDevice::ReadOwner | QFileDevice::WriteOwner |
+                                              QFileDevice::ExeOwner | QFileDevice::ExeOther |
+                                              QFileDevice::ReadOther);
+        const QString path = dir.path() + "/secret.bin";
+        QVERIFY(QFile::copy(path_, path));
+        QVERIFY(QFile::setPermissions(path, QFileDevice::WriteOwner));
+        QStringList prefix;
+        if (::geteuid() == 0) {
+            const QString setpriv = QStandardPaths::findExecutable("setpriv");
+            if (setpriv.isEmpty())
+                QSKIP("running as root without setpriv: cannot test an unreadable file");
+            prefix = {setpriv, "--reuid=65534", "--regid=65534", "--clear-groups"};
+        }
+        auto r = cli({"run", path}, prefix);
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.contains("cannot open") && r.err.contains("Permission denied"),
+                 qPrintable(r.err));
+    }
+
+    void directRefusedStillRunsOthers() {
+        // ramfs refuses O_DIRECT; a user + mount namespace lets anyone mount one privately.
+        const QString unshare = QStandardPaths::findExecutable("unshare");
+        if (unshare.isEmpty())
+            QSKIP("no unshare(1) to mount a private ramfs");
+        QTemporaryDir dir;
+        const QString script =
+            QString("mount -t ramfs none '%1' && '%2' generate '%1/f.bin' --size 1M >/dev/null "
+                    "&& exec '%2' run '%1/f.bin' --sizes 64K --strategies direct-pread,pread-uninit "
+                    "--rounds 2 --warmup 0 --quiet")
+                .arg(dir.path(), READSCOPE_CLI);
+        QProcess p;
+        p.start(unshare, {"-rm", "sh", "-c", script});
+        QVERIFY(p.waitForFinished(60000));
+        const QString out = p.readAllStandardOutput(), err = p.readAllStandardError();
+        if (err.contains("mount:") || err.contains("unshare:"))
+            QSKIP(qPrintable("cannot mount a private ramfs here: " + err));
+        QCOMPARE(p.exitCode(), 0);
+        QVERIFY2(out.contains("unavailable"), qPrintable(out));
+        QVERIFY2(out.contains("refuses O_DIRECT"), qPrintable(out));
+        QVERIFY(out.contains(QRegularExpression("pread-uninit +[0-9]+\\.[0-9]+")));
+    }
+
+    void strategiesList() {
+        auto r = cli({"strategies", path_});
+        QCOMPARE(r.code, 0);
+        for (const char* id : {"pread-zerofill", "seek-read", "mmap-populate", "uring-batch"})
+            QVERIFY(r.out.contains(id));
+        auto e = cli({"strategies", path_, "--explain"});
+        QVERIFY(e.out.contains("memset"));
+    }
+
+    void generateWritesFile() {
+        const QString path = file_->dir() + "/gen.bin";
+        auto r = cli({"generate", path, "--size", "1M"});
+        QCOMPARE(r.code, 0);
+        QCOMPARE(QFileInfo(path).size(), qint64(1 << 20));
+        QVERIFY(!QFile::exists(path + ".readscope-partial"));
+    }
+
+    void defaultRunUsesGeneratedFileAndCleansUp() {
+        QTemporaryDir tmp;
+        QProcess p;
+        auto env = QProcessEnvironment::systemEnvironment();
+        env.insert("TMPDIR", tmp.path());
+        p.setProcessEnvironment(env);
+        p.start(READSCOPE_CLI, QStringList{"run", "--sizes", "1M", "--strategies", "pread-reuse",
+                                           "--budget", "16M"} + kQuick);
+        QVERIFY(p.waitForFinished(180000));
+        QCOMPARE(p.exitCode(), 0);
+        QVERIFY(QString(p.readAllStandardOutput()).contains("256 MiB"));
+        QCOMPARE(QDir(tmp.path()).entryList(QDir::NoDotAndDotDot | QDir::AllEntries).size(), 0);
+    }
+
+    void interruptStopsAndCleansUp() {
+        QTemporaryDir tmp;
+        QProcess p;
+        auto env = QProcessEnvironment::systemEnvironment();
+        env.insert("TMPDIR", tmp.path());
+        p.setProcessEnvironment(env);
+        p.start(READSCOPE_CLI, {"run", "--sizes", "4K", "--rounds", "10000", "--strategies",
+                                "pread-uninit", "--quiet"});
+        QVERIFY(p.waitForStarted());
+        // Wait until the default file exists and the run is under way, then Ctrl-C.
+        QTRY_VERIFY_WITH_TIMEOUT(!QDir(tmp.path()).entryList(QDir::NoDotAndDotDot | QDir::Dirs).isEmpty(), 20000);
+        QTest::qWait(1500);
+        ::kill(static_cast<pid_t>(p.processId()), SIGINT);
+        QVERIFY(p.waitForFinished(10000));
+        QCOMPARE(p.exitStatus(), QProcess::NormalExit);
+        QCOMPARE(p.exitCode(), 1);
+        QVERIFY(QString(p.readAllStandardError()).contains("stopped"));
+        QCOMPARE(QDir(tmp.path()).entryList(QDir::NoDotAndDotDot | QDir::AllEntries).size(), 0);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCli)
+#include "tst_cli.moc"

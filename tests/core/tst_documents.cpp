@@ -1,0 +1,180 @@
+// Writers and readers: what is saved comes back with the same numbers; bad input is an error
+// with a message, never a crash.
+#include "readscope/documents.h"
+
+#include "test_file.h"
+
+#include <QFile>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace readscope;
+
+namespace {
+
+ResultDocument sampleDocument() {
+    ResultDocument doc;
+    doc.plan.file = "/data/file, \"quoted\".bin";
+    doc.plan.strategies = {"pread-zerofill", "pread-uninit"};
+    doc.plan.sizes = {65536, 1 << 20};
+    doc.plan.rounds = 3;
+    doc.plan.cache = CacheMode::Cold;
+    doc.fileSize = 64 << 20;
+    doc.system = {"Test CPU", 8, "Linux 6.1", "ext4", 4096, "0.1.0", "2026-11-30T12:00:00Z",
+                  "Linux"};
+    for (const char* id : {"pread-zerofill", "pread-uninit"})
+        for (std::uint64_t size : {65536ull, 1ull << 20}) {
+            Cell c;
+            c.strategy = id;
+            c.rangeBytes = size;
+            c.rangesPerRound = 1024;
+            c.checksum = "verified";
+            c.residencyMethod = "cachestat";
+            c.message = "a message, with \"quotes\"\nand a newline";
+            for (int r = 1; r <= 3; ++r) {
+                Sample s;
+                s.round = r;
+                s.bytes = 64ull << 20;
+                s.seconds = 0.01 * r + (size >> 20) * 0.001 + 0.1234567890123;
+                s.userSeconds = 0.001;
+                s.systemSeconds = 0.002 * r;
+                s.minorFaults = 10 * r;
+                s.syscalls = 1024;
+                s.latencyP50 = 1e-6 * r;
+                s.latencyP99 = 3e-6 * r;
+                s.residentBefore = 0.001 * r;
+                c.samples.push_back(s);
+            }
+            c.summarize();
+            doc.cells.push_back(c);
+        }
+    Cell failed;
+    failed.strategy = "direct-pread";
+    failed.rangeBytes = 65536;
+    failed.status = CellStatus::Unavailable;
+    failed.message = "the filesystem refuses O_DIRECT";
+    doc.cells.push_back(failed);
+    return doc;
+}
+
+} // namespace
+
+class TestDocuments : public QObject {
+    Q_OBJECT
+private slots:
+    void jsonRoundTrip() {
+        const auto doc = sampleDocument();
+        auto back = fromJson(toJson(doc));
+        QVERIFY2(back.ok(), back.ok() ? "" : back.error().message.c_str());
+        QCOMPARE(back->cells.size(), doc.cells.size());
+        QCOMPARE(back->plan.file, doc.plan.file);
+        QCOMPARE(testing::name(back->plan.cache), testing::name(CacheMode::Cold));
+        QCOMPARE(back->system.cpuModel, doc.system.cpuModel);
+        for (std::size_t i = 0; i < doc.cells.size(); ++i) {
+            const auto &a = doc.cells[i], &b = back->cells[i];
+            QCOMPARE(b.strategy, a.strategy);
+            QCOMPARE(testing::name(b.status), testing::name(a.status));
+            QCOMPARE(b.message, a.message);
+            QCOMPARE(b.summary.median, a.summary.median); // exact: shortest round-trip digits
+            QCOMPARE(b.summary.cv, a.summary.cv);
+            QCOMPARE(b.samples.size(), a.samples.size());
+            for (std::size_t s = 0; s < a.samples.size(); ++s) {
+                QCOMPARE(b.samples[s].seconds, a.samples[s].seconds);
+                QCOMPARE(b.samples[s].residentBefore, a.samples[s].residentBefore);
+            }
+        }
+        QVERIFY(!back->cells.back().residentBefore.has_value());
+    }
+
+    void csvSummaryRoundTrip() {
+        const auto doc = sampleDocument();
+        const auto text = toSummaryCsv(doc);
+        QVERIFY(text.rfind("strategy,range_bytes,pattern,cache,threads,rounds,median_gbps,"
+                           "min_gbps,max_gbps,p25_gbps,p75_gbps,cv,resident_before,status,"
+                           "message",
+                           0) == 0);
+        QVERIFY(text.find("\r\n") != std::string::npos);
+        auto back = fromSummaryCsv(text);
+        QVERIFY2(back.ok(), back.ok() ? "" : back.error().message.c_str());
+        QCOMPARE(back->cells.size(), doc.cells.size());
+        for (std::size_t i = 0; i < doc.cells.size(); ++i) {
+            QCOMPARE(back->cells[i].summary.median, doc.cells[i].summary.median);
+            QCOMPARE(back->cells[i].summary.p75, doc.cells[i].summary.p75);
+            QCOMPARE(back->cells[i].message, doc.cells[i].message);
+            QCOMPARE(testing::name(back->cells[i].status), testing::name(doc.cells[i].status));
+        }
+        QCOMPARE(testing::name(back->plan.cache), testing::name(CacheMode::Cold));
+        QCOMPARE(back->plan.strategies.size(), std::size_t(3));
+    }
+
+    void samplesCsv() {
+        const auto text = toSamplesCsv(sampleDocument());
+        int lines = 0;
+        for (char c : text)
+            lines += c == '\n';
+        QCOMPARE(lines, 1 + 4 * 3); // header + one row per round of each measured cell
+    }
+
+    void markdownShape() {
+        const auto md = toMarkdown(sampleDocument());
+        QVERIFY(md.rfind("| range | pread-zerofill | pread-uninit | direct-pread |\n", 0) == 0);
+        QVERIFY(md.find("| 64 KiB |") != std::string::npos);
+        QVERIFY(md.find("| 1 MiB |") != std::string::npos);
+        QVERIFY(md.find("n/a") != std::string::npos);
+        QVERIFY(md.find("GB/s (10^9 bytes/s)") != std::string::npos);
+        QVERIFY(md.find("Test CPU") != std::string::npos);
+    }
+
+    void malformed_data() {
+        QTest::addColumn<QByteArray>("text");
+        QTest::newRow("empty") << QByteArray("");
+        QTest::newRow("json garbage") << QByteArray("{\"format\": ");
+        QTest::newRow("json other") << QByteArray("{\"hello\": 1}");
+        QTest::newRow("json wrong types") << QByteArray(
+            "{\"format\":\"readscope-result\",\"cells\":[{\"strategy\":5}]}");
+        QTest::newRow("json future") << QByteArray(
+            "{\"format\":\"readscope-result\",\"format_version\":99}");
+        QTest::newRow("csv no header") << QByteArray("a,b,c\r\n1,2,3\r\n");
+        QTest::newRow("csv open quote") << QByteArray("strategy,\"range_bytes\r\n");
+        QTest::newRow("csv bad number") << QByteArray(
+            "strategy,range_bytes,median_gbps,status\r\nx,12abc,1,ok\r\n");
+    }
+    void malformed() {
+        QFETCH(QByteArray, text);
+        QTemporaryDir dir;
+        const auto path = (dir.path() + "/doc").toStdString();
+        QVERIFY(writeFileAtomically(path, text.toStdString()).ok());
+        auto doc = loadDocument(path);
+        QVERIFY(!doc.ok());
+        QVERIFY2(doc.error().message.find(path) != std::string::npos, doc.error().message.c_str());
+    }
+
+    void loadsBothFormats() {
+        QTemporaryDir dir;
+        const auto doc = sampleDocument();
+        for (auto [name, text] : {std::pair{"r.json", toJson(doc)}, {"r.csv", toSummaryCsv(doc)}}) {
+            const auto path = (dir.path() + "/" + name).toStdString();
+            QVERIFY(writeFileAtomically(path, text).ok());
+            auto back = loadDocument(path);
+            QVERIFY2(back.ok(), name);
+            QCOMPARE(back->cells.size(), doc.cells.size());
+        }
+    }
+
+    void atomicWriteKeepsOldFileOnFailure() {
+        QTemporaryDir dir;
+        const auto path = (dir.path() + "/out.csv").toStdString();
+        QVERIFY(writeFileAtomically(path, "old").ok());
+        QVERIFY(!writeFileAtomically(dir.path().toStdString() + "/missing/x.csv", "new").ok());
+        // A directory standing where the temporary file must go makes the write fail.
+        QVERIFY(QDir(dir.path()).mkdir("out.csv.readscope-tmp"));
+        auto st = writeFileAtomically(path, "new");
+        QVERIFY(!st.ok());
+        QFile f(QString::fromStdString(path));
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        QCOMPARE(f.readAll(), QByteArray("old"));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestDocuments)
+#include "tst_documents.moc"

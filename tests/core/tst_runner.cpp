@@ -1,0 +1,230 @@
+// The runner end to end on small files: interleaving, verification, cache modes, threads, and
+// a stop that is honoured promptly while keeping finished cells.
+#include "readscope/runner.h"
+#include "readscope/strategy.h"
+#include "test_file.h"
+
+#include <QElapsedTimer>
+#include <QTest>
+
+#include <mutex>
+#include <thread>
+
+using namespace readscope;
+using readscope::testing::TestFile;
+
+namespace {
+
+class RecordingSink : public RunSink {
+public:
+    void onStarted(const ResultDocument&) override { started = true; }
+    void onProgress(const Progress& p) override {
+        std::lock_guard lock(mutex);
+        progress.push_back(p);
+    }
+    void onCellFinished(const Cell& c) override {
+        std::lock_guard lock(mutex);
+        cells.push_back(c);
+        if (onCell)
+            onCell(c);
+    }
+    void onWarning(const std::string& w) override {
+        std::lock_guard lock(mutex);
+        warnings.push_back(w);
+    }
+    std::mutex mutex;
+    bool started = false;
+    std::vector<Progress> progress;
+    std::vector<Cell> cells;
+    std::vector<std::string> warnings;
+    std::function<void(const Cell&)> onCell;
+};
+
+Plan smallPlan(const TestFile& f) {
+    Plan p;
+    p.file = f.path();
+    p.strategies = {"pread-zerofill", "pread-uninit", "mmap-touch"};
+    p.sizes = {16 << 10, 256 << 10};
+    p.rounds = 3;
+    p.warmup = 1;
+    return p;
+}
+
+} // namespace
+
+class TestRunner : public QObject {
+    Q_OBJECT
+    std::unique_ptr<TestFile> file_;
+
+private slots:
+    void initTestCase() { file_ = std::make_unique<TestFile>(8 << 20); }
+
+    void tinyRunInterleaves() {
+        RecordingSink sink;
+        auto doc = runPlan(smallPlan(*file_), sink);
+        QVERIFY2(doc.ok(), doc.ok() ? "" : doc.error().message.c_str());
+        QVERIFY(sink.started);
+        QVERIFY(doc->complete);
+        QCOMPARE(doc->cells.size(), std::size_t(6));
+        QCOMPARE(sink.cells.size(), std::size_t(6));
+        for (const auto& c : doc->cells) {
+            QVERIFY2(c.status == CellStatus::Ok || c.status == CellStatus::Noisy, c.message.c_str());
+            QCOMPARE(c.checksum, std::string("verified"));
+            QCOMPARE(c.samples.size(), std::size_t(3));
+            QVERIFY(c.summary.median > 0);
+            for (const auto& s : c.samples) {
+                QCOMPARE(s.bytes, std::uint64_t(8 << 20)); // budget = file size
+                QVERIFY(s.latencyP50 > 0 && s.latencyP99 >= s.latencyP50);
+                QVERIFY(s.syscalls > 0);
+                if (s.residentBefore)
+                    QVERIFY2(*s.residentBefore > 0.99, "warm mode must find the file cached");
+            }
+        }
+        // Within each round the strategies run in plan order: A B C A B C ...
+        std::vector<std::string> order;
+        for (const auto& p : sink.progress)
+            if (p.phase.rfind("round", 0) == 0 && p.rangeBytes == (16 << 10))
+                order.push_back(p.strategy);
+        QCOMPARE(order.size(), std::size_t(9));
+        for (std::size_t i = 0; i < order.size(); ++i)
+            QCOMPARE(order[i], smallPlan(*file_).strategies[i % 3]);
+        QCOMPARE(sink.progress.back().step, sink.progress.back().total);
+    }
+
+    void coldRoundsStartCold() {
+        auto plan = smallPlan(*file_);
+        plan.cache = CacheMode::Cold;
+        plan.sizes = {64 << 10};
+        plan.strategies = {"pread-uninit", "mmap-touch"};
+        RecordingSink sink;
+        auto doc = runPlan(plan, sink);
+        QVERIFY(doc.ok());
+        for (const auto& c : doc->cells) {
+            QVERIFY(c.residentBefore.has_value());
+            qInfo("%s cold: %.3f%% resident before its rounds (%s)", c.strategy.c_str(),
+                  *c.residentBefore * 100, c.residencyMethod.c_str());
+            QVERIFY2(*c.residentBefore < 0.01, c.message.c_str());
+        }
+    }
+
+    void directModeRunsOnlyDirect() {
+        auto plan = smallPlan(*file_);
+        plan.cache = CacheMode::Direct;
+        plan.strategies = {"pread-uninit", "direct-pread"};
+        plan.sizes = {64 << 10};
+        RecordingSink sink;
+        auto doc = runPlan(plan, sink);
+        QVERIFY(doc.ok());
+        const Cell* buffered = doc->find("pread-uninit", 64 << 10);
+        QVERIFY(buffered);
+        QCOMPARE(testing::name(buffered->status), testing::name(CellStatus::Unavailable));
+        QVERIFY(buffered->message.find("direct") != std::string::npos);
+        const Cell* direct = doc->find("direct-pread", 64 << 10);
+        QVERIFY(direct);
+        if (direct->status == CellStatus::Unavailable)
+            QSKIP("O_DIRECT is refused on the test file's filesystem");
+        QCOMPARE(direct->checksum, std::string("verified"));
+    }
+
+    void threadsSplitTheBudget() {
+        auto plan = smallPlan(*file_);
+        plan.threads = 2;
+        plan.sizes = {64 << 10};
+        plan.strategies = {"pread-uninit", "seek-read", "uring-batch"};
+        RecordingSink sink;
+        auto doc = runPlan(plan, sink);
+        QVERIFY(doc.ok());
+        for (const auto& c : doc->cells) {
+            if (c.status == CellStatus::Unavailable)
+                continue;
+            QCOMPARE(c.checksum, std::string("verified"));
+            for (const auto& s : c.samples)
+                QCOMPARE(s.bytes, std::uint64_t(8 << 20));
+        }
+    }
+
+    void wholeFilePattern() {
+        auto plan = smallPlan(*file_);
+        plan.pattern = Pattern::Whole;
+        plan.strategies = {"read-grow", "read-prealloc"};
+        plan.consume = Consume::All;
+        RecordingSink sink;
+        auto doc = runPlan(plan, sink);
+        QVERIFY(doc.ok());
+        QCOMPARE(doc->cells.size(), std::size_t(2));
+        QCOMPARE(doc->cells[0].rangeBytes, file_->size());
+        QCOMPARE(doc->cells[0].rangesPerRound, std::uint64_t(1));
+        // Growing from 8 KiB to 8 MiB takes many more reads than one preallocated read.
+        QVERIFY(doc->cells[0].samples[0].syscalls > doc->cells[1].samples[0].syscalls);
+    }
+
+    void stopKeepsFinishedCellsAndIsPrompt() {
+        auto plan = smallPlan(*file_);
+        plan.sizes = {256 << 10, 4 << 10};
+        plan.rounds = 10000; // would run for minutes
+        plan.timeCapSeconds = 600;
+        plan.warmup = 0;
+        RecordingSink sink;
+        std::stop_source stop;
+        QElapsedTimer sinceStop;
+        std::atomic<bool> requested{false};
+        std::jthread stopper([&] {
+            // Let the first size finish a few rounds, then stop mid-cell.
+            std::this_thread::sleep_for(std::chrono::milliseconds(300));
+            sinceStop.start();
+            requested = true;
+            stop.request_stop();
+        });
+        auto doc = runPlan(plan, sink, stop.get_token());
+        const qint64 ms = sinceStop.elapsed();
+        QVERIFY(requested);
+        QVERIFY(doc.ok());
+        QVERIFY(!doc->complete);
+        qInfo("stop honoured %lld ms after it was requested", ms);
+        QVERIFY2(ms < 2000, "the run must end promptly after a stop (bound: 100 ms + one read)");
+    }
+
+    void stopAfterFirstSizeKeepsIt() {
+        auto plan = smallPlan(*file_);
+        plan.sizes = {1 << 20, 4 << 10};
+        plan.rounds = 3;
+        plan.strategies = {"pread-uninit"};
+        RecordingSink sink;
+        std::stop_source stop;
+        sink.onCell = [&](const Cell&) { stop.request_stop(); };
+        auto doc = runPlan(plan, sink, stop.get_token());
+        QVERIFY(doc.ok());
+        QVERIFY(!doc->complete);
+        QCOMPARE(doc->cells.size(), std::size_t(1));
+        QCOMPARE(doc->cells[0].rangeBytes, std::uint64_t(1 << 20));
+    }
+
+    void badPlanIsAnError() {
+        auto plan = smallPlan(*file_);
+        plan.sizes = {64 << 20};
+        RecordingSink sink;
+        auto doc = runPlan(plan, sink);
+        QVERIFY(!doc.ok());
+        QVERIFY(!sink.started);
+    }
+
+    void targetIsNeverWritten() {
+        const auto before = testing::fileFingerprint(file_->path());
+        for (auto cache : {CacheMode::Warm, CacheMode::Cold}) {
+            Plan plan = smallPlan(*file_);
+            plan.cache = cache;
+            plan.rounds = 1;
+            plan.warmup = 0;
+            plan.sizes = {64 << 10};
+            plan.strategies.clear();
+            for (const auto& s : strategies())
+                plan.strategies.emplace_back(s.id);
+            RecordingSink sink;
+            QVERIFY(runPlan(plan, sink).ok());
+        }
+        QCOMPARE(testing::fileFingerprint(file_->path()), before);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestRunner)
+#include "tst_runner.moc"

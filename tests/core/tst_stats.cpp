@@ -1,0 +1,67 @@
+#include "readscope/stats.h"
+
+#include <QTest>
+
+#include <vector>
+
+using namespace readscope;
+using Samples = std::vector<double>;
+Q_DECLARE_METATYPE(Samples)
+
+class TestStats : public QObject {
+    Q_OBJECT
+private slots:
+    void table_data() {
+        QTest::addColumn<Samples>("samples");
+        QTest::addColumn<double>("med");
+        QTest::addColumn<double>("lo");
+        QTest::addColumn<double>("hi");
+        QTest::addColumn<double>("q1");
+        QTest::addColumn<double>("q3");
+        QTest::newRow("empty") << Samples{} << 0.0 << 0.0 << 0.0 << 0.0 << 0.0;
+        QTest::newRow("one") << Samples{5} << 5.0 << 5.0 << 5.0 << 5.0 << 5.0;
+        QTest::newRow("odd unsorted") << Samples{3, 1, 2} << 2.0 << 1.0 << 3.0 << 1.5 << 2.5;
+        QTest::newRow("even") << Samples{4, 1, 3, 2} << 2.5 << 1.0 << 4.0 << 1.75 << 3.25;
+        QTest::newRow("five") << Samples{1, 2, 3, 4, 100} << 3.0 << 1.0 << 100.0 << 2.0 << 4.0;
+    }
+    void table() {
+        QFETCH(Samples, samples);
+        QFETCH(double, med);
+        QFETCH(double, lo);
+        QFETCH(double, hi);
+        QFETCH(double, q1);
+        QFETCH(double, q3);
+        QCOMPARE(median(samples), med);
+        QCOMPARE(minimum(samples), lo);
+        QCOMPARE(maximum(samples), hi);
+        QCOMPARE(quantile(samples, 0.25), q1);
+        QCOMPARE(quantile(samples, 0.75), q3);
+    }
+
+    void cv_data() {
+        QTest::addColumn<Samples>("samples");
+        QTest::addColumn<double>("expected");
+        QTest::newRow("constant") << Samples{7, 7, 7} << 0.0;
+        QTest::newRow("single") << Samples{7} << 0.0;
+        QTest::newRow("zero mean") << Samples{-1, 1} << 0.0;
+        // mean 10, sample sd = sqrt(((1)^2+(1)^2)/1)... for {9, 11}: sd = sqrt(2), cv = 0.1414
+        QTest::newRow("pair") << Samples{9, 11} << 0.14142135623730953;
+    }
+    void cv() {
+        QFETCH(Samples, samples);
+        QFETCH(double, expected);
+        QVERIFY(qAbs(coefficientOfVariation(samples) - expected) < 1e-12);
+    }
+
+    void noisyFlag() {
+        QVERIFY(!summarize(Samples{10, 10.1, 9.9, 10}).noisy);
+        QVERIFY(summarize(Samples{10, 12, 8, 10}).noisy);
+        const auto s = summarize(Samples{1, 2, 3, 4, 5});
+        QCOMPARE(s.median, 3.0);
+        QCOMPARE(s.p25, 2.0);
+        QCOMPARE(s.p75, 4.0);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestStats)
+#include "tst_stats.moc"

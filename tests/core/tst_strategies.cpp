@@ -1,0 +1,163 @@
+// Every strategy must obtain exactly the file's bytes, whatever the range looks like.
+#include "readscope/generator.h"
+#include "readscope/reader.h"
+#include "readscope/strategy.h"
+#include "test_file.h"
+
+#include <QTest>
+
+
+using namespace readscope;
+using readscope::testing::TestFile;
+using Ranges = std::vector<Range>;
+Q_DECLARE_METATYPE(Ranges)
+
+namespace {
+constexpr std::uint64_t kFileSize = (3ull << 20) + 123; // odd: not page or block aligned
+}
+
+class TestStrategies : public QObject {
+    Q_OBJECT
+    std::unique_ptr<TestFile> file_;
+    FileProbe probe_;
+
+private slots:
+    void initTestCase() {
+        file_ = std::make_unique<TestFile>(kFileSize);
+        probe_ = file_->probe();
+    }
+
+    void exactBytes_data() {
+        QTest::addColumn<QString>("strategy");
+        QTest::addColumn<Ranges>("ranges");
+        const std::uint64_t n = kFileSize;
+        const std::pair<const char*, Ranges> shapes[] = {
+            {"unaligned", {{12345, 7777}, {4097, 3}, {65537, 65535}}},
+            {"one byte", {{0, 1}, {4095, 1}, {n - 1, 1}}},
+            {"over 1 MiB", {{100, (1ull << 20) + 4097}}},
+            {"whole file", {{0, n}}},
+            {"past end of file", {{n - 1000, 64 << 10}, {n + 10, 10}}},
+            {"many small", {{0, 512}, {8192, 512}, {3 << 20, 600}, {777, 4096}, {5000, 1}}},
+        };
+        for (const auto& s : strategies())
+            for (const auto& [shape, ranges] : shapes)
+                QTest::newRow(qPrintable(QString("%1 %2").arg(s.id.data()).arg(shape)))
+                    << QString::fromLatin1(s.id.data(), qsizetype(s.id.size())) << ranges;
+    }
+    void exactBytes() {
+        QFETCH(QString, strategy);
+        QFETCH(Ranges, ranges);
+        const StrategyInfo* info = findStrategy(strategy.toStdString());
+        QVERIFY(info);
+        if (auto a = availability(*info, probe_); !a.available)
+            QSKIP(qPrintable("unavailable here: " + QString::fromStdString(a.reason)));
+        std::uint64_t maxRange = 0, expectedBytes = 0;
+        for (const auto& r : ranges) {
+            maxRange = std::max(maxRange, r.length);
+            expectedBytes += r.offset >= kFileSize ? 0 : std::min(r.length, kFileSize - r.offset);
+        }
+        auto reader = openReader(*info, probe_, maxRange);
+        QVERIFY2(reader.ok(), reader.ok() ? "" : reader.error().message.c_str());
+        for (auto mode : {ConsumeMode::Verify, ConsumeMode::Touch, ConsumeMode::All}) {
+            auto out = (*reader)->read(ranges, mode, true, {});
+            QVERIFY2(out.ok(), out.ok() ? "" : out.error().message.c_str());
+            QCOMPARE(out->bytes, expectedBytes);
+            QCOMPARE(out->latencies.size(), ranges.size());
+            QVERIFY(!out->stopped);
+            if (mode == ConsumeMode::Verify)
+                QCOMPARE(out->value, file_->expectedChecksum(ranges));
+        }
+    }
+
+    void referenceMatchesGenerator() {
+        const Ranges ranges{{3, 5000}, {kFileSize - 7, 100}};
+        auto ref = referenceChecksum(probe_, ranges);
+        QVERIFY(ref.ok());
+        QCOMPARE(*ref, file_->expectedChecksum(ranges));
+    }
+
+    void wrongOffsetChangesChecksum() {
+        // The verification pass is only as good as this: one byte off must not match.
+        QVERIFY(file_->expectedChecksum(Ranges{{0, 4096}}) !=
+                file_->expectedChecksum(Ranges{{1, 4096}}));
+        QVERIFY(file_->expectedChecksum(Ranges{{0, 10}, {10, 10}}) !=
+                file_->expectedChecksum(Ranges{{10, 10}, {0, 10}}));
+    }
+
+    void syscallCounts() {
+        const Ranges ranges{{0, 4096}, {8192, 4096}, {65536, 4096}, {1 << 20, 4096}};
+        auto count = [&](const char* id) {
+            auto reader = openReader(*findStrategy(id), probe_, 4096);
+            auto out = (*reader)->read(ranges, ConsumeMode::Touch, false, {});
+            return out.ok() ? out->syscalls : 0;
+        };
+        QCOMPARE(count("pread-uninit"), std::uint64_t(4));
+        QCOMPARE(count("seek-read"), std::uint64_t(8)); // one lseek + one read per range
+        QCOMPARE(count("mmap-touch"), std::uint64_t(2)); // mmap + munmap
+        QCOMPARE(count("mmap-willneed"), std::uint64_t(6)); // + one madvise per range
+    }
+
+    void readToEndOnWholeFile() {
+        const Ranges whole{{0, kFileSize}};
+        auto count = [&](const char* id) {
+            auto reader = openReader(*findStrategy(id), probe_, kFileSize);
+            auto out = (*reader)->read(whole, ConsumeMode::Verify, false, {});
+            return out.ok() && out->bytes == kFileSize ? out->syscalls : 0;
+        };
+        const auto prealloc = count("read-prealloc");
+        const auto grow = count("read-grow");
+        QVERIFY(prealloc >= 2); // the data, then the read that returns 0
+        QVERIFY2(grow > prealloc, qPrintable(QString("grow %1 prealloc %2").arg(grow).arg(prealloc)));
+    }
+
+    void stopTokenEndsRead() {
+        std::stop_source stop;
+        stop.request_stop();
+        for (const auto& s : strategies()) {
+            if (!availability(s, probe_).available)
+                continue;
+            auto reader = openReader(s, probe_, 4096);
+            auto out = (*reader)->read(Ranges{{0, 4096}, {4096, 4096}}, ConsumeMode::Touch, false,
+                                       stop.get_token());
+            QVERIFY2(out.ok(), s.id.data());
+            QVERIFY2(out->stopped, s.id.data());
+            QCOMPARE(out->bytes, std::uint64_t(0));
+        }
+    }
+
+    void unavailableCarriesReason() {
+        // Which filesystems refuse O_DIRECT depends on the kernel (tmpfs accepts it since
+        // Linux 6.6); tst_cli checks a real refusal on ramfs. Here: the reason travels.
+        FileProbe p = probe_;
+        p.directSupported = false;
+        p.directReason = "the filesystem of 'x' (ramfs) refuses O_DIRECT: Invalid argument";
+        p.uringSupported = false;
+        p.uringReason = "io_uring is not available here";
+        const auto a = availability(*findStrategy("direct-pread"), p);
+        QVERIFY(!a.available);
+        QCOMPARE(a.reason, p.directReason);
+        QVERIFY(!availability(*findStrategy("uring-batch"), p).available);
+        QVERIFY(availability(*findStrategy("pread-uninit"), p).available);
+        auto reader = openReader(*findStrategy("direct-pread"), p, 4096);
+        QVERIFY(!reader.ok());
+        QCOMPARE(reader.error().message, p.directReason);
+    }
+
+    void registryIsComplete() {
+        const char* ids[] = {"pread-zerofill", "pread-uninit", "seek-read", "read-grow",
+                             "read-prealloc", "pread-reuse", "mmap-copy", "mmap-touch",
+                             "mmap-willneed", "mmap-populate", "mmap-prefetch", "direct-pread",
+                             "uring-batch"};
+        QCOMPARE(strategies().size(), std::size(ids));
+        for (const char* id : ids) {
+            const auto* s = findStrategy(id);
+            QVERIFY2(s, id);
+            QVERIFY2(!s->summary.empty() && !s->family.empty() && !s->name.empty(), id);
+            QVERIFY2(strategyExplanation(id).size() > 100, id);
+        }
+        QVERIFY(!findStrategy("no-such"));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestStrategies)
+#include "tst_strategies.moc"
