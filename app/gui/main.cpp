@@ -1,0 +1,57 @@
+// readscope: the desktop app.
+#include "generate_dialog.h"
+#include "config_panel.h"
+#include "main_window.h"
+#include "startup.h"
+
+#include "readscope/system_info.h"
+
+#include <QApplication>
+#include <QFileInfo>
+#include <QMessageBox>
+#include <QSettings>
+#include <QTimer>
+
+#include <cstdio>
+
+int main(int argc, char** argv) {
+    if (auto code = readscope::app::handleInfoOptions(argc, argv))
+        return *code;
+    QApplication app(argc, argv);
+    QApplication::setApplicationName("readscope");
+    QApplication::setOrganizationName("readscope");
+    QApplication::setApplicationVersion(QString::fromStdString(readscope::toolVersion()));
+    QApplication::setDesktopFileName("io.github.readscope.readscope");
+
+    QString error;
+    auto options = readscope::app::parseStartOptions(QApplication::arguments(), &error);
+    if (!options) {
+        std::fprintf(stderr, "readscope: %s\n", qPrintable(error));
+        return 2;
+    }
+    readscope::ui::MainWindow window;
+    window.restoreSettings();
+    window.show();
+
+    QString file = options->file;
+    if (file.isEmpty() && window.config()->filePath().isEmpty()) {
+        file = readscope::app::defaultTestFilePath();
+        if (!QFileInfo::exists(file)) {
+            QString why;
+            if (!readscope::ui::generateWithProgress(&window, file, 256ull << 20, &why)) {
+                QMessageBox::warning(&window, "readscope",
+                                     "Could not generate the default test file: " + why);
+                file.clear();
+            }
+        }
+    }
+    if (!file.isEmpty())
+        window.openTargetFile(file);
+    if (!options->results.isEmpty()) {
+        if (const QString e = window.openResults(options->results); !e.isEmpty())
+            std::fprintf(stderr, "readscope: %s\n", qPrintable(e));
+    }
+    if (options->run)
+        QTimer::singleShot(0, &window, [&window] { window.startRun(); });
+    return QApplication::exec();
+}

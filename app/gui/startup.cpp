@@ -1,0 +1,73 @@
+#include "startup.h"
+
+#include "readscope/system_info.h"
+
+#include <QDir>
+#include <QStandardPaths>
+#include <QStringList>
+
+#include <cstdio>
+#include <cstring>
+
+namespace readscope::app {
+
+namespace {
+constexpr const char* kHelp = R"(Usage: readscope [FILE] [--results RESULTS.json] [--run]
+
+The readscope desktop app: pick a file, range sizes and strategies, press Run, and watch GB/s
+per range size fill in. Without FILE it opens the last file, or generates a 256 MiB test file
+in the cache folder on first start.
+
+Options:
+  --results PATH   open a saved result document (JSON or CSV summary)
+  --run            start the sweep right away
+  -h, --help       this text
+  --version        print the version
+
+For machines without a display, use readscope-cli.
+)";
+} // namespace
+
+std::optional<int> handleInfoOptions(int argc, char** argv) {
+    for (int i = 1; i < argc; ++i) {
+        if (std::strcmp(argv[i], "--help") == 0 || std::strcmp(argv[i], "-h") == 0) {
+            std::fputs(kHelp, stdout);
+            return 0;
+        }
+        if (std::strcmp(argv[i], "--version") == 0) {
+            std::printf("readscope %s\n", readscope::toolVersion().c_str());
+            return 0;
+        }
+    }
+    return std::nullopt;
+}
+
+std::optional<StartOptions> parseStartOptions(const QStringList& args, QString* error) {
+    StartOptions o;
+    for (int i = 1; i < args.size(); ++i) {
+        const QString& a = args[i];
+        if (a == "--run") {
+            o.run = true;
+        } else if (a == "--results") {
+            if (i + 1 >= args.size()) {
+                *error = "--results needs a path";
+                return std::nullopt;
+            }
+            o.results = args[++i];
+        } else if (a.startsWith("-")) {
+            *error = QString("unknown option '%1' (see 'readscope --help')").arg(a);
+            return std::nullopt;
+        } else {
+            o.file = a;
+        }
+    }
+    return o;
+}
+
+QString defaultTestFilePath() {
+    const QString dir = QStandardPaths::writableLocation(QStandardPaths::CacheLocation);
+    QDir().mkpath(dir);
+    return QDir(dir).filePath("readscope-default-256M.bin");
+}
+
+} // namespace readscope::app

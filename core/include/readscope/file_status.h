@@ -1,0 +1,19 @@
+#pragma once
+// A file's facts plus how much of it is cached right now: what a front end shows beside the
+// chosen file, without doing any I/O itself.
+#include "readscope/probe.h"
+#include "readscope/residency.h"
+#include "readscope/result.h"
+
+#include <string>
+
+namespace readscope {
+
+struct FileStatus {
+    FileProbe probe;
+    Residency residency;
+};
+
+Result<FileStatus> inspectFile(const std::string& path);
+
+} // namespace readscope

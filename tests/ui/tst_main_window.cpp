@@ -1,0 +1,174 @@
+// The real main window, offscreen: a tiny sweep run to completion, Stop, close mid-run,
+// export round trips, and bad files that must give a message rather than a crash.
+#include "chart_view.h"
+#include "results_model.h"
+#include "window_fixture.h"
+
+#include "readscope/documents.h"
+
+#include <QAbstractItemModelTester>
+#include <QElapsedTimer>
+#include <QImage>
+#include <QSignalSpy>
+#include <QTest>
+#include <QTextBrowser>
+
+#include <unistd.h>
+
+using namespace readscope;
+using namespace readscope::ui;
+using readscope::testing::TestFile;
+
+class TestMainWindow : public QObject {
+    Q_OBJECT
+    std::unique_ptr<TestFile> file_;
+
+private slots:
+    void initTestCase() {
+        testing::isolateSettings();
+        file_ = std::make_unique<TestFile>(8 << 20);
+    }
+
+    void tinyRunFillsChartAndTable() {
+        MainWindow w;
+        w.show();
+        QVERIFY(w.openTargetFile(QString::fromStdString(file_->path())));
+        w.config()->setPlan(testing::tinyPlan(*file_));
+        QAbstractItemModelTester tester(w.model(),
+                                        QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QSignalSpy finished(&w, &MainWindow::runFinished);
+        QVERIFY(w.startRun());
+        QVERIFY(w.isRunning());
+        QVERIFY(!w.startRun()); // a second start while running is refused
+        QVERIFY(finished.wait(120000));
+        QVERIFY(!w.isRunning());
+        QCOMPARE(w.model()->rowCount(), 6);
+        QCOMPARE(w.chart()->graphCountForStrategies(), 2);
+        QCOMPARE(w.chart()->pointCount("pread-uninit"), 3);
+        QCOMPARE(w.chart()->pointCount("mmap-touch"), 3);
+        QVERIFY(w.bannerText().isEmpty());
+        QVERIFY(w.markdown().contains("| 64 KiB |"));
+    }
+
+    void exportsRoundTrip() {
+        MainWindow w;
+        QVERIFY(w.openTargetFile(QString::fromStdString(file_->path())));
+        w.config()->setPlan(testing::tinyPlan(*file_));
+        QSignalSpy finished(&w, &MainWindow::runFinished);
+        QVERIFY(w.startRun());
+        QVERIFY(finished.wait(120000));
+        QTemporaryDir dir;
+        const QString json = dir.filePath("r.json"), csv = dir.filePath("r.csv");
+        QCOMPARE(w.saveResults(json), QString());
+        QCOMPARE(w.exportSummaryCsv(csv), QString());
+        QCOMPARE(w.exportSamplesCsv(dir.filePath("s.csv")), QString());
+        for (const QString ext : {"png", "pdf", "svg"}) {
+            const QString path = dir.filePath("chart." + ext);
+            QCOMPARE(w.exportChart(path), QString());
+            QVERIFY2(QFileInfo(path).size() > 1000, qPrintable(path));
+        }
+        QImage png(dir.filePath("chart.png"));
+        QCOMPARE(png.size(), QSize(2400, 1400)); // 1200 x 700 at 2x
+        QVERIFY(QFile(dir.filePath("chart.svg")).open(QIODevice::ReadOnly));
+        QVERIFY(QDir(dir.path()).entryList({"*.readscope-tmp", "*.tmp"}).isEmpty());
+
+        for (const QString& path : {json, csv}) {
+            MainWindow reopened;
+            QCOMPARE(reopened.openResults(path), QString());
+            QCOMPARE(reopened.model()->rowCount(), w.model()->rowCount());
+            for (int row = 0; row < w.model()->rowCount(); ++row) {
+                const Cell* a = w.model()->cellAt(row);
+                const Cell* b = reopened.model()->cellAt(row);
+                QCOMPARE(b->strategy, a->strategy);
+                QCOMPARE(b->summary.median, a->summary.median);
+                QCOMPARE(b->summary.max, a->summary.max);
+            }
+            QCOMPARE(reopened.chart()->graphCountForStrategies(), 2);
+        }
+        QVERIFY(!w.exportSummaryCsv(dir.filePath("missing/x.csv")).isEmpty());
+        QVERIFY(!w.exportChart(dir.filePath("chart.bmpx")).isEmpty());
+    }
+
+    void stopMidRunKeepsFinishedCells() {
+        MainWindow w;
+        QVERIFY(w.openTargetFile(QString::fromStdString(file_->path())));
+        auto plan = testing::tinyPlan(*file_, 5000);
+        plan.sizes = {1 << 20, 16 << 10};
+        w.config()->setPlan(plan);
+        QSignalSpy finished(&w, &MainWindow::runFinished);
+        QVERIFY(w.startRun());
+        QTest::qWait(400);
+        QElapsedTimer sinceStop;
+        sinceStop.start();
+        w.stopRun();
+        QVERIFY(finished.wait(10000));
+        qInfo("Stop returned control %lld ms after it was pressed", sinceStop.elapsed());
+        QVERIFY(sinceStop.elapsed() < 2000);
+        QVERIFY(!w.isRunning());
+        QVERIFY(!w.model()->document().complete);
+    }
+
+    void closingMidRunStopsCleanly() {
+        auto* w = new MainWindow;
+        w->show();
+        QVERIFY(w->openTargetFile(QString::fromStdString(file_->path())));
+        w->config()->setPlan(testing::tinyPlan(*file_, 5000));
+        QVERIFY(w->startRun());
+        QTest::qWait(200);
+        QElapsedTimer t;
+        t.start();
+        QVERIFY(w->close());
+        QVERIFY(!w->isRunning());
+        qInfo("closing mid-run took %lld ms", t.elapsed());
+        delete w; // joins the run thread; must not hang or crash
+    }
+
+    void badFilesGiveMessages_data() {
+        QTest::addColumn<QString>("path");
+        QTest::addColumn<QString>("mentions");
+        QTest::newRow("directory") << QDir::tempPath() << "is a directory";
+        QTest::newRow("missing") << QDir::tempPath() + "/readscope-no-such-file" << "does not exist";
+        QTest::newRow("device") << "/dev/zero" << "character device";
+    }
+    void badFilesGiveMessages() {
+        QFETCH(QString, path);
+        QFETCH(QString, mentions);
+        MainWindow w;
+        QVERIFY(!w.openTargetFile(path));
+        QVERIFY2(w.bannerText().contains(mentions), qPrintable(w.bannerText()));
+        QVERIFY(!w.startRun());
+        QVERIFY(!w.isRunning());
+    }
+
+    void unreadableFileGivesMessage() {
+        if (::geteuid() == 0)
+            QSKIP("root can read any file; tst_cli checks an unreadable file as 'nobody'");
+        QTemporaryDir dir;
+        const QString path = dir.filePath("secret.bin");
+        QVERIFY(QFile::copy(QString::fromStdString(file_->path()), path));
+        QVERIFY(QFile::setPermissions(path, QFileDevice::WriteOwner));
+        MainWindow w;
+        QVERIFY(!w.openTargetFile(path));
+        QVERIFY(w.bannerText().contains("cannot open"));
+    }
+
+    void badSizesAreRefusedWithAMessage() {
+        MainWindow w;
+        QVERIFY(w.openTargetFile(QString::fromStdString(file_->path())));
+        auto plan = testing::tinyPlan(*file_);
+        plan.sizes = {64 << 20}; // larger than the 8 MiB file
+        w.config()->setPlan(plan);
+        QVERIFY(!w.startRun());
+        QVERIFY2(w.bannerText().contains("larger than the file"), qPrintable(w.bannerText()));
+    }
+
+    void explanationFollowsSelection() {
+        MainWindow w;
+        auto* text = w.findChild<QTextBrowser*>("explanation");
+        QVERIFY(text);
+        QVERIFY(text->toPlainText().contains("memset"));
+    }
+};
+
+QTEST_MAIN(TestMainWindow)
+#include "tst_main_window.moc"

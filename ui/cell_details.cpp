@@ -1,0 +1,76 @@
+#include "cell_details.h"
+
+#include "readscope/stats.h"
+#include "readscope/strategy.h"
+#include "readscope/units.h"
+
+#include <vector>
+
+namespace readscope::ui {
+
+namespace {
+
+template <class F> double medianOf(const Cell& c, F field) {
+    std::vector<double> values;
+    for (const auto& s : c.samples)
+        values.push_back(double(field(s)));
+    return median(values);
+}
+
+QString row(const QString& name, const QString& value) {
+    return QString("<tr><td><b>%1</b></td><td>%2</td></tr>").arg(name, value);
+}
+
+} // namespace
+
+QString cellDetailsHtml(const Cell& c, const ResultDocument& doc) {
+    const double mib = double(c.samples.empty() ? 0 : c.samples.front().bytes) / (1 << 20);
+    auto perMiB = [&](double v) { return mib > 0 ? v / mib : 0.0; };
+    QString html = QString("<h3>%1 at %2</h3><table cellspacing=4>")
+                       .arg(QString::fromStdString(c.strategy),
+                            QString::fromStdString(formatSize(c.rangeBytes)));
+    html += row("Status", QString::fromStdString(std::string(toString(c.status))));
+    if (!c.message.empty())
+        html += row("Message", QString::fromStdString(c.message).toHtmlEscaped());
+    html += row("Checksum", QString::fromStdString(c.checksum));
+    html += row("Rounds", QString("%1 measured, %2 ranges each").arg(c.samples.size())
+                              .arg(c.rangesPerRound));
+    html += row("Resident before round",
+                c.residentBefore ? QString("%1 % (%2)")
+                                       .arg(*c.residentBefore * 100, 0, 'f', 2)
+                                       .arg(QString::fromStdString(c.residencyMethod))
+                                 : QString::fromStdString(c.residencyMethod.empty()
+                                                              ? "not measured"
+                                                              : c.residencyMethod));
+    if (!c.samples.empty()) {
+        const auto& s = c.summary;
+        html += row("GB/s", QString("median %1, min %2, max %3, quartiles %4 – %5, CV %6 %")
+                                .arg(s.median, 0, 'f', 2).arg(s.min, 0, 'f', 2)
+                                .arg(s.max, 0, 'f', 2).arg(s.p25, 0, 'f', 2)
+                                .arg(s.p75, 0, 'f', 2).arg(s.cv * 100, 0, 'f', 1));
+        const double user = medianOf(c, [](const Sample& x) { return x.userSeconds; });
+        const double sys = medianOf(c, [](const Sample& x) { return x.systemSeconds; });
+        html += row("CPU per round", QString("user %1 ms, system %2 ms")
+                                         .arg(user * 1e3, 0, 'f', 2).arg(sys * 1e3, 0, 'f', 2));
+        const double minor = medianOf(c, [](const Sample& x) { return x.minorFaults; });
+        const double major = medianOf(c, [](const Sample& x) { return x.majorFaults; });
+        html += row("Page faults per MiB", QString("minor %1, major %2")
+                                               .arg(perMiB(minor), 0, 'f', 1)
+                                               .arg(perMiB(major), 0, 'f', 1));
+        const double calls = medianOf(c, [](const Sample& x) { return x.syscalls; });
+        html += row("System calls per MiB", QString::number(perMiB(calls), 'f', 1));
+        const double p50 = medianOf(c, [](const Sample& x) { return x.latencyP50; });
+        const double p99 = medianOf(c, [](const Sample& x) { return x.latencyP99; });
+        html += row("Latency per range", QString("p50 %1 µs, p99 %2 µs")
+                                             .arg(p50 * 1e6, 0, 'f', 1).arg(p99 * 1e6, 0, 'f', 1));
+    }
+    html += "</table>";
+    html += QString("<p><small>%1 cache, %2 pattern, %3 thread(s), consume %4.</small></p>")
+                .arg(QString::fromStdString(std::string(toString(doc.plan.cache))),
+                     QString::fromStdString(std::string(toString(doc.plan.pattern))))
+                .arg(doc.plan.threads)
+                .arg(QString::fromStdString(std::string(toString(doc.plan.consume))));
+    return html;
+}
+
+} // namespace readscope::ui

@@ -1,0 +1,263 @@
+#include "config_panel.h"
+
+#include "strategy_picker.h"
+
+#include "readscope/units.h"
+
+#include <QComboBox>
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QVBoxLayout>
+
+namespace readscope::ui {
+
+namespace {
+
+QString sizeListText(const std::vector<std::uint64_t>& sizes) {
+    QStringList parts;
+    for (auto s : sizes)
+        parts << QString::fromStdString(formatSizeShort(s));
+    return parts.join(",");
+}
+
+QString cacheSentence(CacheMode mode) {
+    switch (mode) {
+    case CacheMode::Warm:
+        return "Warm: the file is read once first, so every round finds it in the page cache.";
+    case CacheMode::Cold:
+        return "Cold: before every round the file is evicted with posix_fadvise(DONTNEED), "
+               "which needs no privileges; pages another process maps stay cached.";
+    case CacheMode::Direct:
+        return "Direct: only direct-I/O strategies run; they bypass the page cache entirely.";
+    }
+    return {};
+}
+
+} // namespace
+
+const std::vector<std::pair<QString, QString>>& ConfigPanel::sizePresets() {
+    static const std::vector<std::pair<QString, QString>> presets = {
+        {"Parquet pages: 16 KiB - 8 MiB", "16K,64K,256K,1M,8M"},
+        {"Small: 4 - 64 KiB", "4K,8K,16K,32K,64K"},
+        {"Full: 4 KiB - 64 MiB", "4K,16K,64K,256K,1M,4M,16M,64M"},
+        {"Custom", ""}};
+    return presets;
+}
+
+ConfigPanel::ConfigPanel(QWidget* parent) : QWidget(parent) {
+    auto* layout = new QVBoxLayout(this);
+
+    auto* fileBox = new QGroupBox("File", this);
+    auto* fileLayout = new QVBoxLayout(fileBox);
+    auto* fileRow = new QHBoxLayout;
+    file_ = new QLineEdit(fileBox);
+    file_->setObjectName("filePath");
+    file_->setPlaceholderText("Pick a file, drop one here, or generate one");
+    auto* browse = new QPushButton("Open…", fileBox);
+    auto* generate = new QPushButton("Generate…", fileBox);
+    generate->setToolTip("Generate a test file whose bytes depend on their offset");
+    fileRow->addWidget(file_, 1);
+    fileRow->addWidget(browse);
+    fileRow->addWidget(generate);
+    fileLayout->addLayout(fileRow);
+    fileInfo_ = new QLabel("No file chosen.", fileBox);
+    fileInfo_->setObjectName("fileInfo");
+    fileInfo_->setWordWrap(true);
+    fileLayout->addWidget(fileInfo_);
+    layout->addWidget(fileBox);
+    connect(browse, &QPushButton::clicked, this, &ConfigPanel::browseRequested);
+    connect(generate, &QPushButton::clicked, this, &ConfigPanel::generateRequested);
+    connect(file_, &QLineEdit::editingFinished, this, [this] { emit fileEdited(file_->text()); });
+
+    auto* sizeBox = new QGroupBox("Range sizes", this);
+    auto* sizeLayout = new QVBoxLayout(sizeBox);
+    sizePreset_ = new QComboBox(sizeBox);
+    for (const auto& [name, list] : sizePresets())
+        sizePreset_->addItem(name, list);
+    sizes_ = new QLineEdit(sizePresets().front().second, sizeBox);
+    sizes_->setObjectName("sizes");
+    sizes_->setToolTip("Sizes separated by commas: 4096, 64K, 1M, 2G (1K = 1024)");
+    sizeError_ = new QLabel(sizeBox);
+    sizeError_->setStyleSheet("color: #d62728");
+    sizeError_->setWordWrap(true);
+    sizeLayout->addWidget(sizePreset_);
+    sizeLayout->addWidget(sizes_);
+    sizeLayout->addWidget(sizeError_);
+    layout->addWidget(sizeBox);
+    connect(sizePreset_, &QComboBox::currentIndexChanged, this, [this](int i) {
+        const QString list = sizePreset_->itemData(i).toString();
+        if (!list.isEmpty())
+            sizes_->setText(list);
+    });
+    connect(sizes_, &QLineEdit::textEdited, this, [this] {
+        sizePreset_->setCurrentIndex(sizePreset_->count() - 1);
+    });
+    connect(sizes_, &QLineEdit::textChanged, this, [this] {
+        updateSizeFeedback();
+        emit changed();
+    });
+
+    auto* strategyBox = new QGroupBox("Strategies", this);
+    auto* strategyLayout = new QVBoxLayout(strategyBox);
+    picker_ = new StrategyPicker(strategyBox);
+    picker_->setObjectName("strategies");
+    strategyLayout->addWidget(picker_);
+    layout->addWidget(strategyBox, 1);
+    connect(picker_, &StrategyPicker::selectionChanged, this, &ConfigPanel::changed);
+    connect(picker_, &StrategyPicker::strategyFocused, this, &ConfigPanel::strategyFocused);
+
+    auto* runBox = new QGroupBox("How to read", this);
+    auto* form = new QFormLayout(runBox);
+    pattern_ = new QComboBox(runBox);
+    pattern_->addItem("Sequential ranges", int(Pattern::Sequential));
+    pattern_->addItem("Random ranges", int(Pattern::Random));
+    pattern_->addItem("Whole file (one range)", int(Pattern::Whole));
+    seed_ = new QSpinBox(runBox);
+    seed_->setRange(0, 1'000'000'000);
+    seed_->setValue(42);
+    seed_->setEnabled(false);
+    cache_ = new QComboBox(runBox);
+    cache_->setObjectName("cacheMode");
+    cache_->addItem("Warm page cache", int(CacheMode::Warm));
+    cache_->addItem("Cold page cache", int(CacheMode::Cold));
+    cache_->addItem("Direct I/O", int(CacheMode::Direct));
+    cacheText_ = new QLabel(runBox);
+    cacheText_->setWordWrap(true);
+    threads_ = new QSpinBox(runBox);
+    threads_->setRange(1, 64);
+    rounds_ = new QSpinBox(runBox);
+    rounds_->setObjectName("rounds");
+    rounds_->setRange(1, 1000);
+    rounds_->setValue(15);
+    warmup_ = new QSpinBox(runBox);
+    warmup_->setObjectName("warmup");
+    warmup_->setRange(0, 100);
+    warmup_->setValue(2);
+    form->addRow("Pattern", pattern_);
+    form->addRow("Seed", seed_);
+    form->addRow("Cache", cache_);
+    form->addRow(cacheText_);
+    form->addRow("Threads", threads_);
+    form->addRow("Rounds", rounds_);
+    form->addRow("Warm-up rounds", warmup_);
+    layout->addWidget(runBox);
+    connect(pattern_, &QComboBox::currentIndexChanged, this, [this] {
+        const auto p = Pattern(pattern_->currentData().toInt());
+        seed_->setEnabled(p == Pattern::Random);
+        sizes_->setEnabled(p != Pattern::Whole);
+        sizePreset_->setEnabled(p != Pattern::Whole);
+        emit changed();
+    });
+    connect(cache_, &QComboBox::currentIndexChanged, this, [this] {
+        updateCacheText();
+        emit changed();
+    });
+    updateCacheText();
+}
+
+QString ConfigPanel::filePath() const { return file_->text().trimmed(); }
+
+void ConfigPanel::setFilePath(const QString& path) { file_->setText(path); }
+
+void ConfigPanel::showFileStatus(const FileStatus* status, const QString& problem) {
+    if (!status) {
+        status_.reset();
+        fileInfo_->setText(problem.isEmpty() ? "No file chosen." : problem);
+        fileInfo_->setStyleSheet(problem.isEmpty() ? "" : "color: #d62728");
+        picker_->setAvailability(nullptr);
+        updateCacheText();
+        updateSizeFeedback();
+        return;
+    }
+    status_ = *status;
+    const auto& p = status->probe;
+    const QString cached = status->residency.fraction
+                               ? QString("%1% in the page cache now")
+                                     .arg(*status->residency.fraction * 100, 0, 'f', 1)
+                               : QString("page-cache state unknown (%1)")
+                                     .arg(QString::fromStdString(status->residency.method));
+    fileInfo_->setText(QString("%1 · %2 · %3")
+                           .arg(QString::fromStdString(formatSize(p.size)),
+                                QString::fromStdString(p.filesystem), cached));
+    fileInfo_->setStyleSheet("");
+    picker_->setAvailability(&status_->probe);
+    updateCacheText();
+    updateSizeFeedback();
+}
+
+void ConfigPanel::updateCacheText() {
+    QString text = cacheSentence(CacheMode(cache_->currentData().toInt()));
+    if (status_ && CacheMode(cache_->currentData().toInt()) != CacheMode::Direct)
+        text += status_->probe.residencyVerifiable
+                    ? " Residency is checked before every round."
+                    : " Residency cannot be verified for this file (you neither own nor may "
+                      "write it): results will say 'unverified'.";
+    cacheText_->setText(text);
+}
+
+void ConfigPanel::updateSizeFeedback() {
+    auto sizes = parseSizeList(sizes_->text().toStdString());
+    QString error;
+    if (!sizes)
+        error = QString::fromStdString(sizes.error().message);
+    else if (status_)
+        for (auto s : *sizes)
+            if (s > status_->probe.size) {
+                error = QString("%1 is larger than the file (%2)")
+                            .arg(QString::fromStdString(formatSize(s)),
+                                 QString::fromStdString(formatSize(status_->probe.size)));
+                break;
+            }
+    sizeError_->setText(error);
+    sizeError_->setVisible(!error.isEmpty());
+    sizes_->setStyleSheet(error.isEmpty() ? "" : "border: 1px solid #d62728");
+}
+
+Result<Plan> ConfigPanel::plan() const {
+    Plan p;
+    p.file = filePath().toStdString();
+    if (p.file.empty())
+        return Error{"Choose a file to read first (Open…, Generate…, or drop one on the window)."};
+    p.pattern = Pattern(pattern_->currentData().toInt());
+    if (p.pattern != Pattern::Whole) {
+        auto sizes = parseSizeList(sizes_->text().toStdString());
+        if (!sizes)
+            return Error{"Range sizes: " + sizes.error().message};
+        p.sizes = *sizes;
+    }
+    p.strategies = picker_->checkedIds();
+    if (p.strategies.empty())
+        return Error{"Tick at least one available strategy."};
+    p.seed = std::uint64_t(seed_->value());
+    p.cache = CacheMode(cache_->currentData().toInt());
+    p.threads = threads_->value();
+    p.rounds = rounds_->value();
+    p.warmup = warmup_->value();
+    return p;
+}
+
+void ConfigPanel::setPlan(const Plan& p) {
+    if (!p.file.empty())
+        file_->setText(QString::fromStdString(p.file));
+    if (!p.sizes.empty()) {
+        const QString list = sizeListText(p.sizes);
+        int preset = sizePreset_->findData(list);
+        sizePreset_->setCurrentIndex(preset >= 0 ? preset : sizePreset_->count() - 1);
+        sizes_->setText(list);
+    }
+    if (!p.strategies.empty())
+        picker_->setChecked(p.strategies);
+    pattern_->setCurrentIndex(pattern_->findData(int(p.pattern)));
+    seed_->setValue(int(std::min<std::uint64_t>(p.seed, 1'000'000'000)));
+    cache_->setCurrentIndex(cache_->findData(int(p.cache)));
+    threads_->setValue(p.threads);
+    rounds_->setValue(p.rounds);
+    warmup_->setValue(p.warmup);
+}
+
+} // namespace readscope::ui

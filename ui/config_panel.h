@@ -1,0 +1,65 @@
+#pragma once
+// The left-hand panel: file, range sizes, strategies, pattern, cache mode, threads, rounds.
+// It turns what a person chose into a core Plan, and says what is wrong while they type.
+#include "readscope/file_status.h"
+#include "readscope/plan.h"
+
+#include <QWidget>
+
+#include <optional>
+
+class QComboBox;
+class QLabel;
+class QLineEdit;
+class QPushButton;
+class QSpinBox;
+
+namespace readscope::ui {
+
+class StrategyPicker;
+
+class ConfigPanel : public QWidget {
+    Q_OBJECT
+public:
+    explicit ConfigPanel(QWidget* parent = nullptr);
+
+    // The plan as chosen, or a message naming the field at fault.
+    Result<Plan> plan() const;
+    void setPlan(const Plan& plan); // file, sizes, strategies, modes (settings, opened results)
+
+    QString filePath() const;
+    void setFilePath(const QString& path);
+    // What the core found out about the file (nullptr + message when it cannot be read).
+    void showFileStatus(const FileStatus* status, const QString& problem);
+    StrategyPicker* strategyPicker() const { return picker_; }
+
+    static const std::vector<std::pair<QString, QString>>& sizePresets();
+
+signals:
+    void browseRequested();
+    void generateRequested();
+    void fileEdited(const QString& path);
+    void strategyFocused(const QString& id);
+    void changed();
+
+private:
+    void updateSizeFeedback();
+    void updateCacheText();
+
+    QLineEdit* file_;
+    QLabel* fileInfo_;
+    QComboBox* sizePreset_;
+    QLineEdit* sizes_;
+    QLabel* sizeError_;
+    StrategyPicker* picker_;
+    QComboBox* pattern_;
+    QSpinBox* seed_;
+    QComboBox* cache_;
+    QLabel* cacheText_;
+    QSpinBox* threads_;
+    QSpinBox* rounds_;
+    QSpinBox* warmup_;
+    std::optional<FileStatus> status_;
+};
+
+} // namespace readscope::ui

@@ -1,0 +1,102 @@
+#include "generate_dialog.h"
+
+#include "readscope/generator.h"
+#include "readscope/units.h"
+
+#include <QDialog>
+#include <QDialogButtonBox>
+#include <QDir>
+#include <QFileDialog>
+#include <QFormLayout>
+#include <QFutureWatcher>
+#include <QHBoxLayout>
+#include <QLineEdit>
+#include <QMessageBox>
+#include <QEventLoop>
+#include <QProgressDialog>
+#include <QTimer>
+#include <QPushButton>
+#include <QtConcurrent/QtConcurrentRun>
+
+#include <atomic>
+#include <stop_token>
+
+namespace readscope::ui {
+
+bool generateWithProgress(QWidget* parent, const QString& path, quint64 size, QString* error) {
+    QProgressDialog progress(QString("Writing %1…").arg(path), "Cancel", 0, 1000, parent);
+    progress.setWindowTitle("Generating test file");
+    progress.setWindowModality(Qt::WindowModal);
+    progress.setMinimumDuration(300);
+    std::stop_source stop;
+    std::atomic<quint64> written{0};
+    QFutureWatcher<Status> watcher;
+    QObject::connect(&progress, &QProgressDialog::canceled, &progress, [&] { stop.request_stop(); });
+    QTimer ticker;
+    QObject::connect(&ticker, &QTimer::timeout, &progress, [&] {
+        progress.setValue(int(written.load() * 1000 / std::max<quint64>(size, 1)));
+    });
+    ticker.start(50);
+    QEventLoop loop;
+    QObject::connect(&watcher, &QFutureWatcher<Status>::finished, &loop, &QEventLoop::quit);
+    watcher.setFuture(QtConcurrent::run([&, token = stop.get_token()] {
+        return generateFile(path.toStdString(), size, false,
+                            [&](std::uint64_t done, std::uint64_t) { written = done; }, token);
+    }));
+    loop.exec();
+    ticker.stop();
+    progress.reset();
+    const Status st = watcher.result();
+    if (!st && error)
+        *error = QString::fromStdString(st.error().message);
+    return st.ok();
+}
+
+QString generateTestFile(QWidget* parent, const QString& suggestedFolder) {
+    QDialog dialog(parent);
+    dialog.setWindowTitle("Generate test file");
+    auto* form = new QFormLayout(&dialog);
+    auto* size = new QLineEdit("256M", &dialog);
+    size->setToolTip("e.g. 64M, 256M, 1G (1K = 1024)");
+    auto* folder = new QLineEdit(suggestedFolder, &dialog);
+    auto* browse = new QPushButton("…", &dialog);
+    auto* folderRow = new QHBoxLayout;
+    folderRow->addWidget(folder, 1);
+    folderRow->addWidget(browse);
+    auto* name = new QLineEdit("readscope-test.bin", &dialog);
+    form->addRow("Size", size);
+    form->addRow("Folder", folderRow);
+    form->addRow("File name", name);
+    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, &dialog);
+    form->addRow(buttons);
+    QObject::connect(browse, &QPushButton::clicked, &dialog, [&] {
+        const QString dir = QFileDialog::getExistingDirectory(&dialog, "Folder", folder->text());
+        if (!dir.isEmpty())
+            folder->setText(dir);
+    });
+    QObject::connect(buttons, &QDialogButtonBox::rejected, &dialog, &QDialog::reject);
+    QObject::connect(buttons, &QDialogButtonBox::accepted, &dialog, [&] {
+        auto bytes = parseSize(size->text().toStdString());
+        if (!bytes) {
+            QMessageBox::warning(&dialog, "Size", QString::fromStdString(bytes.error().message));
+            return;
+        }
+        if (!QDir(folder->text()).exists()) {
+            QMessageBox::warning(&dialog, "Folder",
+                                 QString("The folder %1 does not exist.").arg(folder->text()));
+            return;
+        }
+        dialog.accept();
+    });
+    if (dialog.exec() != QDialog::Accepted)
+        return {};
+    const QString path = QDir(folder->text()).filePath(name->text());
+    QString error;
+    if (!generateWithProgress(parent, path, *parseSize(size->text().toStdString()), &error)) {
+        QMessageBox::warning(parent, "Generate test file", error);
+        return {};
+    }
+    return path;
+}
+
+} // namespace readscope::ui

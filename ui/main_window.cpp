@@ -1,0 +1,298 @@
+#include "main_window.h"
+
+#include "chart_view.h"
+#include "cell_details.h"
+#include "config_panel.h"
+#include "results_model.h"
+#include "run_controller.h"
+#include "strategy_picker.h"
+
+#include "readscope/strategy.h"
+#include "readscope/units.h"
+
+#include <QCloseEvent>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QPlainTextEdit>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QScrollArea>
+#include <QSortFilterProxyModel>
+#include <QSplitter>
+#include <QTabWidget>
+#include <QTableView>
+#include <QTextBrowser>
+#include <QTime>
+#include <QVBoxLayout>
+
+namespace readscope::ui {
+
+namespace {
+QString clock(double seconds) {
+    if (seconds < 0)
+        return "–";
+    const int s = int(seconds + 0.5);
+    return QString("%1:%2").arg(s / 60).arg(s % 60, 2, 10, QChar('0'));
+}
+} // namespace
+
+MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
+    setWindowTitle("readscope");
+    setAcceptDrops(true);
+    model_ = new ResultsModel(this);
+    controller_ = new RunController(this);
+    buildLayout();
+    buildActions();
+    connect(controller_, &RunController::started, model_, &ResultsModel::beginRun);
+    connect(controller_, &RunController::cellFinished, model_, &ResultsModel::addCell);
+    connect(controller_, &RunController::progressed, this, &MainWindow::onProgress);
+    connect(controller_, &RunController::warned, this,
+            [this](const QString& m) { log(m, true); });
+    connect(controller_, &RunController::finished, this, &MainWindow::onFinished);
+    connect(controller_, &RunController::runningChanged, this, &MainWindow::onRunningChanged);
+    connect(config_, &ConfigPanel::fileEdited, this, &MainWindow::openTargetFile);
+    connect(config_, &ConfigPanel::strategyFocused, this, &MainWindow::showExplanation);
+    connect(model_, &QAbstractItemModel::modelReset, this, &MainWindow::updateActions);
+    connect(model_, &QAbstractItemModel::rowsInserted, this, &MainWindow::updateActions);
+    onRunningChanged(false);
+    showExplanation("pread-zerofill");
+}
+
+MainWindow::~MainWindow() = default;
+
+void MainWindow::buildLayout() {
+    config_ = new ConfigPanel;
+    auto* scroll = new QScrollArea;
+    scroll->setWidget(config_);
+    scroll->setWidgetResizable(true);
+    scroll->setMinimumWidth(380);
+
+    chart_ = new ChartView(model_);
+    proxy_ = new QSortFilterProxyModel(this);
+    proxy_->setSourceModel(model_);
+    proxy_->setSortRole(ResultsModel::SortRole);
+    table_ = new QTableView;
+    table_->setObjectName("resultsTable");
+    table_->setModel(proxy_);
+    table_->setSortingEnabled(true);
+    table_->setSelectionBehavior(QAbstractItemView::SelectRows);
+    table_->setSelectionMode(QAbstractItemView::SingleSelection);
+    table_->horizontalHeader()->setStretchLastSection(true);
+    table_->verticalHeader()->hide();
+    connect(table_->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+            [this](const QModelIndex& current) { showDetailsFor(current); });
+    details_ = new QTextBrowser;
+    details_->setPlaceholderText("Select a row in the Table tab to see what that cell measured.");
+    log_ = new QPlainTextEdit;
+    log_->setReadOnly(true);
+    tabs_ = new QTabWidget;
+    tabs_->addTab(chart_, "Chart");
+    tabs_->addTab(table_, "Table");
+    tabs_->addTab(details_, "Details");
+    tabs_->addTab(log_, "Log");
+
+    banner_ = new QLabel;
+    banner_->setObjectName("banner");
+    banner_->setWordWrap(true);
+    banner_->setStyleSheet("background: #fdecea; color: #611a15; padding: 6px; border-radius: 3px");
+    banner_->hide();
+    auto* centre = new QWidget;
+    auto* centreLayout = new QVBoxLayout(centre);
+    centreLayout->setContentsMargins(0, 0, 0, 0);
+    centreLayout->addWidget(banner_);
+    centreLayout->addWidget(tabs_, 1);
+
+    explanation_ = new QTextBrowser;
+    explanation_->setObjectName("explanation");
+    explanation_->setMinimumWidth(240);
+
+    auto* splitter = new QSplitter;
+    splitter->addWidget(scroll);
+    splitter->addWidget(centre);
+    splitter->addWidget(explanation_);
+    splitter->setStretchFactor(1, 1);
+    splitter->setSizes({400, 800, 280});
+
+    progress_ = new QProgressBar;
+    progress_->setRange(0, 1000);
+    progress_->setTextVisible(true);
+    progressText_ = new QLabel("Ready.");
+    progressText_->setObjectName("progressText");
+    runButton_ = new QPushButton("Run");
+    runButton_->setObjectName("runButton");
+    runButton_->setToolTip("Run the sweep (Ctrl+R)");
+    stopButton_ = new QPushButton("Stop");
+    stopButton_->setObjectName("stopButton");
+    stopButton_->setToolTip("Stop, keeping finished cells (Esc)");
+    connect(runButton_, &QPushButton::clicked, this, &MainWindow::startRun);
+    connect(stopButton_, &QPushButton::clicked, this, &MainWindow::stopRun);
+    auto* bottom = new QHBoxLayout;
+    bottom->addWidget(progress_, 2);
+    bottom->addWidget(progressText_, 3);
+    bottom->addWidget(runButton_);
+    bottom->addWidget(stopButton_);
+
+    auto* root = new QWidget;
+    auto* rootLayout = new QVBoxLayout(root);
+    rootLayout->addWidget(splitter, 1);
+    rootLayout->addLayout(bottom);
+    setCentralWidget(root);
+    resize(1400, 860);
+}
+
+QString MainWindow::bannerText() const { return banner_->isHidden() ? QString() : banner_->text(); }
+QString MainWindow::logText() const { return log_->toPlainText(); }
+bool MainWindow::isRunning() const { return controller_->isRunning(); }
+
+void MainWindow::showBanner(const QString& message) {
+    banner_->setText(message);
+    banner_->setVisible(!message.isEmpty());
+    if (!message.isEmpty())
+        log("error: " + message);
+}
+
+void MainWindow::log(const QString& message, bool warning) {
+    log_->appendPlainText(QTime::currentTime().toString("HH:mm:ss  ") +
+                          (warning ? "warning: " : "") + message);
+    if (warning)
+        tabs_->setTabText(3, QString("Log (%1)").arg(++warnings_));
+}
+
+bool MainWindow::openTargetFile(const QString& path) {
+    config_->setFilePath(path);
+    auto status = inspectFile(path.toStdString());
+    if (!status) {
+        const QString why = QString::fromStdString(status.error().message);
+        config_->showFileStatus(nullptr, why);
+        showBanner(why);
+        return false;
+    }
+    config_->showFileStatus(&*status, {});
+    showBanner({});
+    return true;
+}
+
+void MainWindow::refreshFileStatus() {
+    if (!config_->filePath().isEmpty())
+        openTargetFile(config_->filePath());
+}
+
+bool MainWindow::startRun() {
+    if (controller_->isRunning())
+        return false;
+    if (config_->filePath().isEmpty()) {
+        showBanner("Choose a file to read first (Open…, Generate…, or drop one on the window).");
+        return false;
+    }
+    if (!openTargetFile(config_->filePath())) // refreshed before each run
+        return false;
+    auto plan = config_->plan();
+    if (!plan) {
+        showBanner(QString::fromStdString(plan.error().message));
+        return false;
+    }
+    auto status = inspectFile(plan->file);
+    if (!status) {
+        showBanner(QString::fromStdString(status.error().message));
+        return false;
+    }
+    if (auto st = validatePlan(*plan, status->probe); !st) {
+        showBanner(QString::fromStdString(st.error().message));
+        return false;
+    }
+    saveSettings();
+    warnings_ = 0;
+    tabs_->setTabText(3, "Log");
+    log(QString("run started: %1 strategies × %2 sizes, %3 cache, %4 rounds")
+            .arg(plan->strategies.size())
+            .arg(effectiveSizes(*plan, status->probe.size).size())
+            .arg(QString::fromStdString(std::string(toString(plan->cache))))
+            .arg(plan->rounds));
+    model_->clear();
+    progress_->setValue(0);
+    progressText_->setText("Starting…");
+    runClock_.start();
+    controller_->start(*plan);
+    return true;
+}
+
+void MainWindow::stopRun() {
+    if (controller_->isRunning()) {
+        progressText_->setText("Stopping…");
+        controller_->stop();
+    }
+}
+
+void MainWindow::onProgress(const Progress& p) {
+    if (p.total)
+        progress_->setValue(int(p.step * 1000 / p.total));
+    const QString where =
+        p.rangeBytes ? QString("%1 · %2 · %3")
+                           .arg(QString::fromStdString(formatSize(p.rangeBytes)),
+                                QString::fromStdString(p.strategy), QString::fromStdString(p.phase))
+                     : QString::fromStdString(p.phase);
+    progressText_->setText(QString("%1 — elapsed %2, ETA %3")
+                               .arg(where, clock(p.elapsedSeconds), clock(p.etaSeconds)));
+}
+
+void MainWindow::onFinished(const ResultDocument& doc, const QString& error) {
+    if (!error.isEmpty()) {
+        showBanner(error);
+        progressText_->setText("Run failed.");
+    } else {
+        model_->finishRun(doc);
+        const double secs = runClock_.elapsed() / 1000.0;
+        if (doc.complete) {
+            progress_->setValue(1000);
+            progressText_->setText(QString("Finished in %1.").arg(clock(secs)));
+        } else {
+            progressText_->setText(QString("Stopped after %1; %2 finished cells kept.")
+                                       .arg(clock(secs))
+                                       .arg(doc.cells.size()));
+        }
+        log(QString("run %1: %2 cells").arg(doc.complete ? "finished" : "stopped")
+                .arg(doc.cells.size()));
+        refreshFileStatus();
+    }
+    emit runFinished();
+}
+
+void MainWindow::onRunningChanged(bool running) {
+    runButton_->setEnabled(!running);
+    stopButton_->setEnabled(running);
+    config_->setEnabled(!running);
+    updateActions();
+}
+
+void MainWindow::showDetailsFor(const QModelIndex& proxyIndex) {
+    const QModelIndex source = proxy_->mapToSource(proxyIndex);
+    const Cell* cell = model_->cellAt(source.row());
+    details_->setHtml(cell ? cellDetailsHtml(*cell, model_->document()) : QString());
+    if (cell)
+        showExplanation(QString::fromStdString(cell->strategy));
+}
+
+void MainWindow::showExplanation(const QString& id) {
+    const auto* s = findStrategy(id.toStdString());
+    if (!s)
+        return;
+    const auto text = strategyExplanation(s->id);
+    QString html = QString("<h3>%1</h3><p><i>%2</i> — %3</p>")
+                       .arg(QString::fromUtf8(s->name.data(), qsizetype(s->name.size())),
+                            QString::fromUtf8(s->id.data(), qsizetype(s->id.size())),
+                            QString::fromUtf8(s->family.data(), qsizetype(s->family.size())));
+    for (const auto& para : QString::fromUtf8(text.data(), qsizetype(text.size())).split('\n'))
+        if (!para.trimmed().isEmpty())
+            html += "<p>" + para.toHtmlEscaped() + "</p>";
+    explanation_->setHtml(html);
+}
+
+void MainWindow::closeEvent(QCloseEvent* event) {
+    if (controller_->isRunning())
+        controller_->stopAndWait(5000);
+    saveSettings();
+    event->accept();
+}
+
+} // namespace readscope::ui

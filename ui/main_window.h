@@ -1,0 +1,97 @@
+#pragma once
+// The main window: configuration on the left, Chart / Table / Details / Log in the middle,
+// the selected strategy's explanation on the right, progress and Run / Stop at the bottom.
+#include "readscope/file_status.h"
+#include "readscope/result_document.h"
+#include "readscope/runner.h"
+
+#include <QElapsedTimer>
+#include <QMainWindow>
+
+class QLabel;
+class QPlainTextEdit;
+class QProgressBar;
+class QPushButton;
+class QSortFilterProxyModel;
+class QTabWidget;
+class QTableView;
+class QTextBrowser;
+
+namespace readscope::ui {
+
+class ChartView;
+class ConfigPanel;
+class ResultsModel;
+class RunController;
+
+class MainWindow : public QMainWindow {
+    Q_OBJECT
+public:
+    explicit MainWindow(QWidget* parent = nullptr);
+    ~MainWindow() override;
+
+    // Chooses the file to measure; returns false (and says why on screen) when it is unusable.
+    bool openTargetFile(const QString& path);
+    // Starts a run with the panel's plan; false (with a message on screen) when it cannot.
+    bool startRun();
+    void stopRun();
+    bool isRunning() const;
+
+    // Exports and documents; each returns an empty string or a message naming the cause.
+    QString saveResults(const QString& path) const;
+    QString exportSummaryCsv(const QString& path) const;
+    QString exportSamplesCsv(const QString& path) const;
+    QString exportChart(const QString& path) const;
+    QString openResults(const QString& path);
+    QString markdown() const;
+
+    ConfigPanel* config() const { return config_; }
+    ChartView* chart() const { return chart_; }
+    ResultsModel* model() const { return model_; }
+    QString bannerText() const;
+    QString logText() const;
+    void restoreSettings();
+
+signals:
+    void runFinished();
+
+protected:
+    void closeEvent(QCloseEvent* event) override;
+    void dragEnterEvent(QDragEnterEvent* event) override;
+    void dropEvent(QDropEvent* event) override;
+
+private:
+    void buildLayout();
+    void buildActions();
+    void saveSettings() const;
+    void refreshFileStatus();
+    void showBanner(const QString& message);
+    void log(const QString& message, bool warning = false);
+    void onProgress(const Progress& p);
+    void onFinished(const ResultDocument& doc, const QString& error);
+    void onRunningChanged(bool running);
+    void showDetailsFor(const QModelIndex& proxyIndex);
+    void showExplanation(const QString& id);
+    void updateActions();
+
+    ConfigPanel* config_ = nullptr;
+    ResultsModel* model_ = nullptr;
+    QSortFilterProxyModel* proxy_ = nullptr;
+    ChartView* chart_ = nullptr;
+    QTableView* table_ = nullptr;
+    QTextBrowser* details_ = nullptr;
+    QPlainTextEdit* log_ = nullptr;
+    QTabWidget* tabs_ = nullptr;
+    QTextBrowser* explanation_ = nullptr;
+    QLabel* banner_ = nullptr;
+    QProgressBar* progress_ = nullptr;
+    QLabel* progressText_ = nullptr;
+    QPushButton* runButton_ = nullptr;
+    QPushButton* stopButton_ = nullptr;
+    RunController* controller_ = nullptr;
+    QElapsedTimer runClock_;
+    int warnings_ = 0;
+    QList<QAction*> resultActions_;
+};
+
+} // namespace readscope::ui

@@ -1,0 +1,233 @@
+// Menus, shortcuts, exports, settings, and drag and drop for the main window.
+#include "main_window.h"
+
+#include "chart_view.h"
+#include "config_panel.h"
+#include "exporter.h"
+#include "generate_dialog.h"
+#include "run_controller.h"
+#include "results_model.h"
+#include "strategy_picker.h"
+
+#include "readscope/documents.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QClipboard>
+#include <QDragEnterEvent>
+#include <QDropEvent>
+#include <QFileDialog>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QMimeData>
+#include <QSettings>
+#include <QStandardPaths>
+#include <QStatusBar>
+
+namespace readscope::ui {
+
+namespace {
+
+QStringList toQStrings(const std::vector<std::string>& v) {
+    QStringList out;
+    for (const auto& s : v)
+        out << QString::fromStdString(s);
+    return out;
+}
+
+} // namespace
+
+void MainWindow::buildActions() {
+    auto* file = menuBar()->addMenu("&File");
+    auto add = [this](QMenu* menu, const QString& text, const QKeySequence& key, auto slot) {
+        QAction* a = menu->addAction(text);
+        if (!key.isEmpty())
+            a->setShortcut(key);
+        connect(a, &QAction::triggered, this, slot);
+        return a;
+    };
+    add(file, "Open &file to measure…", QKeySequence("Ctrl+Shift+O"), [this] {
+        const QString path = QFileDialog::getOpenFileName(this, "File to measure",
+                                                          config_->filePath());
+        if (!path.isEmpty())
+            openTargetFile(path);
+    });
+    add(file, "&Generate test file…", QKeySequence(), [this] {
+        const QString folder =
+            QStandardPaths::writableLocation(QStandardPaths::TempLocation);
+        const QString path = generateTestFile(this, folder);
+        if (!path.isEmpty())
+            openTargetFile(path);
+    });
+    file->addSeparator();
+    add(file, "&Open results…", QKeySequence::Open, [this] {
+        const QString path = QFileDialog::getOpenFileName(
+            this, "Open results", {}, "readscope results (*.json *.csv);;All files (*)");
+        if (!path.isEmpty())
+            if (const QString error = openResults(path); !error.isEmpty())
+                QMessageBox::warning(this, "Open results", error);
+    });
+    auto exportWith = [this](const QString& title, const QString& filter, const QString& suffix,
+                             QString (MainWindow::*write)(const QString&) const) {
+        return [=, this] {
+            QString path = QFileDialog::getSaveFileName(this, title, {}, filter);
+            if (path.isEmpty())
+                return;
+            if (QFileInfo(path).suffix().isEmpty())
+                path += "." + suffix;
+            const QString error = (this->*write)(path);
+            if (!error.isEmpty())
+                QMessageBox::warning(this, title, error);
+            else
+                statusBar()->showMessage("Wrote " + path, 5000);
+        };
+    };
+    resultActions_ << add(file, "&Save results (JSON)…", QKeySequence::Save,
+                          exportWith("Save results", "JSON (*.json)", "json",
+                                     &MainWindow::saveResults));
+    resultActions_ << add(file, "Export &CSV summary…", QKeySequence("Ctrl+E"),
+                          exportWith("Export CSV summary", "CSV (*.csv)", "csv",
+                                     &MainWindow::exportSummaryCsv));
+    resultActions_ << add(file, "Export CSV &samples…", QKeySequence(),
+                          exportWith("Export CSV samples", "CSV (*.csv)", "csv",
+                                     &MainWindow::exportSamplesCsv));
+    resultActions_ << add(file, "Export chart as &PNG…", QKeySequence("Ctrl+Shift+E"),
+                          exportWith("Export chart", "PNG image (*.png)", "png",
+                                     &MainWindow::exportChart));
+    resultActions_ << add(file, "Export chart as P&DF…", QKeySequence(),
+                          exportWith("Export chart", "PDF (*.pdf)", "pdf",
+                                     &MainWindow::exportChart));
+    resultActions_ << add(file, "Export chart as S&VG…", QKeySequence(),
+                          exportWith("Export chart", "SVG (*.svg)", "svg",
+                                     &MainWindow::exportChart));
+    file->addSeparator();
+    add(file, "&Quit", QKeySequence::Quit, [this] { close(); });
+
+    auto* edit = menuBar()->addMenu("&Edit");
+    resultActions_ << add(edit, "Copy as &Markdown", QKeySequence("Ctrl+Shift+C"), [this] {
+        QApplication::clipboard()->setText(markdown());
+        statusBar()->showMessage("Markdown table copied: paste it into an issue.", 5000);
+    });
+
+    auto* run = menuBar()->addMenu("&Run");
+    QAction* runAction = add(run, "&Run", QKeySequence("Ctrl+R"), [this] { startRun(); });
+    runAction->setObjectName("runAction");
+    QAction* stopAction = add(run, "&Stop", QKeySequence(Qt::Key_Escape), [this] { stopRun(); });
+    stopAction->setObjectName("stopAction");
+
+    auto* help = menuBar()->addMenu("&Help");
+    add(help, "&About readscope", QKeySequence(), [this] {
+        QMessageBox::about(this, "About readscope",
+                           QString("<b>readscope %1</b><p>What it costs to read byte ranges of "
+                                   "a file, per strategy and range size.</p><p>GB/s = 10^9 "
+                                   "bytes per second.</p>")
+                               .arg(QApplication::applicationVersion()));
+    });
+    updateActions();
+}
+
+void MainWindow::updateActions() {
+    const bool haveResults = !model_->isEmpty() && !controller_->isRunning();
+    for (QAction* a : resultActions_)
+        a->setEnabled(haveResults);
+}
+
+QString MainWindow::saveResults(const QString& path) const {
+    return saveTextAtomically(path, QByteArray::fromStdString(toJson(model_->document())));
+}
+
+QString MainWindow::exportSummaryCsv(const QString& path) const {
+    return saveTextAtomically(path, QByteArray::fromStdString(toSummaryCsv(model_->document())));
+}
+
+QString MainWindow::exportSamplesCsv(const QString& path) const {
+    return saveTextAtomically(path, QByteArray::fromStdString(toSamplesCsv(model_->document())));
+}
+
+QString MainWindow::exportChart(const QString& path) const {
+    QString error;
+    return chart_->exportTo(path, &error) ? QString() : error;
+}
+
+QString MainWindow::markdown() const { return QString::fromStdString(toMarkdown(model_->document())); }
+
+QString MainWindow::openResults(const QString& path) {
+    if (controller_->isRunning())
+        return "A run is in progress: stop it before opening results.";
+    auto doc = loadDocument(path.toStdString());
+    if (!doc)
+        return QString::fromStdString(doc.error().message);
+    model_->setDocument(*doc);
+    config_->setPlan(doc->plan);
+    log(QString("opened results %1 (%2 cells)").arg(path).arg(doc->cells.size()));
+    setWindowTitle(QString("readscope — %1").arg(QFileInfo(path).fileName()));
+    return {};
+}
+
+void MainWindow::saveSettings() const {
+    QSettings s;
+    s.setValue("file", config_->filePath());
+    if (auto plan = config_->plan()) {
+        QStringList sizes;
+        for (auto v : plan->sizes)
+            sizes << QString::number(v);
+        s.setValue("sizes", sizes);
+        s.setValue("strategies", toQStrings(plan->strategies));
+        s.setValue("pattern", int(plan->pattern));
+        s.setValue("cache", int(plan->cache));
+        s.setValue("threads", plan->threads);
+        s.setValue("rounds", plan->rounds);
+        s.setValue("warmup", plan->warmup);
+        s.setValue("seed", quint64(plan->seed));
+    }
+    s.setValue("geometry", saveGeometry());
+    s.setValue("state", saveState());
+}
+
+void MainWindow::restoreSettings() {
+    QSettings s;
+    Plan plan;
+    plan.strategies = {"pread-zerofill", "pread-uninit", "seek-read", "pread-reuse", "mmap-copy",
+                       "mmap-touch"};
+    if (s.contains("strategies")) {
+        plan.strategies.clear();
+        for (const auto& id : s.value("strategies").toStringList())
+            plan.strategies.push_back(id.toStdString());
+    }
+    if (s.contains("sizes")) {
+        plan.sizes.clear();
+        for (const auto& v : s.value("sizes").toStringList())
+            plan.sizes.push_back(v.toULongLong());
+    }
+    plan.pattern = Pattern(s.value("pattern", int(plan.pattern)).toInt());
+    plan.cache = CacheMode(s.value("cache", int(plan.cache)).toInt());
+    plan.threads = s.value("threads", plan.threads).toInt();
+    plan.rounds = s.value("rounds", plan.rounds).toInt();
+    plan.warmup = s.value("warmup", plan.warmup).toInt();
+    plan.seed = s.value("seed", quint64(plan.seed)).toULongLong();
+    config_->setPlan(plan);
+    restoreGeometry(s.value("geometry").toByteArray());
+    restoreState(s.value("state").toByteArray());
+    const QString file = s.value("file").toString();
+    if (!file.isEmpty())
+        openTargetFile(file);
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent* event) {
+    const auto urls = event->mimeData()->urls();
+    if (urls.size() == 1 && urls.front().isLocalFile())
+        event->acceptProposedAction();
+}
+
+void MainWindow::dropEvent(QDropEvent* event) {
+    const auto urls = event->mimeData()->urls();
+    if (urls.size() != 1 || !urls.front().isLocalFile())
+        return;
+    const QString path = urls.front().toLocalFile();
+    event->acceptProposedAction();
+    if (path.endsWith(".json") && openResults(path).isEmpty())
+        return; // a saved result document opens as results
+    openTargetFile(path);
+}
+
+} // namespace readscope::ui

@@ -1,0 +1,121 @@
+#include "results_model.h"
+
+#include "readscope/units.h"
+
+#include <QBrush>
+#include <QColor>
+
+namespace readscope::ui {
+
+namespace {
+QString qs(std::string_view s) { return QString::fromUtf8(s.data(), qsizetype(s.size())); }
+bool measured(const Cell& c) { return c.status == CellStatus::Ok || c.status == CellStatus::Noisy; }
+} // namespace
+
+int ResultsModel::rowCount(const QModelIndex& parent) const {
+    return parent.isValid() ? 0 : int(doc_.cells.size());
+}
+
+int ResultsModel::columnCount(const QModelIndex& parent) const {
+    return parent.isValid() ? 0 : ColumnCount;
+}
+
+const Cell* ResultsModel::cellAt(int row) const {
+    return row >= 0 && row < int(doc_.cells.size()) ? &doc_.cells[std::size_t(row)] : nullptr;
+}
+
+QVariant ResultsModel::data(const QModelIndex& index, int role) const {
+    const Cell* c = index.isValid() ? cellAt(index.row()) : nullptr;
+    if (!c)
+        return {};
+    const auto& s = c->summary;
+    const bool hasFigures = measured(*c);
+    if (role == SortRole) {
+        switch (index.column()) {
+        case Strategy: return qs(c->strategy);
+        case Range: return quint64(c->rangeBytes);
+        case Median: return s.median;
+        case Min: return s.min;
+        case Max: return s.max;
+        case P25: return s.p25;
+        case P75: return s.p75;
+        case Cv: return s.cv;
+        case Resident: return c->residentBefore ? *c->residentBefore : -1.0;
+        case Status: return qs(toString(c->status));
+        case Message: return QString::fromStdString(c->message);
+        }
+        return {};
+    }
+    if (role == Qt::DisplayRole) {
+        auto rate = [&](double v) { return hasFigures ? QString::number(v, 'f', 2) : QString("–"); };
+        switch (index.column()) {
+        case Strategy: return qs(c->strategy);
+        case Range: return QString::fromStdString(formatSize(c->rangeBytes));
+        case Median: return rate(s.median);
+        case Min: return rate(s.min);
+        case Max: return rate(s.max);
+        case P25: return rate(s.p25);
+        case P75: return rate(s.p75);
+        case Cv: return hasFigures ? QString::number(s.cv * 100, 'f', 1) + " %" : QString("–");
+        case Resident:
+            return c->residentBefore ? QString::number(*c->residentBefore * 100, 'f', 1) + " %"
+                                     : QString(hasFigures ? "unverified" : "–");
+        case Status: return qs(toString(c->status));
+        case Message: return QString::fromStdString(c->message);
+        }
+    }
+    if (role == Qt::TextAlignmentRole && index.column() >= Range && index.column() <= Resident)
+        return int(Qt::AlignRight | Qt::AlignVCenter);
+    if (role == Qt::ForegroundRole && index.column() == Status) {
+        if (c->status == CellStatus::Failed)
+            return QBrush(QColor(0xd6, 0x27, 0x28));
+        if (c->status == CellStatus::Noisy)
+            return QBrush(QColor(0xe0, 0x8a, 0x00));
+    }
+    if (role == Qt::ToolTipRole && !c->message.empty())
+        return QString::fromStdString(c->message);
+    return {};
+}
+
+QVariant ResultsModel::headerData(int section, Qt::Orientation o, int role) const {
+    if (o != Qt::Horizontal || role != Qt::DisplayRole)
+        return QAbstractTableModel::headerData(section, o, role);
+    static const char* names[] = {"Strategy", "Range", "Median GB/s", "Min", "Max", "P25", "P75",
+                                  "CV", "Resident", "Status", "Message"};
+    return section >= 0 && section < ColumnCount ? QString(names[section]) : QVariant();
+}
+
+void ResultsModel::setDocument(const ResultDocument& doc) {
+    beginResetModel();
+    doc_ = doc;
+    endResetModel();
+}
+
+void ResultsModel::beginRun(const ResultDocument& header) {
+    ResultDocument fresh = header;
+    fresh.cells.clear();
+    setDocument(fresh);
+}
+
+void ResultsModel::addCell(const Cell& cell) {
+    const int row = int(doc_.cells.size());
+    beginInsertRows({}, row, row);
+    doc_.cells.push_back(cell);
+    endInsertRows();
+}
+
+void ResultsModel::finishRun(const ResultDocument& doc) {
+    // The final document holds the same cells that arrived one by one; take it whole so that
+    // completeness and notes are right, but only reset when something differs.
+    if (doc.cells.size() == doc_.cells.size()) {
+        const auto cells = std::move(doc_.cells);
+        doc_ = doc;
+        doc_.cells = cells;
+        return;
+    }
+    setDocument(doc);
+}
+
+void ResultsModel::clear() { setDocument(ResultDocument{}); }
+
+} // namespace readscope::ui

@@ -1,0 +1,38 @@
+#pragma once
+// The results of one run (or one opened file) as a table: one row per cell. The chart, the
+// table, the details view and the exports all read this model's document.
+#include "readscope/result_document.h"
+
+#include <QAbstractTableModel>
+
+namespace readscope::ui {
+
+class ResultsModel : public QAbstractTableModel {
+    Q_OBJECT
+public:
+    enum Column { Strategy, Range, Median, Min, Max, P25, P75, Cv, Resident, Status, Message,
+                  ColumnCount };
+    static constexpr int SortRole = Qt::UserRole + 1; // raw numbers for sorting
+
+    using QAbstractTableModel::QAbstractTableModel;
+
+    int rowCount(const QModelIndex& parent = {}) const override;
+    int columnCount(const QModelIndex& parent = {}) const override;
+    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation o, int role = Qt::DisplayRole) const override;
+
+    void setDocument(const ResultDocument& doc); // header and cells, as opened or just run
+    void beginRun(const ResultDocument& header);   // header only, cells follow
+    void addCell(const Cell& cell);
+    void finishRun(const ResultDocument& doc);     // the runner's final document
+    void clear();
+
+    const ResultDocument& document() const { return doc_; }
+    const Cell* cellAt(int row) const;
+    bool isEmpty() const { return doc_.cells.empty(); }
+
+private:
+    ResultDocument doc_;
+};
+
+} // namespace readscope::ui

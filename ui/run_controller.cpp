@@ -1,0 +1,91 @@
+#include "run_controller.h"
+
+#include "run_worker.h"
+
+#include <QEventLoop>
+#include <QTimer>
+
+namespace readscope::ui {
+
+void registerMetaTypes() {
+    qRegisterMetaType<readscope::Plan>();
+    qRegisterMetaType<readscope::Cell>();
+    qRegisterMetaType<readscope::Progress>();
+    qRegisterMetaType<readscope::ResultDocument>();
+}
+
+RunController::RunController(QObject* parent) : QObject(parent) {
+    registerMetaTypes();
+    worker_ = new RunWorker;
+    worker_->moveToThread(&thread_);
+    connect(&thread_, &QThread::finished, worker_, &QObject::deleteLater);
+    connect(worker_, &RunWorker::started, this, [this](quint64 job, const ResultDocument& h) {
+        if (job == job_)
+            emit started(h);
+    });
+    connect(worker_, &RunWorker::progressed, this, [this](quint64 job, const Progress& p) {
+        if (job == job_)
+            emit progressed(p);
+    });
+    connect(worker_, &RunWorker::cellFinished, this, [this](quint64 job, const Cell& c) {
+        if (job == job_)
+            emit cellFinished(c);
+    });
+    connect(worker_, &RunWorker::warned, this, [this](quint64 job, const QString& m) {
+        if (job == job_)
+            emit warned(m);
+    });
+    connect(worker_, &RunWorker::finished, this,
+            [this](quint64 job, const ResultDocument& doc, const QString& error) {
+                if (job != job_)
+                    return;
+                setRunning(false);
+                emit finished(doc, error);
+            });
+    thread_.setObjectName("readscope-run");
+    thread_.start();
+}
+
+RunController::~RunController() {
+    worker_->requestStop();
+    thread_.quit();
+    thread_.wait();
+}
+
+void RunController::start(const Plan& plan) {
+    if (running_)
+        return;
+    const quint64 job = ++job_;
+    setRunning(true);
+    QMetaObject::invokeMethod(
+        worker_, [worker = worker_, job, plan] { worker->run(job, plan); }, Qt::QueuedConnection);
+}
+
+void RunController::stop() {
+    if (running_)
+        worker_->requestStop();
+}
+
+bool RunController::stopAndWait(int timeoutMs) {
+    if (!running_)
+        return true;
+    worker_->requestStop();
+    QEventLoop loop;
+    QTimer timeout;
+    timeout.setSingleShot(true);
+    connect(&timeout, &QTimer::timeout, &loop, &QEventLoop::quit);
+    connect(this, &RunController::runningChanged, &loop, &QEventLoop::quit);
+    timeout.start(timeoutMs);
+    if (running_)
+        loop.exec(QEventLoop::ExcludeUserInputEvents);
+    return !running_;
+}
+
+void RunController::setRunning(bool running) {
+    if (running_ == running)
+        return;
+    running_ = running;
+    emit runningChanged(running);
+}
+
+} // namespace readscope::ui

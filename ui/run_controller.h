@@ -1,0 +1,42 @@
+#pragma once
+// The GUI side of a run: owns the run thread and its worker, hands out job ids, drops signals
+// from abandoned jobs, and stops the thread cleanly on destruction.
+#include "metatypes.h"
+
+#include <QObject>
+#include <QThread>
+
+namespace readscope::ui {
+
+class RunWorker;
+
+class RunController : public QObject {
+    Q_OBJECT
+public:
+    explicit RunController(QObject* parent = nullptr);
+    ~RunController() override;
+
+    bool isRunning() const { return running_; }
+    void start(const Plan& plan);
+    void stop();
+    // Stops and waits up to timeoutMs for the worker to return (used when the window closes).
+    bool stopAndWait(int timeoutMs);
+
+signals:
+    void runningChanged(bool running);
+    void started(const readscope::ResultDocument& header);
+    void progressed(const readscope::Progress& progress);
+    void cellFinished(const readscope::Cell& cell);
+    void warned(const QString& message);
+    void finished(const readscope::ResultDocument& doc, const QString& error);
+
+private:
+    void setRunning(bool running);
+
+    QThread thread_;
+    RunWorker* worker_ = nullptr;
+    quint64 job_ = 0;
+    bool running_ = false;
+};
+
+} // namespace readscope::ui
