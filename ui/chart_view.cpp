@@ -20,12 +20,32 @@ namespace readscope::ui {
 
 namespace {
 
-// Tableau 10: distinguishable on light and dark backgrounds alike.
-const QColor kSeries[] = {0x4e79a7, 0xf28e2b, 0xe15759, 0x76b7b2, 0x59a14f, 0xedc948, 0xb07aa1,
-                          0xff9da7, 0x9c755f, 0xbab0ac, 0x1f77b4, 0x8c564b, 0x17becf};
+// Tableau 10: distinguishable on light and dark backgrounds alike. Past ten lines the colours
+// repeat, so every line also gets its own marker shape.
+const QColor kSeries[] = {0x4e79a7, 0xf28e2b, 0xe15759, 0x76b7b2, 0x59a14f,
+                          0xedc948, 0xb07aa1, 0xff9da7, 0x9c755f, 0xbab0ac};
+const QCPScatterStyle::ScatterShape kShapes[] = {
+    QCPScatterStyle::ssCircle, QCPScatterStyle::ssSquare, QCPScatterStyle::ssDiamond,
+    QCPScatterStyle::ssTriangle, QCPScatterStyle::ssTriangleInverted};
 constexpr auto kStrategyProperty = "readscopeStrategy";
 
 QColor seriesColor(int i) { return kSeries[i % int(std::size(kSeries))]; }
+QCPScatterStyle::ScatterShape seriesShape(int i) {
+    return kShapes[(i + i / int(std::size(kSeries))) % int(std::size(kShapes))];
+}
+
+QString planTitle(const ResultDocument& doc) {
+    if (doc.cells.empty())
+        return "readscope: press Run to measure";
+    const auto& p = doc.plan;
+    return QString("%1 cache · %2 ranges · %3 thread%4 · file %5 · %6 rounds")
+        .arg(QString::fromStdString(std::string(toString(p.cache))),
+             QString::fromStdString(std::string(toString(p.pattern))))
+        .arg(p.threads)
+        .arg(p.threads == 1 ? "" : "s")
+        .arg(QString::fromStdString(formatSize(doc.fileSize)))
+        .arg(p.rounds);
+}
 
 } // namespace
 
@@ -36,11 +56,23 @@ ChartView::ChartView(ResultsModel* model, QWidget* parent)
     layout->addWidget(plot_);
     plot_->setObjectName("chart");
     plot_->xAxis->setScaleType(QCPAxis::stLogarithmic);
-    plot_->xAxis->setTicker(QSharedPointer<QCPAxisTicker>(new SizeAxisTicker));
+    ticker_ = QSharedPointer<SizeAxisTicker>(new SizeAxisTicker);
+    plot_->xAxis->setTicker(ticker_);
     plot_->xAxis->setLabel("range size (log scale)");
     plot_->yAxis->setLabel("GB/s (10^9 bytes/s), median of rounds; bars: min-max");
     plot_->legend->setVisible(true);
-    plot_->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignLeft);
+    // Title on top; the legend beside the plot, at the top, never over the points.
+    title_ = new QCPTextElement(plot_, "", QFont(font().family(), 10, QFont::Bold));
+    plot_->plotLayout()->insertRow(0);
+    plot_->plotLayout()->addElement(0, 0, title_);
+    plot_->axisRect()->insetLayout()->take(plot_->legend);
+    auto* side = new QCPLayoutGrid;
+    plot_->plotLayout()->addElement(1, 1, side);
+    plot_->plotLayout()->setColumnStretchFactor(1, 0.001);
+    side->addElement(0, 0, plot_->legend);
+    side->addElement(1, 0, new QCPLayoutElement(plot_));
+    side->setRowStretchFactor(0, 0.001);
+    plot_->legend->setMargins(QMargins(8, 6, 8, 6));
     plot_->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
     plot_->setMouseTracking(true);
     connect(plot_, &QCustomPlot::mouseMove, this, &ChartView::showTooltip);
@@ -74,11 +106,14 @@ void ChartView::applyPalette() {
     plot_->legend->setBrush(pal.brush(QPalette::Base));
     plot_->legend->setBorderPen(QPen(grid));
     plot_->legend->setTextColor(text);
+    if (title_)
+        title_->setTextColor(text);
 }
 
 void ChartView::rebuild() {
     plot_->clearPlottables();
     const auto& doc = model_->document();
+    title_->setText(planTitle(doc));
     // Strategies keep the colour of their position in the plan, so a line keeps its colour
     // while a run fills in.
     std::vector<std::string> order = doc.plan.strategies;
@@ -121,7 +156,7 @@ void ChartView::rebuild() {
         g->setName(QString::fromStdString(order[i]));
         g->setProperty(kStrategyProperty, QString::fromStdString(order[i]));
         g->setPen(QPen(color, 2));
-        g->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, color, color, 7));
+        g->setScatterStyle(QCPScatterStyle(seriesShape(int(i)), color, color, 7));
         g->setData(xs, ys, true);
         auto* bars = new QCPErrorBars(plot_->xAxis, plot_->yAxis);
         bars->removeFromLegend();
@@ -147,7 +182,19 @@ void ChartView::rebuild() {
                                            Qt::NoBrush, 12));
         g->setData(failedX, failedY, true);
     }
-    if (right > 0) {
+    // The axis spans the planned sizes from the start, so points land where they belong
+    // while a run fills in.
+    std::vector<double> sizes;
+    for (auto size : doc.plan.pattern == Pattern::Whole ? std::vector<std::uint64_t>{}
+                                                         : doc.plan.sizes)
+        sizes.push_back(double(size));
+    for (const auto& c : doc.cells)
+        if (std::find(sizes.begin(), sizes.end(), double(c.rangeBytes)) == sizes.end())
+            sizes.push_back(double(c.rangeBytes));
+    ticker_->setSizes(sizes);
+    if (!sizes.empty()) {
+        left = std::min(left, *std::min_element(sizes.begin(), sizes.end()));
+        right = std::max(right, *std::max_element(sizes.begin(), sizes.end()));
         plot_->xAxis->setRange(left / 1.6, right * 1.6);
     } else {
         plot_->xAxis->setRange(4096 / 1.6, (64 << 20) * 1.6);

@@ -3,12 +3,16 @@
 // ringed, failed cells crossed at zero. Reads the same ResultsModel as the table.
 #include <QWidget>
 
+#include <QSharedPointer>
+
 class QCustomPlot;
+class QCPTextElement;
 class QMouseEvent;
 
 namespace readscope::ui {
 
 class ResultsModel;
+class SizeAxisTicker;
 
 class ChartView : public QWidget {
     Q_OBJECT
@@ -34,6 +38,8 @@ private:
 
     ResultsModel* model_;
     QCustomPlot* plot_;
+    QSharedPointer<SizeAxisTicker> ticker_;
+    QCPTextElement* title_ = nullptr;
 };
 
 } // namespace readscope::ui

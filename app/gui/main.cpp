@@ -30,6 +30,16 @@ int main(int argc, char** argv) {
         return 2;
     }
     readscope::ui::MainWindow window;
+    if (!options->exportChart.isEmpty()) {
+        QString e = window.openResults(options->results);
+        if (e.isEmpty())
+            e = window.exportChart(options->exportChart);
+        if (!e.isEmpty()) {
+            std::fprintf(stderr, "readscope: %s\n", qPrintable(e));
+            return 1;
+        }
+        return 0;
+    }
     window.restoreSettings();
     window.show();
 

@@ -21,6 +21,9 @@ in the cache folder on first start.
 Options:
   --results PATH   open a saved result document (JSON or CSV summary)
   --run            start the sweep right away
+  --export-chart PATH
+                   with --results: write its chart (.png, .pdf or .svg) and quit
+                   (works headless with QT_QPA_PLATFORM=offscreen)
   -h, --help       this text
   --version        print the version
 
@@ -54,12 +57,22 @@ std::optional<StartOptions> parseStartOptions(const QStringList& args, QString* 
                 return std::nullopt;
             }
             o.results = args[++i];
+        } else if (a == "--export-chart") {
+            if (i + 1 >= args.size()) {
+                *error = "--export-chart needs a path";
+                return std::nullopt;
+            }
+            o.exportChart = args[++i];
         } else if (a.startsWith("-")) {
             *error = QString("unknown option '%1' (see 'readscope --help')").arg(a);
             return std::nullopt;
         } else {
             o.file = a;
         }
+    }
+    if (!o.exportChart.isEmpty() && o.results.isEmpty()) {
+        *error = "--export-chart needs --results: the document whose chart to write";
+        return std::nullopt;
     }
     return o;
 }

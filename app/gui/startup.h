@@ -10,6 +10,7 @@ struct StartOptions {
     QString file;        // file to measure
     QString results;     // results document to open
     bool run = false;    // start the sweep at once
+    QString exportChart; // write the chart of --results here and quit
 };
 
 // Handles --help and --version without a display (prints and returns the exit code);
