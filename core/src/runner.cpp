@@ -15,6 +15,7 @@
 #include <cerrno>
 #include <cstring>
 #include <fcntl.h>
+#include <thread>
 
 namespace readscope {
 
@@ -26,6 +27,7 @@ std::atomic<std::uint64_t> gConsumedSink{0};
 constexpr double kColdThreshold = 0.01;
 constexpr double kWarmThreshold = 0.99;
 constexpr int kMinRoundsBeforeCap = 3;
+constexpr int kEvictionAttempts = 4;
 
 struct Lane {
     const StrategyInfo* info = nullptr;
@@ -129,16 +131,30 @@ private:
         return lane.unavailable.empty() && cell.status != CellStatus::Failed;
     }
 
+    Residency residency() const {
+        return measureResidency(control_.get(), file_.size, file_.residencyVerifiable,
+                                file_.residencyReason);
+    }
+
     Residency prepareCache() {
-        if (plan_.cache == CacheMode::Cold) {
+        if (plan_.cache != CacheMode::Cold)
+            return residency();
+        // Read-ahead started by the previous round can still land pages after an eviction,
+        // so evict again (briefly later) while residency says the file is not cold yet.
+        Residency r;
+        for (int attempt = 0; attempt < kEvictionAttempts; ++attempt) {
+            if (attempt > 0)
+                std::this_thread::sleep_for(std::chrono::milliseconds(5 * attempt));
             if (auto st = evictFile(control_.get(), file_.path); !st)
                 sink_.onWarning(st.error().message);
             if (plan_.dropCachesAsRoot)
                 if (auto st = dropAllCaches(); !st)
                     sink_.onWarning(st.error().message);
+            r = residency();
+            if (!r.fraction || *r.fraction <= kColdThreshold)
+                break;
         }
-        return measureResidency(control_.get(), file_.size, file_.residencyVerifiable,
-                                file_.residencyReason);
+        return r;
     }
 
     void verify(Lane& lane, Cell& cell, const std::vector<Range>& ranges,
