@@ -70,7 +70,7 @@ public:
         if (!dir_.empty())
             fs::remove_all(dir_, ec);
     }
-    Result<std::string> create(std::uint64_t size, bool showProgress) {
+    Result<std::string> create(std::uint64_t size, bool showProgress, std::stop_token stop) {
         const char* tmp = std::getenv("TMPDIR");
         std::string pattern = fmt::format("{}/readscope-XXXXXX", tmp && *tmp ? tmp : "/tmp");
         if (!::mkdtemp(pattern.data()))
@@ -80,7 +80,7 @@ public:
         const std::string path = dir_ + "/readscope-default.bin";
         if (showProgress)
             fmt::print(stderr, "Generating a {} MiB test file {} ...\n", size >> 20, path);
-        if (auto st = generateFile(path, size); !st)
+        if (auto st = generateFile(path, size, false, {}, stop); !st)
             return st.error();
         return path;
     }
@@ -128,24 +128,24 @@ int runCommand(const std::vector<std::string>& args) {
                         "posix_fadvise, which needs no privileges",
                         kExitUsage);
 
-    TempFile generated;
-    if (o.plan.file.empty()) {
-        auto path = generated.create(kDefaultFileSize, !o.quiet);
-        if (!path)
-            return complain(path.error().message, kExitFailed);
-        o.plan.file = *path;
-    }
-    auto probe = probeFile(o.plan.file);
-    if (!probe)
-        return complain(probe.error().message, kExitUsage);
-    if (auto st = validatePlan(o.plan, *probe); !st)
-        return complain(st.error().message, kExitUsage);
-
+    // Ctrl-C from here on stops the work and still cleans up (the generated file included).
     std::stop_source stop;
-    ConsoleSink sink(o.quiet);
     Result<ResultDocument> result = Error{""};
+    ConsoleSink sink(o.quiet);
+    TempFile generated;
     {
         InterruptGuard guard(stop);
+        if (o.plan.file.empty()) {
+            auto path = generated.create(kDefaultFileSize, !o.quiet, stop.get_token());
+            if (!path)
+                return complain(path.error().message, kExitFailed);
+            o.plan.file = *path;
+        }
+        auto probe = probeFile(o.plan.file);
+        if (!probe)
+            return complain(probe.error().message, kExitUsage);
+        if (auto st = validatePlan(o.plan, *probe); !st)
+            return complain(st.error().message, kExitUsage);
         result = runPlan(o.plan, sink, stop.get_token());
     }
     sink.clearLine();

@@ -2,12 +2,14 @@
 #include "consume.h"
 #include "posix_fd.h"
 #include "readers.h"
+#include "sigbus_guard.h"
 
 #include <fmt/format.h>
 
 #include <cerrno>
 #include <cstring>
 #include <fcntl.h>
+#include <optional>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -67,9 +69,29 @@ public:
         ReadOutcome out;
         Consumer consumer(mode, f_.pageSize, s_.hint == Hint::Prefetch);
         Mapping mapping;
-        if (s_.access == Access::MapCopy || s_.access == Access::MapInPlace) {
+        const bool mapped = s_.access == Access::MapCopy || s_.access == Access::MapInPlace;
+        if (mapped) {
             if (auto st = setUpMapping(mapping, ranges, out.syscalls); !st)
                 return st.error();
+        }
+        // A file that shrinks while mapped turns the next touch past its new end into SIGBUS;
+        // the guard turns that into this cell's error. Nothing that owns memory lives in the
+        // frames a fault unwinds: the copy buffer is a member (scratch_).
+        SigbusGuard guard;
+        std::optional<ScopedSigbusGuard> scope;
+        if (mapped)
+            scope.emplace(guard);
+        if (mapped && sigsetjmp(guard.env, 1) != 0) {
+            scratch_.reset();
+            const auto* at = static_cast<const std::byte*>(guard.faultAddress);
+            const auto base = mapping.base();
+            const std::string where =
+                at >= base && at < base + f_.size
+                    ? fmt::format(" at offset {}", static_cast<std::uint64_t>(at - base))
+                    : std::string();
+            return Error{fmt::format("'{}' shrank while it was mapped: reading{} raised SIGBUS "
+                                     "(was the file truncated by another process?)",
+                                     f_.path, where)};
         }
         const std::size_t stride = latencyStride(recordLatencies, ranges.size());
         if (stride)
@@ -243,9 +265,10 @@ private:
         case Access::ReadToEnd:
             return readToEnd(r, index, consumer, syscalls);
         case Access::MapCopy: {
-            auto fresh = freshUninit(want);
-            std::memcpy(fresh.get(), map + r.offset, want);
-            consumer.buffer({fresh.get(), want}, index);
+            scratch_ = freshUninit(want);
+            std::memcpy(scratch_.get(), map + r.offset, want);
+            consumer.buffer({scratch_.get(), want}, index);
+            scratch_.reset();
             return want;
         }
         case Access::MapInPlace: {
@@ -269,6 +292,7 @@ private:
     FileProbe f_;
     UniqueFd fd_;
     AlignedBuffer buffer_; // reused buffer, or the aligned direct-I/O buffer
+    std::unique_ptr<std::byte[]> scratch_; // mmap-copy's fresh buffer, owned outside the fault path
 };
 
 } // namespace

@@ -15,6 +15,7 @@
 #include <cerrno>
 #include <cstring>
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <thread>
 
 namespace readscope {
@@ -244,15 +245,40 @@ private:
             }
             measured += record ? 1 : 0;
         }
+        const std::string change = fileChange();
+        if (!change.empty() && !changeReported_) {
+            changeReported_ = true;
+            sink_.onWarning(fmt::format("'{}' changed during the run ({}): cells from {} on "
+                                        "are flagged",
+                                        file_.path, change, formatSize(size)));
+        }
         for (auto& cell : cells)
-            finishCell(cell, measured);
+            finishCell(cell, measured, change);
     }
 
-    void finishCell(Cell& cell, int measured) {
+    // What differs between the file now and the file the run started with.
+    std::string fileChange() const {
+        struct stat st {};
+        if (::stat(file_.path.c_str(), &st) != 0)
+            return fmt::format("it can no longer be found: {}", std::strerror(errno));
+        if (st.st_ino != file_.inode)
+            return "it was replaced by another file";
+        if (static_cast<std::uint64_t>(st.st_size) != file_.size)
+            return fmt::format("its size went from {} to {} bytes", file_.size, st.st_size);
+        const std::int64_t mtime =
+            static_cast<std::int64_t>(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec;
+        if (mtime != file_.mtimeNs)
+            return "its modification time changed";
+        return {};
+    }
+
+    void finishCell(Cell& cell, int measured, const std::string& change) {
         cell.summarize();
         std::vector<std::string> notes;
         if (!cell.message.empty())
             notes.push_back(cell.message);
+        if (!change.empty())
+            notes.push_back("file changed during the run: " + change);
         if (cell.status == CellStatus::Ok || cell.status == CellStatus::Noisy) {
             if (measured < plan_.rounds)
                 notes.push_back(fmt::format("time cap reached: {} of {} rounds", measured,
@@ -293,6 +319,7 @@ private:
     std::vector<Lane> lanes_;
     Progress progress_;
     Clock::time_point started_;
+    bool changeReported_ = false;
 };
 
 } // namespace

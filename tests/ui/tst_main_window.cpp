@@ -1,6 +1,8 @@
 // The real main window, offscreen: a tiny sweep run to completion, Stop, close mid-run,
 // export round trips, and bad files that must give a message rather than a crash.
 #include "chart_view.h"
+
+#include <qcustomplot.h>
 #include "results_model.h"
 #include "window_fixture.h"
 
@@ -160,6 +162,46 @@ private slots:
         w.config()->setPlan(plan);
         QVERIFY(!w.startRun());
         QVERIFY2(w.bannerText().contains("larger than the file"), qPrintable(w.bannerText()));
+    }
+
+    void settingsPersist() {
+        auto plan = testing::tinyPlan(*file_, 7);
+        plan.cache = CacheMode::Cold;
+        plan.pattern = Pattern::Random;
+        plan.threads = 2;
+        {
+            MainWindow w;
+            QVERIFY(w.openTargetFile(QString::fromStdString(file_->path())));
+            w.config()->setPlan(plan);
+            w.close(); // settings are saved on close
+        }
+        MainWindow again;
+        again.restoreSettings();
+        auto restored = again.config()->plan();
+        QVERIFY(restored.ok());
+        QCOMPARE(restored->file, plan.file);
+        QCOMPARE(restored->sizes, plan.sizes);
+        QCOMPARE(restored->strategies, plan.strategies);
+        QCOMPARE(restored->rounds, 7);
+        QCOMPARE(restored->threads, 2);
+        QCOMPARE(testing::name(restored->cache), testing::name(CacheMode::Cold));
+        QCOMPARE(testing::name(restored->pattern), testing::name(Pattern::Random));
+    }
+
+    void chartFollowsDarkPalette() {
+        MainWindow w;
+        QPalette dark;
+        dark.setColor(QPalette::Base, QColor(30, 30, 30));
+        dark.setColor(QPalette::Window, QColor(45, 45, 45));
+        dark.setColor(QPalette::WindowText, QColor(230, 230, 230));
+        dark.setColor(QPalette::Text, QColor(230, 230, 230));
+        w.chart()->resize(600, 400);
+        w.chart()->setPalette(dark);
+        w.chart()->plot()->replot();
+        const QImage image = w.chart()->grab().toImage();
+        QVERIFY(!image.isNull());
+        QVERIFY2(qGray(image.pixel(image.width() / 2, image.height() / 2)) < 80,
+                 "the plot background follows the palette's base colour");
     }
 
     void explanationFollowsSelection() {

@@ -1,0 +1,91 @@
+// Faults the engine must survive: a file truncated under a mapping (SIGBUS), a file changed
+// between cells, and the target file never being written.
+#include "readscope/generator.h"
+#include "readscope/reader.h"
+#include "readscope/runner.h"
+#include "readscope/strategy.h"
+#include "test_file.h"
+
+#include <QTest>
+
+#include <thread>
+#include <unistd.h>
+
+using namespace readscope;
+using readscope::testing::TestFile;
+
+namespace {
+
+// Many passes over the whole file: long enough that a truncation lands mid-read.
+std::vector<Range> manyPasses(std::uint64_t size, int passes) {
+    std::vector<Range> ranges;
+    for (int p = 0; p < passes; ++p)
+        for (std::uint64_t off = 0; off < size; off += 64 << 10)
+            ranges.push_back({off, 64 << 10});
+    return ranges;
+}
+
+class NullSink : public RunSink {};
+
+} // namespace
+
+class TestFaults : public QObject {
+    Q_OBJECT
+private slots:
+    void truncatedUnderMapping_data() {
+        QTest::addColumn<QString>("strategy");
+        for (const char* id : {"mmap-touch", "mmap-copy", "mmap-willneed", "mmap-populate",
+                               "mmap-prefetch"})
+            QTest::newRow(id) << id;
+    }
+    void truncatedUnderMapping() {
+        QFETCH(QString, strategy);
+        TestFile file(16 << 20);
+        auto probe = file.probe();
+        auto reader = openReader(*findStrategy(strategy.toStdString()), probe, 64 << 10);
+        QVERIFY(reader.ok());
+        const auto ranges = manyPasses(file.size(), 3000); // seconds of checksumming
+        std::jthread truncater([&] {
+            std::this_thread::sleep_for(std::chrono::milliseconds(100));
+            QCOMPARE(::truncate(file.path().c_str(), 4096), 0);
+        });
+        auto out = (*reader)->read(ranges, ConsumeMode::All, true, {});
+        truncater.join();
+        QVERIFY2(!out.ok(), "the read finished before the truncation: make it longer");
+        const QString msg = QString::fromStdString(out.error().message);
+        QVERIFY2(msg.contains("shrank") && msg.contains("SIGBUS"), qPrintable(msg));
+        // The process goes on, and so does reading what is left of the file.
+        auto again = (*reader)->read(std::vector<Range>{{0, 4096}}, ConsumeMode::Verify, false, {});
+        QVERIFY(again.ok());
+        QCOMPARE(again->bytes, std::uint64_t(4096));
+    }
+
+    void runnerFailsTheCellAndGoesOn() {
+        TestFile file(16 << 20);
+        Plan plan;
+        plan.file = file.path();
+        plan.strategies = {"mmap-touch", "pread-uninit"};
+        plan.sizes = {64 << 10, 1 << 20};
+        plan.rounds = 200;
+        plan.warmup = 0;
+        NullSink sink;
+        std::jthread truncater([&] {
+            std::this_thread::sleep_for(std::chrono::milliseconds(300));
+            QCOMPARE(::truncate(file.path().c_str(), 8192), 0);
+        });
+        auto doc = runPlan(plan, sink);
+        QVERIFY(doc.ok());
+        QVERIFY(doc->complete);
+        const Cell* mapped = doc->find("mmap-touch", 64 << 10);
+        QVERIFY(mapped);
+        QCOMPARE(testing::name(mapped->status), testing::name(CellStatus::Failed));
+        QVERIFY2(mapped->message.find("SIGBUS") != std::string::npos, mapped->message.c_str());
+        // The file changed under the run: later cells say so.
+        const Cell* later = doc->find("pread-uninit", 1 << 20);
+        QVERIFY(later);
+        QVERIFY2(later->message.find("changed") != std::string::npos, later->message.c_str());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestFaults)
+#include "tst_faults.moc"
