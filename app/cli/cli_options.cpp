@@ -34,6 +34,8 @@ Options:
   --samples-csv PATH    write every round as CSV
   --json PATH           write the full result document (JSON, reloadable)
   --markdown            print a Markdown table instead of the plain one
+  --baseline PATH       after the run, compare it with this saved result (JSON or CSV)
+  --threshold PCT       noise threshold for --baseline, in percent (default 2)
   --quiet               no progress bar and no warnings on stderr
   -h, --help            this text
 
@@ -75,6 +77,15 @@ Result<int> parseInt(const std::string& flag, const std::string& value, int lo, 
     if (ec != std::errc{} || end != value.data() + value.size())
         return Error{fmt::format("{} '{}' is not a whole number", flag, value)};
     return static_cast<int>(v);
+}
+
+Result<double> parseThreshold(const std::string& value) {
+    double pct = 0;
+    auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), pct);
+    if (ec != std::errc{} || end != value.data() + value.size() || !std::isfinite(pct) ||
+        pct < 0 || pct > 1000)
+        return Error{fmt::format("--threshold '{}' must be a percentage from 0 to 1000", value)};
+    return pct / 100;
 }
 
 Result<RunOptions> parseRunOptions(const std::vector<std::string>& args) {
@@ -158,6 +169,13 @@ Result<RunOptions> parseRunOptions(const std::vector<std::string>& args) {
             o.samplesCsvPath = value;
         } else if (a == "--json") {
             o.jsonPath = value;
+        } else if (a == "--baseline") {
+            o.baselinePath = value;
+        } else if (a == "--threshold") {
+            auto t = parseThreshold(value);
+            if (!t)
+                return t.error();
+            o.threshold = *t;
         } else {
             return Error{fmt::format("unknown option '{}' (see 'readscope-cli run --help')", a)};
         }

@@ -13,7 +13,8 @@ namespace readscope::cli {
 struct RunOptions {
     Plan plan;
     bool allStrategies = true;
-    std::optional<std::string> csvPath, samplesCsvPath, jsonPath;
+    std::optional<std::string> csvPath, samplesCsvPath, jsonPath, baselinePath;
+    double threshold = 0.02;
     bool markdown = false;
     bool quiet = false;
     bool help = false;
@@ -21,6 +22,8 @@ struct RunOptions {
 
 Result<RunOptions> parseRunOptions(const std::vector<std::string>& args);
 Result<int> parseInt(const std::string& flag, const std::string& value, int lo, int hi);
+// "2" or "2.5" (percent) -> 0.02 / 0.025.
+Result<double> parseThreshold(const std::string& value);
 
 extern const char* const kRunHelp;
 

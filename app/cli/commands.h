@@ -7,6 +7,7 @@ namespace readscope::cli {
 int runCommand(const std::vector<std::string>& args);
 int strategiesCommand(const std::vector<std::string>& args);
 int generateCommand(const std::vector<std::string>& args);
+int compareCommand(const std::vector<std::string>& args);
 
 inline constexpr int kExitOk = 0;
 inline constexpr int kExitFailed = 1;

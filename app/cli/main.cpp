@@ -18,6 +18,7 @@ Commands:
   run [FILE]          measure strategies on FILE (default: a generated 256 MiB temp file)
   strategies [FILE]   list the strategies and whether they can run on FILE
   generate PATH       write a test file (--size SIZE)
+  compare A B         compare two result documents (faster, slower, within noise)
 
 Options:
   -h, --help          help (also after a command: 'readscope-cli run --help')
@@ -58,7 +59,9 @@ int main(int argc, char** argv) {
         return strategiesCommand(rest);
     if (command == "generate")
         return generateCommand(rest);
-    return complain(fmt::format("unknown command '{}': use run, strategies or generate "
+    if (command == "compare")
+        return compareCommand(rest);
+    return complain(fmt::format("unknown command '{}': use run, strategies, generate or compare "
                                 "(see 'readscope-cli --help')",
                                 command),
                     kExitUsage);

@@ -3,6 +3,7 @@
 #include "console_sink.h"
 #include "text_table.h"
 
+#include "readscope/compare.h"
 #include "readscope/documents.h"
 #include "readscope/generator.h"
 #include "readscope/probe.h"
@@ -123,6 +124,13 @@ int runCommand(const std::vector<std::string>& args) {
                               {&o.jsonPath, "--json"}})
         if (auto st = checkOutput(*path, flag, o.plan.file); !st)
             return complain(st.error().message, kExitUsage);
+    std::optional<ResultDocument> baseline;
+    if (o.baselinePath) {
+        auto doc = loadDocument(*o.baselinePath);
+        if (!doc)
+            return complain("--baseline: " + doc.error().message, kExitUsage);
+        baseline = std::move(*doc);
+    }
     if (o.plan.dropCachesAsRoot && ::geteuid() != 0)
         return complain("--drop-caches needs root; without it, cold mode evicts the file with "
                         "posix_fadvise, which needs no privileges",
@@ -153,6 +161,11 @@ int runCommand(const std::vector<std::string>& args) {
         return complain(result.error().message, kExitFailed);
     const ResultDocument& doc = *result;
     fmt::print("{}", o.markdown ? toMarkdown(doc) : plainTable(doc));
+    if (baseline) {
+        const auto c = compareDocuments(*baseline, doc, o.threshold);
+        fmt::print("\nThis run compared with {}:\n\n{}", *o.baselinePath,
+                   o.markdown ? comparisonMarkdown(c) : comparisonText(c));
+    }
 
     int code = kExitOk;
     auto write = [&](const std::optional<std::string>& path, const std::string& content) {

@@ -195,6 +195,34 @@ private slots:
         QVERIFY(out.contains(QRegularExpression("pread-uninit +[0-9]+\\.[0-9]+")));
     }
 
+    void compareAndBaseline() {
+        const QString dir = file_->dir();
+        const QString a = dir + "/a.json";
+        QCOMPARE(cli(QStringList{"run", path_, "--sizes", "64K", "--strategies",
+                                 "pread-zerofill,pread-uninit", "--rounds", "5", "--warmup", "0",
+                                 "--quiet", "--json", a})
+                     .code,
+                 0);
+        auto same = cli({"compare", a, a, "--markdown"});
+        QCOMPARE(same.code, 0);
+        QVERIFY2(same.out.contains("| pread-uninit | 64 KiB |"), qPrintable(same.out));
+        QVERIFY(same.out.contains("within noise"));
+        QVERIFY(!same.out.contains("| faster") && !same.out.contains("| slower"));
+        auto ref = cli({"compare", a, "--reference", "pread-zerofill"});
+        QCOMPARE(ref.code, 0);
+        QVERIFY(ref.out.contains("pread-uninit vs pread-zerofill"));
+        QCOMPARE(cli({"compare", a, "--reference", "nope"}).code, 2);
+        QCOMPARE(cli({"compare", a}).code, 2);
+        QCOMPARE(cli({"compare", a, dir + "/missing.json"}).code, 2);
+        QCOMPARE(cli({"compare", a, a, "--threshold", "-5"}).code, 2);
+        QCOMPARE(cli({"compare", a, a, "--threshold", "abc"}).code, 2);
+        auto run = cli(QStringList{"run", path_, "--sizes", "64K", "--strategies", "pread-uninit",
+                                   "--baseline", a} + kQuick);
+        QCOMPARE(run.code, 0);
+        QVERIFY2(run.out.contains("compared with") && run.out.contains("Only in the baseline"),
+                 qPrintable(run.out));
+    }
+
     void strategiesList() {
         auto r = cli({"strategies", path_});
         QCOMPARE(r.code, 0);

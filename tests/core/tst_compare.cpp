@@ -1,0 +1,133 @@
+// Comparison statistics and the before/after documents built on them.
+#include "readscope/compare.h"
+#include "test_file.h"
+
+#include <QTest>
+
+using namespace readscope;
+using Samples = std::vector<double>;
+Q_DECLARE_METATYPE(Samples)
+
+namespace {
+
+Cell cellWith(const char* id, std::uint64_t size, const Samples& gbps) {
+    Cell c;
+    c.strategy = id;
+    c.rangeBytes = size;
+    int r = 0;
+    for (double g : gbps) {
+        Sample s;
+        s.round = ++r;
+        s.bytes = 1'000'000'000;
+        s.seconds = 1.0 / g;
+        c.samples.push_back(s);
+    }
+    c.summarize();
+    return c;
+}
+
+const Samples kTight = {10.0, 10.1, 9.9, 10.05, 9.95, 10.02, 9.98, 10.0, 10.03, 9.97};
+Samples scaled(const Samples& s, double f) {
+    Samples out;
+    for (double x : s)
+        out.push_back(x * f);
+    return out;
+}
+
+} // namespace
+
+class TestCompare : public QObject {
+    Q_OBJECT
+private slots:
+    void mannWhitneyKnownValue() {
+        // scipy.stats.mannwhitneyu([1..5], [6..10], method='asymptotic') -> p = 0.01219
+        const Samples a{1, 2, 3, 4, 5}, b{6, 7, 8, 9, 10};
+        QVERIFY(qAbs(mannWhitneyPValue(a, b) - 0.01219) < 0.0002);
+        QVERIFY(qAbs(mannWhitneyPValue(b, a) - 0.01219) < 0.0002);
+        QCOMPARE(mannWhitneyPValue(Samples{3, 3, 3}, Samples{3, 3, 3}), 1.0);
+        QVERIFY(mannWhitneyPValue(Samples{1, 3, 5, 7, 9}, Samples{2, 4, 6, 8, 10}) > 0.5);
+    }
+
+    void verdicts_data() {
+        QTest::addColumn<Samples>("baseline");
+        QTest::addColumn<Samples>("current");
+        QTest::addColumn<QString>("verdict");
+        QTest::newRow("identical") << kTight << kTight << "within noise";
+        QTest::newRow("20% faster, tight") << kTight << scaled(kTight, 1.2) << "faster";
+        QTest::newRow("20% slower, tight") << kTight << scaled(kTight, 0.8) << "slower";
+        QTest::newRow("1% shift is noise") << kTight << scaled(kTight, 1.01) << "within noise";
+        QTest::newRow("overlapping wide samples")
+            << Samples{8, 12, 9, 11, 10, 7, 13} << Samples{9, 13, 10, 12, 11, 8, 14}
+            << "within noise";
+    }
+    void verdicts() {
+        QFETCH(Samples, baseline);
+        QFETCH(Samples, current);
+        QFETCH(QString, verdict);
+        const auto e = estimateChange(baseline, current);
+        const std::string_view v = toString(e.verdict);
+        QCOMPARE(QString::fromLatin1(v.data(), qsizetype(v.size())), verdict);
+        QVERIFY(e.ciLow && e.ciHigh && *e.ciLow <= e.change && e.change <= *e.ciHigh);
+    }
+
+    void twentyPercentShiftEstimated() {
+        const auto e = estimateChange(kTight, scaled(kTight, 1.2));
+        QVERIFY(qAbs(e.change - 0.2) < 1e-9);
+        QVERIFY(*e.ciLow > 0.15 && *e.ciHigh < 0.25);
+        QVERIFY(*e.pValue < 0.001);
+    }
+
+    void thresholdIsConfigurable() {
+        const auto strict = estimateChange(kTight, scaled(kTight, 1.05), 0.02);
+        const auto lax = estimateChange(kTight, scaled(kTight, 1.05), 0.10);
+        QCOMPARE(int(strict.verdict), int(Verdict::Faster));
+        QCOMPARE(int(lax.verdict), int(Verdict::WithinNoise));
+    }
+
+    void mediansOnlyAreNotTested() {
+        const auto e = estimateChange(Samples{10}, Samples{12});
+        QCOMPARE(int(e.verdict), int(Verdict::Faster));
+        QVERIFY(!e.ciLow && !e.pValue);
+        QVERIFY(!e.note.empty());
+    }
+
+    void documentsPairCellsAndListTheRest() {
+        ResultDocument base, cur;
+        base.system.cpuModel = "CPU A";
+        cur.system.cpuModel = "CPU B";
+        base.plan.cache = CacheMode::Warm;
+        cur.plan.cache = CacheMode::Cold;
+        base.cells = {cellWith("pread-uninit", 65536, kTight), cellWith("seek-read", 65536, kTight)};
+        cur.cells = {cellWith("pread-uninit", 65536, scaled(kTight, 1.2)),
+                     cellWith("mmap-touch", 65536, kTight)};
+        const auto c = compareDocuments(base, cur);
+        QCOMPARE(c.cells.size(), std::size_t(1));
+        QCOMPARE(int(c.cells[0].estimate.verdict), int(Verdict::Faster));
+        QCOMPARE(c.onlyInBaseline, std::vector<std::string>{"seek-read @ 64 KiB"});
+        QCOMPARE(c.onlyInCurrent, std::vector<std::string>{"mmap-touch @ 64 KiB"});
+        QCOMPARE(c.differences.size(), std::size_t(2));
+        const auto md = comparisonMarkdown(c);
+        QVERIFY(md.find("| pread-uninit | 64 KiB |") != std::string::npos);
+        QVERIFY(md.find("+20.0%") != std::string::npos);
+        QVERIFY(md.find("faster") != std::string::npos);
+        QVERIFY(md.find("Only in the baseline: seek-read @ 64 KiB") != std::string::npos);
+        QVERIFY(md.find("cache mode: warm → cold") != std::string::npos);
+        QVERIFY(md.find("CPU: CPU A → CPU B") != std::string::npos);
+    }
+
+    void referenceWithinOneRun() {
+        ResultDocument doc;
+        doc.cells = {cellWith("pread-zerofill", 65536, kTight),
+                     cellWith("pread-uninit", 65536, scaled(kTight, 1.15)),
+                     cellWith("pread-uninit", 1 << 20, kTight)};
+        const auto c = compareToReference(doc, "pread-zerofill");
+        QCOMPARE(c.cells.size(), std::size_t(1));
+        QCOMPARE(c.cells[0].strategy, std::string("pread-uninit"));
+        QCOMPARE(c.cells[0].baselineStrategy, std::string("pread-zerofill"));
+        QVERIFY(qAbs(c.cells[0].estimate.change - 0.15) < 1e-9);
+        QCOMPARE(c.onlyInCurrent.size(), std::size_t(1)); // no reference at 1 MiB
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCompare)
+#include "tst_compare.moc"
