@@ -123,7 +123,7 @@ std::string toSummaryCsv(const ResultDocument& doc) {
 std::string toSamplesCsv(const ResultDocument& doc) {
     std::string out = csv::record({"strategy", "range_bytes", "round", "bytes", "seconds", "gbps",
                                    "user_seconds", "system_seconds", "minor_faults",
-                                   "major_faults", "syscalls", "latency_p50_s", "latency_p99_s",
+                                   "major_faults", "syscalls", "seeks", "latency_p50_s", "latency_p99_s",
                                    "resident_before"});
     for (const auto& c : doc.cells)
         for (const auto& s : c.samples)
@@ -132,6 +132,7 @@ std::string toSamplesCsv(const ResultDocument& doc) {
                                 number(s.seconds), number(s.gbps()), number(s.userSeconds),
                                 number(s.systemSeconds), std::to_string(s.minorFaults),
                                 std::to_string(s.majorFaults), std::to_string(s.syscalls),
+                                std::to_string(s.seeks),
                                 number(s.latencyP50), number(s.latencyP99),
                                 optional(s.residentBefore)});
     return out;

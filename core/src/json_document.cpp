@@ -75,6 +75,7 @@ json sampleJson(const Sample& s) {
             {"minor_faults", s.minorFaults},
             {"major_faults", s.majorFaults},
             {"syscalls", s.syscalls},
+            {"seeks", s.seeks},
             {"latency_p50", s.latencyP50},
             {"latency_p99", s.latencyP99},
             {"resident_before", optionalNumber(s.residentBefore)}};
@@ -90,6 +91,7 @@ Sample sampleFrom(const json& j) {
     s.minorFaults = j.value("minor_faults", std::uint64_t{0});
     s.majorFaults = j.value("major_faults", std::uint64_t{0});
     s.syscalls = j.value("syscalls", std::uint64_t{0});
+    s.seeks = j.value("seeks", std::uint64_t{0});
     s.latencyP50 = j.value("latency_p50", 0.0);
     s.latencyP99 = j.value("latency_p99", 0.0);
     s.residentBefore = readOptional(j, "resident_before");

@@ -67,6 +67,7 @@ public:
     Result<ReadOutcome> read(std::span<const Range> ranges, ConsumeMode mode,
                              bool recordLatencies, std::stop_token stop) override {
         ReadOutcome out;
+        seeks_ = 0;
         Consumer consumer(mode, f_.pageSize, s_.hint == Hint::Prefetch);
         Mapping mapping;
         const bool mapped = s_.access == Access::MapCopy || s_.access == Access::MapInPlace;
@@ -112,6 +113,7 @@ public:
         }
         mapping.unmap(out.syscalls);
         out.value = consumer.value();
+        out.seeks = std::exchange(seeks_, 0);
         return out;
     }
 
@@ -163,6 +165,7 @@ private:
     Result<std::uint64_t> seekReadFull(std::byte* buf, std::uint64_t want, std::uint64_t off,
                                        std::uint64_t& syscalls) {
         ++syscalls;
+        ++seeks_;
         if (::lseek(fd_.get(), static_cast<off_t>(off), SEEK_SET) < 0)
             return Error{ioError("lseek", f_, off, errno)};
         std::uint64_t got = 0;
@@ -293,6 +296,7 @@ private:
     UniqueFd fd_;
     AlignedBuffer buffer_; // reused buffer, or the aligned direct-I/O buffer
     std::unique_ptr<std::byte[]> scratch_; // mmap-copy's fresh buffer, owned outside the fault path
+    std::uint64_t seeks_ = 0;
 };
 
 } // namespace

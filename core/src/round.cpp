@@ -63,6 +63,7 @@ Result<RoundResult> runRound(std::vector<std::unique_ptr<RangeReader>>& readers,
         last = std::max(last, r.end);
         out.sample.bytes += o.bytes;
         out.sample.syscalls += o.syscalls;
+        out.sample.seeks += o.seeks;
         out.value ^= o.value;
         out.stopped |= o.stopped;
         latencies.insert(latencies.end(), o.latencies.begin(), o.latencies.end());

@@ -91,6 +91,26 @@ private slots:
         QCOMPARE(sink.progress.back().step, sink.progress.back().total);
     }
 
+    void seekReadCountsOneSeekPerRange() {
+        auto plan = smallPlan(*file_);
+        plan.strategies = {"seek-read", "pread-uninit"};
+        plan.sizes = {64 << 10};
+        RecordingSink sink;
+        auto doc = runPlan(plan, sink);
+        QVERIFY(doc.ok());
+        const Cell* seek = doc->find("seek-read", 64 << 10);
+        const Cell* pread = doc->find("pread-uninit", 64 << 10);
+        QCOMPARE(seek->rangesPerRound, std::uint64_t(128)); // 8 MiB / 64 KiB
+        for (const auto& s : seek->samples) {
+            QCOMPARE(s.seeks, std::uint64_t(128));
+            QCOMPARE(s.syscalls, std::uint64_t(256)); // + one read per range
+        }
+        for (const auto& s : pread->samples) {
+            QCOMPARE(s.seeks, std::uint64_t(0));
+            QCOMPARE(s.syscalls, std::uint64_t(128));
+        }
+    }
+
     void coldRoundsStartCold() {
         auto plan = smallPlan(*file_);
         plan.cache = CacheMode::Cold;

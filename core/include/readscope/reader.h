@@ -26,6 +26,7 @@ struct ReadOutcome {
     std::uint64_t bytes = 0;    // bytes obtained (ranges clipped at end of file)
     std::uint64_t value = 0;    // what consuming produced (checksum in All/Verify)
     std::uint64_t syscalls = 0; // system calls the read loop issued
+    std::uint64_t seeks = 0;    // of which lseek
     std::vector<double> latencies; // seconds per range, when asked for
     bool stopped = false;       // the stop token ended the read early
 };

@@ -21,6 +21,7 @@ struct Sample {
     std::uint64_t minorFaults = 0;
     std::uint64_t majorFaults = 0;
     std::uint64_t syscalls = 0;       // counted by the engine's read loops
+    std::uint64_t seeks = 0;          // of which lseek
     double latencyP50 = 0;            // seconds per range
     double latencyP99 = 0;
     std::optional<double> residentBefore; // fraction of the file cached when the round began

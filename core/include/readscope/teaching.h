@@ -1,0 +1,33 @@
+#pragma once
+// The tool as a teacher: what each strategy should cost per range (from its definition), set
+// against what a cell measured, with the disagreements said out loud.
+#include "readscope/result_document.h"
+#include "readscope/strategy.h"
+
+#include <string>
+#include <vector>
+
+namespace readscope {
+
+struct ExpectedCost {
+    double syscallsPerRangeMin = 0, syscallsPerRangeMax = 0; // read loop, per range
+    std::string syscalls;   // "one pread", "one lseek + one read", ...
+    std::string passes;     // passes over the bytes
+    std::string allocations;
+    std::string faults;     // what page faults to expect
+};
+
+ExpectedCost expectedCost(const StrategyInfo& s, std::uint64_t rangeBytes);
+
+struct MeasuredCost {
+    double syscallsPerRange = 0, syscallsPerMiB = 0;
+    double minorFaultsPerMiB = 0, majorFaultsPerMiB = 0;
+    double userMsPerGB = 0, systemMsPerGB = 0;
+};
+MeasuredCost measuredCost(const Cell& cell); // medians over rounds
+
+// Sentences naming where the measurement and the explanation disagree (empty: they agree).
+std::vector<std::string> disagreements(const StrategyInfo& s, const Cell& cell,
+                                       std::uint32_t pageSize = 4096);
+
+} // namespace readscope

@@ -1,0 +1,142 @@
+#include "readscope/teaching.h"
+
+#include "readscope/stats.h"
+#include "readscope/units.h"
+
+#include <fmt/format.h>
+
+namespace readscope {
+
+namespace {
+
+// glibc serves allocations this large from fresh mmaps at first (its threshold then grows).
+constexpr std::uint64_t kMmapThreshold = 128 << 10;
+
+template <class F> double medianOf(const Cell& c, F field) {
+    std::vector<double> v;
+    for (const auto& s : c.samples)
+        v.push_back(double(field(s)));
+    return median(v);
+}
+
+bool freshBuffer(const StrategyInfo& s) {
+    return s.buffer == BufferKind::FreshZeroed || s.buffer == BufferKind::FreshUninit ||
+           s.buffer == BufferKind::Grown || s.buffer == BufferKind::Preallocated;
+}
+
+} // namespace
+
+ExpectedCost expectedCost(const StrategyInfo& s, std::uint64_t n) {
+    ExpectedCost e;
+    const bool bigFresh = freshBuffer(s) && n >= kMmapThreshold;
+    const std::string freshFaults =
+        bigFresh ? fmt::format("up to {} minor faults per range (one per 4 KiB page of a fresh "
+                               "{} buffer), none once malloc reuses freed memory",
+                               n / 4096, formatSize(n))
+                 : "none expected: a buffer this small comes from malloc's heap";
+    switch (s.access) {
+    case Access::Pread:
+        e = {1, 1, "one pread per range (more only if the kernel returns short reads)",
+             s.buffer == BufferKind::FreshZeroed ? "two: the memset, then the kernel's copy"
+                                                 : "one: the kernel's copy",
+             s.buffer == BufferKind::Reused ? "none" : "one per range",
+             s.buffer == BufferKind::Reused ? "none: the buffer was touched before measuring"
+                                            : freshFaults};
+        break;
+    case Access::SeekRead:
+        e = {2, 2, "one lseek + one read per range", "one: the kernel's copy", "one per range",
+             freshFaults};
+        break;
+    case Access::ReadToEnd: {
+        double reads = 1;
+        if (s.buffer == BufferKind::Grown)
+            for (std::uint64_t cap = 8 << 10; cap < n; cap *= 2)
+                ++reads;
+        e = {reads, reads + 1,
+             s.buffer == BufferKind::Grown
+                 ? fmt::format("about {:.0f} reads per range (each limited to the spare "
+                               "capacity), one more at end of file",
+                               reads)
+                 : "one read per range, one more that returns 0 at end of file",
+             s.buffer == BufferKind::Grown ? "about two: the kernel's copy plus the copies of "
+                                             "each reallocation"
+                                           : "one: the kernel's copy",
+             s.buffer == BufferKind::Grown ? "one per doubling from 8 KiB" : "one per range",
+             freshFaults};
+        break;
+    }
+    case Access::MapCopy:
+        e = {0, 0.1, "none per range (one mmap and one munmap per round)",
+             "one: the memcpy out of the mapping", "one per range",
+             "one minor fault per page of the mapping on first touch (fewer with the kernel's "
+             "fault-around), plus the fresh buffer's"};
+        break;
+    case Access::MapInPlace:
+        e = {s.hint == Hint::WillNeed ? 1.0 : 0.0, s.hint == Hint::WillNeed ? 1.0 : 0.1,
+             s.hint == Hint::WillNeed ? "one madvise per range" : "none per range (mmap, "
+                                                                   "munmap per round)",
+             "none: the bytes are used where they are", "none",
+             s.hint == Hint::Populate ? "taken up front by the populate call, not per touch"
+                                      : "one minor fault per page on first touch (fewer with "
+                                        "fault-around)"};
+        break;
+    case Access::Direct:
+        e = {1, 1, "one pread per range on the O_DIRECT descriptor",
+             "one: the device's DMA into the buffer", "none (reused aligned buffer)", "none"};
+        break;
+    case Access::UringBatch:
+        e = {0, 1, "one io_uring_enter per batch (up to 32 ranges)",
+             "one: the kernel's copy", "none (pooled buffers)", "none"};
+        break;
+    }
+    return e;
+}
+
+MeasuredCost measuredCost(const Cell& c) {
+    MeasuredCost m;
+    if (c.samples.empty())
+        return m;
+    const double bytes = medianOf(c, [](const Sample& s) { return s.bytes; });
+    const double mib = bytes / (1 << 20), gb = bytes / 1e9;
+    const double calls = medianOf(c, [](const Sample& s) { return s.syscalls; });
+    m.syscallsPerRange = c.rangesPerRound ? calls / double(c.rangesPerRound) : 0;
+    m.syscallsPerMiB = mib > 0 ? calls / mib : 0;
+    m.minorFaultsPerMiB = mib > 0 ? medianOf(c, [](const Sample& s) { return s.minorFaults; }) / mib : 0;
+    m.majorFaultsPerMiB = mib > 0 ? medianOf(c, [](const Sample& s) { return s.majorFaults; }) / mib : 0;
+    m.userMsPerGB = gb > 0 ? medianOf(c, [](const Sample& s) { return s.userSeconds; }) * 1e3 / gb : 0;
+    m.systemMsPerGB =
+        gb > 0 ? medianOf(c, [](const Sample& s) { return s.systemSeconds; }) * 1e3 / gb : 0;
+    return m;
+}
+
+std::vector<std::string> disagreements(const StrategyInfo& s, const Cell& c,
+                                       std::uint32_t pageSize) {
+    std::vector<std::string> out;
+    if (c.samples.empty())
+        return out;
+    const ExpectedCost e = expectedCost(s, c.rangeBytes);
+    const MeasuredCost m = measuredCost(c);
+    if (m.syscallsPerRange < e.syscallsPerRangeMin * 0.9 ||
+        m.syscallsPerRange > e.syscallsPerRangeMax * 1.1 + 0.05)
+        out.push_back(fmt::format("system calls: expected {}, measured {:.2f} per range", e.syscalls,
+                                  m.syscallsPerRange));
+    const double pagesPerMiB = double(1 << 20) / pageSize;
+    if ((s.buffer == BufferKind::Reused || s.access == Access::Direct) && m.minorFaultsPerMiB > 1)
+        out.push_back(fmt::format("page faults: expected none, measured {:.1f} minor faults per "
+                                  "MiB",
+                                  m.minorFaultsPerMiB));
+    if (freshBuffer(s) && c.rangeBytes >= kMmapThreshold && s.access != Access::MapCopy &&
+        m.minorFaultsPerMiB < pagesPerMiB * 0.1)
+        out.push_back(fmt::format("page faults: a fresh {} buffer per range would fault in "
+                                  "every page ({:.0f} per MiB), but only {:.1f} per MiB were "
+                                  "measured: malloc kept reusing freed memory (glibc raises its "
+                                  "mmap threshold after frees), so the fresh buffers were warm",
+                                  formatSize(c.rangeBytes), pagesPerMiB, m.minorFaultsPerMiB));
+    if (s.access == Access::MapInPlace && s.hint != Hint::Populate && m.minorFaultsPerMiB < 0.5 &&
+        m.majorFaultsPerMiB < 0.5)
+        out.push_back("page faults: a fresh mapping should fault on first touch, yet none were "
+                      "measured");
+    return out;
+}
+
+} // namespace readscope

@@ -1,0 +1,82 @@
+// What each strategy should cost, and the disagreements the teaching panel states.
+#include "readscope/strategy.h"
+#include "readscope/teaching.h"
+
+#include <QTest>
+
+using namespace readscope;
+
+namespace {
+Cell measuredCell(const char* id, std::uint64_t range, std::uint64_t ranges,
+                  std::uint64_t syscalls, std::uint64_t minorFaults) {
+    Cell c;
+    c.strategy = id;
+    c.rangeBytes = range;
+    c.rangesPerRound = ranges;
+    for (int r = 1; r <= 3; ++r) {
+        Sample s;
+        s.round = r;
+        s.bytes = range * ranges;
+        s.seconds = 0.01;
+        s.syscalls = syscalls;
+        s.minorFaults = minorFaults;
+        s.userSeconds = 0.001;
+        s.systemSeconds = 0.004;
+        c.samples.push_back(s);
+    }
+    c.summarize();
+    return c;
+}
+bool mentions(const std::vector<std::string>& lines, const char* word) {
+    for (const auto& l : lines)
+        if (l.find(word) != std::string::npos)
+            return true;
+    return false;
+}
+} // namespace
+
+class TestTeaching : public QObject {
+    Q_OBJECT
+private slots:
+    void expectedCostsFollowTheDefinitions() {
+        const auto seek = expectedCost(*findStrategy("seek-read"), 65536);
+        QCOMPARE(seek.syscallsPerRangeMin, 2.0);
+        QVERIFY(seek.syscalls.find("lseek") != std::string::npos);
+        const auto zero = expectedCost(*findStrategy("pread-zerofill"), 65536);
+        QVERIFY(zero.passes.find("memset") != std::string::npos);
+        const auto grow = expectedCost(*findStrategy("read-grow"), 1 << 20);
+        QVERIFY(grow.syscallsPerRangeMin >= 8); // 8K, 16K ... 1M
+    }
+
+    void agreementIsSilent() {
+        const auto* s = findStrategy("seek-read");
+        QVERIFY(disagreements(*s, measuredCell("seek-read", 65536, 100, 200, 0)).empty());
+        const auto* reuse = findStrategy("pread-reuse");
+        QVERIFY(disagreements(*reuse, measuredCell("pread-reuse", 1 << 20, 10, 10, 0)).empty());
+    }
+
+    void disagreementsAreSaid() {
+        auto lines = disagreements(*findStrategy("seek-read"),
+                                   measuredCell("seek-read", 65536, 100, 100, 0));
+        QVERIFY(mentions(lines, "lseek"));
+        lines = disagreements(*findStrategy("pread-reuse"),
+                              measuredCell("pread-reuse", 1 << 20, 10, 10, 2560));
+        QVERIFY(mentions(lines, "expected none"));
+        lines = disagreements(*findStrategy("pread-uninit"),
+                              measuredCell("pread-uninit", 1 << 20, 10, 10, 0));
+        QVERIFY(mentions(lines, "malloc"));
+        lines = disagreements(*findStrategy("mmap-touch"),
+                              measuredCell("mmap-touch", 1 << 20, 10, 2, 0));
+        QVERIFY(mentions(lines, "fault on first touch"));
+    }
+
+    void measuredCostPerMiB() {
+        const auto m = measuredCost(measuredCell("pread-uninit", 1 << 20, 10, 10, 2560));
+        QCOMPARE(m.syscallsPerRange, 1.0);
+        QCOMPARE(m.minorFaultsPerMiB, 256.0);
+        QVERIFY(qAbs(m.systemMsPerGB - 4.0 / (10.0 * (1 << 20) / 1e9)) < 1e-9);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestTeaching)
+#include "tst_teaching.moc"
