@@ -36,6 +36,8 @@ Options:
   --markdown            print a Markdown table instead of the plain one
   --baseline PATH       after the run, compare it with this saved result (JSON or CSV)
   --threshold PCT       noise threshold for --baseline, in percent (default 2)
+  --report DIR          write DIR/readscope-report.md (table, comparison, system, the command
+                        that reproduces the run) with the chart as readscope-chart.png beside
   --quiet               no progress bar and no warnings on stderr
   -h, --help            this text
 
@@ -169,6 +171,8 @@ Result<RunOptions> parseRunOptions(const std::vector<std::string>& args) {
             o.samplesCsvPath = value;
         } else if (a == "--json") {
             o.jsonPath = value;
+        } else if (a == "--report") {
+            o.reportDir = value;
         } else if (a == "--baseline") {
             o.baselinePath = value;
         } else if (a == "--threshold") {

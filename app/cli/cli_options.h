@@ -13,7 +13,7 @@ namespace readscope::cli {
 struct RunOptions {
     Plan plan;
     bool allStrategies = true;
-    std::optional<std::string> csvPath, samplesCsvPath, jsonPath, baselinePath;
+    std::optional<std::string> csvPath, samplesCsvPath, jsonPath, baselinePath, reportDir;
     double threshold = 0.02;
     bool markdown = false;
     bool quiet = false;

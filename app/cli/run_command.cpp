@@ -1,5 +1,6 @@
 #include "cli_options.h"
 #include "commands.h"
+#include "chart_renderer.h"
 #include "console_sink.h"
 #include "text_table.h"
 
@@ -7,6 +8,7 @@
 #include "readscope/documents.h"
 #include "readscope/generator.h"
 #include "readscope/probe.h"
+#include "readscope/report.h"
 #include "readscope/runner.h"
 
 #include <fmt/format.h>
@@ -124,6 +126,15 @@ int runCommand(const std::vector<std::string>& args) {
                               {&o.jsonPath, "--json"}})
         if (auto st = checkOutput(*path, flag, o.plan.file); !st)
             return complain(st.error().message, kExitUsage);
+    if (o.reportDir) {
+        std::error_code ec;
+        const fs::path dir(*o.reportDir);
+        if (!fs::is_directory(dir, ec) && !fs::create_directory(dir, ec))
+            return complain(fmt::format("--report '{}': cannot create that folder ({}); does "
+                                        "its parent exist?",
+                                        *o.reportDir, ec.message()),
+                            kExitUsage);
+    }
     std::optional<ResultDocument> baseline;
     if (o.baselinePath) {
         auto doc = loadDocument(*o.baselinePath);
@@ -161,8 +172,11 @@ int runCommand(const std::vector<std::string>& args) {
         return complain(result.error().message, kExitFailed);
     const ResultDocument& doc = *result;
     fmt::print("{}", o.markdown ? toMarkdown(doc) : plainTable(doc));
-    if (baseline) {
-        const auto c = compareDocuments(*baseline, doc, o.threshold);
+    std::optional<Comparison> comparison;
+    if (baseline)
+        comparison = compareDocuments(*baseline, doc, o.threshold);
+    if (comparison) {
+        const auto& c = *comparison;
         fmt::print("\nThis run compared with {}:\n\n{}", *o.baselinePath,
                    o.markdown ? comparisonMarkdown(c) : comparisonText(c));
     }
@@ -177,6 +191,20 @@ int runCommand(const std::vector<std::string>& args) {
     write(o.jsonPath, o.jsonPath ? toJson(doc) : "");
     write(o.csvPath, o.csvPath ? toSummaryCsv(doc) : "");
     write(o.samplesCsvPath, o.samplesCsvPath ? toSamplesCsv(doc) : "");
+    if (o.reportDir) {
+        const fs::path dir(*o.reportDir);
+        const std::string json = (dir / "readscope-results.json").string();
+        std::string chart = "readscope-chart.png";
+        write(json, toJson(doc));
+        if (auto st = renderChart(json, (dir / chart).string()); !st) {
+            fmt::print(stderr, "readscope-cli: {}\n", st.error().message);
+            chart.clear();
+        }
+        const std::string report = (dir / "readscope-report.md").string();
+        write(report, reportMarkdown(doc, comparison ? &*comparison : nullptr, chart));
+        if (!o.quiet)
+            fmt::print(stderr, "report written to {}\n", report);
+    }
     if (!doc.complete)
         return complain("the run was stopped; the cells that finished are shown", kExitFailed);
     for (const auto& cell : doc.cells)

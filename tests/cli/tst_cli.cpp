@@ -4,6 +4,7 @@
 #include "test_file.h"
 
 #include <QFile>
+#include <QImage>
 #include <QProcess>
 #include <QStandardPaths>
 #include <QTest>
@@ -221,6 +222,26 @@ private slots:
         QCOMPARE(run.code, 0);
         QVERIFY2(run.out.contains("compared with") && run.out.contains("Only in the baseline"),
                  qPrintable(run.out));
+    }
+
+    void reportFolder() {
+        const QString dir = file_->dir() + "/report";
+        auto r = cli(QStringList{"run", path_, "--sizes", "64K", "--strategies",
+                                 "pread-uninit,seek-read", "--report", dir} + kQuick);
+        QCOMPARE(r.code, 0);
+        QFile md(dir + "/readscope-report.md");
+        QVERIFY(md.open(QIODevice::ReadOnly));
+        const QString text = md.readAll();
+        QVERIFY(text.contains("| range | pread-uninit | seek-read |"));
+        QVERIFY(text.contains("readscope-cli run " + path_ + " --sizes 64K --strategies "
+                              "pread-uninit,seek-read"));
+        QVERIFY(text.contains("## System"));
+        QVERIFY(QFile::exists(dir + "/readscope-results.json"));
+        if (r.err.contains("not installed beside"))
+            QSKIP("built without the desktop app: no chart to check");
+        QVERIFY(text.contains("![GB/s per range size](readscope-chart.png)"));
+        QVERIFY(QImage(dir + "/readscope-chart.png").width() > 1000);
+        QCOMPARE(cli({"run", path_, "--report", file_->dir() + "/no/such/dir"}).code, 2);
     }
 
     void strategiesList() {

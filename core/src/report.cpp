@@ -1,0 +1,73 @@
+#include "readscope/report.h"
+
+#include "readscope/documents.h"
+#include "readscope/units.h"
+
+#include <fmt/format.h>
+
+namespace readscope {
+
+namespace {
+
+// Quotes a shell word only when it needs it.
+std::string shellWord(const std::string& w) {
+    if (!w.empty() && w.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                                          "0123456789-_./,=:+@%") == std::string::npos)
+        return w;
+    std::string out = "'";
+    for (char c : w)
+        out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    return out + "'";
+}
+
+} // namespace
+
+std::string reproduceCommand(const Plan& p) {
+    std::string cmd = "readscope-cli run";
+    if (!p.file.empty())
+        cmd += " " + shellWord(p.file);
+    if (p.pattern != Pattern::Whole && !p.sizes.empty()) {
+        std::string sizes;
+        for (auto s : p.sizes)
+            sizes += (sizes.empty() ? "" : ",") + formatSizeShort(s);
+        cmd += " --sizes " + sizes;
+    }
+    std::string ids;
+    for (const auto& id : p.strategies)
+        ids += (ids.empty() ? "" : ",") + id;
+    if (!ids.empty())
+        cmd += " --strategies " + ids;
+    cmd += fmt::format(" --pattern {} --cache {} --threads {} --rounds {} --warmup {}",
+                       toString(p.pattern), toString(p.cache), p.threads, p.rounds, p.warmup);
+    if (p.pattern == Pattern::Random)
+        cmd += fmt::format(" --seed {}", p.seed);
+    if (p.budget)
+        cmd += " --budget " + formatSizeShort(p.budget);
+    if (p.consume != Consume::Minimal)
+        cmd += fmt::format(" --consume {}", toString(p.consume));
+    return cmd;
+}
+
+std::string reportMarkdown(const ResultDocument& doc, const Comparison* comparison,
+                           const std::string& chartFileName) {
+    std::string out = "# readscope results\n\n";
+    if (!chartFileName.empty())
+        out += fmt::format("![GB/s per range size]({})\n\n", chartFileName);
+    out += toMarkdown(doc);
+    if (comparison) {
+        out += fmt::format("\n## Comparison: {}\n\n", comparison->title);
+        out += comparisonMarkdown(*comparison);
+    }
+    const auto& s = doc.system;
+    out += "\n## System\n\n";
+    out += fmt::format("- CPU: {} ({} logical cores)\n- Kernel: {}\n- Filesystem: {}\n- Page "
+                       "size: {} B\n- readscope: {}\n- Date: {}\n",
+                       s.cpuModel, s.logicalCores, s.kernel, s.filesystem, s.pageSize,
+                       s.toolVersion, s.date);
+    if (!doc.note.empty())
+        out += fmt::format("- Note: {}\n", doc.note);
+    out += "\n## Reproduce\n\n```sh\n" + reproduceCommand(doc.plan) + "\n```\n";
+    return out;
+}
+
+} // namespace readscope
