@@ -5,7 +5,10 @@
 
 #include "readscope/units.h"
 
+#include <QComboBox>
 #include <QEvent>
+#include <QHBoxLayout>
+#include <QLabel>
 #include <QFileInfo>
 #include <QPdfWriter>
 #include <QSaveFile>
@@ -14,6 +17,7 @@
 #include <QVBoxLayout>
 #include <qcustomplot.h>
 
+#include <cmath>
 #include <map>
 
 namespace readscope::ui {
@@ -28,6 +32,7 @@ const QCPScatterStyle::ScatterShape kShapes[] = {
     QCPScatterStyle::ssCircle, QCPScatterStyle::ssSquare, QCPScatterStyle::ssDiamond,
     QCPScatterStyle::ssTriangle, QCPScatterStyle::ssTriangleInverted};
 constexpr auto kStrategyProperty = "readscopeStrategy";
+constexpr auto kBaselineProperty = "readscopeBaseline";
 
 QColor seriesColor(int i) { return kSeries[i % int(std::size(kSeries))]; }
 QCPScatterStyle::ScatterShape seriesShape(int i) {
@@ -53,7 +58,29 @@ ChartView::ChartView(ResultsModel* model, QWidget* parent)
     : QWidget(parent), model_(model), plot_(new QCustomPlot(this)) {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(plot_);
+    auto* bar = new QHBoxLayout;
+    modeBox_ = new QComboBox(this);
+    modeBox_->setObjectName("chartMode");
+    modeBox_->addItem("GB/s per range size", int(ChartMode::Throughput));
+    modeBox_->addItem("× a reference strategy", int(ChartMode::Relative));
+    modeBox_->addItem("CPU time per GB (user, system)", int(ChartMode::CpuPerGB));
+    modeBox_->addItem("Latency per range (p50, p99)", int(ChartMode::Latency));
+    referenceBox_ = new QComboBox(this);
+    referenceBox_->setObjectName("chartReference");
+    referenceBox_->setToolTip("The strategy every other one is divided by");
+    referenceBox_->setVisible(false);
+    bar->addWidget(new QLabel("Show:", this));
+    bar->addWidget(modeBox_);
+    bar->addWidget(referenceBox_);
+    bar->addStretch(1);
+    layout->addLayout(bar);
+    layout->addWidget(plot_, 1);
+    connect(modeBox_, &QComboBox::currentIndexChanged, this, [this] {
+        mode_ = ChartMode(modeBox_->currentData().toInt());
+        referenceBox_->setVisible(mode_ == ChartMode::Relative);
+        rebuild();
+    });
+    connect(referenceBox_, &QComboBox::currentIndexChanged, this, [this] { rebuild(); });
     plot_->setObjectName("chart");
     plot_->xAxis->setScaleType(QCPAxis::stLogarithmic);
     ticker_ = QSharedPointer<SizeAxisTicker>(new SizeAxisTicker);
@@ -110,77 +137,95 @@ void ChartView::applyPalette() {
         title_->setTextColor(text);
 }
 
+void ChartView::setMode(ChartMode mode, const QString& reference) {
+    refreshReferenceChoices();
+    if (!reference.isEmpty()) {
+        const int i = referenceBox_->findText(reference);
+        if (i >= 0)
+            referenceBox_->setCurrentIndex(i);
+    }
+    modeBox_->setCurrentIndex(modeBox_->findData(int(mode)));
+    mode_ = mode;
+    referenceBox_->setVisible(mode_ == ChartMode::Relative);
+    rebuild();
+}
+
+void ChartView::setBaseline(const ResultDocument* baseline) {
+    if (baseline)
+        baseline_ = *baseline;
+    else
+        baseline_.reset();
+    rebuild();
+}
+
+void ChartView::refreshReferenceChoices() {
+    const QSignalBlocker blocker(referenceBox_);
+    const QString current = referenceBox_->currentText();
+    referenceBox_->clear();
+    for (const auto& id : strategyOrder(model_->document()))
+        referenceBox_->addItem(QString::fromStdString(id));
+    const int i = referenceBox_->findText(current);
+    referenceBox_->setCurrentIndex(i >= 0 ? i : 0);
+}
+
 void ChartView::rebuild() {
     plot_->clearPlottables();
     const auto& doc = model_->document();
+    if (referenceBox_->count() != int(strategyOrder(doc).size()))
+        refreshReferenceChoices();
     title_->setText(planTitle(doc));
-    // Strategies keep the colour of their position in the plan, so a line keeps its colour
-    // while a run fills in.
-    std::vector<std::string> order = doc.plan.strategies;
-    for (const auto& c : doc.cells)
-        if (std::find(order.begin(), order.end(), c.strategy) == order.end())
-            order.push_back(c.strategy);
-
-    QVector<double> noisyX, noisyY, failedX, failedY;
-    double top = 0, left = 1e18, right = 0;
-    for (std::size_t i = 0; i < order.size(); ++i) {
-        std::map<double, const Cell*> points;
-        for (const auto& c : doc.cells)
-            if (c.strategy == order[i]) {
-                const double x = double(c.rangeBytes);
-                left = std::min(left, x);
-                right = std::max(right, x);
-                if (c.status == CellStatus::Ok || c.status == CellStatus::Noisy)
-                    points[x] = &c;
-                else if (c.status == CellStatus::Failed) {
-                    failedX << x;
-                    failedY << 0;
-                }
-            }
-        if (points.empty())
-            continue;
-        QVector<double> xs, ys, below, above;
-        for (const auto& [x, c] : points) {
-            xs << x;
-            ys << c->summary.median;
-            below << c->summary.median - c->summary.min;
-            above << c->summary.max - c->summary.median;
-            top = std::max(top, c->summary.max);
-            if (c->status == CellStatus::Noisy) {
-                noisyX << x;
-                noisyY << c->summary.median;
-            }
-        }
-        const QColor color = seriesColor(int(i));
+    const ChartData data = buildChart(doc, baseline_ ? &*baseline_ : nullptr, mode_,
+                                      referenceBox_->currentText().toStdString());
+    plot_->yAxis->setLabel(data.yLabel);
+    double top = 0, bottom = 0;
+    bool first = true;
+    for (const auto& series : data.series) {
+        const QColor color = seriesColor(series.colorIndex);
         QCPGraph* g = plot_->addGraph();
-        g->setName(QString::fromStdString(order[i]));
-        g->setProperty(kStrategyProperty, QString::fromStdString(order[i]));
-        g->setPen(QPen(color, 2));
-        g->setScatterStyle(QCPScatterStyle(seriesShape(int(i)), color, color, 7));
-        g->setData(xs, ys, true);
-        auto* bars = new QCPErrorBars(plot_->xAxis, plot_->yAxis);
-        bars->removeFromLegend();
-        bars->setDataPlottable(g);
-        bars->setData(below, above);
-        bars->setPen(QPen(color, 1));
-        bars->setWhiskerWidth(6);
+        g->setName(series.name);
+        if (!series.strategy.isEmpty())
+            g->setProperty(kStrategyProperty, series.strategy);
+        if (series.baseline)
+            g->setProperty(kBaselineProperty, true);
+        QPen pen(color, series.dashed ? 1.6 : 2);
+        if (series.dashed)
+            pen.setStyle(Qt::DashLine);
+        g->setPen(pen);
+        const auto shape = seriesShape(series.colorIndex);
+        g->setScatterStyle(series.dashed ? QCPScatterStyle(shape, QPen(color, 1.5), Qt::NoBrush, 6)
+                                         : QCPScatterStyle(shape, color, color, 7));
+        g->setData(series.x, series.y, true);
+        for (int i = 0; i < series.y.size(); ++i) {
+            const double hi = series.y[i] + (series.errorBars ? series.above[i] : 0);
+            top = first ? hi : std::max(top, hi);
+            bottom = first ? series.y[i] : std::min(bottom, series.y[i]);
+            first = false;
+        }
+        if (series.errorBars) {
+            auto* bars = new QCPErrorBars(plot_->xAxis, plot_->yAxis);
+            bars->removeFromLegend();
+            bars->setDataPlottable(g);
+            bars->setData(series.below, series.above);
+            bars->setPen(QPen(color, 1));
+            bars->setWhiskerWidth(6);
+        }
     }
     const QColor text = palette().color(QPalette::WindowText);
-    if (!noisyX.isEmpty()) {
+    if (!data.noisyX.isEmpty()) {
         QCPGraph* g = plot_->addGraph();
         g->setName("noisy: CV above 5%");
         g->setLineStyle(QCPGraph::lsNone);
         g->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(text, 1.5),
                                            Qt::NoBrush, 15));
-        g->setData(noisyX, noisyY, true);
+        g->setData(data.noisyX, data.noisyY, true);
     }
-    if (!failedX.isEmpty()) {
+    if (!data.failedX.isEmpty()) {
         QCPGraph* g = plot_->addGraph();
         g->setName("failed");
         g->setLineStyle(QCPGraph::lsNone);
         g->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCross, QPen(QColor(0xd62728), 3),
                                            Qt::NoBrush, 12));
-        g->setData(failedX, failedY, true);
+        g->setData(data.failedX, data.failedY, true);
     }
     // The axis spans the planned sizes from the start, so points land where they belong
     // while a run fills in.
@@ -193,13 +238,20 @@ void ChartView::rebuild() {
             sizes.push_back(double(c.rangeBytes));
     ticker_->setSizes(sizes);
     if (!sizes.empty()) {
-        left = std::min(left, *std::min_element(sizes.begin(), sizes.end()));
-        right = std::max(right, *std::max_element(sizes.begin(), sizes.end()));
+        const double left = *std::min_element(sizes.begin(), sizes.end());
+        const double right = *std::max_element(sizes.begin(), sizes.end());
         plot_->xAxis->setRange(left / 1.6, right * 1.6);
     } else {
         plot_->xAxis->setRange(4096 / 1.6, (64 << 20) * 1.6);
     }
-    plot_->yAxis->setRange(0, top > 0 ? top * 1.12 : 1);
+    const bool logY = mode_ == ChartMode::Latency && bottom > 0;
+    plot_->yAxis->setScaleType(logY ? QCPAxis::stLogarithmic : QCPAxis::stLinear);
+    plot_->yAxis->setTicker(logY ? QSharedPointer<QCPAxisTicker>(new QCPAxisTickerLog)
+                                 : QSharedPointer<QCPAxisTicker>(new QCPAxisTicker));
+    if (logY)
+        plot_->yAxis->setRange(bottom / 1.5, top * 1.5);
+    else
+        plot_->yAxis->setRange(0, top > 0 ? top * 1.12 : 1);
     plot_->replot(QCustomPlot::rpQueuedReplot);
 }
 
@@ -210,6 +262,23 @@ int ChartView::graphCountForStrategies() const {
     return n;
 }
 
+int ChartView::baselineGraphCount() const {
+    int n = 0;
+    for (int i = 0; i < plot_->graphCount(); ++i)
+        n += plot_->graph(i)->property(kBaselineProperty).toBool() ? 1 : 0;
+    return n;
+}
+
+double ChartView::pointValue(const QString& strategy, double rangeBytes) const {
+    for (int i = 0; i < plot_->graphCount(); ++i)
+        if (plot_->graph(i)->property(kStrategyProperty).toString() == strategy) {
+            auto it = plot_->graph(i)->data()->findBegin(rangeBytes, false);
+            if (it != plot_->graph(i)->data()->constEnd() && it->key == rangeBytes)
+                return it->value;
+        }
+    return std::nan("");
+}
+
 int ChartView::pointCount(const QString& strategy) const {
     for (int i = 0; i < plot_->graphCount(); ++i)
         if (plot_->graph(i)->property(kStrategyProperty).toString() == strategy)
@@ -218,39 +287,46 @@ int ChartView::pointCount(const QString& strategy) const {
 }
 
 void ChartView::showTooltip(QMouseEvent* event) {
-    const auto& doc = model_->document();
-    const Cell* best = nullptr;
-    double bestDistance = 12; // pixels
-    for (const auto& c : doc.cells) {
-        if (c.status != CellStatus::Ok && c.status != CellStatus::Noisy &&
-            c.status != CellStatus::Failed)
-            continue;
-        const double y = c.status == CellStatus::Failed ? 0 : c.summary.median;
-        const double px = plot_->xAxis->coordToPixel(double(c.rangeBytes));
-        const double py = plot_->yAxis->coordToPixel(y);
-        const double d = std::hypot(px - event->pos().x(), py - event->pos().y());
-        if (d < bestDistance) {
-            bestDistance = d;
-            best = &c;
+    // The nearest point of any line, within a few pixels.
+    const QCPGraph* bestGraph = nullptr;
+    double bestX = 0, bestY = 0, bestDistance = 12;
+    for (int i = 0; i < plot_->graphCount(); ++i) {
+        const QCPGraph* g = plot_->graph(i);
+        for (auto it = g->data()->constBegin(); it != g->data()->constEnd(); ++it) {
+            const double d = std::hypot(plot_->xAxis->coordToPixel(it->key) - event->pos().x(),
+                                        plot_->yAxis->coordToPixel(it->value) - event->pos().y());
+            if (d < bestDistance) {
+                bestDistance = d;
+                bestGraph = g;
+                bestX = it->key;
+                bestY = it->value;
+            }
         }
     }
-    if (!best) {
+    if (!bestGraph) {
         QToolTip::hideText();
         return;
     }
-    const auto& s = best->summary;
-    QString text = QString("<b>%1</b> at %2<br>")
-                       .arg(QString::fromStdString(best->strategy),
-                            QString::fromStdString(formatSize(best->rangeBytes)));
-    if (best->status == CellStatus::Failed)
-        text += "failed: " + QString::fromStdString(best->message).toHtmlEscaped();
-    else
+    const QString size = QString::fromStdString(formatSize(std::uint64_t(std::llround(bestX))));
+    const QString strategy = bestGraph->property(kStrategyProperty).toString();
+    const Cell* cell = strategy.isEmpty()
+                           ? nullptr
+                           : model_->document().find(strategy.toStdString(),
+                                                     std::uint64_t(std::llround(bestX)));
+    QString text = QString("<b>%1</b> at %2<br>").arg(bestGraph->name().toHtmlEscaped(), size);
+    if (mode_ == ChartMode::Throughput && cell) {
+        const auto& s = cell->summary;
         text += QString("median %1 GB/s<br>min %2 · max %3<br>spread (CV) %4%%5")
                     .arg(s.median, 0, 'f', 2)
                     .arg(s.min, 0, 'f', 2)
                     .arg(s.max, 0, 'f', 2)
                     .arg(s.cv * 100, 0, 'f', 1)
-                    .arg(best->status == CellStatus::Noisy ? " — noisy" : "");
+                    .arg(cell->status == CellStatus::Noisy ? " — noisy" : "");
+    } else {
+        text += QString("%1").arg(bestY, 0, 'f', 2) + " — " + plot_->yAxis->label().toHtmlEscaped();
+    }
+    if (cell && !cell->message.empty())
+        text += "<br><i>" + QString::fromStdString(cell->message).toHtmlEscaped() + "</i>";
     QToolTip::showText(event->globalPosition().toPoint(), text, plot_);
 }
 

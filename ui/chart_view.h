@@ -1,10 +1,15 @@
 #pragma once
-// GB/s per range size: one line with markers per strategy, min-max error bars, noisy cells
-// ringed, failed cells crossed at zero. Reads the same ResultsModel as the table.
-#include <QWidget>
+// The chart: GB/s per range size (one line with markers per strategy, min-max bars, noisy
+// cells ringed, failed ones crossed, a baseline dashed beside), or the same cells as
+// "× reference", CPU time per GB, or latency per range. Reads the same ResultsModel as the table.
+#include "chart_series.h"
 
 #include <QSharedPointer>
+#include <QWidget>
 
+#include <optional>
+
+class QComboBox;
 class QCustomPlot;
 class QCPTextElement;
 class QMouseEvent;
@@ -20,8 +25,14 @@ public:
     explicit ChartView(ResultsModel* model, QWidget* parent = nullptr);
 
     QCustomPlot* plot() const { return plot_; }
-    int graphCountForStrategies() const; // lines drawn for strategies (not markers)
+    int graphCountForStrategies() const; // current-run lines (not baseline, not markers)
+    int baselineGraphCount() const;
     int pointCount(const QString& strategy) const;
+    double pointValue(const QString& strategy, double rangeBytes) const; // NaN when absent
+
+    void setMode(ChartMode mode, const QString& reference = {});
+    ChartMode mode() const { return mode_; }
+    void setBaseline(const ResultDocument* baseline); // copied; nullptr clears
 
     // Writes the chart to a file chosen by its suffix (.png, .pdf, .svg), atomically.
     bool exportTo(const QString& path, QString* error, int width = 1200, int height = 700);
@@ -35,11 +46,16 @@ protected:
 private:
     void applyPalette();
     void showTooltip(QMouseEvent* event);
+    void refreshReferenceChoices();
 
     ResultsModel* model_;
     QCustomPlot* plot_;
+    QComboBox* modeBox_;
+    QComboBox* referenceBox_;
     QSharedPointer<SizeAxisTicker> ticker_;
     QCPTextElement* title_ = nullptr;
+    ChartMode mode_ = ChartMode::Throughput;
+    std::optional<ResultDocument> baseline_;
 };
 
 } // namespace readscope::ui

@@ -1,16 +1,20 @@
 #include "main_window.h"
 
 #include "chart_view.h"
+#include "compare_view.h"
+#include "explanation_html.h"
 #include "cell_details.h"
 #include "config_panel.h"
 #include "results_model.h"
 #include "run_controller.h"
 #include "strategy_picker.h"
 
-#include "readscope/strategy.h"
 #include "readscope/units.h"
 
+#include <QApplication>
+#include <QClipboard>
 #include <QCloseEvent>
+#include <QStatusBar>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -87,10 +91,17 @@ void MainWindow::buildLayout() {
     log_ = new QPlainTextEdit;
     log_->setReadOnly(true);
     tabs_ = new QTabWidget;
+    compare_ = new CompareView;
     tabs_->addTab(chart_, "Chart");
     tabs_->addTab(table_, "Table");
+    tabs_->addTab(compare_, "Compare");
     tabs_->addTab(details_, "Details");
-    tabs_->addTab(log_, "Log");
+    logTab_ = tabs_->addTab(log_, "Log");
+    connect(compare_, &CompareView::copyRequested, this, [this](const QString& md) {
+        QApplication::clipboard()->setText(md);
+        statusBar()->showMessage("Comparison copied as Markdown.", 5000);
+    });
+
 
     banner_ = new QLabel;
     banner_->setObjectName("banner");
@@ -156,7 +167,7 @@ void MainWindow::log(const QString& message, bool warning) {
     log_->appendPlainText(QTime::currentTime().toString("HH:mm:ss  ") +
                           (warning ? "warning: " : "") + message);
     if (warning)
-        tabs_->setTabText(3, QString("Log (%1)").arg(++warnings_));
+        tabs_->setTabText(logTab_, QString("Log (%1)").arg(++warnings_));
 }
 
 bool MainWindow::openTargetFile(const QString& path) {
@@ -203,7 +214,7 @@ bool MainWindow::startRun() {
     }
     saveSettings();
     warnings_ = 0;
-    tabs_->setTabText(3, "Log");
+    tabs_->setTabText(logTab_, "Log");
     log(QString("run started: %1 strategies × %2 sizes, %3 cache, %4 rounds")
             .arg(plan->strategies.size())
             .arg(effectiveSizes(*plan, status->probe.size).size())
@@ -254,6 +265,11 @@ void MainWindow::onFinished(const ResultDocument& doc, const QString& error) {
         log(QString("run %1: %2 cells").arg(doc.complete ? "finished" : "stopped")
                 .arg(doc.cells.size()));
         refreshFileStatus();
+        refreshComparison();
+        if (!pendingReference_.isEmpty()) {
+            compare_->setReference(std::exchange(pendingReference_, QString()));
+            tabs_->setCurrentWidget(compare_);
+        }
     }
     emit runFinished();
 }
@@ -274,18 +290,13 @@ void MainWindow::showDetailsFor(const QModelIndex& proxyIndex) {
 }
 
 void MainWindow::showExplanation(const QString& id) {
-    const auto* s = findStrategy(id.toStdString());
-    if (!s)
-        return;
-    const auto text = strategyExplanation(s->id);
-    QString html = QString("<h3>%1</h3><p><i>%2</i> — %3</p>")
-                       .arg(QString::fromUtf8(s->name.data(), qsizetype(s->name.size())),
-                            QString::fromUtf8(s->id.data(), qsizetype(s->id.size())),
-                            QString::fromUtf8(s->family.data(), qsizetype(s->family.size())));
-    for (const auto& para : QString::fromUtf8(text.data(), qsizetype(text.size())).split('\n'))
-        if (!para.trimmed().isEmpty())
-            html += "<p>" + para.toHtmlEscaped() + "</p>";
-    explanation_->setHtml(html);
+    const QString html = strategyHtml(id.toStdString(), model_->document());
+    if (!html.isEmpty())
+        explanation_->setHtml(html);
+}
+
+void MainWindow::refreshComparison() {
+    compare_->setDocuments(model_->document(), baseline_ ? &*baseline_ : nullptr);
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {

@@ -8,6 +8,8 @@
 #include <QElapsedTimer>
 #include <QMainWindow>
 
+#include <optional>
+
 class QLabel;
 class QPlainTextEdit;
 class QProgressBar;
@@ -20,6 +22,7 @@ class QTextBrowser;
 namespace readscope::ui {
 
 class ChartView;
+class CompareView;
 class ConfigPanel;
 class ResultsModel;
 class RunController;
@@ -44,6 +47,12 @@ public:
     QString exportChart(const QString& path) const;
     QString openResults(const QString& path);
     QString markdown() const;
+    // Writes readscope-report.md, readscope-results.json and readscope-chart.png into dir.
+    QString exportReport(const QString& dir) const;
+    QString loadBaseline(const QString& path);
+    void clearBaseline();
+    void applyLesson(int index);
+    CompareView* compareView() const { return compare_; }
 
     ConfigPanel* config() const { return config_; }
     ChartView* chart() const { return chart_; }
@@ -73,6 +82,7 @@ private:
     void showDetailsFor(const QModelIndex& proxyIndex);
     void showExplanation(const QString& id);
     void updateActions();
+    void refreshComparison();
 
     ConfigPanel* config_ = nullptr;
     ResultsModel* model_ = nullptr;
@@ -82,6 +92,10 @@ private:
     QTextBrowser* details_ = nullptr;
     QPlainTextEdit* log_ = nullptr;
     QTabWidget* tabs_ = nullptr;
+    CompareView* compare_ = nullptr;
+    int logTab_ = 0;
+    std::optional<ResultDocument> baseline_;
+    QString pendingReference_; // a lesson's reference, applied when its run finishes
     QTextBrowser* explanation_ = nullptr;
     QLabel* banner_ = nullptr;
     QProgressBar* progress_ = nullptr;

@@ -2,6 +2,8 @@
 #include "main_window.h"
 
 #include "chart_view.h"
+#include "compare_view.h"
+#include "lessons.h"
 #include "config_panel.h"
 #include "exporter.h"
 #include "generate_dialog.h"
@@ -10,10 +12,12 @@
 #include "strategy_picker.h"
 
 #include "readscope/documents.h"
+#include "readscope/report.h"
 
 #include <QAction>
 #include <QApplication>
 #include <QClipboard>
+#include <QDir>
 #include <QDragEnterEvent>
 #include <QDropEvent>
 #include <QFileDialog>
@@ -23,6 +27,7 @@
 #include <QSettings>
 #include <QStandardPaths>
 #include <QStatusBar>
+#include <QTextBrowser>
 
 namespace readscope::ui {
 
@@ -100,6 +105,24 @@ void MainWindow::buildActions() {
     resultActions_ << add(file, "Export chart as S&VG…", QKeySequence(),
                           exportWith("Export chart", "SVG (*.svg)", "svg",
                                      &MainWindow::exportChart));
+    resultActions_ << add(file, "Export &report…", QKeySequence("Ctrl+Shift+R"), [this] {
+        const QString dir = QFileDialog::getExistingDirectory(this, "Folder for the report");
+        if (dir.isEmpty())
+            return;
+        if (const QString error = exportReport(dir); !error.isEmpty())
+            QMessageBox::warning(this, "Export report", error);
+        else
+            statusBar()->showMessage("Report written to " + dir, 5000);
+    });
+    file->addSeparator();
+    add(file, "Load &baseline…", QKeySequence("Ctrl+B"), [this] {
+        const QString path = QFileDialog::getOpenFileName(
+            this, "Baseline results", {}, "readscope results (*.json *.csv);;All files (*)");
+        if (!path.isEmpty())
+            if (const QString error = loadBaseline(path); !error.isEmpty())
+                QMessageBox::warning(this, "Load baseline", error);
+    });
+    add(file, "C&lear baseline", QKeySequence(), [this] { clearBaseline(); });
     file->addSeparator();
     add(file, "&Quit", QKeySequence::Quit, [this] { close(); });
 
@@ -114,6 +137,11 @@ void MainWindow::buildActions() {
     runAction->setObjectName("runAction");
     QAction* stopAction = add(run, "&Stop", QKeySequence(Qt::Key_Escape), [this] { stopRun(); });
     stopAction->setObjectName("stopAction");
+
+    auto* lessons = menuBar()->addMenu("&Lessons");
+    const auto all = loadLessons();
+    for (int i = 0; i < all.size(); ++i)
+        add(lessons, all[i].title, QKeySequence(), [this, i] { applyLesson(i); });
 
     auto* help = menuBar()->addMenu("&Help");
     add(help, "&About readscope", QKeySequence(), [this] {
@@ -151,6 +179,53 @@ QString MainWindow::exportChart(const QString& path) const {
 
 QString MainWindow::markdown() const { return QString::fromStdString(toMarkdown(model_->document())); }
 
+QString MainWindow::exportReport(const QString& dir) const {
+    if (!QDir(dir).exists())
+        return QString("The folder %1 does not exist.").arg(dir);
+    const QString chart = "readscope-chart.png";
+    QString error = exportChart(QDir(dir).filePath(chart));
+    if (error.isEmpty())
+        error = saveResults(QDir(dir).filePath("readscope-results.json"));
+    if (!error.isEmpty())
+        return error;
+    const Comparison* comparison = compare_->hasComparison() ? &compare_->comparison() : nullptr;
+    return saveTextAtomically(QDir(dir).filePath("readscope-report.md"),
+                              QByteArray::fromStdString(reportMarkdown(
+                                  model_->document(), comparison, chart.toStdString())));
+}
+
+QString MainWindow::loadBaseline(const QString& path) {
+    auto doc = loadDocument(path.toStdString());
+    if (!doc)
+        return QString::fromStdString(doc.error().message);
+    baseline_ = std::move(*doc);
+    chart_->setBaseline(&*baseline_);
+    refreshComparison();
+    log(QString("baseline loaded: %1 (%2 cells)").arg(path).arg(baseline_->cells.size()));
+    return {};
+}
+
+void MainWindow::clearBaseline() {
+    baseline_.reset();
+    chart_->setBaseline(nullptr);
+    refreshComparison();
+}
+
+void MainWindow::applyLesson(int index) {
+    const auto all = loadLessons();
+    if (index < 0 || index >= all.size() || controller_->isRunning())
+        return;
+    const Lesson& lesson = all[index];
+    Plan plan = lesson.plan;
+    plan.file = config_->filePath().toStdString();
+    config_->setPlan(plan);
+    explanation_->setHtml(QString("<h3>Lesson: %1</h3><p>%2</p><p><i>Press Run (Ctrl+R); then "
+                                  "open the Compare tab, which compares against %3.</i></p>")
+                              .arg(lesson.title.toHtmlEscaped(), lesson.text.toHtmlEscaped(),
+                                   lesson.reference.toHtmlEscaped()));
+    pendingReference_ = lesson.reference;
+}
+
 QString MainWindow::openResults(const QString& path) {
     if (controller_->isRunning())
         return "A run is in progress: stop it before opening results.";
@@ -159,6 +234,7 @@ QString MainWindow::openResults(const QString& path) {
         return QString::fromStdString(doc.error().message);
     model_->setDocument(*doc);
     config_->setPlan(doc->plan);
+    refreshComparison();
     log(QString("opened results %1 (%2 cells)").arg(path).arg(doc->cells.size()));
     setWindowTitle(QString("readscope — %1").arg(QFileInfo(path).fileName()));
     return {};

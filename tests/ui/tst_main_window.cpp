@@ -3,7 +3,9 @@
 #include "chart_view.h"
 
 #include <qcustomplot.h>
+#include "compare_view.h"
 #include "results_model.h"
+#include "strategy_picker.h"
 #include "window_fixture.h"
 
 #include "readscope/documents.h"
@@ -89,6 +91,78 @@ private slots:
         }
         QVERIFY(!w.exportSummaryCsv(dir.filePath("missing/x.csv")).isEmpty());
         QVERIFY(!w.exportChart(dir.filePath("chart.bmpx")).isEmpty());
+    }
+
+    void compareChartModesTeachingAndReport() {
+        MainWindow w;
+        QVERIFY(w.openTargetFile(QString::fromStdString(file_->path())));
+        auto plan = testing::tinyPlan(*file_, 5);
+        plan.strategies = {"pread-zerofill", "pread-uninit", "seek-read"};
+        w.config()->setPlan(plan);
+        QSignalSpy finished(&w, &MainWindow::runFinished);
+        QVERIFY(w.startRun());
+        QVERIFY(finished.wait(120000));
+        QTemporaryDir dir;
+        const QString baseline = dir.filePath("baseline.json");
+        QCOMPARE(w.saveResults(baseline), QString());
+
+        // A baseline: dashed lines beside the current ones, and a Compare table.
+        QCOMPARE(w.loadBaseline(baseline), QString());
+        QCOMPARE(w.chart()->baselineGraphCount(), 3);
+        QCOMPARE(w.chart()->graphCountForStrategies(), 3);
+        QCOMPARE(w.compareView()->rowCount(), 9);
+        QVERIFY(w.compareView()->markdown().contains("within noise")); // identical documents
+        QVERIFY(!w.compareView()->markdown().contains("| faster"));
+        QVERIFY(!w.loadBaseline(dir.filePath("nope.json")).isEmpty());
+        w.clearBaseline();
+        QCOMPARE(w.chart()->baselineGraphCount(), 0);
+
+        // Within the run: against a reference strategy.
+        w.compareView()->setReference("pread-zerofill");
+        QCOMPARE(w.compareView()->rowCount(), 6);
+        QVERIFY(w.compareView()->markdown().contains("pread-uninit vs pread-zerofill"));
+
+        // Chart modes.
+        w.chart()->setMode(ChartMode::Relative, "pread-zerofill");
+        QCOMPARE(w.chart()->pointValue("pread-zerofill", 65536), 1.0);
+        QVERIFY(w.chart()->pointValue("pread-uninit", 65536) > 0);
+        w.chart()->setMode(ChartMode::CpuPerGB);
+        QCOMPARE(w.chart()->graphCountForStrategies(), 3);
+        QCOMPARE(w.chart()->plot()->graphCount(), 6); // total and system per strategy
+        w.chart()->setMode(ChartMode::Latency);
+        QCOMPARE(w.chart()->plot()->graphCount(), 6); // p50 and p99 per strategy
+        QVERIFY(w.chart()->pointValue("seek-read", 16384) > 0);
+        w.chart()->setMode(ChartMode::Throughput);
+
+        // The teaching panel: definition, measurement, and any disagreement.
+        w.config()->strategyPicker()->setCurrentItem(
+            w.config()->strategyPicker()->findItems("seek-read", Qt::MatchRecursive).value(0));
+        const QString teach = w.findChild<QTextBrowser*>("explanation")->toPlainText();
+        QVERIFY2(teach.contains("one lseek + one read per range"), qPrintable(teach));
+        QVERIFY(teach.contains("Measured"));
+
+        // The report.
+        QCOMPARE(w.exportReport(dir.path()), QString());
+        QFile report(dir.filePath("readscope-report.md"));
+        QVERIFY(report.open(QIODevice::ReadOnly));
+        const QString md = report.readAll();
+        QVERIFY(md.contains("readscope-cli run"));
+        QVERIFY(md.contains("![GB/s per range size](readscope-chart.png)"));
+        QVERIFY(QImage(dir.filePath("readscope-chart.png")).width() > 1000);
+    }
+
+    void lessonsSetUpSweeps() {
+        MainWindow w;
+        QVERIFY(w.openTargetFile(QString::fromStdString(file_->path())));
+        w.applyLesson(1); // the extra lseek
+        auto plan = w.config()->plan();
+        QVERIFY(plan.ok());
+        QCOMPARE(plan->strategies, (std::vector<std::string>{"pread-uninit", "seek-read"}));
+        QCOMPARE(testing::name(plan->pattern), testing::name(Pattern::Random));
+        QCOMPARE(plan->file, file_->path());
+        QVERIFY(w.findChild<QTextBrowser*>("explanation")->toPlainText().contains("22-32%"));
+        w.applyLesson(3);
+        QCOMPARE(testing::name(w.config()->plan()->pattern), testing::name(Pattern::Whole));
     }
 
     void stopMidRunKeepsFinishedCells() {

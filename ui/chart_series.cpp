@@ -1,0 +1,170 @@
+#include "chart_series.h"
+
+#include "readscope/stats.h"
+
+#include <algorithm>
+#include <map>
+
+namespace readscope::ui {
+
+namespace {
+
+bool measured(const Cell& c) { return c.status == CellStatus::Ok || c.status == CellStatus::Noisy; }
+
+template <class F> double medianOf(const Cell& c, F field) {
+    std::vector<double> v;
+    for (const auto& s : c.samples)
+        v.push_back(double(field(s)));
+    return median(v);
+}
+
+double gigabytes(const Cell& c) {
+    return medianOf(c, [](const Sample& s) { return s.bytes; }) / 1e9;
+}
+
+// One line per strategy from a per-cell value (nullopt: no point).
+template <class F>
+Series line(const ResultDocument& doc, const std::string& id, int color, F value) {
+    Series s;
+    s.name = QString::fromStdString(id);
+    s.strategy = s.name;
+    s.colorIndex = color;
+    std::map<double, double> points;
+    for (const auto& c : doc.cells)
+        if (c.strategy == id && measured(c))
+            if (auto v = value(c))
+                points[double(c.rangeBytes)] = *v;
+    for (const auto& [x, y] : points) {
+        s.x << x;
+        s.y << y;
+    }
+    return s;
+}
+
+} // namespace
+
+std::vector<std::string> strategyOrder(const ResultDocument& doc) {
+    std::vector<std::string> order = doc.plan.strategies;
+    for (const auto& c : doc.cells)
+        if (std::find(order.begin(), order.end(), c.strategy) == order.end())
+            order.push_back(c.strategy);
+    return order;
+}
+
+ChartData buildChart(const ResultDocument& doc, const ResultDocument* baseline, ChartMode mode,
+                     const std::string& reference) {
+    ChartData out;
+    auto order = strategyOrder(doc);
+    if (baseline)
+        for (const auto& id : strategyOrder(*baseline))
+            if (std::find(order.begin(), order.end(), id) == order.end())
+                order.push_back(id);
+    auto colorOf = [&](const std::string& id) {
+        return int(std::find(order.begin(), order.end(), id) - order.begin());
+    };
+    switch (mode) {
+    case ChartMode::Throughput:
+        out.yLabel = "GB/s (10^9 bytes/s), median of rounds; bars: min-max";
+        for (const auto& id : strategyOrder(doc)) {
+            Series s;
+            s.name = QString::fromStdString(id);
+            s.strategy = s.name;
+            s.colorIndex = colorOf(id);
+            s.errorBars = true;
+            std::map<double, const Cell*> points;
+            for (const auto& c : doc.cells) {
+                if (c.strategy != id)
+                    continue;
+                if (measured(c))
+                    points[double(c.rangeBytes)] = &c;
+                else if (c.status == CellStatus::Failed) {
+                    out.failedX << double(c.rangeBytes);
+                    out.failedY << 0;
+                }
+            }
+            for (const auto& [x, c] : points) {
+                s.x << x;
+                s.y << c->summary.median;
+                s.below << c->summary.median - c->summary.min;
+                s.above << c->summary.max - c->summary.median;
+                if (c->status == CellStatus::Noisy) {
+                    out.noisyX << x;
+                    out.noisyY << c->summary.median;
+                }
+            }
+            if (!s.x.isEmpty())
+                out.series.push_back(s);
+        }
+        if (baseline)
+            for (const auto& id : strategyOrder(*baseline)) {
+                Series s = line(*baseline, id, colorOf(id),
+                                [](const Cell& c) { return std::optional(c.summary.median); });
+                s.name += " (baseline)";
+                s.strategy.clear();
+                s.dashed = s.baseline = true;
+                if (!s.x.isEmpty())
+                    out.series.push_back(s);
+            }
+        break;
+    case ChartMode::Relative:
+        out.yLabel = QString("× %1 (median GB/s ratio)").arg(QString::fromStdString(reference));
+        for (const auto& id : strategyOrder(doc)) {
+            Series s = line(doc, id, colorOf(id), [&](const Cell& c) -> std::optional<double> {
+                const Cell* ref = doc.find(reference, c.rangeBytes);
+                if (!ref || !measured(*ref) || ref->summary.median <= 0)
+                    return std::nullopt;
+                return c.summary.median / ref->summary.median;
+            });
+            if (!s.x.isEmpty())
+                out.series.push_back(s);
+        }
+        break;
+    case ChartMode::CpuPerGB:
+        out.yLabel = "CPU ms per GB read: solid user + system, dashed system";
+        for (const auto& id : strategyOrder(doc)) {
+            Series total = line(doc, id, colorOf(id), [](const Cell& c) -> std::optional<double> {
+                const double gb = gigabytes(c);
+                if (gb <= 0)
+                    return std::nullopt;
+                return (medianOf(c, [](const Sample& s) { return s.userSeconds; }) +
+                        medianOf(c, [](const Sample& s) { return s.systemSeconds; })) *
+                       1e3 / gb;
+            });
+            Series sys = line(doc, id, colorOf(id), [](const Cell& c) -> std::optional<double> {
+                const double gb = gigabytes(c);
+                if (gb <= 0)
+                    return std::nullopt;
+                return medianOf(c, [](const Sample& s) { return s.systemSeconds; }) * 1e3 / gb;
+            });
+            sys.name += " (system)";
+            sys.strategy.clear();
+            sys.dashed = true;
+            if (!total.x.isEmpty()) {
+                out.series.push_back(total);
+                out.series.push_back(sys);
+            }
+        }
+        break;
+    case ChartMode::Latency:
+        out.yLabel = "latency per range (µs): solid p50, dashed p99";
+        for (const auto& id : strategyOrder(doc)) {
+            Series p50 = line(doc, id, colorOf(id), [](const Cell& c) {
+                return std::optional(medianOf(c, [](const Sample& s) { return s.latencyP50; }) * 1e6);
+            });
+            Series p99 = line(doc, id, colorOf(id), [](const Cell& c) {
+                return std::optional(medianOf(c, [](const Sample& s) { return s.latencyP99; }) * 1e6);
+            });
+            p99.name += " (p99)";
+            p99.strategy.clear();
+            p99.dashed = true;
+            if (!p50.x.isEmpty()) {
+                out.series.push_back(p50);
+                out.series.push_back(p99);
+            }
+        }
+        break;
+    }
+    return out;
+}
+
+} // namespace readscope::ui

@@ -1,0 +1,37 @@
+#pragma once
+// What the chart draws, per mode, from a result document (and a baseline): plain data, so the
+// drawing code stays generic and the modes can be tested without pixels.
+#include "readscope/result_document.h"
+
+#include <QString>
+#include <QVector>
+
+#include <vector>
+
+namespace readscope::ui {
+
+enum class ChartMode { Throughput, Relative, CpuPerGB, Latency };
+
+struct Series {
+    QString name;
+    QString strategy;     // empty for marker overlays
+    int colorIndex = 0;   // same strategy, same colour, in the current run and the baseline
+    bool dashed = false;  // baseline, or the second line of a pair (system time, p99)
+    bool baseline = false;
+    bool errorBars = false;
+    QVector<double> x, y, below, above;
+};
+
+struct ChartData {
+    std::vector<Series> series;
+    QVector<double> noisyX, noisyY, failedX, failedY;
+    QString yLabel;
+};
+
+ChartData buildChart(const ResultDocument& doc, const ResultDocument* baseline, ChartMode mode,
+                     const std::string& reference);
+
+// Strategies of the document (plan order first), the ones a reference can be chosen from.
+std::vector<std::string> strategyOrder(const ResultDocument& doc);
+
+} // namespace readscope::ui

@@ -1,0 +1,168 @@
+#include "compare_view.h"
+
+#include "readscope/units.h"
+
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QPushButton>
+#include <QTableWidget>
+#include <QVBoxLayout>
+
+namespace readscope::ui {
+
+namespace {
+
+QString qs(std::string_view s) { return QString::fromUtf8(s.data(), qsizetype(s.size())); }
+
+std::string joined(const std::vector<std::string>& items) {
+    std::string out;
+    for (const auto& item : items)
+        out += (out.empty() ? "" : "; ") + item;
+    return out;
+}
+
+QString pct(double v) { return QString("%1%2%").arg(v >= 0 ? "+" : "").arg(v * 100, 0, 'f', 1); }
+
+QColor verdictColor(Verdict v) {
+    switch (v) {
+    case Verdict::Faster: return QColor(0x2c, 0xa0, 0x2c);
+    case Verdict::Slower: return QColor(0xd6, 0x27, 0x28);
+    default: return {};
+    }
+}
+
+} // namespace
+
+CompareView::CompareView(QWidget* parent) : QWidget(parent) {
+    auto* layout = new QVBoxLayout(this);
+    auto* bar = new QHBoxLayout;
+    against_ = new QComboBox(this);
+    against_->setObjectName("compareAgainst");
+    threshold_ = new QDoubleSpinBox(this);
+    threshold_->setRange(0, 100);
+    threshold_->setDecimals(1);
+    threshold_->setValue(kDefaultNoiseThreshold * 100);
+    threshold_->setSuffix(" %");
+    threshold_->setToolTip("Changes smaller than this count as noise, whatever the statistics");
+    auto* copy = new QPushButton("Copy as Markdown", this);
+    bar->addWidget(new QLabel("Compare with:", this));
+    bar->addWidget(against_, 1);
+    bar->addWidget(new QLabel("Noise threshold:", this));
+    bar->addWidget(threshold_);
+    bar->addWidget(copy);
+    layout->addLayout(bar);
+    notes_ = new QLabel(this);
+    notes_->setWordWrap(true);
+    notes_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    layout->addWidget(notes_);
+    table_ = new QTableWidget(this);
+    table_->setObjectName("compareTable");
+    table_->setColumnCount(8);
+    table_->setHorizontalHeaderLabels({"Strategy", "Range", "Baseline GB/s", "Current GB/s",
+                                       "Change", "95% interval", "p", "Verdict"});
+    table_->horizontalHeader()->setStretchLastSection(true);
+    table_->verticalHeader()->hide();
+    table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    layout->addWidget(table_, 1);
+    connect(against_, &QComboBox::currentIndexChanged, this, &CompareView::recompute);
+    connect(threshold_, &QDoubleSpinBox::valueChanged, this, &CompareView::recompute);
+    connect(copy, &QPushButton::clicked, this, [this] { emit copyRequested(markdown()); });
+}
+
+void CompareView::setDocuments(const ResultDocument& current, const ResultDocument* baseline) {
+    current_ = current;
+    if (baseline)
+        baseline_ = *baseline;
+    else
+        baseline_.reset();
+    const QSignalBlocker blocker(against_);
+    const QString previous = against_->currentData().toString();
+    against_->clear();
+    against_->addItem(baseline_ ? "the baseline document" : "the baseline document (none loaded)",
+                      QString());
+    std::vector<std::string> seen;
+    for (const auto& c : current_.cells)
+        if (std::find(seen.begin(), seen.end(), c.strategy) == seen.end()) {
+            seen.push_back(c.strategy);
+            against_->addItem(QString("strategy %1 of this run").arg(qs(c.strategy)),
+                              qs(c.strategy));
+        }
+    const int i = against_->findData(previous);
+    against_->setCurrentIndex(i >= 0 ? i : (baseline_ || against_->count() < 2 ? 0 : 1));
+    recompute();
+}
+
+void CompareView::setReference(const QString& strategy) {
+    const int i = against_->findData(strategy);
+    if (i >= 0)
+        against_->setCurrentIndex(i);
+}
+
+void CompareView::setThreshold(double fraction) { threshold_->setValue(fraction * 100); }
+
+int CompareView::rowCount() const { return table_->rowCount(); }
+
+QString CompareView::markdown() const {
+    return hasComparison() ? QString::fromStdString(comparisonMarkdown(comparison_)) : QString();
+}
+
+void CompareView::recompute() {
+    const QString reference = against_->currentData().toString();
+    const double threshold = threshold_->value() / 100;
+    comparison_ = {};
+    if (!reference.isEmpty())
+        comparison_ = compareToReference(current_, reference.toStdString(), threshold);
+    else if (baseline_)
+        comparison_ = compareDocuments(*baseline_, current_, threshold);
+    QStringList notes;
+    if (reference.isEmpty() && !baseline_)
+        notes << "Load a baseline (File ▸ Load baseline…) or pick a strategy of this run to "
+                 "compare against.";
+    if (!comparison_.differences.empty())
+        notes << "<b>The runs differ:</b> " +
+                     QString::fromStdString(joined(comparison_.differences)).toHtmlEscaped();
+    if (!comparison_.onlyInBaseline.empty())
+        notes << "Only in the baseline: " +
+                     QString::fromStdString(joined(comparison_.onlyInBaseline)).toHtmlEscaped();
+    if (!comparison_.onlyInCurrent.empty())
+        notes << "Only in the current run: " +
+                     QString::fromStdString(joined(comparison_.onlyInCurrent)).toHtmlEscaped();
+    notes_->setText(notes.join("<br>"));
+    notes_->setVisible(!notes.isEmpty());
+
+    table_->setRowCount(int(comparison_.cells.size()));
+    for (int row = 0; row < table_->rowCount(); ++row) {
+        const auto& cc = comparison_.cells[std::size_t(row)];
+        const auto& e = cc.estimate;
+        const QString who = cc.baselineStrategy == cc.strategy
+                                ? qs(cc.strategy)
+                                : QString("%1 vs %2").arg(qs(cc.strategy), qs(cc.baselineStrategy));
+        const QStringList values = {
+            who,
+            QString::fromStdString(formatSize(cc.rangeBytes)),
+            QString::number(cc.baselineMedian, 'f', 2),
+            QString::number(cc.currentMedian, 'f', 2),
+            e.verdict == Verdict::Unknown ? "–" : pct(e.change),
+            e.ciLow ? QString("%1 … %2").arg(pct(*e.ciLow), pct(*e.ciHigh)) : "–",
+            e.pValue ? (*e.pValue < 0.001 ? "<0.001" : QString::number(*e.pValue, 'f', 3)) : "–",
+            qs(toString(e.verdict))};
+        for (int col = 0; col < values.size(); ++col) {
+            auto* item = new QTableWidgetItem(values[col]);
+            if (col >= 1 && col <= 6)
+                item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+            if (col == 7) {
+                if (const QColor c = verdictColor(e.verdict); c.isValid())
+                    item->setForeground(c);
+                if (!e.note.empty())
+                    item->setToolTip(QString::fromStdString(e.note));
+            }
+            table_->setItem(row, col, item);
+        }
+    }
+    table_->resizeColumnsToContents();
+}
+
+} // namespace readscope::ui

@@ -1,0 +1,46 @@
+#pragma once
+// The Compare tab: the current results against a loaded baseline document, or every strategy
+// against one reference strategy of the same run, with change, interval, p and verdict.
+#include "readscope/compare.h"
+
+#include <QWidget>
+
+#include <optional>
+
+class QComboBox;
+class QDoubleSpinBox;
+class QLabel;
+class QTableWidget;
+
+namespace readscope::ui {
+
+class CompareView : public QWidget {
+    Q_OBJECT
+public:
+    explicit CompareView(QWidget* parent = nullptr);
+
+    void setDocuments(const ResultDocument& current, const ResultDocument* baseline);
+    // "" compares with the baseline document; a strategy id compares within the run.
+    void setReference(const QString& strategy);
+    void setThreshold(double fraction);
+    const Comparison& comparison() const { return comparison_; }
+    bool hasComparison() const { return !comparison_.cells.empty(); }
+    QString markdown() const;
+    int rowCount() const;
+
+signals:
+    void copyRequested(const QString& markdown);
+
+private:
+    void recompute();
+
+    QComboBox* against_;
+    QDoubleSpinBox* threshold_;
+    QLabel* notes_;
+    QTableWidget* table_;
+    ResultDocument current_;
+    std::optional<ResultDocument> baseline_;
+    Comparison comparison_;
+};
+
+} // namespace readscope::ui

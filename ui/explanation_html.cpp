@@ -1,0 +1,67 @@
+#include "explanation_html.h"
+
+#include "readscope/strategy.h"
+#include "readscope/teaching.h"
+#include "readscope/units.h"
+
+#include <QStringList>
+
+namespace readscope::ui {
+
+namespace {
+QString qs(std::string_view s) { return QString::fromUtf8(s.data(), qsizetype(s.size())); }
+QString qs(const std::string& s) { return QString::fromStdString(s); }
+} // namespace
+
+QString strategyHtml(const std::string& id, const ResultDocument& doc) {
+    const StrategyInfo* s = findStrategy(id);
+    if (!s)
+        return {};
+    QString html = QString("<h3>%1</h3><p><i>%2</i> — %3</p>")
+                       .arg(qs(s->name), qs(s->id), qs(s->family));
+    for (const auto& para : qs(strategyExplanation(s->id)).split('\n'))
+        if (!para.trimmed().isEmpty())
+            html += "<p>" + para.toHtmlEscaped() + "</p>";
+
+    std::vector<const Cell*> cells;
+    for (const auto& c : doc.cells)
+        if (c.strategy == id && !c.samples.empty())
+            cells.push_back(&c);
+    const std::uint64_t typical = cells.empty() ? 64 << 10 : cells.front()->rangeBytes;
+    const ExpectedCost e = expectedCost(*s, typical);
+    html += "<h4>Per range, by definition</h4><ul>";
+    html += "<li><b>System calls:</b> " + qs(e.syscalls).toHtmlEscaped() + "</li>";
+    html += "<li><b>Passes over the bytes:</b> " + qs(e.passes).toHtmlEscaped() + "</li>";
+    html += "<li><b>Allocations:</b> " + qs(e.allocations).toHtmlEscaped() + "</li>";
+    html += "<li><b>Page faults:</b> " + qs(e.faults).toHtmlEscaped() + "</li></ul>";
+    if (cells.empty())
+        return html + "<p><i>Run a sweep with this strategy to see what it measured.</i></p>";
+
+    html += "<h4>Measured (medians of rounds)</h4><table cellspacing=3>"
+            "<tr><th align=left>range</th><th>calls/range</th><th>minor faults/MiB</th>"
+            "<th>major/MiB</th><th>CPU ms/GB user + sys</th></tr>";
+    QStringList disagree;
+    for (const Cell* c : cells) {
+        const MeasuredCost m = measuredCost(*c);
+        html += QString("<tr><td>%1</td><td align=right>%2</td><td align=right>%3</td>"
+                        "<td align=right>%4</td><td align=right>%5 + %6</td></tr>")
+                    .arg(qs(formatSize(c->rangeBytes)))
+                    .arg(m.syscallsPerRange, 0, 'f', 2)
+                    .arg(m.minorFaultsPerMiB, 0, 'f', 1)
+                    .arg(m.majorFaultsPerMiB, 0, 'f', 1)
+                    .arg(m.userMsPerGB, 0, 'f', 1)
+                    .arg(m.systemMsPerGB, 0, 'f', 1);
+        for (const auto& line : disagreements(*s, *c, std::uint32_t(doc.system.pageSize ? doc.system.pageSize : 4096)))
+            disagree << QString("<b>%1:</b> %2").arg(qs(formatSize(c->rangeBytes)),
+                                                     qs(line).toHtmlEscaped());
+    }
+    html += "</table>";
+    if (disagree.isEmpty())
+        html += "<p>The measurements agree with the explanation.</p>";
+    else
+        html += "<h4>Where measurement and explanation disagree</h4><ul><li>" +
+                disagree.join("</li><li>") + "</li></ul>";
+    return html;
+}
+
+} // namespace readscope::ui

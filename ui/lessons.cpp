@@ -1,0 +1,38 @@
+#include "lessons.h"
+
+#include "readscope/units.h"
+
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+
+namespace readscope::ui {
+
+QList<Lesson> loadLessons() {
+    QFile file(":/lessons.json");
+    if (!file.open(QIODevice::ReadOnly))
+        return {};
+    QList<Lesson> lessons;
+    for (const auto& value : QJsonDocument::fromJson(file.readAll()).array()) {
+        const QJsonObject o = value.toObject();
+        Lesson l;
+        l.title = o["title"].toString();
+        l.text = o["text"].toString();
+        l.reference = o["reference"].toString();
+        if (auto sizes = parseSizeList(o["sizes"].toString().toStdString()))
+            l.plan.sizes = *sizes;
+        l.plan.strategies.clear();
+        for (const auto& id : o["strategies"].toArray())
+            l.plan.strategies.push_back(id.toString().toStdString());
+        if (auto p = parsePattern(o["pattern"].toString().toStdString()))
+            l.plan.pattern = *p;
+        if (auto c = parseCacheMode(o["cache"].toString().toStdString()))
+            l.plan.cache = *c;
+        l.plan.rounds = o["rounds"].toInt(15);
+        lessons << l;
+    }
+    return lessons;
+}
+
+} // namespace readscope::ui

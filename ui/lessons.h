@@ -1,0 +1,20 @@
+#pragma once
+// Prepared sweeps that each reproduce a published finding, with what to look for
+// (resources/lessons.json).
+#include "readscope/plan.h"
+
+#include <QList>
+#include <QString>
+
+namespace readscope::ui {
+
+struct Lesson {
+    QString title;
+    QString text;
+    QString reference; // strategy to compare the others against
+    Plan plan;         // without a file: the lesson runs on whatever file is chosen
+};
+
+QList<Lesson> loadLessons();
+
+} // namespace readscope::ui
