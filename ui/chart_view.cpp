@@ -88,14 +88,20 @@ ChartView::ChartView(ResultsModel* model, QWidget* parent)
     plot_->xAxis->setLabel("range size (log scale)");
     plot_->yAxis->setLabel("GB/s (10^9 bytes/s), median of rounds; bars: min-max");
     plot_->legend->setVisible(true);
-    // Title on top; the legend beside the plot, at the top, never over the points.
+    // Title on top across the whole width; below it the plot with the legend beside it, at
+    // the top, never over the points.
+    auto* body = new QCPLayoutGrid;
+    QCPAxisRect* rect = plot_->axisRect();
+    plot_->plotLayout()->take(rect);
+    plot_->plotLayout()->simplify();
     title_ = new QCPTextElement(plot_, "", QFont(font().family(), 10, QFont::Bold));
-    plot_->plotLayout()->insertRow(0);
     plot_->plotLayout()->addElement(0, 0, title_);
-    plot_->axisRect()->insetLayout()->take(plot_->legend);
+    plot_->plotLayout()->addElement(1, 0, body);
+    body->addElement(0, 0, rect);
+    rect->insetLayout()->take(plot_->legend);
     auto* side = new QCPLayoutGrid;
-    plot_->plotLayout()->addElement(1, 1, side);
-    plot_->plotLayout()->setColumnStretchFactor(1, 0.001);
+    body->addElement(0, 1, side);
+    body->setColumnStretchFactor(1, 0.001);
     side->addElement(0, 0, plot_->legend);
     side->addElement(1, 0, new QCPLayoutElement(plot_));
     side->setRowStretchFactor(0, 0.001);

@@ -61,6 +61,10 @@ int main(int argc, char** argv) {
         if (const QString e = window.openResults(options->results); !e.isEmpty())
             std::fprintf(stderr, "readscope: %s\n", qPrintable(e));
     }
+    if (!options->baseline.isEmpty()) {
+        if (const QString e = window.loadBaseline(options->baseline); !e.isEmpty())
+            std::fprintf(stderr, "readscope: %s\n", qPrintable(e));
+    }
     if (options->run)
         QTimer::singleShot(0, &window, [&window] { window.startRun(); });
     return QApplication::exec();

@@ -20,6 +20,7 @@ in the cache folder on first start.
 
 Options:
   --results PATH   open a saved result document (JSON or CSV summary)
+  --baseline PATH  load a saved result document as the baseline to compare against
   --run            start the sweep right away
   --export-chart PATH
                    with --results: write its chart (.png, .pdf or .svg) and quit
@@ -57,6 +58,12 @@ std::optional<StartOptions> parseStartOptions(const QStringList& args, QString* 
                 return std::nullopt;
             }
             o.results = args[++i];
+        } else if (a == "--baseline") {
+            if (i + 1 >= args.size()) {
+                *error = "--baseline needs a path";
+                return std::nullopt;
+            }
+            o.baseline = args[++i];
         } else if (a == "--export-chart") {
             if (i + 1 >= args.size()) {
                 *error = "--export-chart needs a path";

@@ -9,6 +9,7 @@ namespace readscope::app {
 struct StartOptions {
     QString file;        // file to measure
     QString results;     // results document to open
+    QString baseline;    // results document to compare against
     bool run = false;    // start the sweep at once
     QString exportChart; // write the chart of --results here and quit
 };
