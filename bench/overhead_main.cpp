@@ -97,6 +97,8 @@ int main(int argc, char** argv) {
                 fmt::print(stderr, "{}\n", reader.error().message);
                 return 1;
             }
+            if (auto st = (*reader)->prepare(size); !st)
+                return 1;
             std::vector<double> engine, minimal, fio;
             for (int r = 0; r < rounds; ++r) {
                 auto runEngine = [&] {

@@ -47,7 +47,7 @@ RunController::RunController(QObject* parent) : QObject(parent) {
 }
 
 RunController::~RunController() {
-    worker_->requestStop();
+    stop_.request_stop();
     thread_.quit();
     thread_.wait();
 }
@@ -56,20 +56,23 @@ void RunController::start(const Plan& plan) {
     if (running_)
         return;
     const quint64 job = ++job_;
+    stop_ = std::stop_source();
     setRunning(true);
     QMetaObject::invokeMethod(
-        worker_, [worker = worker_, job, plan] { worker->run(job, plan); }, Qt::QueuedConnection);
+        worker_,
+        [worker = worker_, job, plan, token = stop_.get_token()] { worker->run(job, plan, token); },
+        Qt::QueuedConnection);
 }
 
 void RunController::stop() {
     if (running_)
-        worker_->requestStop();
+        stop_.request_stop();
 }
 
 bool RunController::stopAndWait(int timeoutMs) {
     if (!running_)
         return true;
-    worker_->requestStop();
+    stop_.request_stop();
     QEventLoop loop;
     QTimer timeout;
     timeout.setSingleShot(true);

@@ -6,6 +6,8 @@
 #include <QObject>
 #include <QThread>
 
+#include <stop_token>
+
 namespace readscope::ui {
 
 class RunWorker;
@@ -36,6 +38,7 @@ private:
     QThread thread_;
     RunWorker* worker_ = nullptr;
     quint64 job_ = 0;
+    std::stop_source stop_; // the current job's
     bool running_ = false;
 };
 

@@ -21,20 +21,9 @@ private:
 
 } // namespace
 
-void RunWorker::requestStop() {
-    std::lock_guard lock(mutex_);
-    stop_.request_stop();
-}
-
-void RunWorker::run(quint64 job, const Plan& plan) {
-    std::stop_token token;
-    {
-        std::lock_guard lock(mutex_);
-        stop_ = std::stop_source();
-        token = stop_.get_token();
-    }
+void RunWorker::run(quint64 job, const Plan& plan, std::stop_token stop) {
     SignalSink sink(*this, job);
-    auto result = runPlan(plan, sink, token);
+    auto result = runPlan(plan, sink, stop);
     if (result)
         emit finished(job, *result, {});
     else

@@ -5,7 +5,6 @@
 
 #include <QObject>
 
-#include <mutex>
 #include <stop_token>
 
 namespace readscope::ui {
@@ -13,11 +12,10 @@ namespace readscope::ui {
 class RunWorker : public QObject {
     Q_OBJECT
 public:
-    // Thread-safe: called from the GUI thread while run() is busy on the worker thread.
-    void requestStop();
+    // Runs on the worker thread. The stop token belongs to the job: it is created when the
+    // job is started, so a Stop pressed before the run begins is not lost.
+    void run(quint64 job, const readscope::Plan& plan, std::stop_token stop);
 
-public slots:
-    void run(quint64 job, const readscope::Plan& plan);
 
 signals:
     void started(quint64 job, const readscope::ResultDocument& header);
@@ -26,10 +24,6 @@ signals:
     void warned(quint64 job, const QString& message);
     // Always emitted, also after a stop or an error (error is empty on success).
     void finished(quint64 job, const readscope::ResultDocument& doc, const QString& error);
-
-private:
-    std::mutex mutex_;
-    std::stop_source stop_;
 };
 
 } // namespace readscope::ui

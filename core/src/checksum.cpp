@@ -1,5 +1,6 @@
 #include "readscope/checksum.h"
 
+#include <algorithm>
 #include <cstring>
 
 namespace readscope {
@@ -25,21 +26,42 @@ inline std::uint64_t mix(std::uint64_t h) {
 
 } // namespace
 
-std::uint64_t checksum(std::span<const std::byte> bytes) {
+void ChecksumStream::block(const std::byte* p) {
     // Four independent lanes keep the multiplier latency off the critical path, so the loop
     // runs near memory bandwidth; each lane is order-sensitive within itself.
-    std::uint64_t a = 1, b = 2, c = 3, d = 4;
+    for (int lane = 0; lane < 4; ++lane)
+        lanes_[lane] = rotl(lanes_[lane] ^ load64(p + 8 * lane), 31) * kMul;
+}
+
+void ChecksumStream::update(std::span<const std::byte> bytes) {
     const std::byte* p = bytes.data();
     std::size_t n = bytes.size();
+    total_ += n;
+    if (tailSize_) {
+        const std::size_t take = std::min(n, 32 - tailSize_);
+        std::memcpy(tail_ + tailSize_, p, take);
+        tailSize_ += take;
+        p += take;
+        n -= take;
+        if (tailSize_ < 32)
+            return;
+        block(tail_);
+        tailSize_ = 0;
+    }
     while (n >= 32) {
-        a = rotl(a ^ load64(p), 31) * kMul;
-        b = rotl(b ^ load64(p + 8), 31) * kMul;
-        c = rotl(c ^ load64(p + 16), 31) * kMul;
-        d = rotl(d ^ load64(p + 24), 31) * kMul;
+        block(p);
         p += 32;
         n -= 32;
     }
-    std::uint64_t h = mix(a) ^ rotl(mix(b), 17) ^ rotl(mix(c), 34) ^ rotl(mix(d), 51);
+    std::memcpy(tail_, p, n);
+    tailSize_ = n;
+}
+
+std::uint64_t ChecksumStream::finish() const {
+    std::uint64_t h = mix(lanes_[0]) ^ rotl(mix(lanes_[1]), 17) ^ rotl(mix(lanes_[2]), 34) ^
+                      rotl(mix(lanes_[3]), 51);
+    const std::byte* p = tail_;
+    std::size_t n = tailSize_;
     while (n >= 8) {
         h = rotl(h ^ load64(p), 27) * kMul;
         p += 8;
@@ -50,7 +72,13 @@ std::uint64_t checksum(std::span<const std::byte> bytes) {
         ++p;
         --n;
     }
-    return mix(h ^ bytes.size());
+    return mix(h ^ total_);
+}
+
+std::uint64_t checksum(std::span<const std::byte> bytes) {
+    ChecksumStream s;
+    s.update(bytes);
+    return s.finish();
 }
 
 } // namespace readscope

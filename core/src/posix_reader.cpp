@@ -9,6 +9,7 @@
 #include <cerrno>
 #include <cstring>
 #include <fcntl.h>
+#include <new>
 #include <optional>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -61,13 +62,21 @@ private:
 
 class PosixReader final : public RangeReader {
 public:
-    PosixReader(const StrategyInfo& s, const FileProbe& f, UniqueFd fd, AlignedBuffer buffer)
-        : s_(s), f_(f), fd_(std::move(fd)), buffer_(std::move(buffer)) {}
+    PosixReader(const StrategyInfo& s, const FileProbe& f, UniqueFd fd)
+        : s_(s), f_(f), fd_(std::move(fd)) {}
 
     Result<ReadOutcome> read(std::span<const Range> ranges, ConsumeMode mode,
                              bool recordLatencies, std::stop_token stop) override {
         ReadOutcome out;
         seeks_ = 0;
+        if (needsBuffer()) {
+            std::uint64_t longest = 0;
+            for (const auto& r : ranges)
+                longest = std::max(longest, r.length);
+            if (buffer_.size() < bufferBytesFor(longest))
+                if (auto st = prepare(longest); !st)
+                    return st.error();
+        }
         Consumer consumer(mode, f_.pageSize, s_.hint == Hint::Prefetch);
         Mapping mapping;
         const bool mapped = s_.access == Access::MapCopy || s_.access == Access::MapInPlace;
@@ -117,7 +126,37 @@ public:
         return out;
     }
 
+    Status prepare(std::uint64_t rangeBytes) override {
+        if (!needsBuffer())
+            return okStatus();
+        const std::uint64_t bytes = bufferBytesFor(rangeBytes);
+        if (buffer_.size() >= bytes)
+            return okStatus();
+        buffer_ = {};
+        try {
+            buffer_ = AlignedBuffer(bytes, s_.access == Access::Direct ? f_.directAlign
+                                                                       : f_.pageSize);
+        } catch (const std::bad_alloc&) {
+            return Error{fmt::format("cannot allocate a {}-byte buffer for {}", bytes, s_.id)};
+        }
+        return okStatus();
+    }
+
+    void release() override { buffer_ = {}; }
+
 private:
+    bool needsBuffer() const {
+        return s_.access == Access::Direct ||
+               (s_.access == Access::Pread && s_.buffer == BufferKind::Reused);
+    }
+
+    std::uint64_t bufferBytesFor(std::uint64_t rangeBytes) const {
+        const std::uint64_t n = std::min(rangeBytes, f_.size);
+        if (s_.access == Access::Direct)
+            return alignUp(n, f_.directAlign) + 2 * f_.directAlign;
+        return alignUp(n ? n : 1, f_.pageSize);
+    }
+
     Status setUpMapping(Mapping& mapping, std::span<const Range> ranges, std::uint64_t& syscalls) {
         if (auto st = mapping.map(fd_.get(), f_.size, false, syscalls); !st)
             return Error{fmt::format("mapping '{}': {}", f_.path, st.error().message)};
@@ -302,7 +341,7 @@ private:
 } // namespace
 
 Result<std::unique_ptr<RangeReader>> openPosixReader(const StrategyInfo& s, const FileProbe& f,
-                                                     std::uint64_t maxRange) {
+                                                     std::uint64_t /*maxRange*/) {
     int flags = O_RDONLY | O_CLOEXEC;
     if (s.access == Access::Direct)
         flags |= O_DIRECT;
@@ -310,14 +349,7 @@ Result<std::unique_ptr<RangeReader>> openPosixReader(const StrategyInfo& s, cons
     if (!fd.valid())
         return Error{fmt::format("cannot open '{}' for {}: {}", f.path, s.id,
                                  std::strerror(errno))};
-    AlignedBuffer buffer;
-    const std::uint64_t cap = std::min<std::uint64_t>(maxRange, f.size);
-    if (s.access == Access::Direct)
-        buffer = AlignedBuffer(alignUp(cap, f.directAlign) + 2 * f.directAlign, f.directAlign);
-    else if (s.buffer == BufferKind::Reused)
-        buffer = AlignedBuffer(cap, f.pageSize);
-    return std::unique_ptr<RangeReader>(
-        std::make_unique<PosixReader>(s, f, std::move(fd), std::move(buffer)));
+    return std::unique_ptr<RangeReader>(std::make_unique<PosixReader>(s, f, std::move(fd)));
 }
 
 } // namespace readscope

@@ -7,6 +7,7 @@
 #include <cerrno>
 #include <cstring>
 #include <fcntl.h>
+#include <algorithm>
 #include <unistd.h>
 #include <vector>
 
@@ -26,14 +27,16 @@ Result<std::uint64_t> referenceChecksum(const FileProbe& file, std::span<const R
     UniqueFd fd(::open(file.path.c_str(), O_RDONLY | O_CLOEXEC));
     if (!fd.valid())
         return Error{fmt::format("cannot open '{}': {}", file.path, std::strerror(errno))};
+    // In 1 MiB chunks, so that checking a 1 GiB range costs 1 MiB of memory, not 1 GiB.
+    constexpr std::uint64_t kChunk = 1 << 20;
     std::uint64_t total = 0;
-    std::vector<std::byte> bytes;
+    std::vector<std::byte> bytes(kChunk);
     for (std::size_t i = 0; i < ranges.size(); ++i) {
         const auto want = clippedLength(ranges[i], file.size);
-        bytes.resize(want);
+        ChecksumStream sum;
         std::uint64_t got = 0;
         while (got < want) {
-            const ssize_t n = ::pread(fd.get(), bytes.data() + got, want - got,
+            const ssize_t n = ::pread(fd.get(), bytes.data(), std::min(kChunk, want - got),
                                       static_cast<off_t>(ranges[i].offset + got));
             if (n < 0 && errno == EINTR)
                 continue;
@@ -42,9 +45,10 @@ Result<std::uint64_t> referenceChecksum(const FileProbe& file, std::span<const R
                                          ranges[i].offset + got, std::strerror(errno))};
             if (n == 0)
                 break;
+            sum.update({bytes.data(), static_cast<std::size_t>(n)});
             got += static_cast<std::uint64_t>(n);
         }
-        total = combineRangeChecksum(total, i, checksum({bytes.data(), got}));
+        total = combineRangeChecksum(total, i, sum.finish());
     }
     return total;
 }

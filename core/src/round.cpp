@@ -33,8 +33,18 @@ void work(RangeReader& reader, const std::vector<Range>& ranges, ConsumeMode mod
 
 Result<RoundResult> runRound(std::vector<std::unique_ptr<RangeReader>>& readers,
                              const std::vector<std::vector<Range>>& parts, ConsumeMode mode,
-                             std::stop_token stop) {
+                             std::uint64_t rangeBytes, std::stop_token stop) {
     const std::size_t workers = parts.size();
+    struct Release {
+        std::vector<std::unique_ptr<RangeReader>>& readers;
+        ~Release() {
+            for (auto& r : readers)
+                r->release();
+        }
+    } release{readers};
+    for (std::size_t w = 0; w < workers; ++w)
+        if (auto st = readers[w]->prepare(rangeBytes); !st)
+            return st.error();
     std::vector<WorkerResult> results(workers);
     if (workers == 1) {
         work(*readers[0], parts[0], mode, stop, results[0]);

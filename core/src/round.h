@@ -16,8 +16,9 @@ struct RoundResult {
     bool stopped = false;
 };
 
+// Each reader is prepared (untimed) for rangeBytes before the round and released after it.
 Result<RoundResult> runRound(std::vector<std::unique_ptr<RangeReader>>& readers,
                              const std::vector<std::vector<Range>>& parts, ConsumeMode mode,
-                             std::stop_token stop);
+                             std::uint64_t rangeBytes, std::stop_token stop);
 
 } // namespace readscope

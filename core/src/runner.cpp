@@ -164,7 +164,13 @@ private:
             fail(cell, reference.error().message);
             return;
         }
-        auto outcome = lane.readers[0]->read(ranges, ConsumeMode::Verify, false, stop_);
+        auto& reader = *lane.readers[0];
+        if (auto st = reader.prepare(cell.rangeBytes); !st) {
+            fail(cell, st.error().message);
+            return;
+        }
+        auto outcome = reader.read(ranges, ConsumeMode::Verify, false, stop_);
+        reader.release();
         if (!outcome)
             fail(cell, outcome.error().message);
         else if (!outcome->stopped && outcome->value != *reference) {
@@ -184,7 +190,7 @@ private:
         auto result = runRound(lane.readers, parts,
                                plan_.consume == Consume::All ? ConsumeMode::All
                                                              : ConsumeMode::Touch,
-                               stop_);
+                               cell.rangeBytes, stop_);
         if (!result) {
             fail(cell, result.error().message);
             return true;

@@ -31,10 +31,30 @@ unsigned depthFor(std::uint64_t maxRange) {
 
 class UringReader final : public RangeReader {
 public:
-    UringReader(const FileProbe& f, UniqueFd fd, std::uint64_t maxRange)
-        : f_(f), fd_(std::move(fd)), depth_(depthFor(maxRange)) {
-        for (unsigned i = 0; i < depth_; ++i)
-            pool_.emplace_back(std::min(maxRange, f.size), f.pageSize);
+    UringReader(const FileProbe& f, UniqueFd fd) : f_(f), fd_(std::move(fd)) {}
+
+    Status prepare(std::uint64_t rangeBytes) override {
+        const std::uint64_t bytes = std::min(rangeBytes, f_.size);
+        if (!pool_.empty() && poolBytes_ >= bytes && depth_ == depthFor(rangeBytes))
+            return okStatus();
+        release();
+        depth_ = depthFor(rangeBytes);
+        try {
+            for (unsigned i = 0; i < depth_; ++i)
+                pool_.emplace_back(bytes, f_.pageSize);
+        } catch (const std::bad_alloc&) {
+            pool_.clear();
+            return Error{fmt::format("cannot allocate {} io_uring buffers of {} bytes", depth_,
+                                     bytes)};
+        }
+        poolBytes_ = bytes;
+        return okStatus();
+    }
+
+    void release() override {
+        if (!leaked_)
+            pool_.clear();
+        poolBytes_ = 0;
     }
     ~UringReader() override {
         if (initialised_)
@@ -45,7 +65,7 @@ public:
     }
 
     Status init() {
-        const int rc = io_uring_queue_init(depth_ * 2, &ring_, 0);
+        const int rc = io_uring_queue_init(kMaxDepth * 2, &ring_, 0);
         if (rc < 0)
             return Error{fmt::format("io_uring setup failed: {}", std::strerror(-rc))};
         initialised_ = true;
@@ -55,6 +75,12 @@ public:
     Result<ReadOutcome> read(std::span<const Range> ranges, ConsumeMode mode,
                              bool recordLatencies, std::stop_token stop) override {
         ReadOutcome out;
+        std::uint64_t longest = 0;
+        for (const auto& r : ranges)
+            longest = std::max(longest, r.length);
+        if (pool_.empty() || poolBytes_ < std::min(longest, f_.size))
+            if (auto st = prepare(longest); !st)
+                return st.error();
         Consumer consumer(mode, f_.pageSize, false);
         std::vector<Slot> slots(depth_);
         std::vector<unsigned> freeSlots;
@@ -175,7 +201,8 @@ private:
 
     FileProbe f_;
     UniqueFd fd_;
-    unsigned depth_;
+    unsigned depth_ = 1;
+    std::uint64_t poolBytes_ = 0;
     std::vector<AlignedBuffer> pool_;
     io_uring ring_{};
     bool initialised_ = false;
@@ -185,12 +212,12 @@ private:
 } // namespace
 
 Result<std::unique_ptr<RangeReader>> openUringReader(const StrategyInfo& s, const FileProbe& f,
-                                                     std::uint64_t maxRange) {
+                                                     std::uint64_t /*maxRange*/) {
     UniqueFd fd(::open(f.path.c_str(), O_RDONLY | O_CLOEXEC));
     if (!fd.valid())
         return Error{fmt::format("cannot open '{}' for {}: {}", f.path, s.id,
                                  std::strerror(errno))};
-    auto reader = std::make_unique<UringReader>(f, std::move(fd), maxRange);
+    auto reader = std::make_unique<UringReader>(f, std::move(fd));
     if (auto st = reader->init(); !st)
         return st.error();
     return std::unique_ptr<RangeReader>(std::move(reader));

@@ -8,6 +8,8 @@
 
 #include <QTest>
 
+#include <fcntl.h>
+#include <sys/mman.h>
 #include <thread>
 #include <unistd.h>
 
@@ -84,6 +86,38 @@ private slots:
         const Cell* later = doc->find("pread-uninit", 1 << 20);
         QVERIFY(later);
         QVERIFY2(later->message.find("changed") != std::string::npos, later->message.c_str());
+    }
+
+    void coldThatDidNotGoColdIsFlagged() {
+        // Pages mapped (and touched) by a process cannot be evicted: the cold rounds of this
+        // file start warm, and the cell must say so instead of passing as cold.
+        TestFile file(4 << 20);
+        const int fd = ::open(file.path().c_str(), O_RDONLY);
+        QVERIFY(fd >= 0);
+        void* map = ::mmap(nullptr, file.size(), PROT_READ, MAP_SHARED | MAP_POPULATE, fd, 0);
+        QVERIFY(map != MAP_FAILED);
+        Plan plan;
+        plan.file = file.path();
+        plan.strategies = {"pread-uninit"};
+        plan.sizes = {64 << 10};
+        plan.cache = CacheMode::Cold;
+        plan.rounds = 3;
+        plan.warmup = 0;
+        struct WarningSink : RunSink {
+            std::vector<std::string> warnings;
+            void onWarning(const std::string& w) override { warnings.push_back(w); }
+        } sink;
+        auto doc = runPlan(plan, sink);
+        ::munmap(map, file.size());
+        ::close(fd);
+        QVERIFY(doc.ok());
+        const Cell& cell = doc->cells.at(0);
+        QVERIFY(cell.residentBefore && *cell.residentBefore > 0.9);
+        QVERIFY2(cell.message.find("did not go cold") != std::string::npos, cell.message.c_str());
+        bool logged = false;
+        for (const auto& w : sink.warnings)
+            logged |= w.find("did not go cold") != std::string::npos;
+        QVERIFY(logged);
     }
 };
 

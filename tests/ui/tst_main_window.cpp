@@ -5,6 +5,7 @@
 #include <qcustomplot.h>
 #include "compare_view.h"
 #include "results_model.h"
+#include "run_controller.h"
 #include "strategy_picker.h"
 #include "window_fixture.h"
 
@@ -182,6 +183,26 @@ private slots:
         QVERIFY(sinceStop.elapsed() < 2000);
         QVERIFY(!w.isRunning());
         QVERIFY(!w.model()->document().complete);
+    }
+
+    void startAndStopAHundredTimes() {
+        // Through the app's own worker: no crash, no hung thread, every run reports back.
+        RunController controller;
+        auto plan = testing::tinyPlan(*file_, 1000);
+        int finishedRuns = 0;
+        connect(&controller, &RunController::finished, this, [&] { ++finishedRuns; });
+        QElapsedTimer t;
+        t.start();
+        for (int i = 0; i < 100; ++i) {
+            controller.start(plan);
+            QVERIFY(controller.isRunning());
+            if (i % 3)
+                QTest::qWait(1);
+            controller.stop();
+            QTRY_VERIFY_WITH_TIMEOUT(!controller.isRunning(), 10000);
+        }
+        QCOMPARE(finishedRuns, 100);
+        qInfo("100 start/stop cycles took %lld ms", t.elapsed());
     }
 
     void closingMidRunStopsCleanly() {

@@ -36,10 +36,17 @@ public:
     virtual ~RangeReader() = default;
     virtual Result<ReadOutcome> read(std::span<const Range> ranges, ConsumeMode mode,
                                      bool recordLatencies, std::stop_token stop) = 0;
+    // Untimed, before a round: allocate and touch what the strategy keeps across ranges (the
+    // reused buffer, the aligned direct-I/O buffer, the io_uring buffer pool), sized for
+    // ranges of rangeBytes. read() prepares by itself when this was not called.
+    virtual Status prepare(std::uint64_t /*rangeBytes*/) { return okStatus(); }
+    // After the round: give that memory back, so only one strategy's buffers live at a time
+    // and peak memory stays near threads x largest range.
+    virtual void release() {}
 };
 
-// maxRange bounds the reused and direct-I/O buffers. Fails with a reason when the strategy
-// cannot run on this file (the same reason availability() gives).
+// Fails with a reason when the strategy cannot run on this file (the same reason
+// availability() gives). maxRange is kept for callers; buffers are sized by prepare().
 Result<std::unique_ptr<RangeReader>> openReader(const StrategyInfo& strategy,
                                                 const FileProbe& file, std::uint64_t maxRange);
 
