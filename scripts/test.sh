@@ -1,13 +1,16 @@
 #!/usr/bin/env bash
 # The README's test command: installs what is missing, builds, and runs every test suite
 # through CTest (Qt tests headless on the offscreen platform): first the dev build, then the
-# whole suite again under AddressSanitizer + UndefinedBehaviorSanitizer (the asan preset).
-# READSCOPE_SKIP_ASAN=1 skips the second pass for a quick local check.
+# whole suite again under AddressSanitizer + UndefinedBehaviorSanitizer (the asan preset), then
+# the runner's threaded suites under ThreadSanitizer (the tsan preset).
+# READSCOPE_SKIP_SANITIZERS=1 skips the sanitizer passes for a quick local check.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/build.sh dev
 ctest --preset dev
-if [[ "${READSCOPE_SKIP_ASAN:-0}" != "1" ]]; then
+if [[ "${READSCOPE_SKIP_SANITIZERS:-0}" != "1" ]]; then
     bash scripts/build.sh asan
     ctest --preset asan
+    bash scripts/build.sh tsan
+    ctest --preset tsan
 fi

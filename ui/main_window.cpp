@@ -46,6 +46,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     setAcceptDrops(true);
     model_ = new ResultsModel(this);
     controller_ = new RunController(this);
+    controller_->setRecoveryPath(recoveryPath());
     buildLayout();
     buildActions();
     connect(controller_, &RunController::started, model_, &ResultsModel::beginRun);

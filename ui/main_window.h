@@ -52,6 +52,11 @@ public:
     QString loadBaseline(const QString& path);
     void clearBaseline();
     void applyLesson(int index);
+    // Cells a crashed or killed run left behind, and showing them as if just run.
+    static QString recoveryPath();
+    bool hasRecovery() const;
+    QString restoreRecovery();
+    void discardRecovery();
     CompareView* compareView() const { return compare_; }
 
     ConfigPanel* config() const { return config_; }

@@ -12,12 +12,14 @@
 #include "strategy_picker.h"
 
 #include "readscope/documents.h"
+#include "readscope/recovery.h"
 #include "readscope/report.h"
 
 #include <QAction>
 #include <QApplication>
 #include <QClipboard>
 #include <QDir>
+#include <QFile>
 #include <QDragEnterEvent>
 #include <QDropEvent>
 #include <QFileDialog>
@@ -193,6 +195,28 @@ QString MainWindow::exportReport(const QString& dir) const {
                               QByteArray::fromStdString(reportMarkdown(
                                   model_->document(), comparison, chart.toStdString())));
 }
+
+QString MainWindow::recoveryPath() {
+    const QString dir = QStandardPaths::writableLocation(QStandardPaths::AppLocalDataLocation);
+    QDir().mkpath(dir);
+    return QDir(dir).filePath("recovery.jsonl");
+}
+
+bool MainWindow::hasRecovery() const { return QFile::exists(recoveryPath()); }
+
+QString MainWindow::restoreRecovery() {
+    auto doc = readRecovery(recoveryPath().toStdString());
+    if (!doc)
+        return QString::fromStdString(doc.error().message);
+    model_->setDocument(*doc);
+    config_->setPlan(doc->plan);
+    refreshComparison();
+    log(QString("restored %1 finished cells of an interrupted run").arg(doc->cells.size()));
+    discardRecovery();
+    return {};
+}
+
+void MainWindow::discardRecovery() { QFile::remove(recoveryPath()); }
 
 QString MainWindow::loadBaseline(const QString& path) {
     auto doc = loadDocument(path.toStdString());

@@ -60,7 +60,9 @@ void RunController::start(const Plan& plan) {
     setRunning(true);
     QMetaObject::invokeMethod(
         worker_,
-        [worker = worker_, job, plan, token = stop_.get_token()] { worker->run(job, plan, token); },
+        [worker = worker_, job, plan, token = stop_.get_token(), path = recoveryPath_] {
+            worker->run(job, plan, token, path);
+        },
         Qt::QueuedConnection);
 }
 

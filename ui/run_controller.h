@@ -20,6 +20,7 @@ public:
 
     bool isRunning() const { return running_; }
     void start(const Plan& plan);
+    void setRecoveryPath(const QString& path) { recoveryPath_ = path.toStdString(); }
     void stop();
     // Stops and waits up to timeoutMs for the worker to return (used when the window closes).
     bool stopAndWait(int timeoutMs);
@@ -39,6 +40,7 @@ private:
     RunWorker* worker_ = nullptr;
     quint64 job_ = 0;
     std::stop_source stop_; // the current job's
+    std::string recoveryPath_;
     bool running_ = false;
 };
 

@@ -1,5 +1,9 @@
 #include "run_worker.h"
 
+#include "readscope/recovery.h"
+
+#include <optional>
+
 namespace readscope::ui {
 
 namespace {
@@ -21,9 +25,16 @@ private:
 
 } // namespace
 
-void RunWorker::run(quint64 job, const Plan& plan, std::stop_token stop) {
-    SignalSink sink(*this, job);
+void RunWorker::run(quint64 job, const Plan& plan, std::stop_token stop,
+                    const std::string& recoveryPath) {
+    SignalSink toWindow(*this, job);
+    std::optional<RecoverySink> recovery;
+    if (!recoveryPath.empty())
+        recovery.emplace(toWindow, recoveryPath);
+    RunSink& sink = recovery ? static_cast<RunSink&>(*recovery) : toWindow;
     auto result = runPlan(plan, sink, stop);
+    if (recovery)
+        recovery->discard(); // the run ended: its cells are in the window now
     if (result)
         emit finished(job, *result, {});
     else

@@ -14,7 +14,9 @@ class RunWorker : public QObject {
 public:
     // Runs on the worker thread. The stop token belongs to the job: it is created when the
     // job is started, so a Stop pressed before the run begins is not lost.
-    void run(quint64 job, const readscope::Plan& plan, std::stop_token stop);
+    // Finished cells are also appended to recoveryPath (when not empty) until the run ends.
+    void run(quint64 job, const readscope::Plan& plan, std::stop_token stop,
+             const std::string& recoveryPath);
 
 
 signals:

@@ -36,6 +36,9 @@ Options:
   --markdown            print a Markdown table instead of the plain one
   --baseline PATH       after the run, compare it with this saved result (JSON or CSV)
   --threshold PCT       noise threshold for --baseline, in percent (default 2)
+  --recovery PATH       where finished cells are appended as the run goes (default:
+                        $XDG_STATE_HOME/readscope/recovery-PID.jsonl; removed when the run ends)
+  --resume PATH         after a crash or kill: finish the run saved in that recovery file
   --report DIR          write DIR/readscope-report.md (table, comparison, system, the command
                         that reproduces the run) with the chart as readscope-chart.png beside
   --quiet               no progress bar and no warnings on stderr
@@ -114,6 +117,11 @@ Result<RunOptions> parseRunOptions(const std::vector<std::string>& args) {
         if (!v)
             return v.error();
         const std::string& value = *v;
+        static const char* const planFlags[] = {"--sizes", "--strategies", "--pattern", "--cache",
+                                                "--consume", "--threads", "--rounds", "--warmup",
+                                                "--seed", "--budget", "--time-cap"};
+        for (const char* f : planFlags)
+            o.planFlagsGiven |= a == f;
         if (a == "--sizes") {
             auto sizes = parseSizeList(value);
             if (!sizes)
@@ -171,6 +179,10 @@ Result<RunOptions> parseRunOptions(const std::vector<std::string>& args) {
             o.samplesCsvPath = value;
         } else if (a == "--json") {
             o.jsonPath = value;
+        } else if (a == "--recovery") {
+            o.recoveryPath = value;
+        } else if (a == "--resume") {
+            o.resumePath = value;
         } else if (a == "--report") {
             o.reportDir = value;
         } else if (a == "--baseline") {

@@ -14,6 +14,8 @@ struct RunOptions {
     Plan plan;
     bool allStrategies = true;
     std::optional<std::string> csvPath, samplesCsvPath, jsonPath, baselinePath, reportDir;
+    std::optional<std::string> recoveryPath, resumePath;
+    bool planFlagsGiven = false; // sizes, strategies, modes...: not allowed with --resume
     double threshold = 0.02;
     bool markdown = false;
     bool quiet = false;

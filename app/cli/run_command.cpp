@@ -8,6 +8,7 @@
 #include "readscope/documents.h"
 #include "readscope/generator.h"
 #include "readscope/probe.h"
+#include "readscope/recovery.h"
 #include "readscope/report.h"
 #include "readscope/runner.h"
 
@@ -92,6 +93,17 @@ private:
     std::string dir_;
 };
 
+std::string defaultRecoveryPath() {
+    const char* state = std::getenv("XDG_STATE_HOME");
+    const char* home = std::getenv("HOME");
+    fs::path dir = state && *state ? fs::path(state) : fs::path(home && *home ? home : "/tmp") /
+                                                           ".local" / "state";
+    dir /= "readscope";
+    std::error_code ec;
+    fs::create_directories(dir, ec);
+    return (dir / fmt::format("recovery-{}.jsonl", ::getpid())).string();
+}
+
 Status checkOutput(const std::optional<std::string>& path, const char* flag,
                    const std::string& target) {
     if (!path)
@@ -135,6 +147,18 @@ int runCommand(const std::vector<std::string>& args) {
                                         *o.reportDir, ec.message()),
                             kExitUsage);
     }
+    std::optional<ResultDocument> recovered;
+    if (o.resumePath) {
+        if (o.planFlagsGiven || !o.plan.file.empty())
+            return complain("--resume takes the file and the plan from the recovery file: give "
+                            "no FILE and no --sizes, --strategies, --cache ... with it",
+                            kExitUsage);
+        auto doc = readRecovery(*o.resumePath);
+        if (!doc)
+            return complain("--resume: " + doc.error().message, kExitUsage);
+        recovered = std::move(*doc);
+        o.plan = recovered->plan;
+    }
     std::optional<ResultDocument> baseline;
     if (o.baselinePath) {
         auto doc = loadDocument(*o.baselinePath);
@@ -165,7 +189,17 @@ int runCommand(const std::vector<std::string>& args) {
             return complain(probe.error().message, kExitUsage);
         if (auto st = validatePlan(o.plan, *probe); !st)
             return complain(st.error().message, kExitUsage);
-        result = runPlan(o.plan, sink, stop.get_token());
+        RecoverySink recovery(sink, o.recoveryPath ? *o.recoveryPath : defaultRecoveryPath());
+        if (!o.quiet)
+            fmt::print(stderr, "Finished cells are kept in {} until the run ends; after a crash: "
+                               "readscope-cli run --resume {}\n",
+                       recovery.path(), recovery.path());
+        result = recovered ? resumeRun(*recovered, recovery, stop.get_token())
+                           : runPlan(o.plan, recovery, stop.get_token());
+        if (result || !recovered)
+            recovery.discard();
+        if (result && recovered && o.resumePath && *o.resumePath != recovery.path())
+            std::filesystem::remove(*o.resumePath);
     }
     sink.clearLine();
     if (!result)

@@ -42,6 +42,19 @@ int main(int argc, char** argv) {
     }
     window.restoreSettings();
     window.show();
+    if (window.hasRecovery()) {
+        const auto answer = QMessageBox::question(
+            &window, "readscope",
+            "A run was interrupted (the app crashed or was killed). Restore the cells it had "
+            "finished?",
+            QMessageBox::Yes | QMessageBox::No, QMessageBox::Yes);
+        if (answer == QMessageBox::Yes) {
+            if (const QString e = window.restoreRecovery(); !e.isEmpty())
+                QMessageBox::warning(&window, "readscope", e);
+        } else {
+            window.discardRecovery();
+        }
+    }
 
     QString file = options->file;
     if (file.isEmpty() && window.config()->filePath().isEmpty()) {

@@ -150,11 +150,12 @@ Cell cellFrom(const json& j) {
 
 } // namespace
 
-std::string toJson(const ResultDocument& doc) {
+namespace {
+json documentJson(const ResultDocument& doc) {
     json cells = json::array();
     for (const auto& c : doc.cells)
         cells.push_back(cellJson(c));
-    json j = {{"format", "readscope-result"},
+    return json{{"format", "readscope-result"},
               {"format_version", doc.formatVersion},
               {"plan", planJson(doc.plan)},
               {"file_size", doc.fileSize},
@@ -162,8 +163,12 @@ std::string toJson(const ResultDocument& doc) {
               {"complete", doc.complete},
               {"note", doc.note},
               {"cells", cells}};
-    return j.dump(2) + "\n";
 }
+} // namespace
+
+std::string toJson(const ResultDocument& doc) { return documentJson(doc).dump(2) + "\n"; }
+
+std::string toJsonLine(const ResultDocument& doc) { return documentJson(doc).dump() + "\n"; }
 
 Result<ResultDocument> fromJson(std::string_view text) {
     try {

@@ -1,6 +1,7 @@
 // readscope-cli end to end, as a script would run it: exit codes, messages that name the
 // fault, output files, and the target file left untouched.
 #include "readscope/documents.h"
+#include "readscope/recovery.h"
 #include "test_file.h"
 
 #include <QFile>
@@ -242,6 +243,38 @@ private slots:
         QVERIFY(text.contains("![GB/s per range size](readscope-chart.png)"));
         QVERIFY(QImage(dir + "/readscope-chart.png").width() > 1000);
         QCOMPARE(cli({"run", path_, "--report", file_->dir() + "/no/such/dir"}).code, 2);
+    }
+
+    void killDashNineLosesNothingFinished() {
+        const QString rec = file_->dir() + "/recovery.jsonl";
+        QProcess p;
+        p.start(READSCOPE_CLI, {"run", path_, "--sizes", "1M,256K,64K", "--strategies",
+                                "pread-uninit,seek-read", "--rounds", "3000", "--warmup", "0",
+                                "--time-cap", "1", "--quiet", "--recovery", rec});
+        QVERIFY(p.waitForStarted());
+        auto lines = [&] {
+            QFile f(rec);
+            return f.open(QIODevice::ReadOnly) ? f.readAll().count('\n') : 0;
+        };
+        QTRY_VERIFY_WITH_TIMEOUT(lines() >= 3, 60000); // header + the 1 MiB cells
+        ::kill(static_cast<pid_t>(p.processId()), SIGKILL);
+        QVERIFY(p.waitForFinished(10000));
+        QCOMPARE(p.exitStatus(), QProcess::CrashExit);
+        auto recovered = readscope::readRecovery(rec.toStdString());
+        QVERIFY(recovered.ok());
+        QVERIFY(recovered->cells.size() >= 2);
+        QVERIFY(!recovered->complete);
+
+        const QString out = file_->dir() + "/resumed.json";
+        auto r = cli({"run", "--resume", rec, "--quiet", "--json", out});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        auto doc = readscope::loadDocument(out.toStdString());
+        QVERIFY(doc.ok());
+        QVERIFY(doc->complete);
+        QCOMPARE(doc->cells.size(), std::size_t(6));
+        QVERIFY(doc->find("seek-read", 64 << 10));
+        QVERIFY(!QFile::exists(rec));
+        QCOMPARE(cli({"run", path_, "--resume", rec}).code, 2);
     }
 
     void strategiesList() {

@@ -10,6 +10,7 @@
 #include "window_fixture.h"
 
 #include "readscope/documents.h"
+#include "readscope/recovery.h"
 
 #include <QAbstractItemModelTester>
 #include <QElapsedTimer>
@@ -150,6 +151,41 @@ private slots:
         QVERIFY(md.contains("readscope-cli run"));
         QVERIFY(md.contains("![GB/s per range size](readscope-chart.png)"));
         QVERIFY(QImage(dir.filePath("readscope-chart.png")).width() > 1000);
+    }
+
+    void restoresWhatAKilledRunLeftBehind() {
+        // A killed run leaves its recovery file: header plus finished cells.
+        QFile::remove(MainWindow::recoveryPath());
+        {
+            struct Quiet : RunSink {} quiet;
+            RecoverySink sink(quiet, MainWindow::recoveryPath().toStdString());
+            ResultDocument header;
+            header.plan = testing::tinyPlan(*file_);
+            sink.onStarted(header);
+            for (std::uint64_t size : {16 << 10, 64 << 10}) {
+                Cell c;
+                c.strategy = "pread-uninit";
+                c.rangeBytes = size;
+                c.summary.median = 3.5;
+                sink.onCellFinished(c);
+            }
+        } // no discard(): as after kill -9
+        MainWindow w;
+        QVERIFY(w.hasRecovery());
+        QCOMPARE(w.restoreRecovery(), QString());
+        QCOMPARE(w.model()->rowCount(), 2);
+        QCOMPARE(w.chart()->pointCount("pread-uninit"), 2);
+        QVERIFY(!w.hasRecovery());
+    }
+
+    void runsLeaveNoRecoveryFileBehind() {
+        MainWindow w;
+        QVERIFY(w.openTargetFile(QString::fromStdString(file_->path())));
+        w.config()->setPlan(testing::tinyPlan(*file_));
+        QSignalSpy finished(&w, &MainWindow::runFinished);
+        QVERIFY(w.startRun());
+        QVERIFY(finished.wait(120000));
+        QVERIFY(!w.hasRecovery());
     }
 
     void lessonsSetUpSweeps() {

@@ -10,6 +10,8 @@
 namespace readscope {
 
 std::string toJson(const ResultDocument& doc);
+// The same document on one line (no newline inside), for append-only logs.
+std::string toJsonLine(const ResultDocument& doc);
 Result<ResultDocument> fromJson(std::string_view text);
 
 std::string toSummaryCsv(const ResultDocument& doc);
