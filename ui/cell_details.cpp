@@ -10,13 +10,6 @@ namespace readscope::ui {
 
 namespace {
 
-template <class F> double medianOf(const Cell& c, F field) {
-    std::vector<double> values;
-    for (const auto& s : c.samples)
-        values.push_back(double(field(s)));
-    return median(values);
-}
-
 QString row(const QString& name, const QString& value) {
     return QString("<tr><td><b>%1</b></td><td>%2</td></tr>").arg(name, value);
 }
@@ -48,19 +41,19 @@ QString cellDetailsHtml(const Cell& c, const ResultDocument& doc) {
                                 .arg(s.median, 0, 'f', 2).arg(s.min, 0, 'f', 2)
                                 .arg(s.max, 0, 'f', 2).arg(s.p25, 0, 'f', 2)
                                 .arg(s.p75, 0, 'f', 2).arg(s.cv * 100, 0, 'f', 1));
-        const double user = medianOf(c, [](const Sample& x) { return x.userSeconds; });
-        const double sys = medianOf(c, [](const Sample& x) { return x.systemSeconds; });
+        const double user = medianOverRounds(c, [](const Sample& x) { return x.userSeconds; });
+        const double sys = medianOverRounds(c, [](const Sample& x) { return x.systemSeconds; });
         html += row("CPU per round", QString("user %1 ms, system %2 ms")
                                          .arg(user * 1e3, 0, 'f', 2).arg(sys * 1e3, 0, 'f', 2));
-        const double minor = medianOf(c, [](const Sample& x) { return x.minorFaults; });
-        const double major = medianOf(c, [](const Sample& x) { return x.majorFaults; });
+        const double minor = medianOverRounds(c, [](const Sample& x) { return x.minorFaults; });
+        const double major = medianOverRounds(c, [](const Sample& x) { return x.majorFaults; });
         html += row("Page faults per MiB", QString("minor %1, major %2")
                                                .arg(perMiB(minor), 0, 'f', 1)
                                                .arg(perMiB(major), 0, 'f', 1));
-        const double calls = medianOf(c, [](const Sample& x) { return x.syscalls; });
+        const double calls = medianOverRounds(c, [](const Sample& x) { return x.syscalls; });
         html += row("System calls per MiB", QString::number(perMiB(calls), 'f', 1));
-        const double p50 = medianOf(c, [](const Sample& x) { return x.latencyP50; });
-        const double p99 = medianOf(c, [](const Sample& x) { return x.latencyP99; });
+        const double p50 = medianOverRounds(c, [](const Sample& x) { return x.latencyP50; });
+        const double p99 = medianOverRounds(c, [](const Sample& x) { return x.latencyP99; });
         html += row("Latency per range", QString("p50 %1 µs, p99 %2 µs")
                                              .arg(p50 * 1e6, 0, 'f', 1).arg(p99 * 1e6, 0, 'f', 1));
     }

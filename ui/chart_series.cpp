@@ -11,15 +11,8 @@ namespace {
 
 bool measured(const Cell& c) { return c.status == CellStatus::Ok || c.status == CellStatus::Noisy; }
 
-template <class F> double medianOf(const Cell& c, F field) {
-    std::vector<double> v;
-    for (const auto& s : c.samples)
-        v.push_back(double(field(s)));
-    return median(v);
-}
-
 double gigabytes(const Cell& c) {
-    return medianOf(c, [](const Sample& s) { return s.bytes; }) / 1e9;
+    return medianOverRounds(c, [](const Sample& s) { return s.bytes; }) / 1e9;
 }
 
 // One line per strategy from a per-cell value (nullopt: no point).
@@ -126,15 +119,15 @@ ChartData buildChart(const ResultDocument& doc, const ResultDocument* baseline, 
                 const double gb = gigabytes(c);
                 if (gb <= 0)
                     return std::nullopt;
-                return (medianOf(c, [](const Sample& s) { return s.userSeconds; }) +
-                        medianOf(c, [](const Sample& s) { return s.systemSeconds; })) *
+                return (medianOverRounds(c, [](const Sample& s) { return s.userSeconds; }) +
+                        medianOverRounds(c, [](const Sample& s) { return s.systemSeconds; })) *
                        1e3 / gb;
             });
             Series sys = line(doc, id, colorOf(id), [](const Cell& c) -> std::optional<double> {
                 const double gb = gigabytes(c);
                 if (gb <= 0)
                     return std::nullopt;
-                return medianOf(c, [](const Sample& s) { return s.systemSeconds; }) * 1e3 / gb;
+                return medianOverRounds(c, [](const Sample& s) { return s.systemSeconds; }) * 1e3 / gb;
             });
             sys.name += " (system)";
             sys.strategy.clear();
@@ -149,10 +142,10 @@ ChartData buildChart(const ResultDocument& doc, const ResultDocument* baseline, 
         out.yLabel = "latency per range (µs): solid p50, dashed p99";
         for (const auto& id : strategyOrder(doc)) {
             Series p50 = line(doc, id, colorOf(id), [](const Cell& c) {
-                return std::optional(medianOf(c, [](const Sample& s) { return s.latencyP50; }) * 1e6);
+                return std::optional(medianOverRounds(c, [](const Sample& s) { return s.latencyP50; }) * 1e6);
             });
             Series p99 = line(doc, id, colorOf(id), [](const Cell& c) {
-                return std::optional(medianOf(c, [](const Sample& s) { return s.latencyP99; }) * 1e6);
+                return std::optional(medianOverRounds(c, [](const Sample& s) { return s.latencyP99; }) * 1e6);
             });
             p99.name += " (p99)";
             p99.strategy.clear();

@@ -222,20 +222,26 @@ std::string footer(const Comparison& c) {
     return out;
 }
 
+std::string who(const CellComparison& cc) {
+    return cc.baselineStrategy == cc.strategy
+               ? cc.strategy
+               : fmt::format("{} vs {}", cc.strategy, cc.baselineStrategy);
+}
+
+std::string change(const ChangeEstimate& e) {
+    return e.verdict == Verdict::Unknown ? "–" : percent(e.change);
+}
+
 } // namespace
 
 std::string comparisonMarkdown(const Comparison& c) {
     std::string out = "| strategy | range | baseline GB/s | current GB/s | change | 95% CI | p | "
                       "verdict |\n|---|---:|---:|---:|---:|---:|---:|---|\n";
     for (const auto& cc : c.cells) {
-        const std::string who = cc.baselineStrategy == cc.strategy
-                                    ? cc.strategy
-                                    : fmt::format("{} vs {}", cc.strategy, cc.baselineStrategy);
         const auto& e = cc.estimate;
-        out += fmt::format("| {} | {} | {:.2f} | {:.2f} | {} | {} | {} | {} |\n", who,
+        out += fmt::format("| {} | {} | {:.2f} | {:.2f} | {} | {} | {} | {} |\n", who(cc),
                            formatSize(cc.rangeBytes), cc.baselineMedian, cc.currentMedian,
-                           e.verdict == Verdict::Unknown ? "–" : percent(e.change), interval(e),
-                           pText(e), toString(e.verdict));
+                           change(e), interval(e), pText(e), toString(e.verdict));
     }
     return out + footer(c);
 }
@@ -245,14 +251,11 @@ std::string comparisonText(const Comparison& c) {
                                   "range", "baseline", "current", "change", "95% CI", "p",
                                   "verdict");
     for (const auto& cc : c.cells) {
-        const std::string who = cc.baselineStrategy == cc.strategy
-                                    ? cc.strategy
-                                    : fmt::format("{} vs {}", cc.strategy, cc.baselineStrategy);
         const auto& e = cc.estimate;
-        out += fmt::format("{:<32} {:>8} {:>9.2f} {:>9.2f} {:>8} {:>19} {:>6}  {}{}\n", who,
+        out += fmt::format("{:<32} {:>8} {:>9.2f} {:>9.2f} {:>8} {:>19} {:>6}  {}{}\n", who(cc),
                            formatSize(cc.rangeBytes), cc.baselineMedian, cc.currentMedian,
-                           e.verdict == Verdict::Unknown ? "–" : percent(e.change), interval(e),
-                           pText(e), toString(e.verdict), e.note.empty() ? "" : " (" + e.note + ")");
+                           change(e), interval(e), pText(e), toString(e.verdict),
+                           e.note.empty() ? "" : " (" + e.note + ")");
     }
     return out + footer(c);
 }

@@ -12,13 +12,6 @@ namespace {
 // glibc serves allocations this large from fresh mmaps at first (its threshold then grows).
 constexpr std::uint64_t kMmapThreshold = 128 << 10;
 
-template <class F> double medianOf(const Cell& c, F field) {
-    std::vector<double> v;
-    for (const auto& s : c.samples)
-        v.push_back(double(field(s)));
-    return median(v);
-}
-
 bool freshBuffer(const StrategyInfo& s) {
     return s.buffer == BufferKind::FreshZeroed || s.buffer == BufferKind::FreshUninit ||
            s.buffer == BufferKind::Grown || s.buffer == BufferKind::Preallocated;
@@ -96,16 +89,16 @@ MeasuredCost measuredCost(const Cell& c) {
     MeasuredCost m;
     if (c.samples.empty())
         return m;
-    const double bytes = medianOf(c, [](const Sample& s) { return s.bytes; });
+    const double bytes = medianOverRounds(c, [](const Sample& s) { return s.bytes; });
     const double mib = bytes / (1 << 20), gb = bytes / 1e9;
-    const double calls = medianOf(c, [](const Sample& s) { return s.syscalls; });
+    const double calls = medianOverRounds(c, [](const Sample& s) { return s.syscalls; });
     m.syscallsPerRange = c.rangesPerRound ? calls / double(c.rangesPerRound) : 0;
     m.syscallsPerMiB = mib > 0 ? calls / mib : 0;
-    m.minorFaultsPerMiB = mib > 0 ? medianOf(c, [](const Sample& s) { return s.minorFaults; }) / mib : 0;
-    m.majorFaultsPerMiB = mib > 0 ? medianOf(c, [](const Sample& s) { return s.majorFaults; }) / mib : 0;
-    m.userMsPerGB = gb > 0 ? medianOf(c, [](const Sample& s) { return s.userSeconds; }) * 1e3 / gb : 0;
+    m.minorFaultsPerMiB = mib > 0 ? medianOverRounds(c, [](const Sample& s) { return s.minorFaults; }) / mib : 0;
+    m.majorFaultsPerMiB = mib > 0 ? medianOverRounds(c, [](const Sample& s) { return s.majorFaults; }) / mib : 0;
+    m.userMsPerGB = gb > 0 ? medianOverRounds(c, [](const Sample& s) { return s.userSeconds; }) * 1e3 / gb : 0;
     m.systemMsPerGB =
-        gb > 0 ? medianOf(c, [](const Sample& s) { return s.systemSeconds; }) * 1e3 / gb : 0;
+        gb > 0 ? medianOverRounds(c, [](const Sample& s) { return s.systemSeconds; }) * 1e3 / gb : 0;
     return m;
 }
 

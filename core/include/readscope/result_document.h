@@ -46,6 +46,16 @@ struct Cell {
     void summarize();        // recomputes summary, residentBefore and Ok/Noisy status
 };
 
+// The median over a cell's rounds of one sample field, e.g.
+// medianOverRounds(cell, [](const Sample& s) { return s.minorFaults; }).
+template <class Field> double medianOverRounds(const Cell& cell, Field field) {
+    std::vector<double> values;
+    values.reserve(cell.samples.size());
+    for (const auto& s : cell.samples)
+        values.push_back(static_cast<double>(field(s)));
+    return median(values);
+}
+
 struct ResultDocument {
     int formatVersion = 1;
     Plan plan;
