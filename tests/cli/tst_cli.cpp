@@ -134,6 +134,53 @@ private slots:
         QCOMPARE(readscope::testing::fileFingerprint(file_->path()), before);
     }
 
+    void everyValueFlagRejectsBadValues_data() {
+        QTest::addColumn<QStringList>("args");
+        const QStringList flags = {"--sizes", "--threads", "--rounds", "--warmup", "--seed",
+                                   "--budget", "--time-cap", "--threshold", "--pattern",
+                                   "--cache", "--consume", "--strategies"};
+        const QStringList values = {"", "-1", "-0.5", "abc", "99999999999999999999",
+                                    "99999999999999999999G", "1e999", "12abc"};
+        for (const auto& flag : flags)
+            for (const auto& value : values) {
+                if (flag == "--seed" && value == "-0.5")
+                    continue;
+                QTest::newRow(qPrintable(flag + " '" + value + "'"))
+                    << QStringList{"run", path_, flag, value};
+            }
+    }
+    void everyValueFlagRejectsBadValues() {
+        QFETCH(QStringList, args);
+        auto r = cli(args);
+        QVERIFY2(r.code == 2, qPrintable(QString("exit %1, stderr: %2").arg(r.code).arg(r.err)));
+        QVERIFY(r.err.startsWith("readscope-cli: "));
+        QVERIFY2(r.err.contains(args[2]) || r.err.contains("needs a value") ||
+                     r.err.contains(args[3]),
+                 qPrintable(r.err));
+    }
+
+    void fullDiskKeepsThePreviousExport() {
+        // A 4 KiB tmpfs in a private mount namespace stands for a full disk.
+        const QString unshare = QStandardPaths::findExecutable("unshare");
+        if (unshare.isEmpty())
+            QSKIP("no unshare(1)");
+        QTemporaryDir dir;
+        const QString script =
+            QString("mount -t tmpfs -o size=4k none '%1' && printf old > '%1/r.json' && "
+                    "'%2' run '%3' --sizes 64K --strategies pread-uninit --rounds 3 --warmup 0 "
+                    "--quiet --json '%1/r.json'; echo \"exit=$?\"; cat '%1/r.json'")
+                .arg(dir.path(), READSCOPE_CLI, path_);
+        QProcess p;
+        p.start(unshare, {"-rm", "sh", "-c", script});
+        QVERIFY(p.waitForFinished(60000));
+        const QString out = p.readAllStandardOutput(), err = p.readAllStandardError();
+        if (err.contains("mount:") || err.contains("unshare:"))
+            QSKIP(qPrintable("cannot mount a private tmpfs here: " + err));
+        QVERIFY2(out.contains("exit=1"), qPrintable(out + err));
+        QVERIFY2(err.contains("No space left"), qPrintable(err));
+        QVERIFY2(out.trimmed().endsWith("old"), qPrintable(out)); // the previous file, intact
+    }
+
     void emptyFile() {
         const QString path = file_->dir() + "/empty";
         QFile f(path);

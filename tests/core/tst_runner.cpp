@@ -230,7 +230,7 @@ private slots:
 
     void targetIsNeverWritten() {
         const auto before = testing::fileFingerprint(file_->path());
-        for (auto cache : {CacheMode::Warm, CacheMode::Cold}) {
+        for (auto cache : {CacheMode::Warm, CacheMode::Cold, CacheMode::Direct}) {
             Plan plan = smallPlan(*file_);
             plan.cache = cache;
             plan.rounds = 1;
