@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The README's test command: installs what is missing, builds, and runs every test suite
-# through CTest (Qt tests headless on the offscreen platform): first the dev build, then the
+# through CTest (Qt tests headless on the offscreen platform): first the dev build and the
+# Debian package test (scripts/package-test.sh), then the
 # whole suite again under AddressSanitizer + UndefinedBehaviorSanitizer (the asan preset), then
 # the runner's threaded suites under ThreadSanitizer (the tsan preset).
 # READSCOPE_SKIP_SANITIZERS=1 skips the sanitizer passes for a quick local check.
@@ -8,6 +9,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/build.sh dev
 ctest --preset dev
+bash scripts/package-test.sh
 if [[ "${READSCOPE_SKIP_SANITIZERS:-0}" != "1" ]]; then
     bash scripts/build.sh asan
     ctest --preset asan
