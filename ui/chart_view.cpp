@@ -250,6 +250,7 @@ void ChartView::rebuild() {
     } else {
         plot_->xAxis->setRange(4096 / 1.6, (64 << 20) * 1.6);
     }
+    plot_->legend->setVisible(plot_->graphCount() > 0); // no empty box before a run
     const bool logY = mode_ == ChartMode::Latency && bottom > 0;
     plot_->yAxis->setScaleType(logY ? QCPAxis::stLogarithmic : QCPAxis::stLinear);
     plot_->yAxis->setTicker(logY ? QSharedPointer<QCPAxisTicker>(new QCPAxisTickerLog)
