@@ -61,6 +61,25 @@ private slots:
         QCOMPARE(cli({"run", "--version"}).code, 0);
     }
 
+    void desktopAppHelpWithoutADisplay() {
+#ifdef READSCOPE_APP
+        QProcess p;
+        auto env = QProcessEnvironment::systemEnvironment();
+        env.remove("DISPLAY");
+        env.remove("WAYLAND_DISPLAY");
+        env.remove("QT_QPA_PLATFORM");
+        p.setProcessEnvironment(env);
+        for (const char* arg : {"--help", "--version"}) {
+            p.start(READSCOPE_APP, {arg});
+            QVERIFY(p.waitForFinished(20000));
+            QCOMPARE(p.exitCode(), 0);
+            QVERIFY(QString(p.readAllStandardOutput()).contains("readscope"));
+        }
+#else
+        QSKIP("built without the desktop app");
+#endif
+    }
+
     void runPrintsTableAndWritesFiles() {
         const QString dir = file_->dir();
         const auto before = readscope::testing::fileFingerprint(file_->path());
