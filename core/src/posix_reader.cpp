@@ -142,7 +142,10 @@ public:
         return okStatus();
     }
 
-    void release() override { buffer_ = {}; }
+    void release() override {
+        if (buffer_.size() > kKeepBufferLimit)
+            buffer_ = {};
+    }
 
 private:
     bool needsBuffer() const {
@@ -341,7 +344,7 @@ private:
 } // namespace
 
 Result<std::unique_ptr<RangeReader>> openPosixReader(const StrategyInfo& s, const FileProbe& f,
-                                                     std::uint64_t /*maxRange*/) {
+                                                     std::uint64_t maxRange) {
     int flags = O_RDONLY | O_CLOEXEC;
     if (s.access == Access::Direct)
         flags |= O_DIRECT;
@@ -349,7 +352,11 @@ Result<std::unique_ptr<RangeReader>> openPosixReader(const StrategyInfo& s, cons
     if (!fd.valid())
         return Error{fmt::format("cannot open '{}' for {}: {}", f.path, s.id,
                                  std::strerror(errno))};
-    return std::unique_ptr<RangeReader>(std::make_unique<PosixReader>(s, f, std::move(fd)));
+    auto reader = std::make_unique<PosixReader>(s, f, std::move(fd));
+    if (std::min(maxRange, f.size) <= kKeepBufferLimit)
+        if (auto st = reader->prepare(maxRange); !st)
+            return st.error();
+    return std::unique_ptr<RangeReader>(std::move(reader));
 }
 
 } // namespace readscope

@@ -25,6 +25,13 @@ inline double secondsBetween(Clock::time_point a, Clock::time_point b) {
     return std::chrono::duration<double>(b - a).count();
 }
 
+// Buffers a strategy keeps across ranges are allocated when the reader opens and kept for the
+// whole run while each is at most this large; larger ones are allocated before each round
+// (untimed) and freed after it, so that peak memory stays near threads x largest range.
+// (Allocating even small kept buffers per round measured 10-80% slower kernel copies into
+// them on the test VM, for reasons not understood; buffers made at open do not show it.)
+inline constexpr std::uint64_t kKeepBufferLimit = 64ull << 20;
+
 // Times at most kMaxLatencySamples evenly spaced ranges per read() call: two clock reads per
 // range cost 2-3% at 64 KiB, which the overhead benchmark would see; one range in k costs 1/k.
 inline constexpr std::size_t kMaxLatencySamples = 512;

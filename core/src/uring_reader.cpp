@@ -35,8 +35,8 @@ public:
 
     Status prepare(std::uint64_t rangeBytes) override {
         const std::uint64_t bytes = std::min(rangeBytes, f_.size);
-        if (!pool_.empty() && poolBytes_ >= bytes && depth_ == depthFor(rangeBytes))
-            return okStatus();
+        if (!pool_.empty() && poolBytes_ >= bytes)
+            return okStatus(); // a pool made for larger ranges serves smaller ones
         release();
         depth_ = depthFor(rangeBytes);
         try {
@@ -52,8 +52,9 @@ public:
     }
 
     void release() override {
-        if (!leaked_)
-            pool_.clear();
+        if (leaked_ || poolBytes_ <= kKeepBufferLimit)
+            return;
+        pool_.clear();
         poolBytes_ = 0;
     }
     ~UringReader() override {
@@ -212,7 +213,7 @@ private:
 } // namespace
 
 Result<std::unique_ptr<RangeReader>> openUringReader(const StrategyInfo& s, const FileProbe& f,
-                                                     std::uint64_t /*maxRange*/) {
+                                                     std::uint64_t maxRange) {
     UniqueFd fd(::open(f.path.c_str(), O_RDONLY | O_CLOEXEC));
     if (!fd.valid())
         return Error{fmt::format("cannot open '{}' for {}: {}", f.path, s.id,
@@ -220,6 +221,9 @@ Result<std::unique_ptr<RangeReader>> openUringReader(const StrategyInfo& s, cons
     auto reader = std::make_unique<UringReader>(f, std::move(fd));
     if (auto st = reader->init(); !st)
         return st.error();
+    if (std::min(maxRange, f.size) <= kKeepBufferLimit)
+        if (auto st = reader->prepare(maxRange); !st)
+            return st.error();
     return std::unique_ptr<RangeReader>(std::move(reader));
 }
 

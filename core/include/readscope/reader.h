@@ -40,13 +40,14 @@ public:
     // reused buffer, the aligned direct-I/O buffer, the io_uring buffer pool), sized for
     // ranges of rangeBytes. read() prepares by itself when this was not called.
     virtual Status prepare(std::uint64_t /*rangeBytes*/) { return okStatus(); }
-    // After the round: give that memory back, so only one strategy's buffers live at a time
-    // and peak memory stays near threads x largest range.
+    // After the round: give back kept buffers over 64 MiB, so that only one strategy's huge
+    // buffers live at a time and peak memory stays near threads x largest range.
     virtual void release() {}
 };
 
 // Fails with a reason when the strategy cannot run on this file (the same reason
-// availability() gives). maxRange is kept for callers; buffers are sized by prepare().
+// availability() gives). Kept buffers up to 64 MiB are made here for maxRange; larger ones
+// by prepare() before each round.
 Result<std::unique_ptr<RangeReader>> openReader(const StrategyInfo& strategy,
                                                 const FileProbe& file, std::uint64_t maxRange);
 
