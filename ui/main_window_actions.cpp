@@ -257,7 +257,14 @@ QString MainWindow::openResults(const QString& path) {
     if (!doc)
         return QString::fromStdString(doc.error().message);
     model_->setDocument(*doc);
+    // Show the plan that made the results, but keep measuring the file already chosen: the
+    // document's file may be on another machine or long gone.
+    const QString current = config_->filePath();
     config_->setPlan(doc->plan);
+    if (!current.isEmpty())
+        config_->setFilePath(current);
+    else
+        refreshFileStatus();
     refreshComparison();
     log(QString("opened results %1 (%2 cells)").arg(path).arg(doc->cells.size()));
     setWindowTitle(QString("readscope — %1").arg(QFileInfo(path).fileName()));
