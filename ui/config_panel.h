@@ -31,6 +31,8 @@ public:
     void setFilePath(const QString& path);
     // What the core found out about the file (nullptr + message when it cannot be read).
     void showFileStatus(const FileStatus* status, const QString& problem);
+    // The status last shown (nullptr when the file could not be inspected).
+    const FileStatus* fileStatus() const { return status_ ? &*status_ : nullptr; }
     StrategyPicker* strategyPicker() const { return picker_; }
 
     static const std::vector<std::pair<QString, QString>>& sizePresets();

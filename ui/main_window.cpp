@@ -199,14 +199,10 @@ bool MainWindow::startRun() {
     }
     if (!openTargetFile(config_->filePath())) // refreshed before each run
         return false;
+    const FileStatus* status = config_->fileStatus();
     auto plan = config_->plan();
     if (!plan) {
         showBanner(QString::fromStdString(plan.error().message));
-        return false;
-    }
-    auto status = inspectFile(plan->file);
-    if (!status) {
-        showBanner(QString::fromStdString(status.error().message));
         return false;
     }
     if (auto st = validatePlan(*plan, status->probe); !st) {
