@@ -2,6 +2,7 @@
 
 #include "readscope/stats.h"
 #include "readscope/strategy.h"
+#include "readscope/teaching.h"
 #include "readscope/units.h"
 
 #include <vector>
@@ -17,8 +18,6 @@ QString row(const QString& name, const QString& value) {
 } // namespace
 
 QString cellDetailsHtml(const Cell& c, const ResultDocument& doc) {
-    const double mib = double(c.samples.empty() ? 0 : c.samples.front().bytes) / (1 << 20);
-    auto perMiB = [&](double v) { return mib > 0 ? v / mib : 0.0; };
     QString html = QString("<h3>%1 at %2</h3><table cellspacing=4>")
                        .arg(QString::fromStdString(c.strategy),
                             QString::fromStdString(formatSize(c.rangeBytes)));
@@ -45,13 +44,11 @@ QString cellDetailsHtml(const Cell& c, const ResultDocument& doc) {
         const double sys = medianOverRounds(c, [](const Sample& x) { return x.systemSeconds; });
         html += row("CPU per round", QString("user %1 ms, system %2 ms")
                                          .arg(user * 1e3, 0, 'f', 2).arg(sys * 1e3, 0, 'f', 2));
-        const double minor = medianOverRounds(c, [](const Sample& x) { return x.minorFaults; });
-        const double major = medianOverRounds(c, [](const Sample& x) { return x.majorFaults; });
+        const MeasuredCost m = measuredCost(c);
         html += row("Page faults per MiB", QString("minor %1, major %2")
-                                               .arg(perMiB(minor), 0, 'f', 1)
-                                               .arg(perMiB(major), 0, 'f', 1));
-        const double calls = medianOverRounds(c, [](const Sample& x) { return x.syscalls; });
-        html += row("System calls per MiB", QString::number(perMiB(calls), 'f', 1));
+                                               .arg(m.minorFaultsPerMiB, 0, 'f', 1)
+                                               .arg(m.majorFaultsPerMiB, 0, 'f', 1));
+        html += row("System calls per MiB", QString::number(m.syscallsPerMiB, 'f', 1));
         const double p50 = medianOverRounds(c, [](const Sample& x) { return x.latencyP50; });
         const double p99 = medianOverRounds(c, [](const Sample& x) { return x.latencyP99; });
         html += row("Latency per range", QString("p50 %1 µs, p99 %2 µs")
