@@ -1,5 +1,7 @@
 #include "readscope/documents.h"
 
+#include "posix_fd.h"
+
 #include <fmt/format.h>
 
 #include <cerrno>
@@ -33,20 +35,13 @@ Status writeFileAtomically(const std::string& path, std::string_view content) {
         return Error{fmt::format("cannot write '{}': {} (does the folder exist and may you "
                                  "write there?)",
                                  path, std::strerror(errno))};
-    std::size_t done = 0;
-    while (done < content.size()) {
-        const ssize_t n = ::write(fd, content.data() + done, content.size() - done);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0) {
-            const int err = errno;
-            ::close(fd);
-            ::unlink(temp.c_str());
-            return Error{fmt::format("writing '{}' failed: {}; the previous file, if any, is "
-                                     "unchanged",
-                                     path, std::strerror(err))};
-        }
-        done += static_cast<std::size_t>(n);
+    if (!writeAll(fd, content.data(), content.size())) {
+        const int err = errno;
+        ::close(fd);
+        ::unlink(temp.c_str());
+        return Error{fmt::format("writing '{}' failed: {}; the previous file, if any, is "
+                                 "unchanged",
+                                 path, std::strerror(err))};
     }
     if (::fsync(fd) != 0 || ::close(fd) != 0) {
         const int err = errno;

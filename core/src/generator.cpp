@@ -71,16 +71,9 @@ Status generateFile(const std::string& path, std::uint64_t size, bool overwrite,
             return fail(fmt::format("generating '{}' was stopped", path));
         const auto n = static_cast<std::size_t>(std::min<std::uint64_t>(kChunk, size - off));
         generatedBytes(off, {buffer.get(), n});
-        std::size_t done = 0;
-        while (done < n) {
-            const ssize_t w = ::write(fd.get(), buffer.get() + done, n - done);
-            if (w < 0 && errno == EINTR)
-                continue;
-            if (w <= 0)
-                return fail(fmt::format("writing '{}' failed at {} bytes: {}", temp, off + done,
-                                        std::strerror(errno)));
-            done += static_cast<std::size_t>(w);
-        }
+        if (!writeAll(fd.get(), buffer.get(), n))
+            return fail(fmt::format("writing '{}' failed at {} bytes: {}", temp, off,
+                                    std::strerror(errno)));
         off += n;
         if (progress)
             progress(off, size);

@@ -2,6 +2,8 @@
 
 #include "readscope/documents.h"
 
+#include "posix_fd.h"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -24,8 +26,7 @@ RecoverySink::~RecoverySink() {
 void RecoverySink::appendLine(const std::string& line) {
     if (fd_ < 0)
         return;
-    const ssize_t n = ::write(fd_, line.data(), line.size());
-    if ((n != ssize_t(line.size()) || ::fdatasync(fd_) != 0) && !warned_) {
+    if ((!writeAll(fd_, line.data(), line.size()) || ::fdatasync(fd_) != 0) && !warned_) {
         warned_ = true;
         inner_.onWarning(fmt::format("could not append to the recovery file '{}': {}", path_,
                                      std::strerror(errno)));
