@@ -58,11 +58,7 @@ private slots:
 
     void exportsRoundTrip() {
         MainWindow w;
-        QVERIFY(w.openTargetFile(QString::fromStdString(file_->path())));
-        w.config()->setPlan(testing::tinyPlan(*file_));
-        QSignalSpy finished(&w, &MainWindow::runFinished);
-        QVERIFY(w.startRun());
-        QVERIFY(finished.wait(120000));
+        QVERIFY(testing::runToEnd(w, testing::tinyPlan(*file_)));
         QTemporaryDir dir;
         const QString json = dir.filePath("r.json"), csv = dir.filePath("r.csv");
         QCOMPARE(w.saveResults(json), QString());
@@ -97,13 +93,9 @@ private slots:
 
     void compareChartModesTeachingAndReport() {
         MainWindow w;
-        QVERIFY(w.openTargetFile(QString::fromStdString(file_->path())));
         auto plan = testing::tinyPlan(*file_, 5);
         plan.strategies = {"pread-zerofill", "pread-uninit", "seek-read"};
-        w.config()->setPlan(plan);
-        QSignalSpy finished(&w, &MainWindow::runFinished);
-        QVERIFY(w.startRun());
-        QVERIFY(finished.wait(120000));
+        QVERIFY(testing::runToEnd(w, plan));
         QTemporaryDir dir;
         const QString baseline = dir.filePath("baseline.json");
         QCOMPARE(w.saveResults(baseline), QString());
@@ -180,11 +172,7 @@ private slots:
 
     void runsLeaveNoRecoveryFileBehind() {
         MainWindow w;
-        QVERIFY(w.openTargetFile(QString::fromStdString(file_->path())));
-        w.config()->setPlan(testing::tinyPlan(*file_));
-        QSignalSpy finished(&w, &MainWindow::runFinished);
-        QVERIFY(w.startRun());
-        QVERIFY(finished.wait(120000));
+        QVERIFY(testing::runToEnd(w, testing::tinyPlan(*file_)));
         QVERIFY(!w.hasRecovery());
     }
 

@@ -5,6 +5,7 @@
 #include "test_file.h"
 
 #include <QCoreApplication>
+#include <QSignalSpy>
 #include <QStandardPaths>
 
 namespace readscope::testing {
@@ -17,6 +18,15 @@ inline Plan tinyPlan(const TestFile& f, int rounds = 2) {
     p.rounds = rounds;
     p.warmup = 0;
     return p;
+}
+
+// Chooses the plan's file, runs the plan through the window and waits for it to finish.
+inline bool runToEnd(ui::MainWindow& w, const Plan& plan) {
+    if (!w.openTargetFile(QString::fromStdString(plan.file)))
+        return false;
+    w.config()->setPlan(plan);
+    QSignalSpy finished(&w, &ui::MainWindow::runFinished);
+    return w.startRun() && finished.wait(120000);
 }
 
 inline void isolateSettings() {
