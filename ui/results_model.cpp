@@ -105,15 +105,13 @@ void ResultsModel::addCell(const Cell& cell) {
 }
 
 void ResultsModel::finishRun(const ResultDocument& doc) {
-    // The final document holds the same cells that arrived one by one; take it whole so that
-    // completeness and notes are right, but only reset when something differs.
-    if (doc.cells.size() == doc_.cells.size()) {
-        const auto cells = std::move(doc_.cells);
-        doc_ = doc;
-        doc_.cells = cells;
+    // The final document holds the cells that arrived one by one, plus completeness and notes:
+    // take it without a reset when the rows are the same ones.
+    if (doc.cells.size() != doc_.cells.size()) {
+        setDocument(doc);
         return;
     }
-    setDocument(doc);
+    doc_ = doc;
 }
 
 void ResultsModel::clear() { setDocument(ResultDocument{}); }
