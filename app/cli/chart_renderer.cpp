@@ -5,16 +5,25 @@
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
-#include <spawn.h>
 #include <string>
-#include <sys/wait.h>
-#include <unistd.h>
 #include <vector>
 
+#ifndef _WIN32
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
 extern char** environ;
+#endif
 
 namespace readscope::cli {
 
+#ifdef _WIN32
+Status renderChart(const std::string&, const std::string&) {
+    return Error{"the desktop app is not built for Windows, so no chart was rendered; the "
+                 "report has the table and the JSON"};
+}
+#else
 namespace {
 
 std::string appBesideUs() {
@@ -60,5 +69,7 @@ Status renderChart(const std::string& resultsJson, const std::string& chartPath)
                                  WIFEXITED(status) ? WEXITSTATUS(status) : -1)};
     return okStatus();
 }
+
+#endif
 
 } // namespace readscope::cli

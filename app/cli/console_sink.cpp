@@ -1,11 +1,12 @@
 #include "console_sink.h"
 
+#include "cli_platform.h"
+
 #include "readscope/units.h"
 
 #include <fmt/format.h>
 
 #include <cstdio>
-#include <unistd.h>
 
 namespace readscope::cli {
 
@@ -18,7 +19,7 @@ std::string clock(double seconds) {
 }
 } // namespace
 
-ConsoleSink::ConsoleSink(bool quiet) : quiet_(quiet), tty_(::isatty(STDERR_FILENO) == 1) {}
+ConsoleSink::ConsoleSink(bool quiet) : quiet_(quiet), tty_(stderrIsTerminal()) {}
 
 ConsoleSink::~ConsoleSink() { clearLine(); }
 

@@ -1,3 +1,4 @@
+#include "cli_platform.h"
 #include "commands.h"
 
 #include "readscope/generator.h"
@@ -11,7 +12,6 @@
 #include <cstring>
 #include <filesystem>
 #include <optional>
-#include <unistd.h>
 
 namespace readscope::cli {
 
@@ -38,18 +38,17 @@ unless --force is given.
 
 // A small throwaway file, so availability can be judged where test files usually live.
 Result<FileProbe> probeTemporary() {
-    const char* tmp = std::getenv("TMPDIR");
-    std::string dir = fmt::format("{}/readscope-probe-XXXXXX", tmp && *tmp ? tmp : "/tmp");
-    if (!::mkdtemp(dir.data()))
-        return Error{fmt::format("cannot create a temporary folder: {}", std::strerror(errno))};
-    const std::string path = dir + "/probe.bin";
+    auto dir = makeTempDir("readscope-probe");
+    if (!dir)
+        return dir.error();
+    const std::string path = (std::filesystem::path(*dir) / "probe.bin").string();
     Result<FileProbe> probe = Error{""};
     if (auto st = generateFile(path, 1 << 20); st)
         probe = probeFile(path);
     else
         probe = st.error();
     std::error_code ec;
-    std::filesystem::remove_all(dir, ec);
+    std::filesystem::remove_all(*dir, ec);
     return probe;
 }
 
@@ -80,14 +79,21 @@ int strategiesCommand(const std::vector<std::string>& args) {
         return complain(probe.error().message, file.empty() ? kExitFailed : kExitUsage);
     fmt::print("Availability checked on '{}' ({}).\n\n", file.empty() ? "a temporary file" : file,
                probe->filesystem);
-    fmt::print("{:<15} {:<16} {:<30} {}\n", "id", "family", "name", "available");
-    for (const auto& s : strategies()) {
+    fmt::print("{:<21} {:<16} {:<38} {}\n", "id", "family", "name", "available");
+    auto list = [&](const StrategyInfo& s) {
         const auto a = availability(s, *probe);
-        fmt::print("{:<15} {:<16} {:<30} {}\n", s.id, s.family, s.name,
+        fmt::print("{:<21} {:<16} {:<38} {}\n", s.id, s.family, s.name,
                    a.available ? "yes" : "no: " + a.reason);
         if (explain)
             fmt::print("    {}\n\n{}\n", s.summary, strategyExplanation(s.id));
-    }
+    };
+    // This platform's strategies first, then the other platform's, which say why they cannot
+    // run here.
+    for (const auto& s : strategies())
+        list(s);
+    for (const auto& s : allStrategies())
+        if (s.platform != currentPlatform())
+            list(s);
     return kExitOk;
 }
 

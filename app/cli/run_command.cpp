@@ -1,4 +1,5 @@
 #include "cli_options.h"
+#include "cli_platform.h"
 #include "commands.h"
 #include "chart_renderer.h"
 #include "console_sink.h"
@@ -16,13 +17,9 @@
 
 #include <atomic>
 #include <chrono>
-#include <csignal>
-#include <cstdlib>
 #include <cstring>
 #include <filesystem>
-#include <sys/stat.h>
 #include <thread>
-#include <unistd.h>
 
 namespace readscope::cli {
 
@@ -31,22 +28,15 @@ namespace {
 namespace fs = std::filesystem;
 constexpr std::uint64_t kDefaultFileSize = 256ull << 20;
 
-volatile std::sig_atomic_t gInterrupted = 0;
-extern "C" void onInterrupt(int) { gInterrupted = 1; }
-
 // Ctrl-C requests a stop instead of killing the process, so finished cells are printed and a
 // generated file is removed. A watcher thread turns the signal flag into a stop request.
 class InterruptGuard {
 public:
     explicit InterruptGuard(std::stop_source& source) {
-        struct sigaction sa {};
-        sa.sa_handler = onInterrupt;
-        sigemptyset(&sa.sa_mask);
-        sigaction(SIGINT, &sa, &oldInt_);
-        sigaction(SIGTERM, &sa, &oldTerm_);
+        catchInterrupts();
         watcher_ = std::jthread([&source](std::stop_token done) {
             while (!done.stop_requested()) {
-                if (gInterrupted) {
+                if (interrupted()) {
                     source.request_stop();
                     return;
                 }
@@ -57,12 +47,10 @@ public:
     ~InterruptGuard() {
         watcher_.request_stop();
         watcher_.join();
-        sigaction(SIGINT, &oldInt_, nullptr);
-        sigaction(SIGTERM, &oldTerm_, nullptr);
+        restoreInterrupts();
     }
 
 private:
-    struct sigaction oldInt_ {}, oldTerm_ {};
     std::jthread watcher_;
 };
 
@@ -75,13 +63,11 @@ public:
             fs::remove_all(dir_, ec);
     }
     Result<std::string> create(std::uint64_t size, bool showProgress, std::stop_token stop) {
-        const char* tmp = std::getenv("TMPDIR");
-        std::string pattern = fmt::format("{}/readscope-XXXXXX", tmp && *tmp ? tmp : "/tmp");
-        if (!::mkdtemp(pattern.data()))
-            return Error{fmt::format("cannot create a temporary folder '{}': {}", pattern,
-                                     std::strerror(errno))};
-        dir_ = pattern;
-        const std::string path = dir_ + "/readscope-default.bin";
+        auto dir = makeTempDir("readscope");
+        if (!dir)
+            return dir.error();
+        dir_ = *dir;
+        const std::string path = (fs::path(dir_) / "readscope-default.bin").string();
         if (showProgress)
             fmt::print(stderr, "Generating a {} MiB test file {} ...\n", size >> 20, path);
         if (auto st = generateFile(path, size, false, {}, stop); !st)
@@ -94,14 +80,7 @@ private:
 };
 
 std::string defaultRecoveryPath() {
-    const char* state = std::getenv("XDG_STATE_HOME");
-    const char* home = std::getenv("HOME");
-    fs::path dir = state && *state ? fs::path(state) : fs::path(home && *home ? home : "/tmp") /
-                                                           ".local" / "state";
-    dir /= "readscope";
-    std::error_code ec;
-    fs::create_directories(dir, ec);
-    return (dir / fmt::format("recovery-{}.jsonl", ::getpid())).string();
+    return (fs::path(stateDir()) / fmt::format("recovery-{}.jsonl", processId())).string();
 }
 
 Status checkOutput(const std::optional<std::string>& path, const char* flag,
@@ -166,10 +145,8 @@ int runCommand(const std::vector<std::string>& args) {
             return complain("--baseline: " + doc.error().message, kExitUsage);
         baseline = std::move(*doc);
     }
-    if (o.plan.dropCachesAsRoot && ::geteuid() != 0)
-        return complain("--drop-caches needs root; without it, cold mode evicts the file with "
-                        "posix_fadvise, which needs no privileges",
-                        kExitUsage);
+    if (auto why = dropCachesRefusal(); o.plan.dropCachesAsRoot && !why.empty())
+        return complain(why, kExitUsage);
 
     // Ctrl-C from here on stops the work and still cleans up (the generated file included).
     std::stop_source stop;

@@ -1,15 +1,14 @@
 #include "readscope/documents.h"
 
-#include "posix_fd.h"
+#include "platform.h"
+#include "unique_fd.h"
 
 #include <fmt/format.h>
 
 #include <cerrno>
 #include <cstring>
-#include <fcntl.h>
 #include <fstream>
 #include <sstream>
-#include <unistd.h>
 
 namespace readscope {
 
@@ -30,27 +29,27 @@ Result<ResultDocument> loadDocument(const std::string& path) {
 
 Status writeFileAtomically(const std::string& path, std::string_view content) {
     const std::string temp = path + ".readscope-tmp";
-    const int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-    if (fd < 0)
+    UniqueFd fd(platform::createForWriting(temp));
+    if (!fd.valid())
         return Error{fmt::format("cannot write '{}': {} (does the folder exist and may you "
                                  "write there?)",
                                  path, std::strerror(errno))};
-    if (!writeAll(fd, content.data(), content.size())) {
+    if (!writeAll(fd.get(), content.data(), content.size())) {
         const int err = errno;
-        ::close(fd);
-        ::unlink(temp.c_str());
+        fd.reset();
+        platform::removeFile(temp);
         return Error{fmt::format("writing '{}' failed: {}; the previous file, if any, is "
                                  "unchanged",
                                  path, std::strerror(err))};
     }
-    if (::fsync(fd) != 0 || ::close(fd) != 0) {
+    if (!platform::flushToDisk(fd.get()) || platform::closeFile(fd.release()) != 0) {
         const int err = errno;
-        ::unlink(temp.c_str());
+        platform::removeFile(temp);
         return Error{fmt::format("flushing '{}' failed: {}", path, std::strerror(err))};
     }
-    if (::rename(temp.c_str(), path.c_str()) != 0) {
+    if (!platform::replaceFile(temp, path)) {
         const int err = errno;
-        ::unlink(temp.c_str());
+        platform::removeFile(temp);
         return Error{fmt::format("replacing '{}' failed: {}", path, std::strerror(err))};
     }
     return okStatus();

@@ -1,12 +1,12 @@
 #include "readscope/file_status.h"
 
-#include "posix_fd.h"
+#include "platform.h"
+#include "unique_fd.h"
 
 #include <fmt/format.h>
 
 #include <cerrno>
 #include <cstring>
-#include <fcntl.h>
 
 namespace readscope {
 
@@ -14,7 +14,7 @@ Result<FileStatus> inspectFile(const std::string& path) {
     auto probe = probeFile(path);
     if (!probe)
         return probe.error();
-    UniqueFd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK));
+    UniqueFd fd(platform::openForReading(path));
     if (!fd.valid())
         return Error{fmt::format("cannot open '{}' for reading: {}", path, std::strerror(errno))};
     FileStatus status{*probe, measureResidency(fd.get(), probe->size, probe->residencyVerifiable,

@@ -1,15 +1,13 @@
 #include "readscope/generator.h"
 
-#include "posix_fd.h"
+#include "platform.h"
+#include "unique_fd.h"
 
 #include <fmt/format.h>
 
 #include <cerrno>
 #include <cstring>
-#include <fcntl.h>
 #include <memory>
-#include <sys/stat.h>
-#include <unistd.h>
 
 namespace readscope {
 
@@ -48,13 +46,12 @@ Status generateFile(const std::string& path, std::uint64_t size, bool overwrite,
                     const GenerateProgress& progress, std::stop_token stop) {
     if (size == 0)
         return Error{"test file size is zero: give a size such as 256M"};
-    struct stat st {};
-    if (::stat(path.c_str(), &st) == 0 && !overwrite)
+    if (platform::statPath(path) && !overwrite)
         return Error{fmt::format("'{}' already exists: readscope does not overwrite files; "
                                  "choose another name or delete it first",
                                  path)};
     const std::string temp = path + ".readscope-partial";
-    UniqueFd fd(::open(temp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644));
+    UniqueFd fd(platform::createForWriting(temp));
     if (!fd.valid())
         return Error{fmt::format("cannot create '{}': {} (does the folder exist and may you "
                                  "write there?)",
@@ -63,7 +60,7 @@ Status generateFile(const std::string& path, std::uint64_t size, bool overwrite,
     auto buffer = std::make_unique_for_overwrite<std::byte[]>(kChunk);
     auto fail = [&](std::string message) -> Status {
         fd.reset();
-        ::unlink(temp.c_str());
+        platform::removeFile(temp);
         return Error{std::move(message)};
     };
     for (std::uint64_t off = 0; off < size;) {
@@ -78,10 +75,10 @@ Status generateFile(const std::string& path, std::uint64_t size, bool overwrite,
         if (progress)
             progress(off, size);
     }
-    if (::fsync(fd.get()) != 0)
+    if (!platform::flushToDisk(fd.get()))
         return fail(fmt::format("flushing '{}' failed: {}", temp, std::strerror(errno)));
     fd.reset();
-    if (::rename(temp.c_str(), path.c_str()) != 0)
+    if (!platform::replaceFile(temp, path))
         return fail(fmt::format("renaming '{}' to '{}' failed: {}", temp, path,
                                 std::strerror(errno)));
     return okStatus();

@@ -1,8 +1,7 @@
-#include "buffers.h"
-#include "consume.h"
-#include "posix_fd.h"
-#include "readers.h"
+#include "probe_platform.h"
+#include "reader_base.h"
 #include "sigbus_guard.h"
+#include "unique_fd.h"
 
 #include <fmt/format.h>
 
@@ -37,7 +36,12 @@ public:
             ::munmap(base_, size_);
     }
     Status map(int fd, std::uint64_t size, bool populateAtMap, std::uint64_t& syscalls) {
+#ifdef MAP_POPULATE
         const int flags = MAP_SHARED | (populateAtMap ? MAP_POPULATE : 0);
+#else
+        const int flags = MAP_SHARED; // macOS: availability() keeps mmap-populate off
+        (void)populateAtMap;
+#endif
         void* p = ::mmap(nullptr, size, PROT_READ, flags, fd, 0);
         ++syscalls;
         if (p == MAP_FAILED)
@@ -60,23 +64,19 @@ private:
     std::uint64_t size_ = 0;
 };
 
-class PosixReader final : public RangeReader {
+class PosixReader final : public ReaderBase<PosixReader> {
+    friend class ReaderBase<PosixReader>;
+
 public:
     PosixReader(const StrategyInfo& s, const FileProbe& f, UniqueFd fd)
-        : s_(s), f_(f), fd_(std::move(fd)) {}
+        : ReaderBase(s, f), fd_(std::move(fd)) {}
 
     Result<ReadOutcome> read(std::span<const Range> ranges, ConsumeMode mode,
                              bool recordLatencies, std::stop_token stop) override {
         ReadOutcome out;
         seeks_ = 0;
-        if (needsBuffer()) {
-            std::uint64_t longest = 0;
-            for (const auto& r : ranges)
-                longest = std::max(longest, r.length);
-            if (buffer_.size() < bufferBytesFor(longest))
-                if (auto st = prepare(longest); !st)
-                    return st.error();
-        }
+        if (auto st = prepareFor(ranges); !st)
+            return st.error();
         Consumer consumer(mode, f_.pageSize, s_.hint == Hint::Prefetch);
         Mapping mapping;
         const bool mapped = s_.access == Access::MapCopy || s_.access == Access::MapInPlace;
@@ -103,63 +103,19 @@ public:
                                      "(was the file truncated by another process?)",
                                      f_.path, where)};
         }
-        const std::size_t stride = latencyStride(recordLatencies, ranges.size());
-        if (stride)
-            out.latencies.reserve(ranges.size() / stride + 1);
-        for (std::size_t i = 0; i < ranges.size(); ++i) {
-            if (stop.stop_requested()) {
-                out.stopped = true;
-                break;
-            }
-            const bool timed = stride && i % stride == 0;
-            const auto t0 = timed ? Clock::now() : Clock::time_point{};
-            auto got = readOne(ranges[i], i, consumer, mapping.base(), out.syscalls);
-            if (!got)
-                return got.error();
-            out.bytes += *got;
-            if (timed)
-                out.latencies.push_back(secondsBetween(t0, Clock::now()));
-        }
+        auto st = readEachRange(ranges, recordLatencies, stop, out,
+                                [&](const Range& r, std::size_t i) {
+                                    return readOne(r, i, consumer, mapping.base(), out.syscalls);
+                                });
+        if (!st)
+            return st.error();
         mapping.unmap(out.syscalls);
         out.value = consumer.value();
         out.seeks = std::exchange(seeks_, 0);
         return out;
     }
 
-    Status prepare(std::uint64_t rangeBytes) override {
-        if (!needsBuffer())
-            return okStatus();
-        const std::uint64_t bytes = bufferBytesFor(rangeBytes);
-        if (buffer_.size() >= bytes)
-            return okStatus();
-        buffer_ = {};
-        try {
-            buffer_ = AlignedBuffer(bytes, s_.access == Access::Direct ? f_.directAlign
-                                                                       : f_.pageSize);
-        } catch (const std::bad_alloc&) {
-            return Error{fmt::format("cannot allocate a {}-byte buffer for {}", bytes, s_.id)};
-        }
-        return okStatus();
-    }
-
-    void release() override {
-        if (buffer_.size() > kKeepBufferLimit)
-            buffer_ = {};
-    }
-
 private:
-    bool needsBuffer() const {
-        return s_.access == Access::Direct ||
-               (s_.access == Access::Pread && s_.buffer == BufferKind::Reused);
-    }
-
-    std::uint64_t bufferBytesFor(std::uint64_t rangeBytes) const {
-        const std::uint64_t n = std::min(rangeBytes, f_.size);
-        if (s_.access == Access::Direct)
-            return alignUp(n, f_.directAlign) + 2 * f_.directAlign;
-        return alignUp(n ? n : 1, f_.pageSize);
-    }
-
     Status setUpMapping(Mapping& mapping, std::span<const Range> ranges, std::uint64_t& syscalls) {
         if (auto st = mapping.map(fd_.get(), f_.size, false, syscalls); !st)
             return Error{fmt::format("mapping '{}': {}", f_.path, st.error().message)};
@@ -175,8 +131,12 @@ private:
             return okStatus();
         const auto start = alignDown(lo, f_.pageSize);
         ++syscalls;
+#ifdef __linux__
         if (::madvise(mapping.base() + start, hi - start, MADV_POPULATE_READ) == 0)
             return okStatus();
+#else
+        errno = EINVAL;
+#endif
         if (errno != EINVAL)
             return Error{fmt::format("madvise(MADV_POPULATE_READ) on '{}' failed: {}", f_.path,
                                      std::strerror(errno))};
@@ -185,7 +145,21 @@ private:
         return mapping.map(fd_.get(), f_.size, true, syscalls);
     }
 
-    Result<std::uint64_t> preadFull(std::byte* buf, std::uint64_t want, std::uint64_t off,
+    // Linux: madvise(MADV_WILLNEED) on the mapped range. macOS: F_RDADVISE, the file-level
+    // read-ahead request, since its madvise advice on file mappings starts no I/O.
+    void adviseWillNeed(std::byte* at, std::uint64_t offset, std::uint64_t length) {
+#ifdef __APPLE__
+        (void)at;
+        radvisory advice{static_cast<off_t>(offset),
+                         static_cast<int>(std::min<std::uint64_t>(length, INT32_MAX))};
+        ::fcntl(fd_.get(), F_RDADVISE, &advice);
+#else
+        (void)offset;
+        ::madvise(at, length, MADV_WILLNEED);
+#endif
+    }
+
+    Result<std::uint64_t> readAtFull(std::byte* buf, std::uint64_t want, std::uint64_t off,
                                     std::uint64_t& syscalls) {
         std::uint64_t got = 0;
         while (got < want) {
@@ -207,7 +181,6 @@ private:
     Result<std::uint64_t> seekReadFull(std::byte* buf, std::uint64_t want, std::uint64_t off,
                                        std::uint64_t& syscalls) {
         ++syscalls;
-        ++seeks_;
         if (::lseek(fd_.get(), static_cast<off_t>(off), SEEK_SET) < 0)
             return Error{ioError("lseek", f_, off, errno)};
         std::uint64_t got = 0;
@@ -265,48 +238,14 @@ private:
         return filled;
     }
 
-    Result<std::uint64_t> readDirect(const Range& r, std::uint64_t index, Consumer& consumer,
-                                     std::uint64_t& syscalls) {
-        const std::uint64_t want = clippedLength(r, f_.size);
-        const std::uint64_t a = f_.directAlign;
-        const std::uint64_t start = alignDown(r.offset, a);
-        const std::uint64_t end = alignUp(r.offset + want, a);
-        if (end - start > buffer_.size())
-            return Error{fmt::format("direct read of {} bytes exceeds its buffer", end - start)};
-        auto got = preadFull(buffer_.data(), end - start, start, syscalls);
-        if (!got)
-            return got;
-        const std::uint64_t skip = r.offset - start;
-        const std::uint64_t usable = *got > skip ? std::min(want, *got - skip) : 0;
-        consumer.buffer({buffer_.data() + skip, usable}, index);
-        return usable;
-    }
-
     Result<std::uint64_t> readOne(const Range& r, std::uint64_t index, Consumer& consumer,
                                   std::byte* map, std::uint64_t& syscalls) {
         const std::uint64_t want = clippedLength(r, f_.size);
         switch (s_.access) {
-        case Access::Pread: {
-            std::unique_ptr<std::byte[]> fresh;
-            std::byte* buf = buffer_.data();
-            if (s_.buffer != BufferKind::Reused) {
-                fresh = freshUninit(want);
-                buf = fresh.get();
-                if (s_.buffer == BufferKind::FreshZeroed)
-                    zeroFill(buf, want);
-            }
-            auto got = preadFull(buf, want, r.offset, syscalls);
-            if (got)
-                consumer.buffer({buf, *got}, index);
-            return got;
-        }
-        case Access::SeekRead: {
-            auto fresh = freshUninit(want);
-            auto got = seekReadFull(fresh.get(), want, r.offset, syscalls);
-            if (got)
-                consumer.buffer({fresh.get(), *got}, index);
-            return got;
-        }
+        case Access::Pread:
+            return readPositioned(r, index, consumer, syscalls);
+        case Access::SeekRead:
+            return readAfterSeek(r, index, consumer, syscalls);
         case Access::ReadToEnd:
             return readToEnd(r, index, consumer, syscalls);
         case Access::MapCopy: {
@@ -320,35 +259,31 @@ private:
             if (s_.hint == Hint::WillNeed && want) {
                 const auto start = alignDown(r.offset, f_.pageSize);
                 ++syscalls;
-                ::madvise(map + start, r.offset + want - start, MADV_WILLNEED);
+                adviseWillNeed(map + start, start, r.offset + want - start);
             }
             consumer.inPlace({map + r.offset, want}, index);
             return want;
         }
         case Access::Direct:
-            return readDirect(r, index, consumer, syscalls);
+            return readAligned(r, index, consumer, syscalls);
         case Access::UringBatch:
             break;
         }
         return Error{fmt::format("strategy '{}' is not a POSIX read loop", s_.id)};
     }
 
-    const StrategyInfo& s_;
-    FileProbe f_;
     UniqueFd fd_;
-    AlignedBuffer buffer_; // reused buffer, or the aligned direct-I/O buffer
     std::unique_ptr<std::byte[]> scratch_; // mmap-copy's fresh buffer, owned outside the fault path
-    std::uint64_t seeks_ = 0;
 };
 
 } // namespace
 
+namespace {
+
 Result<std::unique_ptr<RangeReader>> openPosixReader(const StrategyInfo& s, const FileProbe& f,
                                                      std::uint64_t maxRange) {
-    int flags = O_RDONLY | O_CLOEXEC;
-    if (s.access == Access::Direct)
-        flags |= O_DIRECT;
-    UniqueFd fd(::open(f.path.c_str(), flags));
+    UniqueFd fd(s.access == Access::Direct ? openUncached(f.path)
+                                           : ::open(f.path.c_str(), O_RDONLY | O_CLOEXEC));
     if (!fd.valid())
         return Error{fmt::format("cannot open '{}' for {}: {}", f.path, s.id,
                                  std::strerror(errno))};
@@ -357,6 +292,18 @@ Result<std::unique_ptr<RangeReader>> openPosixReader(const StrategyInfo& s, cons
         if (auto st = reader->prepare(maxRange); !st)
             return st.error();
     return std::unique_ptr<RangeReader>(std::move(reader));
+}
+
+} // namespace
+
+Result<std::unique_ptr<RangeReader>> openPlatformReader(const StrategyInfo& s,
+                                                        const FileProbe& f,
+                                                        std::uint64_t maxRange) {
+#ifdef __linux__
+    if (s.access == Access::UringBatch)
+        return openUringReader(s, f, maxRange);
+#endif
+    return openPosixReader(s, f, maxRange);
 }
 
 } // namespace readscope

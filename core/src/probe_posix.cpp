@@ -1,7 +1,9 @@
-#include "readscope/probe.h"
+// The platform half of probing on Linux, and behind __APPLE__ guards on macOS (F_NOCACHE
+// for direct reads, no io_uring, mincore for residency).
+#include "probe_platform.h"
 
-#include "posix_fd.h"
 #include "residency_rules.h"
+#include "unique_fd.h"
 
 #include <fmt/format.h>
 
@@ -10,16 +12,29 @@
 #include <cstdlib>
 #include <cstring>
 #include <fcntl.h>
-#include <liburing.h>
 #include <sys/stat.h>
+#include <unistd.h>
+
+#ifdef __linux__
+#include <liburing.h>
 #include <sys/statfs.h>
 #include <sys/syscall.h>
-#include <unistd.h>
+#else
+#include <sys/mount.h>
+#include <sys/param.h>
+#endif
 
 namespace readscope {
 
 namespace {
 
+#ifdef __APPLE__
+constexpr const char* kUncachedName = "F_NOCACHE";
+#else
+constexpr const char* kUncachedName = "O_DIRECT";
+#endif
+
+#ifdef __linux__
 // The kernel's struct statx (glibc 2.36 lacks the direct-I/O alignment fields).
 struct KernelStatx {
     std::uint32_t mask, blksize;
@@ -35,15 +50,6 @@ struct KernelStatx {
 };
 static_assert(offsetof(KernelStatx, dioMemAlign) == 152);
 constexpr unsigned kStatxDioAlign = 0x2000;
-
-std::string kindOf(mode_t mode) {
-    if (S_ISDIR(mode)) return "a directory";
-    if (S_ISFIFO(mode)) return "a FIFO";
-    if (S_ISCHR(mode)) return "a character device";
-    if (S_ISBLK(mode)) return "a block device";
-    if (S_ISSOCK(mode)) return "a socket";
-    return "not a regular file";
-}
 
 std::string filesystemName(long type) {
     switch (static_cast<unsigned long>(type)) {
@@ -68,7 +74,14 @@ std::string filesystemName(long type) {
     }
 }
 
-void probeDirect(FileProbe& p) {
+std::string filesystemOf(int fd) {
+    struct statfs sfs {};
+    return ::fstatfs(fd, &sfs) == 0 ? filesystemName(sfs.f_type) : "unknown";
+}
+
+// O_DIRECT alignment from statx (Linux 6.1+); 0 when unknown, nullopt-like -1 when the
+// filesystem says it has no direct I/O (reason set).
+std::int64_t directAlignment(FileProbe& p) {
     KernelStatx sx{};
     std::uint32_t align = 0;
     if (syscall(SYS_statx, AT_FDCWD, p.path.c_str(), 0, kStatxDioAlign, &sx) == 0 &&
@@ -77,30 +90,11 @@ void probeDirect(FileProbe& p) {
             p.directReason = fmt::format("the filesystem of '{}' ({}) does not support direct "
                                          "I/O (statx reports no alignment)",
                                          p.path, p.filesystem);
-            return;
+            return -1;
         }
         align = std::max(sx.dioMemAlign, sx.dioOffsetAlign);
     }
-    // Without STATX_DIOALIGN, 4 KiB satisfies both 512-byte and 4 KiB logical blocks.
-    if (align == 0)
-        align = 4096;
-    UniqueFd fd(::open(p.path.c_str(), O_RDONLY | O_CLOEXEC | O_DIRECT));
-    if (!fd.valid()) {
-        p.directReason = fmt::format("the filesystem of '{}' ({}) refuses O_DIRECT: {}", p.path,
-                                     p.filesystem, std::strerror(errno));
-        return;
-    }
-    void* block = std::aligned_alloc(align, align);
-    const ssize_t got = ::pread(fd.get(), block, align, 0);
-    const int err = errno;
-    std::free(block);
-    if (got < 0) {
-        p.directReason = fmt::format("a direct read of '{}' ({}) failed: {}", p.path,
-                                     p.filesystem, std::strerror(err));
-        return;
-    }
-    p.directSupported = true;
-    p.directAlign = align;
+    return align;
 }
 
 void probeUring(FileProbe& p) {
@@ -116,47 +110,71 @@ void probeUring(FileProbe& p) {
     io_uring_queue_exit(&ring);
     p.uringSupported = true;
 }
+#else
+std::string filesystemOf(int fd) {
+    struct statfs sfs {};
+    return ::fstatfs(fd, &sfs) == 0 ? std::string(sfs.f_fstypename) : "unknown";
+}
+
+std::int64_t directAlignment(FileProbe&) { return 0; }
+
+void probeUring(FileProbe& p) { p.uringReason = "io_uring exists on Linux only"; }
+#endif
 
 } // namespace
 
-Result<FileProbe> probeFile(const std::string& path) {
-    if (path.empty())
-        return Error{"no file given: name a file to read, or generate one"};
-    struct stat st {};
-    if (::stat(path.c_str(), &st) != 0) {
-        if (errno == ENOENT)
-            return Error{fmt::format("'{}' does not exist: check the path, or generate a test "
-                                     "file with 'readscope-cli generate'",
-                                     path)};
-        return Error{fmt::format("cannot inspect '{}': {}", path, std::strerror(errno))};
-    }
-    if (!S_ISREG(st.st_mode))
-        return Error{fmt::format("'{}' is {}: readscope reads regular files only", path,
-                                 kindOf(st.st_mode))};
-    UniqueFd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK));
-    if (!fd.valid())
-        return Error{fmt::format("cannot open '{}' for reading: {} (check its permissions)",
-                                 path, std::strerror(errno))};
-    if (st.st_size == 0)
-        return Error{fmt::format("'{}' is empty: there is nothing to read", path)};
+int openUncached(const std::string& path) {
+#ifdef __APPLE__
+    UniqueFd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
+    if (fd.valid() && ::fcntl(fd.get(), F_NOCACHE, 1) != 0)
+        return -1;
+    return fd.release();
+#else
+    return ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_DIRECT);
+#endif
+}
 
-    FileProbe p;
-    p.path = path;
-    p.size = static_cast<std::uint64_t>(st.st_size);
-    p.inode = st.st_ino;
-    p.mtimeNs = static_cast<std::int64_t>(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec;
-    p.pageSize = static_cast<std::uint32_t>(::sysconf(_SC_PAGESIZE));
-    struct statfs sfs {};
-    p.filesystem = ::fstatfs(fd.get(), &sfs) == 0 ? filesystemName(sfs.f_type) : "unknown";
-    const bool writable = ::faccessat(AT_FDCWD, path.c_str(), W_OK, AT_EACCESS) == 0;
-    p.residencyVerifiable = residencyVerifiable(st.st_uid, ::geteuid(), writable);
+namespace {
+
+void probeDirect(FileProbe& p) {
+    const std::int64_t known = directAlignment(p);
+    if (known < 0)
+        return;
+    // Without STATX_DIOALIGN, 4 KiB satisfies both 512-byte and 4 KiB logical blocks.
+    const auto align = known ? static_cast<std::uint32_t>(known) : 4096u;
+    UniqueFd fd(openUncached(p.path));
+    if (!fd.valid()) {
+        p.directReason = fmt::format("the filesystem of '{}' ({}) refuses {}: {}", p.path,
+                                     p.filesystem, kUncachedName, std::strerror(errno));
+        return;
+    }
+    void* block = std::aligned_alloc(align, align);
+    const ssize_t got = ::pread(fd.get(), block, align, 0);
+    const int err = errno;
+    std::free(block);
+    if (got < 0) {
+        p.directReason = fmt::format("a direct read of '{}' ({}) failed: {}", p.path,
+                                     p.filesystem, std::strerror(err));
+        return;
+    }
+    p.directSupported = true;
+    p.directAlign = align;
+}
+
+} // namespace
+
+void fillPlatformFacts(FileProbe& p, int fd) {
+    p.filesystem = filesystemOf(fd);
+    struct stat st {};
+    const bool owned = ::fstat(fd, &st) == 0;
+    const bool writable = ::faccessat(AT_FDCWD, p.path.c_str(), W_OK, AT_EACCESS) == 0;
+    p.residencyVerifiable = residencyVerifiable(owned ? st.st_uid : 0, ::geteuid(), writable);
     if (!p.residencyVerifiable)
         p.residencyReason = fmt::format("you neither own nor may write '{}', so the kernel "
                                         "hides its page-cache state",
-                                        path);
+                                        p.path);
     probeDirect(p);
     probeUring(p);
-    return p;
 }
 
 } // namespace readscope

@@ -7,9 +7,10 @@
 
 namespace readscope {
 
-Result<std::unique_ptr<RangeReader>> openPosixReader(const StrategyInfo& strategy,
-                                                     const FileProbe& file,
-                                                     std::uint64_t maxRange);
+// This platform's reader for an available strategy: posix_reader.cpp or win_reader.cpp.
+Result<std::unique_ptr<RangeReader>> openPlatformReader(const StrategyInfo& strategy,
+                                                        const FileProbe& file,
+                                                        std::uint64_t maxRange);
 Result<std::unique_ptr<RangeReader>> openUringReader(const StrategyInfo& strategy,
                                                      const FileProbe& file,
                                                      std::uint64_t maxRange);
@@ -39,6 +40,31 @@ inline std::size_t latencyStride(bool enabled, std::size_t ranges) {
     if (!enabled)
         return 0;
     return std::max<std::size_t>(1, (ranges + kMaxLatencySamples - 1) / kMaxLatencySamples);
+}
+
+// The loop every reader's read() shares: ends early when asked to stop, and times every
+// stride-th range. readOne(range, index) returns the bytes it obtained.
+template <class ReadOne>
+Status readEachRange(std::span<const Range> ranges, bool recordLatencies, std::stop_token stop,
+                     ReadOutcome& out, ReadOne&& readOne) {
+    const std::size_t stride = latencyStride(recordLatencies, ranges.size());
+    if (stride)
+        out.latencies.reserve(ranges.size() / stride + 1);
+    for (std::size_t i = 0; i < ranges.size(); ++i) {
+        if (stop.stop_requested()) {
+            out.stopped = true;
+            break;
+        }
+        const bool timed = stride && i % stride == 0;
+        const auto t0 = timed ? Clock::now() : Clock::time_point{};
+        Result<std::uint64_t> got = readOne(ranges[i], i);
+        if (!got)
+            return got.error();
+        out.bytes += *got;
+        if (timed)
+            out.latencies.push_back(secondsBetween(t0, Clock::now()));
+    }
+    return okStatus();
 }
 
 } // namespace readscope

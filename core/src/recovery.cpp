@@ -2,16 +2,15 @@
 
 #include "readscope/documents.h"
 
-#include "posix_fd.h"
+#include "platform.h"
+#include "unique_fd.h"
 
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
-#include <fcntl.h>
 #include <fstream>
-#include <unistd.h>
 
 namespace readscope {
 
@@ -20,13 +19,13 @@ RecoverySink::RecoverySink(RunSink& inner, std::string path)
 
 RecoverySink::~RecoverySink() {
     if (fd_ >= 0)
-        ::close(fd_);
+        platform::closeFile(fd_);
 }
 
 void RecoverySink::appendLine(const std::string& line) {
     if (fd_ < 0)
         return;
-    if ((!writeAll(fd_, line.data(), line.size()) || ::fdatasync(fd_) != 0) && !warned_) {
+    if ((!writeAll(fd_, line.data(), line.size()) || !platform::flushToDisk(fd_)) && !warned_) {
         warned_ = true;
         inner_.onWarning(fmt::format("could not append to the recovery file '{}': {}", path_,
                                      std::strerror(errno)));
@@ -34,7 +33,7 @@ void RecoverySink::appendLine(const std::string& line) {
 }
 
 void RecoverySink::onStarted(const ResultDocument& header) {
-    fd_ = ::open(path_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    fd_ = platform::createForWriting(path_);
     if (fd_ < 0)
         inner_.onWarning(fmt::format("cannot create the recovery file '{}': {}; finished cells "
                                      "will not survive a crash",
@@ -55,10 +54,10 @@ void RecoverySink::onCellFinished(const Cell& cell) {
 
 void RecoverySink::discard() {
     if (fd_ >= 0) {
-        ::close(fd_);
+        platform::closeFile(fd_);
         fd_ = -1;
     }
-    ::unlink(path_.c_str());
+    platform::removeFile(path_);
 }
 
 Result<ResultDocument> readRecovery(const std::string& path) {

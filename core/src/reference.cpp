@@ -1,14 +1,13 @@
-#include "posix_fd.h"
+#include "platform.h"
+#include "unique_fd.h"
 #include "readers.h"
 #include "readscope/checksum.h"
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
-#include <fcntl.h>
-#include <algorithm>
-#include <unistd.h>
 #include <vector>
 
 namespace readscope {
@@ -17,14 +16,12 @@ Result<std::unique_ptr<RangeReader>> openReader(const StrategyInfo& strategy,
                                                 const FileProbe& file, std::uint64_t maxRange) {
     if (auto a = availability(strategy, file); !a.available)
         return Error{a.reason};
-    if (strategy.access == Access::UringBatch)
-        return openUringReader(strategy, file, maxRange);
-    return openPosixReader(strategy, file, maxRange);
+    return openPlatformReader(strategy, file, maxRange);
 }
 
 Result<std::uint64_t> referenceChecksum(const FileProbe& file, std::span<const Range> ranges) {
     // Deliberately the plainest code: a vector, one pread loop, no strategy machinery.
-    UniqueFd fd(::open(file.path.c_str(), O_RDONLY | O_CLOEXEC));
+    UniqueFd fd(platform::openForReading(file.path));
     if (!fd.valid())
         return Error{fmt::format("cannot open '{}': {}", file.path, std::strerror(errno))};
     // In 1 MiB chunks, so that checking a 1 GiB range costs 1 MiB of memory, not 1 GiB.
@@ -36,10 +33,8 @@ Result<std::uint64_t> referenceChecksum(const FileProbe& file, std::span<const R
         ChecksumStream sum;
         std::uint64_t got = 0;
         while (got < want) {
-            const ssize_t n = ::pread(fd.get(), bytes.data(), std::min(kChunk, want - got),
-                                      static_cast<off_t>(ranges[i].offset + got));
-            if (n < 0 && errno == EINTR)
-                continue;
+            const auto n = platform::readAt(fd.get(), bytes.data(), std::min(kChunk, want - got),
+                                            ranges[i].offset + got);
             if (n < 0)
                 return Error{fmt::format("reading '{}' at offset {} failed: {}", file.path,
                                          ranges[i].offset + got, std::strerror(errno))};

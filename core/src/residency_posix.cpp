@@ -5,18 +5,22 @@
 #include <cerrno>
 #include <cstring>
 #include <fcntl.h>
-#include <memory>
 #include <sys/mman.h>
-#include <sys/syscall.h>
+#include <sys/stat.h>
 #include <unistd.h>
+#ifdef __linux__
+#include <sys/syscall.h>
+#endif
 #include <vector>
 
 namespace readscope {
 
 namespace {
 
+#ifdef __linux__
 #ifndef SYS_cachestat
 #define SYS_cachestat 451
+#endif
 #endif
 
 struct CachestatRange {
@@ -27,6 +31,10 @@ struct Cachestat {
 };
 
 std::optional<double> viaCachestat(int fd, std::uint64_t size, long pageSize) {
+#ifndef __linux__
+    (void)fd, (void)size, (void)pageSize;
+    return std::nullopt; // cachestat is Linux 6.5+ only
+#else
     CachestatRange range{0, size};
     Cachestat cs{};
     if (syscall(SYS_cachestat, fd, &range, &cs, 0) != 0)
@@ -34,6 +42,7 @@ std::optional<double> viaCachestat(int fd, std::uint64_t size, long pageSize) {
     const auto pages = (size + static_cast<std::uint64_t>(pageSize) - 1) /
                        static_cast<std::uint64_t>(pageSize);
     return pages ? static_cast<double>(cs.cache) / static_cast<double>(pages) : 1.0;
+#endif
 }
 
 std::optional<double> viaMincore(int fd, std::uint64_t size, long pageSize) {
@@ -42,12 +51,16 @@ std::optional<double> viaMincore(int fd, std::uint64_t size, long pageSize) {
         return std::nullopt;
     const auto pages = (size + static_cast<std::uint64_t>(pageSize) - 1) /
                        static_cast<std::uint64_t>(pageSize);
+#ifdef __APPLE__
+    std::vector<char> vec(pages);
+#else
     std::vector<unsigned char> vec(pages);
+#endif
     std::optional<double> result;
     if (::mincore(map, size, vec.data()) == 0) {
         std::uint64_t resident = 0;
-        for (unsigned char v : vec)
-            resident += v & 1;
+        for (auto v : vec)
+            resident += static_cast<unsigned>(v) & 1;
         result = static_cast<double>(resident) / static_cast<double>(pages);
     }
     ::munmap(map, size);
@@ -69,7 +82,20 @@ Residency measureResidency(int fd, std::uint64_t size, bool verifiable,
 }
 
 Status evictFile(int fd, const std::string& path) {
+#ifdef __APPLE__
+    // macOS has no posix_fadvise: invalidate the file's pages through a mapping of it.
+    struct stat st {};
+    if (::fstat(fd, &st) != 0 || st.st_size == 0)
+        return Error{fmt::format("could not evict '{}': {}", path, std::strerror(errno))};
+    void* map = ::mmap(nullptr, static_cast<std::size_t>(st.st_size), PROT_READ, MAP_SHARED, fd, 0);
+    if (map == MAP_FAILED)
+        return Error{fmt::format("could not evict '{}': mmap failed: {}", path,
+                                 std::strerror(errno))};
+    const int rc = ::msync(map, static_cast<std::size_t>(st.st_size), MS_INVALIDATE) == 0 ? 0 : errno;
+    ::munmap(map, static_cast<std::size_t>(st.st_size));
+#else
     const int rc = ::posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
+#endif
     if (rc != 0)
         return Error{fmt::format("could not evict '{}' from the page cache: {}", path,
                                  std::strerror(rc))};
@@ -77,6 +103,9 @@ Status evictFile(int fd, const std::string& path) {
 }
 
 Status dropAllCaches() {
+#ifndef __linux__
+    return Error{"dropping every cache is offered on Linux only (/proc/sys/vm/drop_caches)"};
+#else
     ::sync();
     const int fd = ::open("/proc/sys/vm/drop_caches", O_WRONLY | O_CLOEXEC);
     if (fd < 0)
@@ -90,26 +119,7 @@ Status dropAllCaches() {
         return Error{fmt::format("writing /proc/sys/vm/drop_caches failed: {}",
                                  std::strerror(err))};
     return okStatus();
-}
-
-Status warmFile(int fd, std::uint64_t size, const std::string& path, std::stop_token stop) {
-    constexpr std::size_t kChunk = 1 << 20;
-    auto buffer = std::make_unique_for_overwrite<std::byte[]>(kChunk);
-    for (std::uint64_t off = 0; off < size;) {
-        if (stop.stop_requested())
-            return okStatus();
-        const ssize_t n = ::pread(fd, buffer.get(), kChunk, static_cast<off_t>(off));
-        if (n < 0) {
-            if (errno == EINTR)
-                continue;
-            return Error{fmt::format("reading '{}' to warm the cache failed at offset {}: {}",
-                                     path, off, std::strerror(errno))};
-        }
-        if (n == 0)
-            break;
-        off += static_cast<std::uint64_t>(n);
-    }
-    return okStatus();
+#endif
 }
 
 } // namespace readscope

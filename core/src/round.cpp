@@ -1,11 +1,11 @@
 #include "round.h"
 
+#include "platform.h"
 #include "readers.h"
 #include "readscope/stats.h"
 
 #include <latch>
 #include <optional>
-#include <sys/resource.h>
 #include <thread>
 
 namespace readscope {
@@ -15,18 +15,16 @@ namespace {
 struct WorkerResult {
     std::optional<Result<ReadOutcome>> outcome;
     Clock::time_point start, end;
-    rusage before{}, after{};
+    platform::CpuUsage before, after;
 };
-
-double seconds(const timeval& tv) { return static_cast<double>(tv.tv_sec) + tv.tv_usec / 1e6; }
 
 void work(RangeReader& reader, const std::vector<Range>& ranges, ConsumeMode mode,
           std::stop_token stop, WorkerResult& r) {
-    getrusage(RUSAGE_THREAD, &r.before);
+    r.before = platform::threadUsage();
     r.start = Clock::now();
     r.outcome.emplace(reader.read(ranges, mode, true, stop));
     r.end = Clock::now();
-    getrusage(RUSAGE_THREAD, &r.after);
+    r.after = platform::threadUsage();
 }
 
 } // namespace
@@ -46,6 +44,7 @@ Result<RoundResult> runRound(std::vector<std::unique_ptr<RangeReader>>& readers,
         if (auto st = readers[w]->prepare(rangeBytes); !st)
             return st.error();
     std::vector<WorkerResult> results(workers);
+    const std::uint64_t faultsBefore = platform::kPerThreadFaults ? 0 : platform::processFaults();
     if (workers == 1) {
         work(*readers[0], parts[0], mode, stop, results[0]);
     } else {
@@ -77,11 +76,15 @@ Result<RoundResult> runRound(std::vector<std::unique_ptr<RangeReader>>& readers,
         out.value ^= o.value;
         out.stopped |= o.stopped;
         latencies.insert(latencies.end(), o.latencies.begin(), o.latencies.end());
-        out.sample.userSeconds += seconds(r.after.ru_utime) - seconds(r.before.ru_utime);
-        out.sample.systemSeconds += seconds(r.after.ru_stime) - seconds(r.before.ru_stime);
-        out.sample.minorFaults += static_cast<std::uint64_t>(r.after.ru_minflt - r.before.ru_minflt);
-        out.sample.majorFaults += static_cast<std::uint64_t>(r.after.ru_majflt - r.before.ru_majflt);
+        out.sample.userSeconds += r.after.userSeconds - r.before.userSeconds;
+        out.sample.systemSeconds += r.after.systemSeconds - r.before.systemSeconds;
+        out.sample.minorFaults += r.after.minorFaults - r.before.minorFaults;
+        out.sample.majorFaults += r.after.majorFaults - r.before.majorFaults;
     }
+    // Where faults are counted per process only (Windows: soft and hard together), the round's
+    // workers are the process's only readers while it runs; all of them count as minor.
+    if constexpr (!platform::kPerThreadFaults)
+        out.sample.minorFaults = platform::processFaults() - faultsBefore;
     out.sample.seconds = secondsBetween(first, last);
     out.sample.latencyP50 = quantile(latencies, 0.5);
     out.sample.latencyP99 = quantile(latencies, 0.99);

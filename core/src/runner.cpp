@@ -1,6 +1,7 @@
 #include "readscope/runner.h"
 
-#include "posix_fd.h"
+#include "platform.h"
+#include "unique_fd.h"
 #include "readers.h"
 #include "readscope/probe.h"
 #include "readscope/residency.h"
@@ -14,8 +15,6 @@
 #include <atomic>
 #include <cerrno>
 #include <cstring>
-#include <fcntl.h>
-#include <sys/stat.h>
 #include <thread>
 
 namespace readscope {
@@ -45,7 +44,7 @@ public:
         doc_.plan = plan_;
         doc_.fileSize = file_.size;
         doc_.system = collectSystemInfo(file_.filesystem);
-        control_ = UniqueFd(::open(file_.path.c_str(), O_RDONLY | O_CLOEXEC));
+        control_ = UniqueFd(platform::openForReading(file_.path));
         if (!control_.valid())
             return Error{fmt::format("cannot open '{}' for reading: {}", file_.path,
                                      std::strerror(errno))};
@@ -264,16 +263,14 @@ private:
 
     // What differs between the file now and the file the run started with.
     std::string fileChange() const {
-        struct stat st {};
-        if (::stat(file_.path.c_str(), &st) != 0)
+        const auto now = platform::statPath(file_.path);
+        if (!now)
             return fmt::format("it can no longer be found: {}", std::strerror(errno));
-        if (st.st_ino != file_.inode)
+        if (now->id != file_.inode)
             return "it was replaced by another file";
-        if (static_cast<std::uint64_t>(st.st_size) != file_.size)
-            return fmt::format("its size went from {} to {} bytes", file_.size, st.st_size);
-        const std::int64_t mtime =
-            static_cast<std::int64_t>(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec;
-        if (mtime != file_.mtimeNs)
+        if (now->size != file_.size)
+            return fmt::format("its size went from {} to {} bytes", file_.size, now->size);
+        if (now->mtimeNs != file_.mtimeNs)
             return "its modification time changed";
         return {};
     }
@@ -301,14 +298,17 @@ private:
                 *cell.residentBefore < kWarmThreshold)
                 notes.push_back(fmt::format("cache not warm: only {:.1f}% resident",
                                             *cell.residentBefore * 100));
-            if (!cell.residentBefore && plan_.cache != CacheMode::Direct)
-                notes.push_back("residency unverified");
         }
+        // Said once for the run when the run starts; a warning per cell would bury the rest.
+        const bool worthWarning = !notes.empty();
+        if ((cell.status == CellStatus::Ok || cell.status == CellStatus::Noisy) &&
+            !cell.residentBefore && plan_.cache != CacheMode::Direct)
+            notes.push_back("residency unverified");
         cell.message.clear();
         for (std::size_t i = 0; i < notes.size(); ++i)
             cell.message += (i ? "; " : "") + notes[i];
-        if (cell.status == CellStatus::Noisy || (cell.status == CellStatus::Ok &&
-                                                 !cell.message.empty()))
+        if (worthWarning &&
+            (cell.status == CellStatus::Noisy || cell.status == CellStatus::Ok))
             sink_.onWarning(fmt::format("{} at {}: {}", cell.strategy,
                                         formatSize(cell.rangeBytes), cell.message));
         sink_.onCellFinished(cell);

@@ -1,6 +1,8 @@
 #include "readscope/probe.h"
 #include "readscope/strategy.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <utility>
 
@@ -16,6 +18,7 @@ namespace {
 using enum Access;
 using enum BufferKind;
 using enum Hint;
+using enum Platform;
 
 constexpr StrategyInfo kStrategies[] = {
     {"pread-zerofill", "pread, zero-filled buffer", "Positioned read",
@@ -49,11 +52,60 @@ constexpr StrategyInfo kStrategies[] = {
     {"uring-batch", "io_uring batch", "Batched",
      "up to 32 reads in flight through io_uring into pooled buffers, submitted together",
      UringBatch, Reused, None},
+    // Windows forms (Win32 API). They follow the POSIX rows, so that strategies() can hand
+    // out one platform's rows as a contiguous span.
+    {"readfile-offset", "ReadFile at an offset", "Positioned read",
+     "fresh uninitialised buffer per range, ReadFile with the offset in an OVERLAPPED on a "
+     "synchronous handle",
+     Pread, FreshUninit, None, Windows},
+    {"setpointer-readfile", "SetFilePointerEx + ReadFile", "Seek then read",
+     "fresh uninitialised buffer, SetFilePointerEx then ReadFile: one more call per range",
+     SeekRead, FreshUninit, None, Windows},
+    {"readfile-reuse", "ReadFile, reused buffer", "Positioned read",
+     "one buffer touched once and reused, ReadFile at an offset: no allocation, no faults",
+     Pread, Reused, None, Windows},
+    {"readfile-sequential", "ReadFile + FILE_FLAG_SEQUENTIAL_SCAN", "Access hint",
+     "as readfile-reuse, on a handle opened with FILE_FLAG_SEQUENTIAL_SCAN", Pread, Reused,
+     SequentialScan, Windows},
+    {"readfile-random", "ReadFile + FILE_FLAG_RANDOM_ACCESS", "Access hint",
+     "as readfile-reuse, on a handle opened with FILE_FLAG_RANDOM_ACCESS", Pread, Reused,
+     RandomAccess, Windows},
+    {"mapview-copy", "MapViewOfFile + memcpy", "Memory map",
+     "map a view of the file once, memcpy each range into a fresh buffer", MapCopy,
+     FreshUninit, None, Windows},
+    {"mapview-touch", "MapViewOfFile, read in place", "Memory map",
+     "map a view of the file once, consume the bytes in place (one byte per page)",
+     MapInPlace, InPlace, None, Windows},
+    {"mapview-prefetch", "MapViewOfFile + PrefetchVirtualMemory", "Memory map",
+     "as mapview-touch, with PrefetchVirtualMemory on each range first", MapInPlace, InPlace,
+     WillNeed, Windows},
+    {"readfile-nobuffering", "ReadFile + FILE_FLAG_NO_BUFFERING", "Direct I/O",
+     "bypass the cache manager: sector-aligned ReadFile into a VirtualAlloc buffer", Direct,
+     Reused, None, Windows},
 };
+
+constexpr Platform kCurrent =
+#ifdef _WIN32
+    Windows;
+#else
+    Posix;
+#endif
 
 } // namespace
 
-std::span<const StrategyInfo> strategies() { return kStrategies; }
+Platform currentPlatform() { return kCurrent; }
+
+std::string_view toString(Platform p) { return p == Windows ? "Windows" : "POSIX"; }
+
+std::span<const StrategyInfo> allStrategies() { return kStrategies; }
+
+std::span<const StrategyInfo> strategies() {
+    const auto first = std::find_if(std::begin(kStrategies), std::end(kStrategies),
+                                    [](const StrategyInfo& s) { return s.platform == kCurrent; });
+    const auto last = std::find_if(first, std::end(kStrategies),
+                                   [](const StrategyInfo& s) { return s.platform != kCurrent; });
+    return {first, last};
+}
 
 const StrategyInfo* findStrategy(std::string_view id) {
     auto it = std::find_if(std::begin(kStrategies), std::end(kStrategies),
@@ -68,7 +120,30 @@ std::string_view strategyExplanation(std::string_view id) {
     return {};
 }
 
+// The same way of reading (access, buffer, hint) on this platform, if it has one.
+const StrategyInfo* counterpart(const StrategyInfo& other) {
+    for (const auto& s : strategies())
+        if (s.access == other.access && s.buffer == other.buffer && s.hint == other.hint)
+            return &s;
+    return nullptr;
+}
+
 Availability availability(const StrategyInfo& strategy, const FileProbe& probe) {
+    if (strategy.platform != kCurrent) {
+        std::string reason =
+            strategy.platform == Windows
+                ? fmt::format("{} uses the Win32 API: it runs on Windows only", strategy.id)
+                : fmt::format("{} uses POSIX calls that Windows does not have: it runs on "
+                              "Linux and macOS only",
+                              strategy.id);
+        if (const auto* twin = counterpart(strategy))
+            reason += fmt::format("; its {} form is {}", toString(kCurrent), twin->id);
+        return {false, std::move(reason)};
+    }
+#ifndef __linux__
+    if (strategy.hint == Hint::Populate)
+        return {false, "MADV_POPULATE_READ and MAP_POPULATE exist on Linux only"};
+#endif
     if (strategy.access == Access::Direct && !probe.directSupported)
         return {false, probe.directReason};
     if (strategy.access == Access::UringBatch && !probe.uringSupported)

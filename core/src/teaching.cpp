@@ -17,10 +17,35 @@ bool freshBuffer(const StrategyInfo& s) {
            s.buffer == BufferKind::Grown || s.buffer == BufferKind::Preallocated;
 }
 
+// The calls a strategy's platform names its steps with.
+struct Calls {
+    const char* read;   // positioned read
+    const char* seek;   // seek then read
+    const char* map;    // map and unmap, per round
+    const char* advice; // per-range advice on a mapping
+    const char* direct; // uncached read
+    const char* copy;   // who copies cached bytes into the buffer
+};
+
+const Calls& callsOf(const StrategyInfo& s) {
+    static const Calls posix{"one pread", "one lseek + one read", "one mmap and one munmap",
+                             "one madvise", "one pread on the O_DIRECT descriptor",
+                             "the kernel's copy"};
+    static const Calls windows{"one ReadFile (offset in an OVERLAPPED)",
+                               "one SetFilePointerEx + one ReadFile",
+                               "CreateFileMapping, MapViewOfFile, UnmapViewOfFile, CloseHandle",
+                               "one PrefetchVirtualMemory",
+                               "one ReadFile on the FILE_FLAG_NO_BUFFERING handle",
+                               "the cache manager's copy"};
+    return s.platform == Platform::Windows ? windows : posix;
+}
+
 } // namespace
 
 ExpectedCost expectedCost(const StrategyInfo& s, std::uint64_t n) {
     ExpectedCost e;
+    const Calls& calls = callsOf(s);
+    const std::string copy = fmt::format("one: {}", calls.copy);
     const bool bigFresh = freshBuffer(s) && n >= kMmapThreshold;
     const std::string freshFaults =
         bigFresh ? fmt::format("up to {} minor faults per range (one per 4 KiB page of a fresh "
@@ -29,15 +54,18 @@ ExpectedCost expectedCost(const StrategyInfo& s, std::uint64_t n) {
                  : "none expected: a buffer this small comes from malloc's heap";
     switch (s.access) {
     case Access::Pread:
-        e = {1, 1, "one pread per range (more only if the kernel returns short reads)",
-             s.buffer == BufferKind::FreshZeroed ? "two: the memset, then the kernel's copy"
-                                                 : "one: the kernel's copy",
+        e = {1, 1,
+             fmt::format("{} per range (more only if the kernel returns short reads)",
+                         calls.read),
+             s.buffer == BufferKind::FreshZeroed ? fmt::format("two: the memset, then {}",
+                                                               calls.copy)
+                                                 : copy,
              s.buffer == BufferKind::Reused ? "none" : "one per range",
              s.buffer == BufferKind::Reused ? "none: the buffer was touched before measuring"
                                             : freshFaults};
         break;
     case Access::SeekRead:
-        e = {2, 2, "one lseek + one read per range", "one: the kernel's copy", "one per range",
+        e = {2, 2, fmt::format("{} per range", calls.seek), copy, "one per range",
              freshFaults};
         break;
     case Access::ReadToEnd: {
@@ -59,22 +87,22 @@ ExpectedCost expectedCost(const StrategyInfo& s, std::uint64_t n) {
         break;
     }
     case Access::MapCopy:
-        e = {0, 0.1, "none per range (one mmap and one munmap per round)",
+        e = {0, 0.1, fmt::format("none per range ({} per round)", calls.map),
              "one: the memcpy out of the mapping", "one per range",
              "one minor fault per page of the mapping on first touch (fewer with the kernel's "
              "fault-around), plus the fresh buffer's"};
         break;
     case Access::MapInPlace:
         e = {s.hint == Hint::WillNeed ? 1.0 : 0.0, s.hint == Hint::WillNeed ? 1.0 : 0.1,
-             s.hint == Hint::WillNeed ? "one madvise per range" : "none per range (mmap, "
-                                                                   "munmap per round)",
+             s.hint == Hint::WillNeed ? fmt::format("{} per range", calls.advice)
+                                      : fmt::format("none per range ({} per round)", calls.map),
              "none: the bytes are used where they are", "none",
              s.hint == Hint::Populate ? "taken up front by the populate call, not per touch"
                                       : "one minor fault per page on first touch (fewer with "
                                         "fault-around)"};
         break;
     case Access::Direct:
-        e = {1, 1, "one pread per range on the O_DIRECT descriptor",
+        e = {1, 1, fmt::format("{} per range", calls.direct),
              "one: the device's DMA into the buffer", "none (reused aligned buffer)", "none"};
         break;
     case Access::UringBatch:

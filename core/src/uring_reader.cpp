@@ -1,6 +1,6 @@
 #include "buffers.h"
 #include "consume.h"
-#include "posix_fd.h"
+#include "unique_fd.h"
 #include "readers.h"
 
 #include <fmt/format.h>

@@ -2,6 +2,7 @@
 #include "readscope/generator.h"
 #include "readscope/reader.h"
 #include "readscope/strategy.h"
+#include "range_shapes.h"
 #include "test_file.h"
 
 #include <QTest>
@@ -30,15 +31,7 @@ private slots:
     void exactBytes_data() {
         QTest::addColumn<QString>("strategy");
         QTest::addColumn<Ranges>("ranges");
-        const std::uint64_t n = kFileSize;
-        const std::pair<const char*, Ranges> shapes[] = {
-            {"unaligned", {{12345, 7777}, {4097, 3}, {65537, 65535}}},
-            {"one byte", {{0, 1}, {4095, 1}, {n - 1, 1}}},
-            {"over 1 MiB", {{100, (1ull << 20) + 4097}}},
-            {"whole file", {{0, n}}},
-            {"past end of file", {{n - 1000, 64 << 10}, {n + 10, 10}}},
-            {"many small", {{0, 512}, {8192, 512}, {3 << 20, 600}, {777, 4096}, {5000, 1}}},
-        };
+        const auto shapes = testing::rangeShapes(kFileSize);
         for (const auto& s : strategies())
             for (const auto& [shape, ranges] : shapes)
                 QTest::newRow(qPrintable(QString("%1 %2").arg(s.id.data()).arg(shape)))

@@ -48,6 +48,21 @@ private slots:
         QVERIFY(grow.syscallsPerRangeMin >= 8); // 8K, 16K ... 1M
     }
 
+    void windowsStrategiesAreExplainedInWin32Terms() {
+        const auto offset = expectedCost(*findStrategy("readfile-offset"), 64 << 10);
+        QVERIFY2(offset.syscalls.find("ReadFile") != std::string::npos, offset.syscalls.c_str());
+        QVERIFY(offset.passes.find("cache manager") != std::string::npos);
+        const auto seek = expectedCost(*findStrategy("setpointer-readfile"), 64 << 10);
+        QVERIFY2(seek.syscalls.find("SetFilePointerEx") != std::string::npos,
+                 seek.syscalls.c_str());
+        QCOMPARE(seek.syscallsPerRangeMin, 2.0);
+        const auto prefetch = expectedCost(*findStrategy("mapview-prefetch"), 64 << 10);
+        QVERIFY2(prefetch.syscalls.find("PrefetchVirtualMemory") != std::string::npos,
+                 prefetch.syscalls.c_str());
+        QVERIFY(expectedCost(*findStrategy("pread-uninit"), 64 << 10).syscalls.find("pread") !=
+                std::string::npos);
+    }
+
     void agreementIsSilent() {
         const auto* s = findStrategy("seek-read");
         QVERIFY(disagreements(*s, measuredCell("seek-read", 65536, 100, 200, 0)).empty());

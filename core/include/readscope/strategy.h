@@ -11,7 +11,13 @@ namespace readscope {
 
 enum class Access { Pread, SeekRead, ReadToEnd, MapCopy, MapInPlace, Direct, UringBatch };
 enum class BufferKind { FreshZeroed, FreshUninit, Reused, Grown, Preallocated, InPlace };
-enum class Hint { None, WillNeed, Populate, Prefetch };
+// WillNeed is madvise(MADV_WILLNEED) on POSIX and PrefetchVirtualMemory on Windows;
+// SequentialScan and RandomAccess are Windows open flags (FILE_FLAG_SEQUENTIAL_SCAN,
+// FILE_FLAG_RANDOM_ACCESS) that steer the cache manager's read-ahead.
+enum class Hint { None, WillNeed, Populate, Prefetch, SequentialScan, RandomAccess };
+// Where a strategy's system calls exist. Every row is listed everywhere (so that documents
+// from the other platform can be read), but runs only where its calls exist.
+enum class Platform { Posix, Windows };
 
 struct StrategyInfo {
     std::string_view id;      // stable, used in files and on the command line
@@ -21,9 +27,16 @@ struct StrategyInfo {
     Access access;
     BufferKind buffer;
     Hint hint;
+    Platform platform = Platform::Posix;
 };
 
+// This platform's strategies, the default set to run and to offer.
 std::span<const StrategyInfo> strategies();
+// Every row, the other platform's too (those report themselves unavailable here).
+std::span<const StrategyInfo> allStrategies();
+// The platform this build runs on.
+Platform currentPlatform();
+std::string_view toString(Platform p);
 const StrategyInfo* findStrategy(std::string_view id);
 // The longer teaching text (what it does per range, what that costs), from resources/.
 std::string_view strategyExplanation(std::string_view id);

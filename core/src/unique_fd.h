@@ -1,7 +1,14 @@
 #pragma once
 // A file descriptor that closes itself. Private to the core.
-#include <unistd.h>
+#include "platform.h"
 
+#ifdef _WIN32
+#include <io.h>
+#else
+#include <unistd.h>
+#endif
+
+#include <algorithm>
 #include <cerrno>
 #include <cstddef>
 #include <utility>
@@ -26,9 +33,10 @@ public:
 
     int get() const { return fd_; }
     bool valid() const { return fd_ >= 0; }
+    int release() { return std::exchange(fd_, -1); }
     void reset() {
         if (fd_ >= 0)
-            ::close(fd_);
+            platform::closeFile(fd_);
         fd_ = -1;
     }
 
@@ -41,7 +49,11 @@ private:
 inline bool writeAll(int fd, const void* data, std::size_t n) {
     const auto* p = static_cast<const char*>(data);
     while (n > 0) {
+#ifdef _WIN32
+        const auto w = ::_write(fd, p, static_cast<unsigned>(std::min<std::size_t>(n, 1u << 30)));
+#else
         const ssize_t w = ::write(fd, p, n);
+#endif
         if (w < 0 && errno == EINTR)
             continue;
         if (w <= 0) {

@@ -1,0 +1,129 @@
+#include "cli_platform.h"
+
+#include <fmt/format.h>
+
+#include <cerrno>
+#include <csignal>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <random>
+
+#ifdef _WIN32
+#include <io.h>
+#include <process.h>
+#else
+#include <unistd.h>
+#endif
+
+namespace readscope::cli {
+
+namespace fs = std::filesystem;
+
+namespace {
+volatile std::sig_atomic_t gInterrupted = 0;
+extern "C" void onInterrupt(int) { gInterrupted = 1; }
+#ifndef _WIN32
+struct sigaction gOldInt {}, gOldTerm {};
+#endif
+} // namespace
+
+Result<std::string> makeTempDir(const std::string& prefix) {
+#ifdef _WIN32
+    std::error_code ec;
+    const fs::path base = fs::temp_directory_path(ec);
+    if (ec)
+        return Error{fmt::format("cannot find the temporary folder: {}", ec.message())};
+    std::random_device rd;
+    for (int attempt = 0; attempt < 16; ++attempt) {
+        const fs::path dir = base / fmt::format("{}-{:08x}", prefix, rd());
+        if (fs::create_directory(dir, ec))
+            return dir.string();
+    }
+    return Error{fmt::format("cannot create a temporary folder in '{}': {}", base.string(),
+                             ec ? ec.message() : "every name was taken")};
+#else
+    const char* tmp = std::getenv("TMPDIR");
+    std::string pattern = fmt::format("{}/{}-XXXXXX", tmp && *tmp ? tmp : "/tmp", prefix);
+    if (!::mkdtemp(pattern.data()))
+        return Error{fmt::format("cannot create a temporary folder '{}': {}", pattern,
+                                 std::strerror(errno))};
+    return pattern;
+#endif
+}
+
+std::string stateDir() {
+#ifdef _WIN32
+    const char* local = std::getenv("LOCALAPPDATA");
+    fs::path dir = local && *local ? fs::path(local) : fs::temp_directory_path();
+#else
+    const char* state = std::getenv("XDG_STATE_HOME");
+    const char* home = std::getenv("HOME");
+    fs::path dir = state && *state ? fs::path(state) : fs::path(home && *home ? home : "/tmp") /
+                                                           ".local" / "state";
+#endif
+    dir /= "readscope";
+    std::error_code ec;
+    fs::create_directories(dir, ec);
+    return dir.string();
+}
+
+int processId() {
+#ifdef _WIN32
+    return _getpid();
+#else
+    return static_cast<int>(::getpid());
+#endif
+}
+
+std::string dropCachesRefusal() {
+#ifdef __linux__
+    if (::geteuid() == 0)
+        return {};
+    return "--drop-caches needs root; without it, cold mode evicts the file with "
+           "posix_fadvise, which needs no privileges";
+#elif defined(_WIN32)
+    return "--drop-caches exists on Linux only; on Windows cold mode flushes the file by "
+           "opening it with FILE_FLAG_NO_BUFFERING";
+#else
+    return "--drop-caches exists on Linux only";
+#endif
+}
+
+bool stderrIsTerminal() {
+#ifdef _WIN32
+    return _isatty(_fileno(stderr)) != 0;
+#else
+    return ::isatty(STDERR_FILENO) == 1;
+#endif
+}
+
+void catchInterrupts() {
+    gInterrupted = 0;
+#ifdef _WIN32
+    std::signal(SIGINT, onInterrupt);
+    std::signal(SIGTERM, onInterrupt);
+    std::signal(SIGBREAK, onInterrupt);
+#else
+    struct sigaction sa {};
+    sa.sa_handler = onInterrupt;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, &gOldInt);
+    sigaction(SIGTERM, &sa, &gOldTerm);
+#endif
+}
+
+void restoreInterrupts() {
+#ifdef _WIN32
+    std::signal(SIGINT, SIG_DFL);
+    std::signal(SIGTERM, SIG_DFL);
+    std::signal(SIGBREAK, SIG_DFL);
+#else
+    sigaction(SIGINT, &gOldInt, nullptr);
+    sigaction(SIGTERM, &gOldTerm, nullptr);
+#endif
+}
+
+bool interrupted() { return gInterrupted != 0; }
+
+} // namespace readscope::cli

@@ -1,0 +1,55 @@
+#pragma once
+// The few operating-system services the platform-neutral parts of the core need (opening,
+// reading at an offset, replacing files, file identity, CPU time, machine facts). One
+// implementation per platform: platform_posix.cpp, platform_win.cpp. Private to the core.
+// Files are C runtime descriptors on both; failures leave errno set.
+#include <cstddef>
+#include <cstdint>
+#include <ctime>
+#include <optional>
+#include <string>
+
+namespace readscope::platform {
+
+int openForReading(const std::string& path); // binary, not inherited by children
+int createForWriting(const std::string& path); // truncates; 0644 where that means anything
+int closeFile(int fd);
+// One read of at most n bytes at offset, not moving any file pointer; -1 on error.
+std::int64_t readAt(int fd, void* buffer, std::size_t n, std::uint64_t offset);
+bool flushToDisk(int fd);
+// Atomically puts from in place of to (replacing an existing file).
+bool replaceFile(const std::string& from, const std::string& to);
+void removeFile(const std::string& path);
+
+struct PathFacts {
+    bool regular = false;
+    std::string kind; // "a directory", "a FIFO", ... when not regular
+    std::uint64_t size = 0;
+    std::uint64_t id = 0; // inode, or the NTFS file index
+    std::int64_t mtimeNs = 0;
+};
+std::optional<PathFacts> statPath(const std::string& path);
+
+struct CpuUsage {
+    double userSeconds = 0;
+    double systemSeconds = 0;
+    std::uint64_t minorFaults = 0;
+    std::uint64_t majorFaults = 0;
+};
+// The calling thread's CPU time, and its page faults where the platform counts them per
+// thread (kPerThreadFaults); otherwise the faults come from processFaults() around a round.
+CpuUsage threadUsage();
+std::uint64_t processFaults();
+#ifdef __linux__
+inline constexpr bool kPerThreadFaults = true; // getrusage(RUSAGE_THREAD)
+#else
+inline constexpr bool kPerThreadFaults = false;
+#endif
+
+std::uint32_t pageSize();
+std::string cpuModel();
+std::string osName();
+std::string kernelRelease();
+std::tm utcTime(std::time_t t);
+
+} // namespace readscope::platform

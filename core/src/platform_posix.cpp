@@ -1,0 +1,155 @@
+// The platform services on Linux (and, behind __APPLE__ guards, macOS).
+#include "platform.h"
+
+#include <cerrno>
+#include <cstdio>
+#include <fcntl.h>
+#include <fstream>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#ifdef __APPLE__
+#include <mach/mach.h>
+#include <sys/sysctl.h>
+#endif
+
+namespace readscope::platform {
+
+int openForReading(const std::string& path) {
+    return ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+}
+
+int createForWriting(const std::string& path) {
+    return ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+}
+
+int closeFile(int fd) { return ::close(fd); }
+
+std::int64_t readAt(int fd, void* buffer, std::size_t n, std::uint64_t offset) {
+    for (;;) {
+        const ssize_t got = ::pread(fd, buffer, n, static_cast<off_t>(offset));
+        if (got < 0 && errno == EINTR)
+            continue;
+        return got;
+    }
+}
+
+bool flushToDisk(int fd) {
+#ifdef __APPLE__
+    return ::fcntl(fd, F_FULLFSYNC) == 0 || ::fsync(fd) == 0;
+#else
+    return ::fsync(fd) == 0;
+#endif
+}
+
+bool replaceFile(const std::string& from, const std::string& to) {
+    return std::rename(from.c_str(), to.c_str()) == 0;
+}
+
+void removeFile(const std::string& path) { ::unlink(path.c_str()); }
+
+namespace {
+std::string kindOf(mode_t mode) {
+    if (S_ISDIR(mode)) return "a directory";
+    if (S_ISFIFO(mode)) return "a FIFO";
+    if (S_ISCHR(mode)) return "a character device";
+    if (S_ISBLK(mode)) return "a block device";
+    if (S_ISSOCK(mode)) return "a socket";
+    return "not a regular file";
+}
+
+double seconds(const timeval& tv) { return static_cast<double>(tv.tv_sec) + tv.tv_usec / 1e6; }
+} // namespace
+
+std::optional<PathFacts> statPath(const std::string& path) {
+    struct stat st {};
+    if (::stat(path.c_str(), &st) != 0)
+        return std::nullopt;
+    PathFacts f;
+    f.regular = S_ISREG(st.st_mode);
+    if (!f.regular)
+        f.kind = kindOf(st.st_mode);
+    f.size = static_cast<std::uint64_t>(st.st_size);
+    f.id = static_cast<std::uint64_t>(st.st_ino);
+#ifdef __APPLE__
+    const auto& mtime = st.st_mtimespec;
+#else
+    const auto& mtime = st.st_mtim;
+#endif
+    f.mtimeNs = static_cast<std::int64_t>(mtime.tv_sec) * 1000000000 + mtime.tv_nsec;
+    return f;
+}
+
+CpuUsage threadUsage() {
+    CpuUsage u;
+#ifdef __APPLE__
+    thread_basic_info_data_t info{};
+    mach_msg_type_number_t count = THREAD_BASIC_INFO_COUNT;
+    const mach_port_t self = mach_thread_self();
+    if (thread_info(self, THREAD_BASIC_INFO, reinterpret_cast<thread_info_t>(&info), &count) ==
+        KERN_SUCCESS) {
+        u.userSeconds = info.user_time.seconds + info.user_time.microseconds / 1e6;
+        u.systemSeconds = info.system_time.seconds + info.system_time.microseconds / 1e6;
+    }
+    mach_port_deallocate(mach_task_self(), self);
+#else
+    rusage r{};
+    getrusage(RUSAGE_THREAD, &r);
+    u.userSeconds = seconds(r.ru_utime);
+    u.systemSeconds = seconds(r.ru_stime);
+    u.minorFaults = static_cast<std::uint64_t>(r.ru_minflt);
+    u.majorFaults = static_cast<std::uint64_t>(r.ru_majflt);
+#endif
+    return u;
+}
+
+std::uint64_t processFaults() {
+    rusage r{};
+    getrusage(RUSAGE_SELF, &r);
+    return static_cast<std::uint64_t>(r.ru_minflt + r.ru_majflt);
+}
+
+std::uint32_t pageSize() { return static_cast<std::uint32_t>(::sysconf(_SC_PAGESIZE)); }
+
+std::string cpuModel() {
+#ifdef __APPLE__
+    char name[256] = {};
+    std::size_t len = sizeof name;
+    if (sysctlbyname("machdep.cpu.brand_string", name, &len, nullptr, 0) == 0)
+        return name;
+#else
+    std::ifstream in("/proc/cpuinfo");
+    std::string line;
+    while (std::getline(in, line)) {
+        if (line.rfind("model name", 0) == 0 || line.rfind("Model", 0) == 0) {
+            auto colon = line.find(':');
+            if (colon != std::string::npos) {
+                auto value = line.substr(colon + 1);
+                value.erase(0, value.find_first_not_of(' '));
+                return value;
+            }
+        }
+    }
+#endif
+    return "unknown CPU";
+}
+
+std::string osName() {
+    utsname u{};
+    return uname(&u) == 0 ? std::string(u.sysname) : std::string();
+}
+
+std::string kernelRelease() {
+    utsname u{};
+    return uname(&u) == 0 ? std::string(u.sysname) + " " + u.release : std::string();
+}
+
+std::tm utcTime(std::time_t t) {
+    std::tm tm{};
+    gmtime_r(&t, &tm);
+    return tm;
+}
+
+} // namespace readscope::platform

@@ -1,0 +1,17 @@
+#pragma once
+// The platform half of probeFile(): probe.cpp checks that the path names a non-empty readable
+// regular file, then probe_posix.cpp or probe_win.cpp fills in the filesystem, page size,
+// direct I/O, io_uring and residency facts. Private to the core.
+#include "readscope/probe.h"
+
+namespace readscope {
+
+// fd is open for reading on p.path; p.path, size, inode and mtimeNs are filled already.
+void fillPlatformFacts(FileProbe& p, int fd);
+
+#ifndef _WIN32
+// The descriptor direct reads use: O_DIRECT on Linux, F_NOCACHE on macOS. -1 with errno set.
+int openUncached(const std::string& path);
+#endif
+
+} // namespace readscope

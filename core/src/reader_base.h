@@ -1,0 +1,122 @@
+#pragma once
+// What the POSIX and Windows readers share: the kept buffer (reused, or aligned for direct
+// reads), and the strategy steps that differ between platforms only in the call that reads.
+// Derived supplies readAtFull (a positioned read loop) and seekReadFull (seek, then read).
+// Private to the core.
+#include "buffers.h"
+#include "consume.h"
+#include "readers.h"
+
+#include <fmt/format.h>
+
+#include <new>
+
+namespace readscope {
+
+template <class Derived> class ReaderBase : public RangeReader {
+public:
+    Status prepare(std::uint64_t rangeBytes) override {
+        if (!needsBuffer())
+            return okStatus();
+        const std::uint64_t bytes = bufferBytesFor(rangeBytes);
+        if (buffer_.size() >= bytes)
+            return okStatus();
+        buffer_ = {};
+        try {
+            buffer_ = AlignedBuffer(bytes, s_.access == Access::Direct ? f_.directAlign
+                                                                       : f_.pageSize);
+        } catch (const std::bad_alloc&) {
+            return Error{fmt::format("cannot allocate a {}-byte buffer for {}", bytes, s_.id)};
+        }
+        return okStatus();
+    }
+
+    void release() override {
+        if (buffer_.size() > kKeepBufferLimit)
+            buffer_ = {};
+    }
+
+protected:
+    ReaderBase(const StrategyInfo& s, const FileProbe& f) : s_(s), f_(f) {}
+
+    bool needsBuffer() const {
+        return s_.access == Access::Direct ||
+               (s_.access == Access::Pread && s_.buffer == BufferKind::Reused);
+    }
+
+    std::uint64_t bufferBytesFor(std::uint64_t rangeBytes) const {
+        const std::uint64_t n = std::min(rangeBytes, f_.size);
+        if (s_.access == Access::Direct)
+            return alignUp(n, f_.directAlign) + 2 * f_.directAlign;
+        return alignUp(n ? n : 1, f_.pageSize);
+    }
+
+    // Before a read() whose caller did not prepare(): the kept buffer for its longest range.
+    Status prepareFor(std::span<const Range> ranges) {
+        if (!needsBuffer())
+            return okStatus();
+        std::uint64_t longest = 0;
+        for (const auto& r : ranges)
+            longest = std::max(longest, r.length);
+        return buffer_.size() < bufferBytesFor(longest) ? prepare(longest) : okStatus();
+    }
+
+    // pread / ReadFile at an offset, into a fresh (zeroed or not) or the reused buffer.
+    Result<std::uint64_t> readPositioned(const Range& r, std::uint64_t index, Consumer& consumer,
+                                         std::uint64_t& syscalls) {
+        const std::uint64_t want = clippedLength(r, f_.size);
+        std::unique_ptr<std::byte[]> fresh;
+        std::byte* buf = buffer_.data();
+        if (s_.buffer != BufferKind::Reused) {
+            fresh = freshUninit(want);
+            buf = fresh.get();
+            if (s_.buffer == BufferKind::FreshZeroed)
+                zeroFill(buf, want);
+        }
+        auto got = derived().readAtFull(buf, want, r.offset, syscalls);
+        if (got)
+            consumer.buffer({buf, *got}, index);
+        return got;
+    }
+
+    // lseek + read / SetFilePointerEx + ReadFile, into a fresh buffer.
+    Result<std::uint64_t> readAfterSeek(const Range& r, std::uint64_t index, Consumer& consumer,
+                                        std::uint64_t& syscalls) {
+        const std::uint64_t want = clippedLength(r, f_.size);
+        auto fresh = freshUninit(want);
+        ++seeks_;
+        auto got = derived().seekReadFull(fresh.get(), want, r.offset, syscalls);
+        if (got)
+            consumer.buffer({fresh.get(), *got}, index);
+        return got;
+    }
+
+    // O_DIRECT / FILE_FLAG_NO_BUFFERING: the range rounded out to the alignment, read into the
+    // aligned buffer, the wanted bytes taken from inside it.
+    Result<std::uint64_t> readAligned(const Range& r, std::uint64_t index, Consumer& consumer,
+                                      std::uint64_t& syscalls) {
+        const std::uint64_t want = clippedLength(r, f_.size);
+        const std::uint64_t a = f_.directAlign;
+        const std::uint64_t start = alignDown(r.offset, a);
+        const std::uint64_t end = alignUp(r.offset + want, a);
+        if (end - start > buffer_.size())
+            return Error{fmt::format("direct read of {} bytes exceeds its buffer", end - start)};
+        auto got = derived().readAtFull(buffer_.data(), end - start, start, syscalls);
+        if (!got)
+            return got;
+        const std::uint64_t skip = r.offset - start;
+        const std::uint64_t usable = *got > skip ? std::min(want, *got - skip) : 0;
+        consumer.buffer({buffer_.data() + skip, usable}, index);
+        return usable;
+    }
+
+    const StrategyInfo& s_;
+    FileProbe f_;
+    AlignedBuffer buffer_; // reused buffer, or the aligned direct-I/O buffer
+    std::uint64_t seeks_ = 0;
+
+private:
+    Derived& derived() { return static_cast<Derived&>(*this); }
+};
+
+} // namespace readscope

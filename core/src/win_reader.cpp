@@ -1,0 +1,219 @@
+// The Windows read loops: ReadFile at an offset (OVERLAPPED on a synchronous handle),
+// SetFilePointerEx + ReadFile, MapViewOfFile views (optionally PrefetchVirtualMemory), and
+// FILE_FLAG_NO_BUFFERING reads into sector-aligned VirtualAlloc buffers.
+#include "reader_base.h"
+#include "win_util.h"
+
+#include <fmt/format.h>
+
+#include <cstring>
+#include <new>
+
+namespace readscope {
+
+namespace {
+
+// ReadFile takes a DWORD length; larger ranges are read in pieces of this size.
+constexpr std::uint64_t kMaxPiece = 1u << 30;
+
+using PrefetchFn = BOOL(WINAPI*)(HANDLE, ULONG_PTR, PWIN32_MEMORY_RANGE_ENTRY, ULONG);
+
+PrefetchFn prefetchVirtualMemory() {
+    // Resolved at run time, so that the program still starts where it is missing.
+    static const auto fn = reinterpret_cast<PrefetchFn>(reinterpret_cast<void*>(
+        GetProcAddress(GetModuleHandleW(L"kernel32.dll"), "PrefetchVirtualMemory")));
+    return fn;
+}
+
+std::string ioError(const char* call, const FileProbe& f, std::uint64_t off, DWORD err) {
+    return fmt::format("{} on '{}' at offset {} failed: {}", call, f.path, off,
+                       win::errorText(err));
+}
+
+// One view of the whole file for one read() call, mapped and unmapped inside the timed round
+// (as on POSIX), so that cold rounds find nothing mapped. Windows refuses to truncate a file
+// while a view of it exists, so the SIGBUS case of POSIX cannot arise here.
+class View {
+public:
+    View() = default;
+    View(const View&) = delete;
+    View& operator=(const View&) = delete;
+    ~View() { unmap(nullptr); }
+    Status map(HANDLE file, const FileProbe& f, std::uint64_t& syscalls) {
+        mapping_ = win::UniqueHandle(CreateFileMappingW(file, nullptr, PAGE_READONLY, 0, 0,
+                                                        nullptr));
+        ++syscalls;
+        if (!mapping_.valid())
+            return Error{fmt::format("CreateFileMapping on '{}' failed: {}", f.path,
+                                     win::errorText(GetLastError()))};
+        base_ = static_cast<std::byte*>(MapViewOfFile(mapping_.get(), FILE_MAP_READ, 0, 0, 0));
+        ++syscalls;
+        if (!base_)
+            return Error{fmt::format("MapViewOfFile on '{}' failed: {}", f.path,
+                                     win::errorText(GetLastError()))};
+        return okStatus();
+    }
+    void unmap(std::uint64_t* syscalls) {
+        if (base_) {
+            UnmapViewOfFile(base_);
+            base_ = nullptr;
+            if (syscalls)
+                *syscalls += 2; // UnmapViewOfFile, CloseHandle
+        }
+        mapping_.reset();
+    }
+    std::byte* base() const { return base_; }
+
+private:
+    win::UniqueHandle mapping_;
+    std::byte* base_ = nullptr;
+};
+
+class WinReader final : public ReaderBase<WinReader> {
+    friend class ReaderBase<WinReader>;
+
+public:
+    WinReader(const StrategyInfo& s, const FileProbe& f, win::UniqueHandle h)
+        : ReaderBase(s, f), h_(std::move(h)) {}
+
+    Result<ReadOutcome> read(std::span<const Range> ranges, ConsumeMode mode,
+                             bool recordLatencies, std::stop_token stop) override {
+        ReadOutcome out;
+        seeks_ = 0;
+        if (auto st = prepareFor(ranges); !st)
+            return st.error();
+        Consumer consumer(mode, f_.pageSize, false);
+        View view;
+        if (s_.access == Access::MapCopy || s_.access == Access::MapInPlace)
+            if (auto st = view.map(h_.get(), f_, out.syscalls); !st)
+                return st.error();
+        auto st = readEachRange(ranges, recordLatencies, stop, out,
+                                [&](const Range& r, std::size_t i) {
+                                    return readOne(r, i, consumer, view.base(), out.syscalls);
+                                });
+        if (!st)
+            return st.error();
+        view.unmap(&out.syscalls);
+        out.value = consumer.value();
+        out.seeks = std::exchange(seeks_, 0);
+        return out;
+    }
+
+private:
+    // ReadFile with the offset in an OVERLAPPED: on a synchronous handle this is pread.
+    Result<std::uint64_t> readAtFull(std::byte* buf, std::uint64_t want, std::uint64_t off,
+                                     std::uint64_t& syscalls) {
+        std::uint64_t got = 0;
+        while (got < want) {
+            OVERLAPPED at{};
+            at.Offset = static_cast<DWORD>(off + got);
+            at.OffsetHigh = static_cast<DWORD>((off + got) >> 32);
+            DWORD n = 0;
+            const auto ask = static_cast<DWORD>(std::min(kMaxPiece, want - got));
+            ++syscalls;
+            if (!ReadFile(h_.get(), buf + got, ask, &n, &at)) {
+                const DWORD err = GetLastError();
+                if (err == ERROR_HANDLE_EOF)
+                    break;
+                return Error{ioError("ReadFile", f_, off + got, err)};
+            }
+            if (n == 0)
+                break;
+            got += n;
+        }
+        return got;
+    }
+
+    Result<std::uint64_t> seekReadFull(std::byte* buf, std::uint64_t want, std::uint64_t off,
+                                       std::uint64_t& syscalls) {
+        ++syscalls;
+        LARGE_INTEGER to;
+        to.QuadPart = static_cast<LONGLONG>(off);
+        if (!SetFilePointerEx(h_.get(), to, nullptr, FILE_BEGIN))
+            return Error{ioError("SetFilePointerEx", f_, off, GetLastError())};
+        std::uint64_t got = 0;
+        while (got < want) {
+            DWORD n = 0;
+            const auto ask = static_cast<DWORD>(std::min(kMaxPiece, want - got));
+            ++syscalls;
+            if (!ReadFile(h_.get(), buf + got, ask, &n, nullptr))
+                return Error{ioError("ReadFile", f_, off + got, GetLastError())};
+            if (n == 0)
+                break;
+            got += n;
+        }
+        return got;
+    }
+
+    Status prefetch(std::byte* at, std::uint64_t length, std::uint64_t& syscalls) {
+        const auto fn = prefetchVirtualMemory();
+        if (!fn)
+            return Error{"PrefetchVirtualMemory is missing (it needs Windows 8 or later)"};
+        WIN32_MEMORY_RANGE_ENTRY entry{at, static_cast<SIZE_T>(length)};
+        ++syscalls;
+        fn(GetCurrentProcess(), 1, &entry, 0); // advice: a refusal changes nothing read
+        return okStatus();
+    }
+
+    Result<std::uint64_t> readOne(const Range& r, std::uint64_t index, Consumer& consumer,
+                                  std::byte* view, std::uint64_t& syscalls) {
+        const std::uint64_t want = clippedLength(r, f_.size);
+        switch (s_.access) {
+        case Access::Pread:
+            return readPositioned(r, index, consumer, syscalls);
+        case Access::SeekRead:
+            return readAfterSeek(r, index, consumer, syscalls);
+        case Access::MapCopy: {
+            auto fresh = freshUninit(want);
+            std::memcpy(fresh.get(), view + r.offset, want);
+            consumer.buffer({fresh.get(), want}, index);
+            return want;
+        }
+        case Access::MapInPlace: {
+            if (s_.hint == Hint::WillNeed && want) {
+                const auto start = alignDown(r.offset, f_.pageSize);
+                if (auto st = prefetch(view + start, r.offset + want - start, syscalls); !st)
+                    return st.error();
+            }
+            consumer.inPlace({view + r.offset, want}, index);
+            return want;
+        }
+        case Access::Direct:
+            return readAligned(r, index, consumer, syscalls);
+        case Access::ReadToEnd:
+        case Access::UringBatch:
+            break;
+        }
+        return Error{fmt::format("strategy '{}' has no Windows read loop", s_.id)};
+    }
+
+    win::UniqueHandle h_;
+};
+
+DWORD openFlags(const StrategyInfo& s) {
+    if (s.access == Access::Direct)
+        return FILE_FLAG_NO_BUFFERING;
+    if (s.hint == Hint::SequentialScan)
+        return FILE_FLAG_SEQUENTIAL_SCAN;
+    if (s.hint == Hint::RandomAccess)
+        return FILE_FLAG_RANDOM_ACCESS;
+    return FILE_ATTRIBUTE_NORMAL;
+}
+
+} // namespace
+
+Result<std::unique_ptr<RangeReader>> openPlatformReader(const StrategyInfo& s,
+                                                        const FileProbe& f,
+                                                        std::uint64_t maxRange) {
+    auto h = win::openShared(f.path, openFlags(s));
+    if (!h.valid())
+        return Error{fmt::format("cannot open '{}' for {}: {}", f.path, s.id,
+                                 win::errorText(GetLastError()))};
+    auto reader = std::make_unique<WinReader>(s, f, std::move(h));
+    if (std::min(maxRange, f.size) <= kKeepBufferLimit)
+        if (auto st = reader->prepare(maxRange); !st)
+            return st.error();
+    return std::unique_ptr<RangeReader>(std::move(reader));
+}
+
+} // namespace readscope
