@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The README's test command: installs what is missing, builds, and runs every test suite
-# through CTest (Qt tests headless on the offscreen platform): first the dev build and the
-# Debian package test (scripts/package-test.sh), then the
-# whole suite again under AddressSanitizer + UndefinedBehaviorSanitizer (the asan preset), then
+# through CTest (Qt tests headless on the offscreen platform): first the dev build, the
+# Debian package test (scripts/package-test.sh) and the Windows cross build run under Wine
+# (scripts/windows-test.sh), then the whole suite again under AddressSanitizer + UndefinedBehaviorSanitizer (the asan preset), then
 # the runner's threaded suites under ThreadSanitizer (the tsan preset).
 # READSCOPE_SKIP_SANITIZERS=1 skips the sanitizer passes for a quick local check.
 set -euo pipefail
@@ -10,6 +10,7 @@ cd "$(dirname "$0")/.."
 bash scripts/build.sh dev
 ctest --preset dev
 bash scripts/package-test.sh
+bash scripts/windows-test.sh
 if [[ "${READSCOPE_SKIP_SANITIZERS:-0}" != "1" ]]; then
     bash scripts/build.sh asan
     ctest --preset asan
