@@ -43,13 +43,19 @@ QString planTitle(const ResultDocument& doc) {
     if (doc.cells.empty())
         return "readscope: press Run to measure";
     const auto& p = doc.plan;
-    return QString("%1 cache · %2 ranges · %3 thread%4 · file %5 · %6 rounds")
+    // The system goes into the title, so that an exported chart says where it was measured
+    // (a document from Wine says "Wine ..., not Windows" in its kernel field).
+    const QString where = doc.system.kernel.empty()
+                              ? QString()
+                              : " · " + QString::fromStdString(doc.system.kernel);
+    return QString("%1 cache · %2 ranges · %3 thread%4 · file %5 · %6 rounds%7")
         .arg(QString::fromStdString(std::string(toString(p.cache))),
              QString::fromStdString(std::string(toString(p.pattern))))
         .arg(p.threads)
         .arg(p.threads == 1 ? "" : "s")
         .arg(QString::fromStdString(formatSize(doc.fileSize)))
-        .arg(p.rounds);
+        .arg(p.rounds)
+        .arg(where);
 }
 
 } // namespace

@@ -29,7 +29,7 @@ Options:
   --time-cap SECONDS    per range size; stop adding rounds after it (default 60, >= 3 rounds)
   --consume MODE        minimal (default: touch one byte per range or page) or all
                         (checksum every byte inside the timed region)
-  --drop-caches         cold mode, as root only: also write /proc/sys/vm/drop_caches
+  --drop-caches         cold mode, Linux and root only: also write /proc/sys/vm/drop_caches
   --csv PATH            write the summary as CSV
   --samples-csv PATH    write every round as CSV
   --json PATH           write the full result document (JSON, reloadable)
@@ -37,7 +37,8 @@ Options:
   --baseline PATH       after the run, compare it with this saved result (JSON or CSV)
   --threshold PCT       noise threshold for --baseline, in percent (default 2)
   --recovery PATH       where finished cells are appended as the run goes (default:
-                        $XDG_STATE_HOME/readscope/recovery-PID.jsonl; removed when the run ends)
+                        recovery-PID.jsonl in $XDG_STATE_HOME/readscope, or on Windows in
+                        %LOCALAPPDATA%\readscope; removed when the run ends)
   --resume PATH         after a crash or kill: finish the run saved in that recovery file
   --report DIR          write DIR/readscope-report.md (table, comparison, system, the command
                         that reproduces the run) with the chart as readscope-chart.png beside
