@@ -40,6 +40,9 @@ struct CpuUsage {
 // thread (kPerThreadFaults); otherwise the faults come from processFaults() around a round.
 CpuUsage threadUsage();
 std::uint64_t processFaults();
+// Whether this system counts page faults at all: Wine's GetProcessMemoryInfo reports none,
+// and a figure of 0 must then not pass for "no faults". Empty when counted; else why not.
+std::string faultsUncountedReason();
 #ifdef __linux__
 inline constexpr bool kPerThreadFaults = true; // getrusage(RUSAGE_THREAD)
 #else

@@ -111,6 +111,8 @@ std::uint64_t processFaults() {
     return static_cast<std::uint64_t>(r.ru_minflt + r.ru_majflt);
 }
 
+std::string faultsUncountedReason() { return {}; }
+
 std::uint32_t pageSize() { return static_cast<std::uint32_t>(::sysconf(_SC_PAGESIZE)); }
 
 std::string cpuModel() {

@@ -58,6 +58,10 @@ public:
         if (!file_.residencyVerifiable)
             sink_.onWarning(fmt::format("page-cache residency cannot be verified: {}",
                                         file_.residencyReason));
+        if (const auto why = platform::faultsUncountedReason(); !why.empty()) {
+            sink_.onWarning(why);
+            doc_.note = why;
+        }
         const auto active = std::count_if(lanes_.begin(), lanes_.end(),
                                           [](const Lane& l) { return l.unavailable.empty(); });
         progress_.total = sizes_.size() * static_cast<std::uint64_t>(active) *
@@ -75,7 +79,10 @@ public:
         }
         doc_.complete = !stop_.stop_requested();
         if (!doc_.complete)
-            doc_.note = "stopped before every cell finished; finished cells are kept";
+            doc_.note = doc_.note.empty()
+                            ? "stopped before every cell finished; finished cells are kept"
+                            : "stopped before every cell finished; finished cells are kept; " +
+                                  doc_.note;
         return std::move(doc_);
     }
 
