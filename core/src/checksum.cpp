@@ -36,6 +36,8 @@ void ChecksumStream::block(const std::byte* p) {
 void ChecksumStream::update(std::span<const std::byte> bytes) {
     const std::byte* p = bytes.data();
     std::size_t n = bytes.size();
+    if (n == 0)
+        return; // an empty span may carry a null pointer, which memcpy must never see
     total_ += n;
     if (tailSize_) {
         const std::size_t take = std::min(n, 32 - tailSize_);
