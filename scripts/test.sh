@@ -2,9 +2,9 @@
 # The README's test command: installs what is missing, builds, and runs every test suite
 # through CTest (Qt tests headless on the offscreen platform): first the dev build, the
 # Debian package test (scripts/package-test.sh) and the Windows cross build run under Wine
-# (scripts/windows-test.sh), then the whole suite again under AddressSanitizer + UndefinedBehaviorSanitizer (the asan preset), then
-# the runner's threaded suites and the portable core tests under ThreadSanitizer (the tsan
-# preset).
+# (scripts/windows-test.sh); then the whole suite again under AddressSanitizer +
+# UndefinedBehaviorSanitizer (the asan preset); then the runner's threaded suites and the
+# portable core tests under ThreadSanitizer (the tsan preset).
 # READSCOPE_SKIP_SANITIZERS=1 skips the sanitizer passes for a quick local check.
 set -euo pipefail
 cd "$(dirname "$0")/.."
