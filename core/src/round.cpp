@@ -4,7 +4,8 @@
 #include "readers.h"
 #include "readscope/stats.h"
 
-#include <latch>
+#include <condition_variable>
+#include <mutex>
 #include <optional>
 #include <thread>
 
@@ -26,6 +27,37 @@ void work(RangeReader& reader, const std::vector<Range>& ranges, ConsumeMode mod
     r.end = Clock::now();
     r.after = platform::threadUsage();
 }
+
+// Holds the workers until every one of them has started, then lets them all go. A mutex and
+// condition variables rather than std::latch: with mingw-w64's GCC 12, std::latch (atomic
+// wait without a futex) lost a wake-up under Wine and left a worker asleep forever.
+class StartGate {
+public:
+    explicit StartGate(std::size_t workers) : expected_(workers) {}
+    // A worker: "I have started"; returns once every worker has.
+    void arriveAndWait() {
+        std::unique_lock lock(mutex_);
+        ++arrived_;
+        changed_.notify_all();
+        changed_.wait(lock, [this] { return open_; });
+    }
+    // The round: waits for every worker, then releases them together.
+    void openWhenAllArrived() {
+        {
+            std::unique_lock lock(mutex_);
+            changed_.wait(lock, [this] { return arrived_ == expected_; });
+            open_ = true;
+        }
+        changed_.notify_all();
+    }
+
+private:
+    std::mutex mutex_;
+    std::condition_variable changed_;
+    const std::size_t expected_;
+    std::size_t arrived_ = 0;
+    bool open_ = false;
+};
 
 } // namespace
 
@@ -49,15 +81,15 @@ Result<RoundResult> runRound(std::vector<std::unique_ptr<RangeReader>>& readers,
         work(*readers[0], parts[0], mode, stop, results[0]);
     } else {
         // Threads are started first and released together, so thread creation is not timed.
-        std::latch go(static_cast<std::ptrdiff_t>(workers) + 1);
+        StartGate gate(workers);
         std::vector<std::jthread> threads;
         threads.reserve(workers);
         for (std::size_t w = 0; w < workers; ++w)
             threads.emplace_back([&, w] {
-                go.arrive_and_wait();
+                gate.arriveAndWait();
                 work(*readers[w], parts[w], mode, stop, results[w]);
             });
-        go.arrive_and_wait();
+        gate.openWhenAllArrived();
         threads.clear(); // joins
     }
 
