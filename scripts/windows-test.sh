@@ -30,7 +30,7 @@ if ! start_log=$(timeout 300 "$wine" cmd /c exit 2>&1); then
 fi
 
 echo "== portable core tests under Wine"
-"$wine" build/win/tests/portable/portable_core_tests.exe
+timeout 600 "$wine" build/win/tests/portable/portable_core_tests.exe
 
 cli=build/win/app/cli/readscope-cli.exe
 scratch=$(mktemp -d)
@@ -46,7 +46,7 @@ echo "== readscope-cli under Wine"
 "$wine" "$cli" strategies "$scratch/target.bin" | tr -d '\r' | tee "$scratch/strategies.txt"
 grep -q '^readfile-nobuffering .* yes$' "$scratch/strategies.txt"
 grep -q '^pread-uninit .*no: .*its Windows form is readfile-offset' "$scratch/strategies.txt"
-"$wine" "$cli" run "$scratch/target.bin" --sizes 4K,64K,1M --rounds 3 --warmup 1 \
+timeout 600 "$wine" "$cli" run "$scratch/target.bin" --sizes 4K,64K,1M --rounds 3 --warmup 1 \
     --cache cold --json "$scratch/run.json" --quiet
 python3 - "$scratch/run.json" <<'PY'
 import json, sys
