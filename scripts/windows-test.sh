@@ -59,7 +59,7 @@ assert not bad, bad
 assert "Wine" in doc["system"]["kernel"], doc["system"]["kernel"]
 # A system that counts no page faults must say so rather than report 0 as a measurement.
 faults = sum(s["minor_faults"] + s["major_faults"] for c in cells for s in c["samples"])
-assert faults > 0 or "not counted" in doc["note"], doc["note"]
+assert faults > 0 or ("not counted" in doc["note"] and doc["system"]["faults_counted"] is False), doc["note"]
 print(f"windows-test: {len(cells)} cells verified under {doc['system']['kernel']}")
 PY
 # 1200 two-worker rounds: std::latch under mingw's GCC 12 lost a wake-up in about one run of

@@ -45,9 +45,13 @@ QString cellDetailsHtml(const Cell& c, const ResultDocument& doc) {
         html += row("CPU per round", QString("user %1 ms, system %2 ms")
                                          .arg(user * 1e3, 0, 'f', 2).arg(sys * 1e3, 0, 'f', 2));
         const MeasuredCost m = measuredCost(c);
-        html += row("Page faults per MiB", QString("minor %1, major %2")
-                                               .arg(m.minorFaultsPerMiB, 0, 'f', 1)
-                                               .arg(m.majorFaultsPerMiB, 0, 'f', 1));
+        html += row("Page faults per MiB",
+                    doc.system.faultsCounted
+                        ? QString("minor %1, major %2")
+                              .arg(m.minorFaultsPerMiB, 0, 'f', 1)
+                              .arg(m.majorFaultsPerMiB, 0, 'f', 1)
+                        : QString("not counted (the system reports none at all, as Wine "
+                                  "does)"));
         html += row("System calls per MiB", QString::number(m.syscallsPerMiB, 'f', 1));
         const double p50 = medianOverRounds(c, [](const Sample& x) { return x.latencyP50; });
         const double p99 = medianOverRounds(c, [](const Sample& x) { return x.latencyP99; });

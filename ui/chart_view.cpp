@@ -45,9 +45,10 @@ QString planTitle(const ResultDocument& doc) {
     const auto& p = doc.plan;
     // The system goes into the title, so that an exported chart says where it was measured
     // (a document from Wine says "Wine ..., not Windows" in its kernel field).
+    // On a line of its own, so that a narrow window does not clip the plan's half.
     const QString where = doc.system.kernel.empty()
                               ? QString()
-                              : " · " + QString::fromStdString(doc.system.kernel);
+                              : "\n" + QString::fromStdString(doc.system.kernel);
     return QString("%1 cache · %2 ranges · %3 thread%4 · file %5 · %6 rounds%7")
         .arg(QString::fromStdString(std::string(toString(p.cache))),
              QString::fromStdString(std::string(toString(p.pattern))))

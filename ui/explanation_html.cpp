@@ -41,21 +41,26 @@ QString strategyHtml(const std::string& id, const ResultDocument& doc) {
             "<tr><th align=left>range</th><th>calls/range</th><th>minor faults/MiB</th>"
             "<th>major/MiB</th><th>CPU ms/GB user + sys</th></tr>";
     QStringList disagree;
+    const bool faults = doc.system.faultsCounted;
     for (const Cell* c : cells) {
         const MeasuredCost m = measuredCost(*c);
         html += QString("<tr><td>%1</td><td align=right>%2</td><td align=right>%3</td>"
                         "<td align=right>%4</td><td align=right>%5 + %6</td></tr>")
                     .arg(qs(formatSize(c->rangeBytes)))
                     .arg(m.syscallsPerRange, 0, 'f', 2)
-                    .arg(m.minorFaultsPerMiB, 0, 'f', 1)
-                    .arg(m.majorFaultsPerMiB, 0, 'f', 1)
+                    .arg(faults ? QString::number(m.minorFaultsPerMiB, 'f', 1) : "n/c")
+                    .arg(faults ? QString::number(m.majorFaultsPerMiB, 'f', 1) : "n/c")
                     .arg(m.userMsPerGB, 0, 'f', 1)
                     .arg(m.systemMsPerGB, 0, 'f', 1);
-        for (const auto& line : disagreements(*s, *c, std::uint32_t(doc.system.pageSize ? doc.system.pageSize : 4096)))
+        const auto pageSize = std::uint32_t(doc.system.pageSize ? doc.system.pageSize : 4096);
+        for (const auto& line : disagreements(*s, *c, pageSize, doc.system.faultsCounted))
             disagree << QString("<b>%1:</b> %2").arg(qs(formatSize(c->rangeBytes)),
                                                      qs(line).toHtmlEscaped());
     }
     html += "</table>";
+    if (!faults)
+        html += "<p>n/c: page faults were not counted on the system this was measured on (it "
+                "reports none at all, as Wine does).</p>";
     if (disagree.isEmpty())
         html += "<p>The measurements agree with the explanation.</p>";
     else

@@ -50,7 +50,8 @@ json systemJson(const SystemInfo& s) {
     return {{"cpu", s.cpuModel},       {"logical_cores", s.logicalCores},
             {"kernel", s.kernel},      {"os", s.os},
             {"filesystem", s.filesystem}, {"page_size", s.pageSize},
-            {"tool_version", s.toolVersion}, {"date", s.date}};
+            {"tool_version", s.toolVersion}, {"date", s.date},
+            {"faults_counted", s.faultsCounted}};
 }
 
 SystemInfo systemFrom(const json& j) {
@@ -63,6 +64,7 @@ SystemInfo systemFrom(const json& j) {
     s.pageSize = j.value("page_size", 0);
     s.toolVersion = j.value("tool_version", "");
     s.date = j.value("date", "");
+    s.faultsCounted = j.value("faults_counted", true); // absent before 0.1.0's Windows layer
     return s;
 }
 

@@ -30,6 +30,7 @@ SystemInfo collectSystemInfo(const std::string& filesystem) {
     info.logicalCores = static_cast<int>(std::thread::hardware_concurrency());
     info.kernel = platform::kernelRelease();
     info.os = platform::osName();
+    info.faultsCounted = platform::faultsUncountedReason().empty();
     info.filesystem = filesystem;
     info.pageSize = static_cast<int>(platform::pageSize());
     info.toolVersion = toolVersion();

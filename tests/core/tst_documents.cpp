@@ -21,7 +21,7 @@ ResultDocument sampleDocument() {
     doc.plan.cache = CacheMode::Cold;
     doc.fileSize = 64 << 20;
     doc.system = {"Test CPU", 8, "Linux 6.1", "ext4", 4096, "0.1.0", "2026-11-30T12:00:00Z",
-                  "Linux"};
+                  "Linux", false};
     for (const char* id : {"pread-zerofill", "pread-uninit"})
         for (std::uint64_t size : {65536ull, 1ull << 20}) {
             Cell c;
@@ -70,6 +70,15 @@ private slots:
         QCOMPARE(back->plan.file, doc.plan.file);
         QCOMPARE(testing::name(back->plan.cache), testing::name(CacheMode::Cold));
         QCOMPARE(back->system.cpuModel, doc.system.cpuModel);
+        QCOMPARE(back->system.faultsCounted, false); // "not counted" survives
+        // Documents written before the field existed counted their faults.
+        std::string older = toJson(doc);
+        const auto at = older.find("\"faults_counted\"");
+        QVERIFY(at != std::string::npos);
+        older.replace(at, older.find("false", at) + 5 - at, "\"unrelated\": 0");
+        auto old = fromJson(older);
+        QVERIFY2(old.ok(), old.ok() ? "" : old.error().message.c_str());
+        QCOMPARE(old->system.faultsCounted, true);
         for (std::size_t i = 0; i < doc.cells.size(); ++i) {
             const auto &a = doc.cells[i], &b = back->cells[i];
             QCOMPARE(b.strategy, a.strategy);

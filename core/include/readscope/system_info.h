@@ -12,6 +12,7 @@ struct SystemInfo {
     std::string toolVersion;
     std::string date; // ISO 8601, UTC
     std::string os;   // "Linux", "Windows", "macOS"
+    bool faultsCounted = true; // false where the system keeps no page-fault count (Wine)
 };
 
 SystemInfo collectSystemInfo(const std::string& filesystem);

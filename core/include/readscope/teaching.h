@@ -27,7 +27,10 @@ struct MeasuredCost {
 MeasuredCost measuredCost(const Cell& cell); // medians over rounds
 
 // Sentences naming where the measurement and the explanation disagree (empty: they agree).
+// Where the system counts no page faults (faultsCounted false), faults are not compared: the
+// caller says once that they were not counted.
 std::vector<std::string> disagreements(const StrategyInfo& s, const Cell& cell,
-                                       std::uint32_t pageSize = 4096);
+                                       std::uint32_t pageSize = 4096,
+                                       bool faultsCounted = true);
 
 } // namespace readscope
