@@ -42,6 +42,7 @@ QString strategyHtml(const std::string& id, const ResultDocument& doc) {
             "<th>major/MiB</th><th>CPU ms/GB user + sys</th></tr>";
     QStringList disagree;
     const bool faults = doc.system.faultsCounted;
+    const auto pageSize = std::uint32_t(doc.system.pageSize ? doc.system.pageSize : 4096);
     for (const Cell* c : cells) {
         const MeasuredCost m = measuredCost(*c);
         html += QString("<tr><td>%1</td><td align=right>%2</td><td align=right>%3</td>"
@@ -52,7 +53,6 @@ QString strategyHtml(const std::string& id, const ResultDocument& doc) {
                     .arg(faults ? QString::number(m.majorFaultsPerMiB, 'f', 1) : "n/c")
                     .arg(m.userMsPerGB, 0, 'f', 1)
                     .arg(m.systemMsPerGB, 0, 'f', 1);
-        const auto pageSize = std::uint32_t(doc.system.pageSize ? doc.system.pageSize : 4096);
         for (const auto& line : disagreements(*s, *c, pageSize, doc.system.faultsCounted))
             disagree << QString("<b>%1:</b> %2").arg(qs(formatSize(c->rangeBytes)),
                                                      qs(line).toHtmlEscaped());

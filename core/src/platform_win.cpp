@@ -79,16 +79,10 @@ int closeFile(int fd) { return _close(fd); }
 
 std::int64_t readAt(int fd, void* buffer, std::size_t n, std::uint64_t offset) {
     const auto h = reinterpret_cast<HANDLE>(_get_osfhandle(fd));
-    OVERLAPPED at{};
-    at.Offset = static_cast<DWORD>(offset);
-    at.OffsetHigh = static_cast<DWORD>(offset >> 32);
     DWORD got = 0;
     const DWORD ask = static_cast<DWORD>(std::min<std::size_t>(n, 1u << 30));
-    if (!ReadFile(h, buffer, ask, &got, &at)) {
-        const DWORD err = GetLastError();
-        if (err == ERROR_HANDLE_EOF)
-            return 0;
-        win::setErrno(err);
+    if (!win::readAt(h, buffer, ask, offset, got)) {
+        win::setErrno(GetLastError());
         return -1;
     }
     return got;

@@ -19,11 +19,6 @@ namespace {
 
 constexpr std::size_t kGrowStart = 8 << 10;
 
-std::string ioError(const char* call, const FileProbe& f, std::uint64_t off, int err) {
-    return fmt::format("{} on '{}' at offset {} failed: {}", call, f.path, off,
-                       std::strerror(err));
-}
-
 // One file mapping for the duration of one read() call: mapped and unmapped inside the timed
 // round, so cold rounds find nothing mapped and eviction works.
 class Mapping {
@@ -79,7 +74,7 @@ public:
             return st.error();
         Consumer consumer(mode, f_.pageSize, s_.hint == Hint::Prefetch);
         Mapping mapping;
-        const bool mapped = s_.access == Access::MapCopy || s_.access == Access::MapInPlace;
+        const bool mapped = mapsFile();
         if (mapped) {
             if (auto st = setUpMapping(mapping, ranges, out.syscalls); !st)
                 return st.error();
@@ -169,7 +164,7 @@ private:
             if (n < 0) {
                 if (errno == EINTR)
                     continue;
-                return Error{ioError("pread", f_, off + got, errno)};
+                return Error{ioError("pread", off + got, std::strerror(errno))};
             }
             if (n == 0)
                 break;
@@ -182,7 +177,7 @@ private:
                                        std::uint64_t& syscalls) {
         ++syscalls;
         if (::lseek(fd_.get(), static_cast<off_t>(off), SEEK_SET) < 0)
-            return Error{ioError("lseek", f_, off, errno)};
+            return Error{ioError("lseek", off, std::strerror(errno))};
         std::uint64_t got = 0;
         while (got < want) {
             const ssize_t n = ::read(fd_.get(), buf + got, want - got);
@@ -190,7 +185,7 @@ private:
             if (n < 0) {
                 if (errno == EINTR)
                     continue;
-                return Error{ioError("read", f_, off + got, errno)};
+                return Error{ioError("read", off + got, std::strerror(errno))};
             }
             if (n == 0)
                 break;
@@ -228,7 +223,7 @@ private:
             if (n < 0) {
                 if (errno == EINTR)
                     continue;
-                return Error{ioError("read", f_, r.offset + filled, errno)};
+                return Error{ioError("read", r.offset + filled, std::strerror(errno))};
             }
             if (n == 0)
                 break;

@@ -39,6 +39,15 @@ public:
 protected:
     ReaderBase(const StrategyInfo& s, const FileProbe& f) : s_(s), f_(f) {}
 
+    bool mapsFile() const {
+        return s_.access == Access::MapCopy || s_.access == Access::MapInPlace;
+    }
+
+    // "pread on 'f' at offset N failed: why", the same words on every platform.
+    std::string ioError(const char* call, std::uint64_t offset, const std::string& why) const {
+        return fmt::format("{} on '{}' at offset {} failed: {}", call, f_.path, offset, why);
+    }
+
     bool needsBuffer() const {
         return s_.access == Access::Direct ||
                (s_.access == Access::Pread && s_.buffer == BufferKind::Reused);

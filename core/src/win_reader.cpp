@@ -25,11 +25,6 @@ PrefetchFn prefetchVirtualMemory() {
     return fn;
 }
 
-std::string ioError(const char* call, const FileProbe& f, std::uint64_t off, DWORD err) {
-    return fmt::format("{} on '{}' at offset {} failed: {}", call, f.path, off,
-                       win::errorText(err));
-}
-
 // One view of the whole file for one read() call, mapped and unmapped inside the timed round
 // (as on POSIX), so that cold rounds find nothing mapped. Windows refuses to truncate a file
 // while a view of it exists, so the SIGBUS case of POSIX cannot arise here.
@@ -84,7 +79,7 @@ public:
             return st.error();
         Consumer consumer(mode, f_.pageSize, false);
         View view;
-        if (s_.access == Access::MapCopy || s_.access == Access::MapInPlace)
+        if (mapsFile())
             if (auto st = view.map(h_.get(), f_, out.syscalls); !st)
                 return st.error();
         auto st = readEachRange(ranges, recordLatencies, stop, out,
@@ -105,18 +100,11 @@ private:
                                      std::uint64_t& syscalls) {
         std::uint64_t got = 0;
         while (got < want) {
-            OVERLAPPED at{};
-            at.Offset = static_cast<DWORD>(off + got);
-            at.OffsetHigh = static_cast<DWORD>((off + got) >> 32);
             DWORD n = 0;
             const auto ask = static_cast<DWORD>(std::min(kMaxPiece, want - got));
             ++syscalls;
-            if (!ReadFile(h_.get(), buf + got, ask, &n, &at)) {
-                const DWORD err = GetLastError();
-                if (err == ERROR_HANDLE_EOF)
-                    break;
-                return Error{ioError("ReadFile", f_, off + got, err)};
-            }
+            if (!win::readAt(h_.get(), buf + got, ask, off + got, n))
+                return Error{ioError("ReadFile", off + got, win::errorText(GetLastError()))};
             if (n == 0)
                 break;
             got += n;
@@ -130,14 +118,14 @@ private:
         LARGE_INTEGER to;
         to.QuadPart = static_cast<LONGLONG>(off);
         if (!SetFilePointerEx(h_.get(), to, nullptr, FILE_BEGIN))
-            return Error{ioError("SetFilePointerEx", f_, off, GetLastError())};
+            return Error{ioError("SetFilePointerEx", off, win::errorText(GetLastError()))};
         std::uint64_t got = 0;
         while (got < want) {
             DWORD n = 0;
             const auto ask = static_cast<DWORD>(std::min(kMaxPiece, want - got));
             ++syscalls;
             if (!ReadFile(h_.get(), buf + got, ask, &n, nullptr))
-                return Error{ioError("ReadFile", f_, off + got, GetLastError())};
+                return Error{ioError("ReadFile", off + got, win::errorText(GetLastError()))};
             if (n == 0)
                 break;
             got += n;

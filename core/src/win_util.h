@@ -54,6 +54,19 @@ private:
     HANDLE h_ = INVALID_HANDLE_VALUE;
 };
 
+// One ReadFile of n bytes at offset, through an OVERLAPPED on a synchronous handle (the
+// Windows pread: no file pointer moves). False with GetLastError() set on failure; reading at
+// or past the end of the file succeeds with got = 0.
+inline bool readAt(HANDLE h, void* buffer, DWORD n, std::uint64_t offset, DWORD& got) {
+    OVERLAPPED at{};
+    at.Offset = static_cast<DWORD>(offset);
+    at.OffsetHigh = static_cast<DWORD>(offset >> 32);
+    got = 0;
+    if (ReadFile(h, buffer, n, &got, &at))
+        return true;
+    return GetLastError() == ERROR_HANDLE_EOF;
+}
+
 // Opens for reading with every share mode, so readscope never locks others out of the file.
 inline UniqueHandle openShared(const std::string& path, DWORD flags) {
     return UniqueHandle(CreateFileW(widen(path).c_str(), GENERIC_READ,
