@@ -42,6 +42,9 @@ inline std::size_t latencyStride(bool enabled, std::size_t ranges) {
     return std::max<std::size_t>(1, (ranges + kMaxLatencySamples - 1) / kMaxLatencySamples);
 }
 
+// Calls the hook set by setRangeReadHookForTesting(), if any.
+void callRangeReadHook(std::size_t index);
+
 // The loop every reader's read() shares: ends early when asked to stop, and times every
 // stride-th range. readOne(range, index) returns the bytes it obtained.
 template <class ReadOne>
@@ -63,6 +66,7 @@ Status readEachRange(std::span<const Range> ranges, bool recordLatencies, std::s
         out.bytes += *got;
         if (timed)
             out.latencies.push_back(secondsBetween(t0, Clock::now()));
+        callRangeReadHook(i);
     }
     return okStatus();
 }

@@ -315,14 +315,17 @@ private slots:
         const QString rec = file_->dir() + "/recovery.jsonl";
         QProcess p;
         p.start(READSCOPE_CLI, {"run", path_, "--sizes", "1M,256K,64K", "--strategies",
-                                "pread-uninit,seek-read", "--rounds", "3000", "--warmup", "0",
-                                "--time-cap", "1", "--quiet", "--recovery", rec});
+                                "pread-uninit,seek-read", "--rounds", "10000", "--warmup", "0",
+                                "--time-cap", "2", "--quiet", "--recovery", rec});
         QVERIFY(p.waitForStarted());
         auto lines = [&] {
             QFile f(rec);
             return f.open(QIODevice::ReadOnly) ? f.readAll().count('\n') : 0;
         };
-        QTRY_VERIFY_WITH_TIMEOUT(lines() >= 3, 60000); // header + the 1 MiB cells
+        // Header + the 1 MiB cells. The kill must land before the run ends: with the 2 s time
+        // cap (10000 rounds of 4 MiB per strategy outlast it) the two sizes left need 4 s,
+        // against a 50 ms poll.
+        QTRY_VERIFY_WITH_TIMEOUT(lines() >= 3, 60000);
         ::kill(static_cast<pid_t>(p.processId()), SIGKILL);
         QVERIFY(p.waitForFinished(10000));
         QCOMPARE(p.exitStatus(), QProcess::CrashExit);
@@ -380,17 +383,26 @@ private slots:
         auto env = QProcessEnvironment::systemEnvironment();
         env.insert("TMPDIR", tmp.path());
         p.setProcessEnvironment(env);
+        // 10000 rounds of 256 MiB in 4 KiB ranges: only the 60 s time cap would end this run,
+        // so it is still going when the interrupt lands.
         p.start(READSCOPE_CLI, {"run", "--sizes", "4K", "--rounds", "10000", "--strategies",
-                                "pread-uninit", "--quiet"});
+                                "pread-uninit"});
         QVERIFY(p.waitForStarted());
-        // Wait until the default file exists and the run is under way, then Ctrl-C.
-        QTRY_VERIFY_WITH_TIMEOUT(!QDir(tmp.path()).entryList(QDir::NoDotAndDotDot | QDir::Dirs).isEmpty(), 20000);
-        QTest::qWait(1500);
+        // The CLI says where it keeps finished cells once the file is generated and the run
+        // starts (stderr is not a terminal here, so there is no progress bar to wait for).
+        QString err;
+        QVERIFY(QTest::qWaitFor(
+            [&] {
+                err += QString::fromUtf8(p.readAllStandardError());
+                return err.contains("Finished cells are kept in");
+            },
+            120000));
         ::kill(static_cast<pid_t>(p.processId()), SIGINT);
         QVERIFY(p.waitForFinished(10000));
         QCOMPARE(p.exitStatus(), QProcess::NormalExit);
         QCOMPARE(p.exitCode(), 1);
-        QVERIFY(QString(p.readAllStandardError()).contains("stopped"));
+        err += QString::fromUtf8(p.readAllStandardError());
+        QVERIFY2(err.contains("the run was stopped"), qPrintable(err));
         QCOMPARE(QDir(tmp.path()).entryList(QDir::NoDotAndDotDot | QDir::AllEntries).size(), 0);
     }
 };

@@ -10,7 +10,6 @@
 
 #include <fcntl.h>
 #include <sys/mman.h>
-#include <thread>
 #include <unistd.h>
 
 using namespace readscope;
@@ -18,7 +17,7 @@ using readscope::testing::TestFile;
 
 namespace {
 
-// Many passes over the whole file: long enough that a truncation lands mid-read.
+// Passes over the whole file in 64 KiB ranges.
 std::vector<Range> manyPasses(std::uint64_t size, int passes) {
     std::vector<Range> ranges;
     for (int p = 0; p < passes; ++p)
@@ -46,16 +45,28 @@ private slots:
         auto probe = file.probe();
         auto reader = openReader(*findStrategy(strategy.toStdString()), probe, 64 << 10);
         QVERIFY(reader.ok());
-        const auto ranges = manyPasses(file.size(), 3000); // seconds of checksumming
-        std::jthread truncater([&] {
-            std::this_thread::sleep_for(std::chrono::milliseconds(100));
-            QCOMPARE(::truncate(file.path().c_str(), 4096), 0);
-        });
-        auto out = (*reader)->read(ranges, ConsumeMode::All, true, {});
-        truncater.join();
-        QVERIFY2(!out.ok(), "the read finished before the truncation: make it longer");
+        // The file shrinks to one page right after the reader obtained its third range: the
+        // fourth range lies past the new end, so the read fails there whatever the speed.
+        struct Truncation {
+            std::string path;
+            int calls = 0;
+            int result = -1;
+        } truncation{file.path()};
+        setRangeReadHookForTesting(
+            [](std::size_t index, void* context) {
+                auto* t = static_cast<Truncation*>(context);
+                if (index == 2 && t->calls++ == 0)
+                    t->result = ::truncate(t->path.c_str(), 4096);
+            },
+            &truncation);
+        auto out = (*reader)->read(manyPasses(file.size(), 1), ConsumeMode::All, true, {});
+        setRangeReadHookForTesting(nullptr, nullptr);
+        QCOMPARE(truncation.calls, 1);
+        QCOMPARE(truncation.result, 0);
+        QVERIFY2(!out.ok(), "a read past the truncated end succeeded");
         const QString msg = QString::fromStdString(out.error().message);
         QVERIFY2(msg.contains("shrank") && msg.contains("SIGBUS"), qPrintable(msg));
+        QVERIFY2(msg.contains(QString("at offset %1").arg(3 * (64 << 10))), qPrintable(msg));
         // The process goes on, and so does reading what is left of the file.
         auto again = (*reader)->read(std::vector<Range>{{0, 4096}}, ConsumeMode::Verify, false, {});
         QVERIFY(again.ok());
@@ -68,14 +79,22 @@ private slots:
         plan.file = file.path();
         plan.strategies = {"mmap-touch", "pread-uninit"};
         plan.sizes = {64 << 10, 1 << 20};
-        plan.rounds = 200;
+        plan.rounds = 5;
         plan.warmup = 0;
-        NullSink sink;
-        std::jthread truncater([&] {
-            std::this_thread::sleep_for(std::chrono::milliseconds(300));
-            QCOMPARE(::truncate(file.path().c_str(), 8192), 0);
-        });
+        // The file is truncated when the 64 KiB mmap-touch cell reports its round 2 (on the
+        // runner's thread, between rounds): its round 3 is the one that must fail.
+        struct TruncatingSink : RunSink {
+            std::string path;
+            int truncations = 0;
+            void onProgress(const Progress& p) override {
+                if (p.strategy == "mmap-touch" && p.rangeBytes == (64 << 10) &&
+                    p.phase.starts_with("round 2/") && truncations++ == 0)
+                    QCOMPARE(::truncate(path.c_str(), 8192), 0);
+            }
+        } sink;
+        sink.path = file.path();
         auto doc = runPlan(plan, sink);
+        QCOMPARE(sink.truncations, 1);
         QVERIFY(doc.ok());
         QVERIFY(doc->complete);
         const Cell* mapped = doc->find("mmap-touch", 64 << 10);

@@ -8,6 +8,7 @@
 #include <QTest>
 
 #include <mutex>
+#include <semaphore>
 #include <thread>
 
 using namespace readscope;
@@ -178,30 +179,43 @@ private slots:
         QVERIFY(doc->cells[0].samples[0].syscalls > doc->cells[1].samples[0].syscalls);
     }
 
-    void stopKeepsFinishedCellsAndIsPrompt() {
+    void stopMidCellIsPromptAndDropsTheUnfinishedSize() {
         auto plan = smallPlan(*file_);
         plan.sizes = {256 << 10, 4 << 10};
-        plan.rounds = 10000; // would run for minutes
+        plan.rounds = 10000; // minutes of rounds: the stop always lands mid-cell
         plan.timeCapSeconds = 600;
         plan.warmup = 0;
-        RecordingSink sink;
+        // The stop comes from another thread, as a front end's does, once the first size's
+        // round 3 is under way; the runner's progress callback says when that is.
+        struct SignallingSink : RecordingSink {
+            std::binary_semaphore round3{0};
+            bool signalled = false;
+            void onProgress(const Progress& p) override {
+                if (!signalled && p.phase.starts_with("round 3/")) {
+                    signalled = true;
+                    round3.release();
+                }
+            }
+        } sink;
         std::stop_source stop;
         QElapsedTimer sinceStop;
-        std::atomic<bool> requested{false};
         std::jthread stopper([&] {
-            // Let the first size finish a few rounds, then stop mid-cell.
-            std::this_thread::sleep_for(std::chrono::milliseconds(300));
+            sink.round3.acquire();
             sinceStop.start();
-            requested = true;
             stop.request_stop();
         });
         auto doc = runPlan(plan, sink, stop.get_token());
+        stopper.join();
         const qint64 ms = sinceStop.elapsed();
-        QVERIFY(requested);
         QVERIFY(doc.ok());
         QVERIFY(!doc->complete);
+        QVERIFY(doc->cells.empty()); // a stopped size is dropped whole
         qInfo("stop honoured %lld ms after it was requested", ms);
-        QVERIFY2(ms < 2000, "the run must end promptly after a stop (bound: 100 ms + one read)");
+        // Time is the thing tested here: the stop is checked before every range, so the run
+        // ends within one 256 KiB read plus the round's bookkeeping (well under 10 ms). 2 s
+        // is far beyond that on any machine, loaded or sanitized, and far below the minutes
+        // the run would take if the stop were ignored.
+        QVERIFY2(ms < 2000, "the run must end promptly after a stop");
     }
 
     void stopAfterFirstSizeKeepsIt() {

@@ -2,11 +2,13 @@
 // A main window on a small generated file with a tiny sweep, for the UI suites.
 #include "config_panel.h"
 #include "main_window.h"
+#include "run_controller.h"
 #include "test_file.h"
 
 #include <QCoreApplication>
 #include <QSignalSpy>
 #include <QStandardPaths>
+#include <QTest>
 
 namespace readscope::testing {
 
@@ -27,6 +29,19 @@ inline bool runToEnd(ui::MainWindow& w, const Plan& plan) {
     w.config()->setPlan(plan);
     QSignalSpy finished(&w, &ui::MainWindow::runFinished);
     return w.startRun() && finished.wait(120000);
+}
+
+// Waits until the window's run reports a measured round under way (the worker's own progress
+// signal, not a guess at how long setting up takes). False after timeoutMs without one.
+inline bool waitForMeasuredRound(ui::MainWindow& w, int timeoutMs = 60000) {
+    auto* controller = w.findChild<ui::RunController*>();
+    if (!controller)
+        return false;
+    bool measuring = false;
+    QObject context;
+    QObject::connect(controller, &ui::RunController::progressed, &context,
+                     [&](const Progress& p) { measuring |= p.phase.starts_with("round "); });
+    return QTest::qWaitFor([&] { return measuring; }, timeoutMs);
 }
 
 inline void isolateSettings() {

@@ -51,6 +51,13 @@ public:
 Result<std::unique_ptr<RangeReader>> openReader(const StrategyInfo& strategy,
                                                 const FileProbe& file, std::uint64_t maxRange);
 
+// Test seam: when set, called on the reading thread after each range that a platform reader
+// obtained, with the range's index in the read() call. Lets a test act at a known point of a
+// read (truncate the file after range 2) instead of sleeping and hoping the read is still
+// going. Nothing in the product sets it; unset, it costs one relaxed atomic load per range.
+using RangeReadHook = void (*)(std::size_t index, void* context);
+void setRangeReadHookForTesting(RangeReadHook hook, void* context);
+
 // The file's own bytes for these ranges, read plainly: what every strategy must match.
 Result<std::uint64_t> referenceChecksum(const FileProbe& file, std::span<const Range> ranges);
 

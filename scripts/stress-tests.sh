@@ -1,0 +1,77 @@
+#!/usr/bin/env bash
+# Proves the test suite does not depend on the machine's speed: runs every CTest suite N times
+# in a row (ctest --repeat until-fail:N), first on an idle machine, then with every core kept
+# busy by `yes > /dev/null` loops that this script starts and always ends. Not part of the
+# everyday test command (it takes a long time); run it after changing a test that waits.
+#
+#   bash scripts/stress-tests.sh [--repeat N] [--only REGEX] [PRESET ...]
+#
+# PRESET defaults to "dev asan" (the optimised RelWithDebInfo build and ASan + UBSan).
+# --only passes REGEX to ctest -R, e.g. to stress the suites a change touched.
+# Prints one line per preset and load, and a closing "N passed, N failed" line.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+repeat=20
+only=""
+presets=()
+while [[ $# -gt 0 ]]; do
+    case "$1" in
+        --repeat) repeat="$2"; shift 2 ;;
+        --only) only="$2"; shift 2 ;;
+        -h|--help) sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        *) presets+=("$1"); shift ;;
+    esac
+done
+[[ ${#presets[@]} -eq 0 ]] && presets=(dev asan)
+
+load_pids=()
+stop_load() {
+    for pid in "${load_pids[@]}"; do
+        kill "$pid" 2>/dev/null || true
+        wait "$pid" 2>/dev/null || true
+    done
+    load_pids=()
+}
+trap stop_load EXIT INT TERM
+
+start_load() {
+    for _ in $(seq "$(nproc)"); do
+        yes >/dev/null &
+        load_pids+=("$!")
+    done
+}
+
+logs="build/stress"
+mkdir -p "$logs"
+passed=0
+failed=0
+summary=()
+for preset in "${presets[@]}"; do
+    bash scripts/build.sh "$preset"
+    for load in idle loaded; do
+        [[ "$load" == loaded ]] && start_load
+        log="$logs/$preset-$load.log"
+        args=(--preset "$preset" --repeat "until-fail:$repeat")
+        [[ -n "$only" ]] && args+=(-R "$only")
+        start=$(date +%s)
+        if ctest "${args[@]}" >"$log" 2>&1; then
+            result="$repeat of $repeat passes"
+            passed=$((passed + 1))
+        else
+            result="FAILED (see $log)"
+            failed=$((failed + 1))
+        fi
+        stop_load
+        tests=$(grep -Eo '[0-9]+ tests? failed out of [0-9]+' "$log" | tail -1 || true)
+        line="$preset $load: $result; ${tests:-no ctest summary}; $(( $(date +%s) - start )) s"
+        summary+=("$line")
+        echo "stress: $line"
+        grep -E '\*\*\*Failed|Timeout|Exception' "$log" || true
+    done
+done
+
+echo
+printf '%s\n' "${summary[@]}"
+echo "stress: $passed passed, $failed failed"
+[[ $failed -eq 0 ]]
