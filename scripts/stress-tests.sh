@@ -33,7 +33,8 @@ stop_load() {
     done
     load_pids=()
 }
-trap stop_load EXIT INT TERM
+trap stop_load EXIT
+trap 'stop_load; exit 130' INT TERM
 
 start_load() {
     for _ in $(seq "$(nproc)"); do

@@ -1,5 +1,6 @@
 #include "cli_options.h"
 
+#include "readscope/buffer_offsets.h"
 #include "readscope/strategy.h"
 #include "readscope/units.h"
 
@@ -29,6 +30,11 @@ Options:
   --time-cap SECONDS    per range size; stop adding rounds after it (default 60, >= 3 rounds)
   --consume MODE        minimal (default: touch one byte per range or page) or all
                         (checksum every byte inside the timed region)
+  --buffer-offset OFFS  where destination buffers start within a page: auto (default: where
+                        the allocator puts them), N (every buffer of every strategy at page
+                        offset N, e.g. 16), or a list (0,8,16,32,64,2048,4096+16) to sweep
+                        the offset at the one --sizes value; the chosen offsets are recorded
+                        per cell (CSV buffer_page_offsets)
   --drop-caches         cold mode, Linux and root only: also write /proc/sys/vm/drop_caches
   --csv PATH            write the summary as CSV
   --samples-csv PATH    write every round as CSV
@@ -120,7 +126,8 @@ Result<RunOptions> parseRunOptions(const std::vector<std::string>& args) {
         const std::string& value = *v;
         static const char* const planFlags[] = {"--sizes", "--strategies", "--pattern", "--cache",
                                                 "--consume", "--threads", "--rounds", "--warmup",
-                                                "--seed", "--budget", "--time-cap"};
+                                                "--seed", "--budget", "--time-cap",
+                                                "--buffer-offset"};
         for (const char* f : planFlags)
             o.planFlagsGiven |= a == f;
         if (a == "--sizes") {
@@ -174,6 +181,18 @@ Result<RunOptions> parseRunOptions(const std::vector<std::string>& args) {
                 return Error{fmt::format("--time-cap '{}' must be a number of seconds above 0",
                                          value)};
             p.timeCapSeconds = secs;
+        } else if (a == "--buffer-offset") {
+            p.bufferOffsets.clear();
+            if (value.find(',') != std::string::npos) {
+                auto list = parseBufferOffsetList(value);
+                if (!list) return flagError(a, list.error());
+                p.bufferOffsets = *list;
+            } else {
+                auto one = parseBufferOffset(value);
+                if (!one) return flagError(a, one.error());
+                if (*one)
+                    p.bufferOffsets = {**one};
+            }
         } else if (a == "--csv") {
             o.csvPath = value;
         } else if (a == "--samples-csv") {

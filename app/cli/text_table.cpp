@@ -16,37 +16,54 @@ std::string percent(const std::optional<double>& f) {
 } // namespace
 
 std::string plainTable(const ResultDocument& doc) {
+    const SweepAxis axis = sweepAxis(doc.plan);
     std::vector<const Cell*> cells;
     for (const auto& c : doc.cells)
         cells.push_back(&c);
-    std::stable_sort(cells.begin(), cells.end(),
-                     [](const Cell* a, const Cell* b) { return a->rangeBytes < b->rangeBytes; });
-    std::string out = fmt::format("{:<9} {:<15} {:>8} {:>8} {:>8} {:>6} {:>10}  {}\n", "range",
-                                  "strategy", "GB/s", "min", "max", "cv", "resident", "status");
-    std::uint64_t lastSize = 0;
+    std::stable_sort(cells.begin(), cells.end(), [axis](const Cell* a, const Cell* b) {
+        return axisValue(axis, a->point()) < axisValue(axis, b->point());
+    });
+    const char* row = "{:<9} {:<15} {:>8} {:>8} {:>8} {:>6} {:>10} {:>8}  {}\n";
+    std::string out = fmt::format(fmt::runtime(row),
+                                  axis == SweepAxis::BufferOffset ? "offset" : "range",
+                                  "strategy", "GB/s", "min", "max", "cv", "resident", "buffers",
+                                  "status");
+    std::optional<SweepPoint> last;
     for (const Cell* c : cells) {
-        if (lastSize && c->rangeBytes != lastSize)
+        if (last && c->point() != *last)
             out += "\n";
-        lastSize = c->rangeBytes;
+        last = c->point();
         const auto& s = c->summary;
         std::string status(toString(c->status));
         if (!c->message.empty())
             status += ": " + c->message;
+        const std::string where = pointLabel(axis, c->point());
         if (c->status == CellStatus::Failed || c->status == CellStatus::Unavailable) {
-            out += fmt::format("{:<9} {:<15} {:>8} {:>8} {:>8} {:>6} {:>10}  {}\n",
-                               formatSize(c->rangeBytes), c->strategy, "-", "-", "-", "-", "-",
-                               status);
+            out += fmt::format(fmt::runtime(row), where, c->strategy, "-", "-", "-", "-", "-",
+                               "-", status);
             continue;
         }
-        out += fmt::format("{:<9} {:<15} {:>8.2f} {:>8.2f} {:>8.2f} {:>5.1f}% {:>10}  {}\n",
-                           formatSize(c->rangeBytes), c->strategy, s.median, s.min, s.max,
-                           s.cv * 100, percent(c->residentBefore), status);
+        // Several offsets (growing buffers, a heap that moves) are counted here; the CSV and
+        // JSON list them.
+        const auto& offsets = c->bufferPageOffsets;
+        const std::string placed = offsets.size() > 2 ? fmt::format("{} offs", offsets.size())
+                                                      : formatOffsetCounts(offsets);
+        out += fmt::format("{:<9} {:<15} {:>8.2f} {:>8.2f} {:>8.2f} {:>5.1f}% {:>10} {:>8}  {}\n",
+                           where, c->strategy, s.median, s.min, s.max, s.cv * 100,
+                           percent(c->residentBefore), placed.empty() ? "in place" : placed,
+                           status);
     }
     const auto& p = doc.plan;
     out += fmt::format("\nGB/s = 10^9 bytes/s; median of {} interleaved rounds; {} cache, {} "
                        "pattern, {} thread(s), consume {}; file {} ({}).\n",
                        p.rounds, toString(p.cache), toString(p.pattern), p.threads,
                        toString(p.consume), p.file, formatSize(doc.fileSize));
+    out += axis == SweepAxis::BufferOffset
+               ? fmt::format("Offset: the page offset every destination buffer started at, at "
+                             "{} ranges. ",
+                             cells.empty() ? std::string("?") : formatSize(cells[0]->rangeBytes))
+               : std::string();
+    out += "Buffers: page offsets the destination buffers started at (offset x buffers).\n";
     out += systemLine(doc) + "\n";
     return out;
 }

@@ -2,6 +2,8 @@
 
 #ifdef _WIN32
 #include "win_util.h"
+
+#include <malloc.h> // _aligned_malloc
 #endif
 
 #include <cstdlib>
@@ -40,26 +42,63 @@ void freeAligned(std::byte* p) {
 }
 } // namespace
 
-AlignedBuffer::AlignedBuffer(std::size_t size, std::size_t alignment) {
-    size_ = alignUp(size ? size : 1, alignment);
-    data_ = allocateAligned(size_, alignment);
-    if (!data_)
+void FreshDeleter::operator()(std::byte* p) const {
+    if (!p)
+        return;
+#ifdef _WIN32
+    if (pinned) {
+        _aligned_free(p - shift);
+        return;
+    }
+#endif
+    std::free(p - shift);
+}
+
+FreshBuffer freshBuffer(std::size_t n, const BufferPlacement& placement) {
+    n = n ? n : 1;
+    if (!placement.offset) {
+        auto* p = static_cast<std::byte*>(std::malloc(n));
+        if (!p)
+            throw std::bad_alloc();
+        return FreshBuffer(p, FreshDeleter{});
+    }
+    const std::size_t page = placement.pageSize;
+    const std::uint32_t shift = *placement.offset;
+    const std::size_t bytes = alignUp(n + shift, page);
+#ifdef _WIN32
+    auto* base = static_cast<std::byte*>(_aligned_malloc(bytes, page));
+#else
+    auto* base = static_cast<std::byte*>(std::aligned_alloc(page, bytes));
+#endif
+    if (!base)
         throw std::bad_alloc();
-    zeroFill(data_, size_);
+    return FreshBuffer(base + shift, FreshDeleter{shift, true});
+}
+
+AlignedBuffer::AlignedBuffer(std::size_t size, std::size_t alignment, std::size_t offset) {
+    const std::size_t bytes = alignUp((size ? size : 1) + offset, alignment);
+    base_ = allocateAligned(bytes, alignment);
+    if (!base_)
+        throw std::bad_alloc();
+    zeroFill(base_, bytes);
+    data_ = base_ + offset;
+    size_ = bytes - offset;
 }
 
 AlignedBuffer::AlignedBuffer(AlignedBuffer&& other) noexcept
-    : data_(std::exchange(other.data_, nullptr)), size_(std::exchange(other.size_, 0)) {}
+    : base_(std::exchange(other.base_, nullptr)), data_(std::exchange(other.data_, nullptr)),
+      size_(std::exchange(other.size_, 0)) {}
 
 AlignedBuffer& AlignedBuffer::operator=(AlignedBuffer&& other) noexcept {
     if (this != &other) {
-        freeAligned(data_);
+        freeAligned(base_);
+        base_ = std::exchange(other.base_, nullptr);
         data_ = std::exchange(other.data_, nullptr);
         size_ = std::exchange(other.size_, 0);
     }
     return *this;
 }
 
-AlignedBuffer::~AlignedBuffer() { freeAligned(data_); }
+AlignedBuffer::~AlignedBuffer() { freeAligned(base_); }
 
 } // namespace readscope

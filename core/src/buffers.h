@@ -3,14 +3,30 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <utility>
 
 namespace readscope {
 
-// A fresh allocation whose bytes are never initialised (no hidden memset).
-inline std::unique_ptr<std::byte[]> freshUninit(std::size_t n) {
-    return std::make_unique_for_overwrite<std::byte[]>(n ? n : 1);
-}
+// Where a reader's buffers start: nullopt leaves it to the allocator (malloc, as real programs
+// get it); N puts every buffer at page offset N (a page-aligned allocation, plus N).
+struct BufferPlacement {
+    std::optional<std::uint32_t> offset;
+    std::uint32_t pageSize = 4096;
+};
+
+// Frees what freshBuffer() allocated, from the start of its allocation.
+struct FreshDeleter {
+    std::uint32_t shift = 0; // bytes between the allocation's start and the buffer's
+    bool pinned = false;     // allocated aligned (freed as such on Windows)
+    void operator()(std::byte* p) const;
+};
+using FreshBuffer = std::unique_ptr<std::byte[], FreshDeleter>;
+
+// A fresh allocation of n bytes, never initialised (no hidden memset), placed as asked. With
+// auto placement it is plain malloc; pinned, it is still fresh per call (the allocator may
+// hand back the same pages, as malloc may), only its start within the page is fixed.
+FreshBuffer freshBuffer(std::size_t n, const BufferPlacement& placement);
 
 // memset through a volatile function pointer: the compiler cannot drop the zero-fill because
 // a read overwrites the bytes right after, so pread-zerofill keeps the pass it is defined by.
@@ -19,7 +35,9 @@ void zeroFill(std::byte* p, std::size_t n);
 class AlignedBuffer {
 public:
     AlignedBuffer() = default;
-    AlignedBuffer(std::size_t size, std::size_t alignment); // touched once (zero-filled)
+    // size usable bytes starting offset bytes past an alignment boundary; touched once
+    // (zero-filled) so that no page fault is left for the timed reads.
+    AlignedBuffer(std::size_t size, std::size_t alignment, std::size_t offset = 0);
     AlignedBuffer(AlignedBuffer&& other) noexcept;
     AlignedBuffer& operator=(AlignedBuffer&& other) noexcept;
     AlignedBuffer(const AlignedBuffer&) = delete;
@@ -31,11 +49,14 @@ public:
     // Gives up ownership without freeing (memory the kernel may still write to).
     std::byte* release() {
         size_ = 0;
-        return std::exchange(data_, nullptr);
+        data_ = nullptr;
+        return std::exchange(base_, nullptr);
     }
+    std::size_t offset() const { return static_cast<std::size_t>(data_ - base_); }
 
 private:
-    std::byte* data_ = nullptr;
+    std::byte* base_ = nullptr; // the allocation
+    std::byte* data_ = nullptr; // base_ + offset
     std::size_t size_ = 0;
 };
 

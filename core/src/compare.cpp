@@ -26,8 +26,19 @@ std::vector<double> rates(const Cell& c) {
 
 bool measured(const Cell& c) { return c.status == CellStatus::Ok || c.status == CellStatus::Noisy; }
 
+} // namespace
+
+std::string pointText(const SweepPoint& point) {
+    if (!point.bufferOffset)
+        return formatSize(point.rangeBytes);
+    return fmt::format("{} @ +{}", formatSize(point.rangeBytes),
+                       formatBufferOffset(*point.bufferOffset));
+}
+
+namespace {
+
 std::string cellName(const Cell& c) {
-    return fmt::format("{} @ {}", c.strategy, formatSize(c.rangeBytes));
+    return fmt::format("{} @ {}", c.strategy, pointText(c.point()));
 }
 
 void differ(std::vector<std::string>& out, const char* what, const std::string& a,
@@ -135,13 +146,13 @@ Comparison compareDocuments(const ResultDocument& base, const ResultDocument& cu
     c.noiseThreshold = threshold;
     c.title = "baseline → current";
     for (const auto& b : base.cells) {
-        const Cell* now = cur.find(b.strategy, b.rangeBytes);
+        const Cell* now = cur.find(b.strategy, b.point());
         if (!now) {
             c.onlyInBaseline.push_back(cellName(b));
             continue;
         }
-        CellComparison cc{now->strategy, b.strategy, b.rangeBytes, b.summary.median,
-                          now->summary.median, {}};
+        CellComparison cc{now->strategy, b.strategy,          b.rangeBytes,
+                          b.bufferOffset, b.summary.median, now->summary.median, {}};
         if (measured(b) && measured(*now)) {
             const auto rb = rates(b), rc = rates(*now);
             cc.estimate = estimateChange(rb, rc, threshold);
@@ -152,7 +163,7 @@ Comparison compareDocuments(const ResultDocument& base, const ResultDocument& cu
         c.cells.push_back(cc);
     }
     for (const auto& n : cur.cells)
-        if (!base.find(n.strategy, n.rangeBytes))
+        if (!base.find(n.strategy, n.point()))
             c.onlyInCurrent.push_back(cellName(n));
     auto& d = c.differences;
     differ(d, "CPU", base.system.cpuModel, cur.system.cpuModel);
@@ -165,6 +176,15 @@ Comparison compareDocuments(const ResultDocument& base, const ResultDocument& cu
     differ(d, "threads", std::to_string(base.plan.threads), std::to_string(cur.plan.threads));
     differ(d, "consume", std::string(toString(base.plan.consume)),
            std::string(toString(cur.plan.consume)));
+    auto offsets = [](const Plan& p) {
+        if (p.bufferOffsets.empty())
+            return std::string("auto");
+        std::string out;
+        for (auto o : p.bufferOffsets)
+            out += (out.empty() ? "" : ",") + formatBufferOffset(o);
+        return out;
+    };
+    differ(d, "buffer offset", offsets(base.plan), offsets(cur.plan));
     if (base.fileSize && cur.fileSize)
         differ(d, "file size", formatSize(base.fileSize), formatSize(cur.fileSize));
     return c;
@@ -178,13 +198,13 @@ Comparison compareToReference(const ResultDocument& doc, const std::string& refe
     for (const auto& cell : doc.cells) {
         if (cell.strategy == reference)
             continue;
-        const Cell* ref = doc.find(reference, cell.rangeBytes);
+        const Cell* ref = doc.find(reference, cell.point());
         if (!ref) {
             c.onlyInCurrent.push_back(cellName(cell));
             continue;
         }
-        CellComparison cc{cell.strategy, reference, cell.rangeBytes, ref->summary.median,
-                          cell.summary.median, {}};
+        CellComparison cc{cell.strategy,       reference,           cell.rangeBytes,
+                          cell.bufferOffset,   ref->summary.median, cell.summary.median, {}};
         if (measured(*ref) && measured(cell))
             cc.estimate = estimateChange(rates(*ref), rates(cell), threshold);
         else
@@ -240,7 +260,7 @@ std::string comparisonMarkdown(const Comparison& c) {
     for (const auto& cc : c.cells) {
         const auto& e = cc.estimate;
         out += fmt::format("| {} | {} | {:.2f} | {:.2f} | {} | {} | {} | {} |\n", who(cc),
-                           formatSize(cc.rangeBytes), cc.baselineMedian, cc.currentMedian,
+                           pointText(cc.point()), cc.baselineMedian, cc.currentMedian,
                            change(e), interval(e), pText(e), toString(e.verdict));
     }
     return out + footer(c);
@@ -253,7 +273,7 @@ std::string comparisonText(const Comparison& c) {
     for (const auto& cc : c.cells) {
         const auto& e = cc.estimate;
         out += fmt::format("{:<32} {:>8} {:>9.2f} {:>9.2f} {:>8} {:>19} {:>6}  {}{}\n", who(cc),
-                           formatSize(cc.rangeBytes), cc.baselineMedian, cc.currentMedian,
+                           pointText(cc.point()), cc.baselineMedian, cc.currentMedian,
                            change(e), interval(e), pText(e), toString(e.verdict),
                            e.note.empty() ? "" : " (" + e.note + ")");
     }

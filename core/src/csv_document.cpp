@@ -89,7 +89,12 @@ namespace {
 const std::vector<std::string> kSummaryHeader = {
     "strategy", "range_bytes", "pattern",  "cache",    "threads",  "rounds",
     "median_gbps", "min_gbps", "max_gbps", "p25_gbps", "p75_gbps", "cv",
-    "resident_before", "status", "message", "consume", "checksum", "ranges_per_round"};
+    "resident_before", "status", "message", "consume", "checksum", "ranges_per_round",
+    "buffer_offset", "buffer_page_offsets"};
+
+std::string offsetField(const std::optional<std::uint32_t>& offset) {
+    return offset ? std::to_string(*offset) : "auto";
+}
 
 std::string number(double v) { return fmt::format("{}", v); }
 std::string optional(const std::optional<double>& v) { return v ? number(*v) : ""; }
@@ -115,20 +120,22 @@ std::string toSummaryCsv(const ResultDocument& doc) {
                             number(s.p75), number(s.cv), optional(c.residentBefore),
                             std::string(toString(c.status)), c.message,
                             std::string(toString(doc.plan.consume)), c.checksum,
-                            std::to_string(c.rangesPerRound)});
+                            std::to_string(c.rangesPerRound), offsetField(c.bufferOffset),
+                            formatOffsetCounts(c.bufferPageOffsets)});
     }
     return out;
 }
 
 std::string toSamplesCsv(const ResultDocument& doc) {
-    std::string out = csv::record({"strategy", "range_bytes", "round", "bytes", "seconds", "gbps",
+    std::string out = csv::record({"strategy", "range_bytes", "buffer_offset", "round", "bytes",
+                                   "seconds", "gbps",
                                    "user_seconds", "system_seconds", "minor_faults",
                                    "major_faults", "syscalls", "seeks", "latency_p50_s", "latency_p99_s",
                                    "resident_before"});
     for (const auto& c : doc.cells)
         for (const auto& s : c.samples)
             out += csv::record({c.strategy, std::to_string(c.rangeBytes),
-                                std::to_string(s.round), std::to_string(s.bytes),
+                                offsetField(c.bufferOffset), std::to_string(s.round), std::to_string(s.bytes),
                                 number(s.seconds), number(s.gbps()), number(s.userSeconds),
                                 number(s.systemSeconds), std::to_string(s.minorFaults),
                                 std::to_string(s.majorFaults), std::to_string(s.syscalls),
@@ -181,6 +188,20 @@ Result<ResultDocument> fromSummaryCsv(std::string_view text) {
         c.message = get(row, "message");
         c.checksum = get(row, "checksum");
         parseNumber(get(row, "ranges_per_round"), c.rangesPerRound);
+        if (const auto text = get(row, "buffer_offset"); !text.empty()) {
+            auto offset = parseBufferOffset(text);
+            if (!offset)
+                return Error{fmt::format("CSV row {}: {}", r + 1, offset.error().message)};
+            c.bufferOffset = *offset;
+        }
+        auto placed = parseOffsetCounts(get(row, "buffer_page_offsets"));
+        if (!placed)
+            return Error{fmt::format("CSV row {}: {}", r + 1, placed.error().message)};
+        c.bufferPageOffsets = std::move(*placed);
+        if (c.bufferOffset && std::find(doc.plan.bufferOffsets.begin(),
+                                        doc.plan.bufferOffsets.end(),
+                                        *c.bufferOffset) == doc.plan.bufferOffsets.end())
+            doc.plan.bufferOffsets.push_back(*c.bufferOffset);
         if (r == 1) {
             if (auto p = parsePattern(get(row, "pattern")))
                 doc.plan.pattern = *p;

@@ -23,7 +23,28 @@ json planJson(const Plan& p) {
             {"cache", toString(p.cache)}, {"consume", toString(p.consume)},
             {"threads", p.threads},   {"rounds", p.rounds},
             {"warmup", p.warmup},     {"seed", p.seed},
-            {"budget", p.budget},     {"time_cap_seconds", p.timeCapSeconds}};
+            {"budget", p.budget},     {"time_cap_seconds", p.timeCapSeconds},
+            {"buffer_offsets", p.bufferOffsets}, {"sweep", toString(sweepAxis(p))}};
+}
+
+json offsetCountsJson(const OffsetCounts& counts) {
+    json out = json::array();
+    for (const auto& c : counts)
+        out.push_back({{"offset", c.offset == kOtherOffsets ? json(nullptr) : json(c.offset)},
+                       {"buffers", c.count}});
+    return out;
+}
+
+OffsetCounts offsetCountsFrom(const json& j) {
+    OffsetCounts out;
+    for (const auto& item : j) {
+        OffsetCount c;
+        const auto& offset = item.at("offset");
+        c.offset = offset.is_null() ? kOtherOffsets : offset.get<std::uint32_t>();
+        c.count = item.value("buffers", std::uint64_t{0});
+        out.push_back(c);
+    }
+    return out;
 }
 
 Plan planFrom(const json& j) {
@@ -43,6 +64,7 @@ Plan planFrom(const json& j) {
     p.seed = j.value("seed", std::uint64_t{0});
     p.budget = j.value("budget", std::uint64_t{0});
     p.timeCapSeconds = j.value("time_cap_seconds", 60.0);
+    p.bufferOffsets = j.value("buffer_offsets", std::vector<std::uint32_t>{});
     return p;
 }
 
@@ -107,6 +129,8 @@ json cellJson(const Cell& c) {
     const auto& m = c.summary;
     return {{"strategy", c.strategy},
             {"range_bytes", c.rangeBytes},
+            {"buffer_offset", c.bufferOffset ? json(*c.bufferOffset) : json(nullptr)},
+            {"buffer_page_offsets", offsetCountsJson(c.bufferPageOffsets)},
             {"ranges_per_round", c.rangesPerRound},
             {"status", toString(c.status)},
             {"message", c.message},
@@ -128,6 +152,10 @@ Cell cellFrom(const json& j) {
     Cell c;
     c.strategy = j.at("strategy").get<std::string>();
     c.rangeBytes = j.at("range_bytes").get<std::uint64_t>();
+    if (j.contains("buffer_offset") && !j.at("buffer_offset").is_null())
+        c.bufferOffset = j.at("buffer_offset").get<std::uint32_t>();
+    if (j.contains("buffer_page_offsets"))
+        c.bufferPageOffsets = offsetCountsFrom(j.at("buffer_page_offsets"));
     c.rangesPerRound = j.value("ranges_per_round", std::uint64_t{0});
     c.status = parseCellStatus(j.value("status", "failed"));
     c.message = j.value("message", "");

@@ -17,15 +17,6 @@ std::vector<std::string> strategyColumns(const ResultDocument& doc) {
     return ids;
 }
 
-std::vector<std::uint64_t> sizeRows(const ResultDocument& doc) {
-    std::vector<std::uint64_t> sizes;
-    for (const auto& c : doc.cells)
-        if (std::find(sizes.begin(), sizes.end(), c.rangeBytes) == sizes.end())
-            sizes.push_back(c.rangeBytes);
-    std::sort(sizes.begin(), sizes.end());
-    return sizes;
-}
-
 std::string cellText(const Cell* c) {
     if (!c)
         return "";
@@ -36,6 +27,20 @@ std::string cellText(const Cell* c) {
     case CellStatus::Ok: break;
     }
     return fmt::format("{:.2f}", c->summary.median);
+}
+
+// Where the buffers were, in words: what a reader of the table needs to compare it with theirs.
+std::string placementSentence(const ResultDocument& doc) {
+    const auto& offsets = doc.plan.bufferOffsets;
+    if (sweepAxis(doc.plan) == SweepAxis::BufferOffset) {
+        const auto points = doc.points();
+        return fmt::format(" Rows: the page offset every destination buffer started at, {} "
+                           "ranges.",
+                           points.empty() ? std::string("?") : formatSize(points[0].rangeBytes));
+    }
+    if (offsets.empty())
+        return " Buffers where the allocator put them (page offsets in the CSV).";
+    return fmt::format(" Every buffer pinned at page offset {}.", formatBufferOffset(offsets[0]));
 }
 
 } // namespace
@@ -50,17 +55,18 @@ std::string systemLine(const ResultDocument& doc) {
 
 std::string toMarkdown(const ResultDocument& doc) {
     const auto ids = strategyColumns(doc);
-    std::string out = "| range |";
+    const SweepAxis axis = sweepAxis(doc.plan);
+    std::string out = axis == SweepAxis::BufferOffset ? "| buffer offset |" : "| range |";
     std::string rule = "|---:|";
     for (const auto& id : ids) {
         out += fmt::format(" {} |", id);
         rule += "---:|";
     }
     out += "\n" + rule + "\n";
-    for (auto size : sizeRows(doc)) {
-        out += fmt::format("| {} |", formatSize(size));
+    for (const auto& point : doc.points()) {
+        out += fmt::format("| {} |", pointLabel(axis, point));
         for (const auto& id : ids)
-            out += fmt::format(" {} |", cellText(doc.find(id, size)));
+            out += fmt::format(" {} |", cellText(doc.find(id, point)));
         out += "\n";
     }
     const auto& p = doc.plan;
@@ -68,6 +74,7 @@ std::string toMarkdown(const ResultDocument& doc) {
                        "ranges, {} thread{}, file {}, consume {}.",
                        p.rounds, toString(p.cache), toString(p.pattern), p.threads,
                        p.threads == 1 ? "" : "s", formatSize(doc.fileSize), toString(p.consume));
+    out += placementSentence(doc);
     const bool anyNoisy = std::any_of(doc.cells.begin(), doc.cells.end(),
                                       [](const Cell& c) { return c.status == CellStatus::Noisy; });
     if (anyNoisy)

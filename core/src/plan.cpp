@@ -1,5 +1,6 @@
 #include "readscope/plan.h"
 
+#include "readscope/buffer_offsets.h"
 #include "readscope/probe.h"
 #include "readscope/strategy.h"
 #include "readscope/units.h"
@@ -30,6 +31,10 @@ std::string_view toString(CacheMode c) {
 }
 
 std::string_view toString(Consume c) { return c == Consume::All ? "all" : "minimal"; }
+
+std::string_view toString(SweepAxis a) {
+    return a == SweepAxis::BufferOffset ? "buffer-offset" : "range-size";
+}
 
 Result<Pattern> parsePattern(std::string_view text) {
     for (auto p : {Pattern::Sequential, Pattern::Random, Pattern::Whole})
@@ -62,6 +67,26 @@ std::vector<std::uint64_t> effectiveSizes(const Plan& plan, std::uint64_t fileSi
     return plan.sizes;
 }
 
+SweepAxis sweepAxis(const Plan& plan) {
+    return plan.bufferOffsets.size() > 1 ? SweepAxis::BufferOffset : SweepAxis::RangeSize;
+}
+
+std::vector<SweepPoint> sweepPoints(const Plan& plan, std::uint64_t fileSize) {
+    const auto sizes = effectiveSizes(plan, fileSize);
+    std::vector<SweepPoint> points;
+    if (sweepAxis(plan) == SweepAxis::BufferOffset) {
+        for (auto offset : plan.bufferOffsets)
+            points.push_back({sizes.front(), offset});
+        return points;
+    }
+    std::optional<std::uint32_t> pinned;
+    if (!plan.bufferOffsets.empty())
+        pinned = plan.bufferOffsets.front();
+    for (auto size : sizes)
+        points.push_back({size, pinned});
+    return points;
+}
+
 Status validatePlan(const Plan& plan, const FileProbe& file) {
     if (plan.strategies.empty())
         return Error{"no strategies chosen: name at least one (see 'readscope-cli strategies')"};
@@ -87,6 +112,15 @@ Status validatePlan(const Plan& plan, const FileProbe& file) {
                     formatSize(size), file.path, formatSize(file.size))};
         }
     }
+    for (auto offset : plan.bufferOffsets)
+        if (offset > kMaxBufferOffset)
+            return Error{fmt::format("buffer offset {} is out of range: use 0 to {} bytes",
+                                     offset, kMaxBufferOffset)};
+    if (sweepAxis(plan) == SweepAxis::BufferOffset && plan.pattern != Pattern::Whole &&
+        plan.sizes.size() != 1)
+        return Error{fmt::format("a buffer-offset sweep measures one range size, and {} were "
+                                 "given: name one size (e.g. --sizes 256K)",
+                                 plan.sizes.size())};
     if (plan.threads < 1 || plan.threads > 256)
         return Error{fmt::format("threads {} is out of range: use 1 to 256", plan.threads)};
     if (plan.rounds < 1 || plan.rounds > 10000)

@@ -70,6 +70,7 @@ public:
                              bool recordLatencies, std::stop_token stop) override {
         ReadOutcome out;
         seeks_ = 0;
+        tally_ = {};
         if (auto st = prepareFor(ranges); !st)
             return st.error();
         Consumer consumer(mode, f_.pageSize, s_.hint == Hint::Prefetch);
@@ -107,6 +108,7 @@ public:
         mapping.unmap(out.syscalls);
         out.value = consumer.value();
         out.seeks = std::exchange(seeks_, 0);
+        out.bufferOffsets = takeBufferOffsets();
         return out;
     }
 
@@ -201,14 +203,19 @@ private:
         const std::uint64_t limit = clippedLength(r, f_.size);
         const bool reachesEof = r.offset + r.length >= f_.size;
         std::uint64_t capacity = s_.buffer == BufferKind::Preallocated ? limit + 1 : 0;
-        auto buf = capacity ? freshUninit(capacity) : std::unique_ptr<std::byte[]>();
+        FreshBuffer buf;
+        if (capacity) {
+            buf = freshBuffer(capacity, placement_);
+            tally_.add(buf.get(), f_.pageSize);
+        }
         std::uint64_t filled = 0;
         for (;;) {
             if (filled == limit && !reachesEof)
                 break; // a bounded reader ends at its limit without a system call
             if (filled == capacity) {
                 const std::uint64_t grown = std::max<std::uint64_t>(kGrowStart, capacity * 2);
-                auto bigger = freshUninit(grown);
+                auto bigger = freshBuffer(grown, placement_);
+                tally_.add(bigger.get(), f_.pageSize);
                 if (filled)
                     std::memcpy(bigger.get(), buf.get(), filled);
                 buf = std::move(bigger);
@@ -244,7 +251,8 @@ private:
         case Access::ReadToEnd:
             return readToEnd(r, index, consumer, syscalls);
         case Access::MapCopy: {
-            scratch_ = freshUninit(want);
+            scratch_ = freshBuffer(want, placement_);
+            tally_.add(scratch_.get(), f_.pageSize);
             std::memcpy(scratch_.get(), map + r.offset, want);
             consumer.buffer({scratch_.get(), want}, index);
             scratch_.reset();
@@ -268,7 +276,7 @@ private:
     }
 
     UniqueFd fd_;
-    std::unique_ptr<std::byte[]> scratch_; // mmap-copy's fresh buffer, owned outside the fault path
+    FreshBuffer scratch_; // mmap-copy's fresh buffer, owned outside the fault path
 };
 
 } // namespace

@@ -19,12 +19,13 @@ public:
         if (!needsBuffer())
             return okStatus();
         const std::uint64_t bytes = bufferBytesFor(rangeBytes);
-        if (buffer_.size() >= bytes)
+        if (buffer_.size() >= bytes && buffer_.offset() == keptOffset())
             return okStatus();
         buffer_ = {};
         try {
-            buffer_ = AlignedBuffer(bytes, s_.access == Access::Direct ? f_.directAlign
-                                                                       : f_.pageSize);
+            buffer_ = AlignedBuffer(bytes,
+                                    s_.access == Access::Direct ? f_.directAlign : f_.pageSize,
+                                    keptOffset());
         } catch (const std::bad_alloc&) {
             return Error{fmt::format("cannot allocate a {}-byte buffer for {}", bytes, s_.id)};
         }
@@ -36,8 +37,23 @@ public:
             buffer_ = {};
     }
 
+    void placeBuffers(std::optional<std::uint32_t> offset) override {
+        placement_.offset = offset; // a kept buffer elsewhere is remade by prepare()
+    }
+
 protected:
-    ReaderBase(const StrategyInfo& s, const FileProbe& f) : s_(s), f_(f) {}
+    ReaderBase(const StrategyInfo& s, const FileProbe& f)
+        : s_(s), f_(f), placement_{std::nullopt, f.pageSize} {}
+
+    // The reused buffer at the pinned offset (page-aligned under auto: it is the engine's own
+    // allocation, and page-aligned is where a program that cares puts one); the direct-I/O
+    // buffer always at the device's alignment.
+    std::size_t keptOffset() const {
+        return s_.access == Access::Direct ? 0 : placement_.offset.value_or(0);
+    }
+
+    // The tally of this read() call's buffers, handed to its outcome.
+    OffsetCounts takeBufferOffsets() { return std::exchange(tally_, OffsetTally{}).counts(); }
 
     bool mapsFile() const {
         return s_.access == Access::MapCopy || s_.access == Access::MapInPlace;
@@ -74,14 +90,15 @@ protected:
     Result<std::uint64_t> readPositioned(const Range& r, std::uint64_t index, Consumer& consumer,
                                          std::uint64_t& syscalls) {
         const std::uint64_t want = clippedLength(r, f_.size);
-        std::unique_ptr<std::byte[]> fresh;
+        FreshBuffer fresh;
         std::byte* buf = buffer_.data();
         if (s_.buffer != BufferKind::Reused) {
-            fresh = freshUninit(want);
+            fresh = freshBuffer(want, placement_);
             buf = fresh.get();
             if (s_.buffer == BufferKind::FreshZeroed)
                 zeroFill(buf, want);
         }
+        tally_.add(buf, f_.pageSize);
         auto got = derived().readAtFull(buf, want, r.offset, syscalls);
         if (got)
             consumer.buffer({buf, *got}, index);
@@ -92,7 +109,8 @@ protected:
     Result<std::uint64_t> readAfterSeek(const Range& r, std::uint64_t index, Consumer& consumer,
                                         std::uint64_t& syscalls) {
         const std::uint64_t want = clippedLength(r, f_.size);
-        auto fresh = freshUninit(want);
+        auto fresh = freshBuffer(want, placement_);
+        tally_.add(fresh.get(), f_.pageSize);
         ++seeks_;
         auto got = derived().seekReadFull(fresh.get(), want, r.offset, syscalls);
         if (got)
@@ -110,6 +128,7 @@ protected:
         const std::uint64_t end = alignUp(r.offset + want, a);
         if (end - start > buffer_.size())
             return Error{fmt::format("direct read of {} bytes exceeds its buffer", end - start)};
+        tally_.add(buffer_.data(), f_.pageSize);
         auto got = derived().readAtFull(buffer_.data(), end - start, start, syscalls);
         if (!got)
             return got;
@@ -122,6 +141,8 @@ protected:
     const StrategyInfo& s_;
     FileProbe f_;
     AlignedBuffer buffer_; // reused buffer, or the aligned direct-I/O buffer
+    BufferPlacement placement_;
+    OffsetTally tally_;
     std::uint64_t seeks_ = 0;
 
 private:

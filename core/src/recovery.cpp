@@ -85,21 +85,32 @@ Result<ResultDocument> readRecovery(const std::string& path) {
 
 Result<ResultDocument> resumeRun(const ResultDocument& recovered, RunSink& sink,
                                  std::stop_token stop) {
-    Plan rest = recovered.plan;
-    std::erase_if(rest.sizes, [&](std::uint64_t size) {
-        return std::all_of(rest.strategies.begin(), rest.strategies.end(),
-                           [&](const std::string& id) { return recovered.find(id, size); });
-    });
+    // A point that was cut short mid-way has some cells: it is measured again whole, so every
+    // cell of a point comes from the same interleaved rounds.
+    const Plan& plan = recovered.plan;
+    std::vector<SweepPoint> remaining;
+    for (const auto& point : sweepPoints(plan, recovered.fileSize))
+        if (!std::all_of(plan.strategies.begin(), plan.strategies.end(),
+                         [&](const std::string& id) { return recovered.find(id, point); }))
+            remaining.push_back(point);
     ResultDocument merged = recovered;
-    // A size that was cut short mid-way has some cells: it is measured again whole, so every
-    // cell of a size comes from the same interleaved rounds.
     std::erase_if(merged.cells, [&](const Cell& c) {
-        return std::find(rest.sizes.begin(), rest.sizes.end(), c.rangeBytes) != rest.sizes.end();
+        return std::find(remaining.begin(), remaining.end(), c.point()) != remaining.end();
     });
-    if (rest.sizes.empty() && rest.pattern != Pattern::Whole) {
+    if (remaining.empty()) {
         merged.complete = true;
         merged.note = "every cell was already recovered";
         return merged;
+    }
+    Plan rest = plan;
+    if (sweepAxis(plan) == SweepAxis::BufferOffset) {
+        rest.bufferOffsets.clear();
+        for (const auto& p : remaining)
+            rest.bufferOffsets.push_back(*p.bufferOffset);
+    } else if (plan.pattern != Pattern::Whole) {
+        rest.sizes.clear();
+        for (const auto& p : remaining)
+            rest.sizes.push_back(p.rangeBytes);
     }
     auto more = runPlan(rest, sink, stop);
     if (!more)

@@ -45,6 +45,12 @@ std::string reproduceCommand(const Plan& p) {
         cmd += " --budget " + formatSizeShort(p.budget);
     if (p.consume != Consume::Minimal)
         cmd += fmt::format(" --consume {}", toString(p.consume));
+    if (!p.bufferOffsets.empty()) {
+        std::string offsets;
+        for (auto o : p.bufferOffsets)
+            offsets += (offsets.empty() ? "" : ",") + std::to_string(o);
+        cmd += " --buffer-offset " + offsets;
+    }
     return cmd;
 }
 

@@ -49,4 +49,39 @@ const Cell* ResultDocument::find(std::string_view strategy, std::uint64_t rangeB
     return it == cells.end() ? nullptr : &*it;
 }
 
+const Cell* ResultDocument::find(std::string_view strategy, const SweepPoint& point) const {
+    auto it = std::find_if(cells.begin(), cells.end(), [&](const Cell& c) {
+        return c.strategy == strategy && c.point() == point;
+    });
+    return it == cells.end() ? nullptr : &*it;
+}
+
+std::vector<SweepPoint> ResultDocument::points() const {
+    std::vector<SweepPoint> out;
+    for (const auto& c : cells)
+        if (std::find(out.begin(), out.end(), c.point()) == out.end())
+            out.push_back(c.point());
+    const SweepAxis axis = sweepAxis(plan);
+    std::stable_sort(out.begin(), out.end(), [axis](const SweepPoint& a, const SweepPoint& b) {
+        return axisValue(axis, a) < axisValue(axis, b);
+    });
+    return out;
+}
+
+double axisValue(SweepAxis axis, const SweepPoint& point) {
+    if (axis == SweepAxis::BufferOffset)
+        return point.bufferOffset ? double(*point.bufferOffset) : -1.0;
+    return double(point.rangeBytes);
+}
+
+std::string pointLabel(SweepAxis axis, const SweepPoint& point) {
+    if (axis == SweepAxis::BufferOffset)
+        return point.bufferOffset ? formatBufferOffset(*point.bufferOffset) : "auto";
+    return formatSize(point.rangeBytes);
+}
+
+std::string axisTitle(SweepAxis axis) {
+    return axis == SweepAxis::BufferOffset ? "buffer offset (bytes)" : "range";
+}
+
 } // namespace readscope

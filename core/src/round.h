@@ -13,6 +13,7 @@ namespace readscope {
 struct RoundResult {
     Sample sample; // round and residentBefore are the caller's to fill
     std::uint64_t value = 0;
+    OffsetCounts bufferOffsets; // every worker's
     bool stopped = false;
 };
 

@@ -48,7 +48,7 @@ public:
         if (!control_.valid())
             return Error{fmt::format("cannot open '{}' for reading: {}", file_.path,
                                      std::strerror(errno))};
-        sizes_ = effectiveSizes(plan_, file_.size);
+        points_ = sweepPoints(plan_, file_.size);
         openLanes();
         sink_.onStarted(doc_);
         for (const auto& lane : lanes_)
@@ -64,18 +64,18 @@ public:
         }
         const auto active = std::count_if(lanes_.begin(), lanes_.end(),
                                           [](const Lane& l) { return l.unavailable.empty(); });
-        progress_.total = sizes_.size() * static_cast<std::uint64_t>(active) *
+        progress_.total = points_.size() * static_cast<std::uint64_t>(active) *
                           static_cast<std::uint64_t>(1 + plan_.warmup + plan_.rounds);
         started_ = Clock::now();
         if (plan_.cache == CacheMode::Warm) {
-            report("warming the page cache", "", 0);
+            report("warming the page cache", "", {});
             if (auto st = warmFile(control_.get(), file_.size, file_.path, stop_); !st)
                 return st.error();
         }
-        for (auto size : sizes_) {
+        for (const auto& point : points_) {
             if (stop_.stop_requested())
                 break;
-            runSize(size);
+            runPoint(point);
         }
         doc_.complete = !stop_.stop_requested();
         if (!doc_.complete)
@@ -88,7 +88,9 @@ public:
 
 private:
     void openLanes() {
-        const std::uint64_t maxRange = *std::max_element(sizes_.begin(), sizes_.end());
+        std::uint64_t maxRange = 0;
+        for (const auto& p : points_)
+            maxRange = std::max(maxRange, p.rangeBytes);
         for (const auto& id : plan_.strategies) {
             Lane lane;
             lane.info = findStrategy(id);
@@ -97,6 +99,8 @@ private:
                 lane.unavailable = a.reason;
             else if (plan_.cache == CacheMode::Direct && lane.info->access != Access::Direct)
                 lane.unavailable = "cache mode 'direct' runs direct-I/O strategies only";
+            else if (sweepAxis(plan_) == SweepAxis::BufferOffset)
+                lane.unavailable = offsetSweepExclusion(*lane.info);
             for (int w = 0; lane.unavailable.empty() && w < plan_.threads; ++w) {
                 auto reader = openReader(*lane.info, file_, maxRange);
                 if (!reader)
@@ -110,10 +114,21 @@ private:
         }
     }
 
-    void report(std::string phase, std::string strategy, std::uint64_t size) {
+    // Why a strategy has nothing to show on a buffer-offset sweep (empty: it has).
+    static std::string offsetSweepExclusion(const StrategyInfo& s) {
+        if (s.access == Access::MapInPlace)
+            return "it reads the mapping in place: there is no destination buffer to place";
+        if (s.access == Access::Direct)
+            return "direct I/O keeps its buffer at the device's alignment: the buffer offset "
+                   "does not apply";
+        return {};
+    }
+
+    void report(std::string phase, std::string strategy, const SweepPoint& point) {
         progress_.phase = std::move(phase);
         progress_.strategy = std::move(strategy);
-        progress_.rangeBytes = size;
+        progress_.rangeBytes = point.rangeBytes;
+        progress_.bufferOffset = point.bufferOffset;
         progress_.elapsedSeconds = secondsBetween(started_, Clock::now());
         progress_.etaSeconds =
             progress_.step ? progress_.elapsedSeconds / static_cast<double>(progress_.step) *
@@ -122,9 +137,9 @@ private:
         sink_.onProgress(progress_);
     }
 
-    void step(const std::string& phase, const Lane& lane, std::uint64_t size) {
+    void step(const std::string& phase, const Lane& lane, const SweepPoint& point) {
         ++progress_.step;
-        report(phase, std::string(lane.info->id), size);
+        report(phase, std::string(lane.info->id), point);
     }
 
     void fail(Cell& cell, std::string message) {
@@ -209,11 +224,13 @@ private:
             result->sample.residentBefore = residency.fraction;
             cell.residencyMethod = residency.method;
             cell.samples.push_back(result->sample);
+            mergeOffsetCounts(cell.bufferPageOffsets, result->bufferOffsets);
         }
         return true;
     }
 
-    void runSize(std::uint64_t size) {
+    void runPoint(const SweepPoint& point) {
+        const std::uint64_t size = point.rangeBytes;
         const auto budget = effectiveBudget(plan_, file_.size);
         const auto ranges = makeRanges(plan_.pattern, size, file_.size, budget, plan_.seed);
         const auto parts = splitRanges(ranges, plan_.threads);
@@ -221,6 +238,7 @@ private:
         for (std::size_t i = 0; i < lanes_.size(); ++i) {
             cells[i].strategy = std::string(lanes_[i].info->id);
             cells[i].rangeBytes = size;
+            cells[i].bufferOffset = point.bufferOffset;
             cells[i].rangesPerRound = ranges.size();
             cells[i].checksum = "not checked";
             if (!lanes_[i].unavailable.empty()) {
@@ -228,6 +246,9 @@ private:
                 cells[i].message = lanes_[i].unavailable;
             }
         }
+        for (auto& lane : lanes_)
+            for (auto& reader : lane.readers)
+                reader->placeBuffers(point.bufferOffset);
         const auto reference = referenceChecksum(file_, ranges);
         for (std::size_t i = 0; i < lanes_.size(); ++i) {
             if (!lanes_[i].unavailable.empty())
@@ -235,7 +256,7 @@ private:
             verify(lanes_[i], cells[i], ranges, reference);
             if (stop_.stop_requested())
                 return;
-            step("verify", lanes_[i], size);
+            step("verify", lanes_[i], point);
         }
         const auto sizeStart = Clock::now();
         int measured = 0;
@@ -253,7 +274,7 @@ private:
                 if (!measure(lanes_[i], cells[i], parts, r - plan_.warmup + 1, record) ||
                     stop_.stop_requested())
                     return; // a stopped size is dropped whole: its cells are incomplete
-                step(phase, lanes_[i], size);
+                step(phase, lanes_[i], point);
             }
             measured += record ? 1 : 0;
         }
@@ -290,6 +311,10 @@ private:
         if (!change.empty())
             notes.push_back("file changed during the run: " + change);
         if (cell.status == CellStatus::Ok || cell.status == CellStatus::Noisy) {
+            if (cell.bufferOffset && findStrategy(cell.strategy)->access == Access::Direct)
+                notes.push_back(fmt::format("buffer offset {} does not apply to direct I/O: its "
+                                            "buffer keeps the device's {}-byte alignment",
+                                            *cell.bufferOffset, file_.directAlign));
             if (measured < plan_.rounds)
                 notes.push_back(fmt::format("time cap reached: {} of {} rounds", measured,
                                             plan_.rounds));
@@ -328,7 +353,7 @@ private:
     std::stop_token stop_;
     ResultDocument doc_;
     UniqueFd control_;
-    std::vector<std::uint64_t> sizes_;
+    std::vector<SweepPoint> points_;
     std::vector<Lane> lanes_;
     Progress progress_;
     Clock::time_point started_;

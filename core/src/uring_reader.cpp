@@ -35,13 +35,19 @@ public:
 
     Status prepare(std::uint64_t rangeBytes) override {
         const std::uint64_t bytes = std::min(rangeBytes, f_.size);
-        if (!pool_.empty() && poolBytes_ >= bytes)
+        const std::size_t offset = offset_.value_or(0);
+        if (!pool_.empty() && poolBytes_ >= bytes && pool_[0].offset() == offset)
             return okStatus(); // a pool made for larger ranges serves smaller ones
-        release();
+        if (leaked_)
+            return Error{"the io_uring ring failed earlier and still owns its buffers"};
+        pool_.clear();
+        poolBytes_ = 0;
         depth_ = depthFor(rangeBytes);
         try {
+            // Page-aligned under auto placement (the engine's own allocation), else at the
+            // pinned offset.
             for (unsigned i = 0; i < depth_; ++i)
-                pool_.emplace_back(bytes, f_.pageSize);
+                pool_.emplace_back(bytes, f_.pageSize, offset);
         } catch (const std::bad_alloc&) {
             pool_.clear();
             return Error{fmt::format("cannot allocate {} io_uring buffers of {} bytes", depth_,
@@ -57,6 +63,7 @@ public:
         pool_.clear();
         poolBytes_ = 0;
     }
+    void placeBuffers(std::optional<std::uint32_t> offset) override { offset_ = offset; }
     ~UringReader() override {
         if (initialised_)
             io_uring_queue_exit(&ring_);
@@ -79,10 +86,10 @@ public:
         std::uint64_t longest = 0;
         for (const auto& r : ranges)
             longest = std::max(longest, r.length);
-        if (pool_.empty() || poolBytes_ < std::min(longest, f_.size))
-            if (auto st = prepare(longest); !st)
-                return st.error();
+        if (auto st = prepare(longest); !st)
+            return st.error();
         Consumer consumer(mode, f_.pageSize, false);
+        OffsetTally tally;
         std::vector<Slot> slots(depth_);
         std::vector<unsigned> freeSlots;
         for (unsigned i = 0; i < depth_; ++i) {
@@ -117,6 +124,7 @@ public:
                     freeSlots.push_back(id);
                     continue;
                 }
+                tally.add(s.buffer, f_.pageSize);
                 queue(id, s);
                 ++inflight;
             }
@@ -170,6 +178,7 @@ public:
         if (failure)
             return *failure;
         out.value = consumer.value();
+        out.bufferOffsets = tally.counts();
         return out;
     }
 
@@ -202,6 +211,7 @@ private:
 
     FileProbe f_;
     UniqueFd fd_;
+    std::optional<std::uint32_t> offset_; // pinned page offset of the pool's buffers
     unsigned depth_ = 1;
     std::uint64_t poolBytes_ = 0;
     std::vector<AlignedBuffer> pool_;

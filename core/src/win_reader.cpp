@@ -75,6 +75,7 @@ public:
                              bool recordLatencies, std::stop_token stop) override {
         ReadOutcome out;
         seeks_ = 0;
+        tally_ = {};
         if (auto st = prepareFor(ranges); !st)
             return st.error();
         Consumer consumer(mode, f_.pageSize, false);
@@ -91,6 +92,7 @@ public:
         view.unmap(&out.syscalls);
         out.value = consumer.value();
         out.seeks = std::exchange(seeks_, 0);
+        out.bufferOffsets = takeBufferOffsets();
         return out;
     }
 
@@ -152,7 +154,8 @@ private:
         case Access::SeekRead:
             return readAfterSeek(r, index, consumer, syscalls);
         case Access::MapCopy: {
-            auto fresh = freshUninit(want);
+            auto fresh = freshBuffer(want, placement_);
+            tally_.add(fresh.get(), f_.pageSize);
             std::memcpy(fresh.get(), view + r.offset, want);
             consumer.buffer({fresh.get(), want}, index);
             return want;

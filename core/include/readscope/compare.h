@@ -36,9 +36,13 @@ struct CellComparison {
     std::string strategy;          // current side's strategy
     std::string baselineStrategy;  // differs from strategy in reference mode
     std::uint64_t rangeBytes = 0;
+    std::optional<std::uint32_t> bufferOffset; // the buffers' pinned page offset, if any
     double baselineMedian = 0, currentMedian = 0;
     ChangeEstimate estimate;
+    SweepPoint point() const { return {rangeBytes, bufferOffset}; }
 };
+// "64 KiB", or "64 KiB @ +16" where the buffers were pinned.
+std::string pointText(const SweepPoint& point);
 
 struct Comparison {
     std::vector<CellComparison> cells;

@@ -2,6 +2,7 @@
 #include "readscope/result.h"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -12,10 +13,14 @@ struct FileProbe;
 enum class Pattern { Sequential, Random, Whole };
 enum class CacheMode { Warm, Cold, Direct };
 enum class Consume { Minimal, All };
+// What a run varies along its x axis: the range size (the usual sweep), or where the
+// destination buffers start within a page (at one range size).
+enum class SweepAxis { RangeSize, BufferOffset };
 
 std::string_view toString(Pattern p);
 std::string_view toString(CacheMode c);
 std::string_view toString(Consume c);
+std::string_view toString(SweepAxis a);
 Result<Pattern> parsePattern(std::string_view text);
 Result<CacheMode> parseCacheMode(std::string_view text);
 Result<Consume> parseConsume(std::string_view text);
@@ -37,7 +42,22 @@ struct Plan {
     std::uint64_t budget = 0;  // bytes per cell and round; 0 = min(file size, 256 MiB)
     double timeCapSeconds = 60; // per range size; rounds stop early (>= 3 kept) past it
     bool dropCachesAsRoot = false; // cold mode: also write /proc/sys/vm/drop_caches
+    // Page offsets that destination buffers start at. Empty: wherever the allocator puts them
+    // (auto, as real programs get them); one: every buffer of every strategy pinned there;
+    // several: the run's sweep axis, measured at its one range size.
+    std::vector<std::uint32_t> bufferOffsets;
 };
+
+// One x position of a run: a range size and, when pinned, the buffers' page offset.
+struct SweepPoint {
+    std::uint64_t rangeBytes = 0;
+    std::optional<std::uint32_t> bufferOffset;
+    bool operator==(const SweepPoint&) const = default;
+};
+
+SweepAxis sweepAxis(const Plan& plan);
+// The points a run measures, in order: every range size, or every buffer offset.
+std::vector<SweepPoint> sweepPoints(const Plan& plan, std::uint64_t fileSize);
 
 // Every field checked against the file; the first bad one named with what to do about it.
 Status validatePlan(const Plan& plan, const FileProbe& file);

@@ -1,6 +1,7 @@
 #pragma once
 // One worker's reader for one strategy: owns its descriptors, reused buffers and io_uring
 // ring (set up untimed), and reads a list of ranges the strategy's way (timed by the caller).
+#include "readscope/buffer_offsets.h"
 #include "readscope/probe.h"
 #include "readscope/ranges.h"
 #include "readscope/result.h"
@@ -8,6 +9,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <span>
 #include <stop_token>
 #include <vector>
@@ -28,6 +30,7 @@ struct ReadOutcome {
     std::uint64_t syscalls = 0; // system calls the read loop issued
     std::uint64_t seeks = 0;    // of which lseek
     std::vector<double> latencies; // seconds per range, when asked for
+    OffsetCounts bufferOffsets; // page offsets of the buffers read into (none: in place)
     bool stopped = false;       // the stop token ended the read early
 };
 
@@ -43,6 +46,10 @@ public:
     // After the round: give back kept buffers over 64 MiB, so that only one strategy's huge
     // buffers live at a time and peak memory stays near threads x largest range.
     virtual void release() {}
+    // Where destination buffers start from now on: nullopt leaves it to the allocator, N puts
+    // every buffer at page offset N. Kept buffers made for another placement are made again
+    // by the next prepare(). Direct-I/O buffers keep the device's alignment whatever is asked.
+    virtual void placeBuffers(std::optional<std::uint32_t> /*offset*/) {}
 };
 
 // Fails with a reason when the strategy cannot run on this file (the same reason

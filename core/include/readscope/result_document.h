@@ -1,6 +1,7 @@
 #pragma once
 // What a run produced: the plan, the machine, and every cell (strategy x range size) with its
 // raw per-round samples. Raw bytes and seconds are stored; rates are derived.
+#include "readscope/buffer_offsets.h"
 #include "readscope/plan.h"
 #include "readscope/stats.h"
 #include "readscope/system_info.h"
@@ -35,6 +36,8 @@ CellStatus parseCellStatus(std::string_view text);
 struct Cell {
     std::string strategy;
     std::uint64_t rangeBytes = 0;
+    std::optional<std::uint32_t> bufferOffset; // pinned page offset; none: the allocator's
+    OffsetCounts bufferPageOffsets; // where the buffers read into started, over the rounds
     std::uint64_t rangesPerRound = 0;
     CellStatus status = CellStatus::Ok;
     std::string message;     // why failed/unavailable, or what to beware of
@@ -44,6 +47,7 @@ struct Cell {
     Summary summary;         // over samples' GB/s
     std::optional<double> residentBefore; // median over rounds
     void summarize();        // recomputes summary, residentBefore and Ok/Noisy status
+    SweepPoint point() const { return {rangeBytes, bufferOffset}; }
 };
 
 // The median over a cell's rounds of one sample field, e.g.
@@ -64,7 +68,18 @@ struct ResultDocument {
     std::vector<Cell> cells;
     bool complete = true; // false when stopped before every cell finished
     std::string note;
+    // The first cell of this strategy at this range size (any buffer offset).
     const Cell* find(std::string_view strategy, std::uint64_t rangeBytes) const;
+    const Cell* find(std::string_view strategy, const SweepPoint& point) const;
+    // The distinct points of the cells, ascending along the run's sweep axis.
+    std::vector<SweepPoint> points() const;
 };
+
+// A point's position on its axis (range bytes, or the buffer offset) and its label for people
+// ("64 KiB", or "16" / "4096+16" for an offset; "auto" where the allocator chose).
+double axisValue(SweepAxis axis, const SweepPoint& point);
+std::string pointLabel(SweepAxis axis, const SweepPoint& point);
+// What the x axis shows, for headers and axis titles: "range", "buffer offset (bytes)".
+std::string axisTitle(SweepAxis axis);
 
 } // namespace readscope

@@ -7,6 +7,7 @@
 #include "readscope/result_document.h"
 
 #include <cstdint>
+#include <optional>
 #include <stop_token>
 #include <string>
 
@@ -16,6 +17,7 @@ struct Progress {
     std::uint64_t step = 0;   // finished (strategy, round) steps
     std::uint64_t total = 0;  // all steps of the run
     std::uint64_t rangeBytes = 0;
+    std::optional<std::uint32_t> bufferOffset; // the point's pinned offset, if any
     std::string strategy;
     std::string phase;        // "verify", "warm-up", "round 3/15", "evict"
     double elapsedSeconds = 0;

@@ -1,0 +1,271 @@
+// Where destination buffers land: recorded for every cell, pinned by --buffer-offset, swept as
+// an axis; and the text forms that CSV and the command line use.
+#include "readscope/buffer_offsets.h"
+#include "readscope/documents.h"
+#include "readscope/recovery.h"
+#include "readscope/runner.h"
+#include "readscope/strategy.h"
+#include "test_file.h"
+
+#include <QTest>
+
+using namespace readscope;
+using readscope::testing::TestFile;
+
+namespace {
+
+class NullSink : public RunSink {};
+
+// Strategies that read into a buffer of their own, available on this file.
+std::vector<std::string> bufferStrategies(const FileProbe& probe) {
+    std::vector<std::string> ids;
+    for (const auto& s : strategies())
+        if (s.buffer != BufferKind::InPlace && s.access != Access::Direct &&
+            availability(s, probe).available)
+            ids.emplace_back(s.id);
+    return ids;
+}
+
+Plan quickPlan(const TestFile& f) {
+    Plan p;
+    p.file = f.path();
+    p.sizes = {64 << 10};
+    p.rounds = 2;
+    p.warmup = 0;
+    return p;
+}
+
+std::uint64_t total(const OffsetCounts& counts) {
+    std::uint64_t n = 0;
+    for (const auto& c : counts)
+        n += c.count;
+    return n;
+}
+
+} // namespace
+
+class TestBufferOffsets : public QObject {
+    Q_OBJECT
+    std::unique_ptr<TestFile> file_;
+
+private slots:
+    void initTestCase() { file_ = std::make_unique<TestFile>(4 << 20); }
+
+    void pinnedOffsetPutsEveryBufferThere_data() {
+        QTest::addColumn<int>("offset");
+        QTest::addColumn<int>("pageOffset");
+        QTest::newRow("16") << 16 << 16;
+        QTest::newRow("0") << 0 << 0;
+        QTest::newRow("2048") << 2048 << 2048;
+        QTest::newRow("4096+16") << 4112 << 16;
+    }
+    void pinnedOffsetPutsEveryBufferThere() {
+        QFETCH(int, offset);
+        QFETCH(int, pageOffset);
+        Plan plan = quickPlan(*file_);
+        plan.sizes = {64 << 10, 1 << 20};
+        plan.strategies = bufferStrategies(file_->probe());
+        QVERIFY(plan.strategies.size() >= 7);
+        plan.bufferOffsets = {std::uint32_t(offset)};
+        NullSink sink;
+        auto doc = runPlan(plan, sink);
+        QVERIFY2(doc.ok(), doc.ok() ? "" : doc.error().message.c_str());
+        QCOMPARE(doc->cells.size(), plan.strategies.size() * 2);
+        for (const auto& c : doc->cells) {
+            const QByteArray where = QByteArray::fromStdString(
+                c.strategy + " @ " + std::to_string(c.rangeBytes) + ": " +
+                formatOffsetCounts(c.bufferPageOffsets));
+            QVERIFY2(c.status == CellStatus::Ok || c.status == CellStatus::Noisy, where);
+            QCOMPARE(c.bufferOffset, std::optional<std::uint32_t>(offset));
+            // Every buffer the strategy read into, seen through the recorded addresses.
+            QCOMPARE(c.bufferPageOffsets.size(), std::size_t(1));
+            QVERIFY2(c.bufferPageOffsets[0].offset == std::uint32_t(pageOffset), where);
+            QVERIFY2(c.bufferPageOffsets[0].count > 0, where);
+        }
+    }
+
+    void autoRecordsWhereTheAllocatorPutThem() {
+        Plan plan = quickPlan(*file_);
+        plan.strategies = {"pread-uninit", "pread-reuse", "read-grow", "mmap-touch"};
+        NullSink sink;
+        auto doc = runPlan(plan, sink);
+        QVERIFY(doc.ok());
+        const Cell* fresh = doc->find("pread-uninit", 64 << 10);
+        QVERIFY(fresh && !fresh->bufferOffset);
+        // One fresh buffer per range, every range of every measured round.
+        QCOMPARE(total(fresh->bufferPageOffsets), fresh->rangesPerRound * 2);
+        // The reused buffer is the engine's own page-aligned allocation.
+        const Cell* reused = doc->find("pread-reuse", 64 << 10);
+        QVERIFY(reused);
+        QCOMPARE(reused->bufferPageOffsets,
+                 (OffsetCounts{{0, reused->rangesPerRound * 2}}));
+        // Growing reads several buffers per range; an in-place mapping has none.
+        QVERIFY(total(doc->find("read-grow", 64 << 10)->bufferPageOffsets) >
+                fresh->rangesPerRound * 2);
+        QVERIFY(doc->find("mmap-touch", 64 << 10)->bufferPageOffsets.empty());
+    }
+
+    void directIoSaysTheOffsetDoesNotApply() {
+        auto probe = file_->probe();
+        const auto* direct = findStrategy("direct-pread");
+        if (!availability(*direct, probe).available)
+            QSKIP("direct I/O is not available on this file system");
+        Plan plan = quickPlan(*file_);
+        plan.strategies = {"direct-pread"};
+        plan.bufferOffsets = {16};
+        NullSink sink;
+        auto doc = runPlan(plan, sink);
+        QVERIFY(doc.ok());
+        const Cell& c = doc->cells.at(0);
+        QVERIFY2(c.message.find("does not apply to direct I/O") != std::string::npos,
+                 c.message.c_str());
+        QCOMPARE(c.bufferPageOffsets.size(), std::size_t(1));
+        QCOMPARE(c.bufferPageOffsets[0].offset % probe.directAlign, std::uint32_t(0));
+    }
+
+    void offsetSweepMeasuresEachOffset() {
+        Plan plan = quickPlan(*file_);
+        plan.strategies = {"pread-reuse", "pread-uninit", "mmap-touch"};
+        plan.bufferOffsets = {0, 16, 4112};
+        QCOMPARE(testing::name(sweepAxis(plan)), testing::name(SweepAxis::BufferOffset));
+        NullSink sink;
+        auto doc = runPlan(plan, sink);
+        QVERIFY(doc.ok());
+        QCOMPARE(doc->cells.size(), std::size_t(9));
+        for (std::uint32_t offset : {0u, 16u, 4112u}) {
+            const SweepPoint point{64 << 10, offset};
+            for (const char* id : {"pread-reuse", "pread-uninit"}) {
+                const Cell* c = doc->find(id, point);
+                QVERIFY(c);
+                QCOMPARE(c->bufferPageOffsets.size(), std::size_t(1));
+                QCOMPARE(c->bufferPageOffsets[0].offset, offset % 4096);
+            }
+            const Cell* inPlace = doc->find("mmap-touch", point);
+            QVERIFY(inPlace);
+            QCOMPARE(testing::name(inPlace->status), testing::name(CellStatus::Unavailable));
+        }
+        // Ascending along the axis, 4096+16 after 16.
+        const auto points = doc->points();
+        QCOMPARE(points.size(), std::size_t(3));
+        QCOMPARE(pointLabel(SweepAxis::BufferOffset, points[2]), std::string("4096+16"));
+        // The document keeps it all.
+        auto back = fromJson(toJson(*doc));
+        QVERIFY(back.ok());
+        QCOMPARE(back->plan.bufferOffsets, plan.bufferOffsets);
+        QCOMPARE(back->cells[3].bufferOffset, doc->cells[3].bufferOffset);
+        QCOMPARE(back->cells[3].bufferPageOffsets, doc->cells[3].bufferPageOffsets);
+        QVERIFY(toMarkdown(*doc).starts_with("| buffer offset |"));
+    }
+
+    void offsetSweepNeedsOneSize() {
+        Plan plan = quickPlan(*file_);
+        plan.strategies = {"pread-reuse"};
+        plan.sizes = {64 << 10, 1 << 20};
+        plan.bufferOffsets = {0, 16};
+        auto st = validatePlan(plan, file_->probe());
+        QVERIFY(!st.ok());
+        QVERIFY(st.error().message.find("one range size") != std::string::npos);
+        plan.sizes = {64 << 10};
+        plan.bufferOffsets = {kMaxBufferOffset + 1};
+        QVERIFY(!validatePlan(plan, file_->probe()).ok());
+    }
+
+    void resumeFinishesTheOffsetsLeft() {
+        Plan plan = quickPlan(*file_);
+        plan.strategies = {"pread-reuse"};
+        plan.bufferOffsets = {0, 16, 64};
+        NullSink sink;
+        auto full = runPlan(plan, sink);
+        QVERIFY(full.ok());
+        ResultDocument partial = *full;
+        partial.cells.resize(1); // offset 0 finished before a crash
+        partial.complete = false;
+        auto resumed = resumeRun(partial, sink);
+        QVERIFY(resumed.ok());
+        QVERIFY(resumed->complete);
+        QCOMPARE(resumed->cells.size(), std::size_t(3));
+        for (std::uint32_t offset : {0u, 16u, 64u})
+            QVERIFY(resumed->find("pread-reuse", SweepPoint{64 << 10, offset}));
+    }
+
+    void csvCarriesPlacement() {
+        Plan plan = quickPlan(*file_);
+        plan.strategies = {"pread-uninit", "mmap-touch"};
+        NullSink sink;
+        auto doc = runPlan(plan, sink);
+        QVERIFY(doc.ok());
+        const std::string csv = toSummaryCsv(*doc);
+        QVERIFY(csv.find("buffer_offset,buffer_page_offsets") != std::string::npos);
+        auto back = fromSummaryCsv(csv);
+        QVERIFY2(back.ok(), back.ok() ? "" : back.error().message.c_str());
+        QVERIFY(!back->cells[0].bufferOffset);
+        QCOMPARE(back->cells[0].bufferPageOffsets.size(),
+                 doc->cells[0].bufferPageOffsets.size());
+        QVERIFY(back->cells[1].bufferPageOffsets.empty());
+    }
+
+    void textForms_data() {
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<bool>("valid");
+        QTest::addColumn<QString>("formatted"); // what formatOffsetCounts writes back
+        QTest::newRow("empty") << "" << true << "";
+        QTest::newRow("one") << "16" << true << "16";
+        QTest::newRow("several") << "16x1;672x14" << true << "16x1;672x14";
+        QTest::newRow("other") << "0x3;otherx2" << true << "0x3;otherx2";
+        QTest::newRow("several without counts") << "16;672" << false << "";
+        QTest::newRow("junk") << "sixteen" << false << "";
+        QTest::newRow("bad count") << "16x" << false << "";
+    }
+    void textForms() {
+        QFETCH(QString, text);
+        QFETCH(bool, valid);
+        QFETCH(QString, formatted);
+        auto counts = parseOffsetCounts(text.toStdString());
+        QCOMPARE(counts.ok(), valid);
+        if (valid && counts->size() > 1)
+            QCOMPARE(QString::fromStdString(formatOffsetCounts(*counts)), formatted);
+    }
+
+    void tallyKeepsSixteenOffsetsAndCountsTheRest() {
+        OffsetTally tally;
+        alignas(4096) static std::byte page[2 * 4096];
+        for (int i = 0; i < 20; ++i)
+            tally.add(page + i * 8, 4096);
+        tally.add(page, 4096);
+        const auto counts = tally.counts();
+        QCOMPARE(counts.size(), std::size_t(17));
+        QCOMPARE(counts.front(), (OffsetCount{0, 2}));
+        QCOMPARE(counts.back(), (OffsetCount{kOtherOffsets, 4}));
+        QCOMPARE(formatOffsetCounts({{16, 5}}), std::string("16"));
+    }
+
+    void bufferOffsetArguments_data() {
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<int>("expected"); // -1 auto, -2 rejected
+        QTest::newRow("auto") << "auto" << -1;
+        QTest::newRow("16") << "16" << 16;
+        QTest::newRow("page plus") << "4096+16" << 4112;
+        QTest::newRow("largest") << "65536" << 65536;
+        QTest::newRow("too large") << "65537" << -2;
+        QTest::newRow("negative") << "-16" << -2;
+        QTest::newRow("junk") << "16b" << -2;
+        QTest::newRow("empty") << "" << -2;
+    }
+    void bufferOffsetArguments() {
+        QFETCH(QString, text);
+        QFETCH(int, expected);
+        auto r = parseBufferOffset(text.toStdString());
+        QCOMPARE(r.ok(), expected != -2);
+        if (expected == -1)
+            QVERIFY(!*r);
+        else if (expected >= 0)
+            QCOMPARE(**r, std::uint32_t(expected));
+        QCOMPARE(formatBufferOffset(4112), std::string("4096+16"));
+        QVERIFY(!parseBufferOffsetList("0,auto").ok());
+        QCOMPARE(*parseBufferOffsetList("0,16,16,4096+16"),
+                 (std::vector<std::uint32_t>{0, 16, 4112}));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestBufferOffsets)
+#include "tst_buffer_offsets.moc"
