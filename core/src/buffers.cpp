@@ -3,9 +3,9 @@
 #ifdef _WIN32
 #include "win_util.h"
 
-#include <malloc.h> // _aligned_malloc
 #endif
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <new>
@@ -43,15 +43,8 @@ void freeAligned(std::byte* p) {
 } // namespace
 
 void FreshDeleter::operator()(std::byte* p) const {
-    if (!p)
-        return;
-#ifdef _WIN32
-    if (pinned) {
-        _aligned_free(p - shift);
-        return;
-    }
-#endif
-    std::free(p - shift);
+    if (p)
+        std::free(p - shift);
 }
 
 FreshBuffer freshBuffer(std::size_t n, const BufferPlacement& placement) {
@@ -63,16 +56,13 @@ FreshBuffer freshBuffer(std::size_t n, const BufferPlacement& placement) {
         return FreshBuffer(p, FreshDeleter{});
     }
     const std::size_t page = placement.pageSize;
-    const std::uint32_t shift = *placement.offset;
-    const std::size_t bytes = alignUp(n + shift, page);
-#ifdef _WIN32
-    auto* base = static_cast<std::byte*>(_aligned_malloc(bytes, page));
-#else
-    auto* base = static_cast<std::byte*>(std::aligned_alloc(page, bytes));
-#endif
-    if (!base)
+    const std::size_t largest = std::max(placement.largestOffset, *placement.offset);
+    auto* raw = static_cast<std::byte*>(std::malloc(n + page + largest));
+    if (!raw)
         throw std::bad_alloc();
-    return FreshBuffer(base + shift, FreshDeleter{shift, true});
+    const auto address = reinterpret_cast<std::uintptr_t>(raw);
+    std::byte* start = raw + (alignUp(address, page) - address) + *placement.offset;
+    return FreshBuffer(start, FreshDeleter{static_cast<std::uint32_t>(start - raw)});
 }
 
 AlignedBuffer::AlignedBuffer(std::size_t size, std::size_t alignment, std::size_t offset) {

@@ -9,23 +9,27 @@
 namespace readscope {
 
 // Where a reader's buffers start: nullopt leaves it to the allocator (malloc, as real programs
-// get it); N puts every buffer at page offset N (a page-aligned allocation, plus N).
+// get it); N puts every buffer at page offset N.
 struct BufferPlacement {
     std::optional<std::uint32_t> offset;
     std::uint32_t pageSize = 4096;
+    // The largest offset the run pins buffers at. Every pinned fresh buffer of a run is
+    // allocated the same size (range + page + this), so that the points of an offset sweep
+    // differ only in where the buffer starts, never in which allocator path served it.
+    std::uint32_t largestOffset = 0;
 };
 
 // Frees what freshBuffer() allocated, from the start of its allocation.
 struct FreshDeleter {
     std::uint32_t shift = 0; // bytes between the allocation's start and the buffer's
-    bool pinned = false;     // allocated aligned (freed as such on Windows)
     void operator()(std::byte* p) const;
 };
 using FreshBuffer = std::unique_ptr<std::byte[], FreshDeleter>;
 
-// A fresh allocation of n bytes, never initialised (no hidden memset), placed as asked. With
-// auto placement it is plain malloc; pinned, it is still fresh per call (the allocator may
-// hand back the same pages, as malloc may), only its start within the page is fixed.
+// A fresh allocation of n bytes from malloc, never initialised (no hidden memset). Auto
+// placement: malloc(n), wherever it lands. Pinned: malloc of a slightly larger block (see
+// largestOffset), the buffer starting at the pinned offset past its first page boundary; as
+// fresh per call as plain malloc, only its start within the page fixed.
 FreshBuffer freshBuffer(std::size_t n, const BufferPlacement& placement);
 
 // memset through a volatile function pointer: the compiler cannot drop the zero-fill because

@@ -37,13 +37,14 @@ public:
             buffer_ = {};
     }
 
-    void placeBuffers(std::optional<std::uint32_t> offset) override {
+    void placeBuffers(std::optional<std::uint32_t> offset, std::uint32_t largest) override {
         placement_.offset = offset; // a kept buffer elsewhere is remade by prepare()
+        placement_.largestOffset = largest;
     }
 
 protected:
     ReaderBase(const StrategyInfo& s, const FileProbe& f)
-        : s_(s), f_(f), placement_{std::nullopt, f.pageSize} {}
+        : s_(s), f_(f), placement_{std::nullopt, f.pageSize, 0} {}
 
     // The reused buffer at the pinned offset (page-aligned under auto: it is the engine's own
     // allocation, and page-aligned is where a program that cares puts one); the direct-I/O

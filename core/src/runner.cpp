@@ -246,9 +246,13 @@ private:
                 cells[i].message = lanes_[i].unavailable;
             }
         }
+        const std::uint32_t largestOffset =
+            plan_.bufferOffsets.empty()
+                ? 0
+                : *std::max_element(plan_.bufferOffsets.begin(), plan_.bufferOffsets.end());
         for (auto& lane : lanes_)
             for (auto& reader : lane.readers)
-                reader->placeBuffers(point.bufferOffset);
+                reader->placeBuffers(point.bufferOffset, largestOffset);
         const auto reference = referenceChecksum(file_, ranges);
         for (std::size_t i = 0; i < lanes_.size(); ++i) {
             if (!lanes_[i].unavailable.empty())

@@ -63,7 +63,9 @@ public:
         pool_.clear();
         poolBytes_ = 0;
     }
-    void placeBuffers(std::optional<std::uint32_t> offset) override { offset_ = offset; }
+    void placeBuffers(std::optional<std::uint32_t> offset, std::uint32_t) override {
+        offset_ = offset;
+    }
     ~UringReader() override {
         if (initialised_)
             io_uring_queue_exit(&ring_);

@@ -2,6 +2,7 @@
 // an axis; and the text forms that CSV and the command line use.
 #include "readscope/buffer_offsets.h"
 #include "readscope/documents.h"
+#include "readscope/offset_trap.h"
 #include "readscope/recovery.h"
 #include "readscope/runner.h"
 #include "readscope/strategy.h"
@@ -33,6 +34,30 @@ Plan quickPlan(const TestFile& f) {
     p.rounds = 2;
     p.warmup = 0;
     return p;
+}
+
+// A cell of a synthetic offset sweep: its median and quartiles in GB/s.
+Cell sweepCell(const char* id, std::uint32_t offset, double median, double p25, double p75) {
+    Cell c;
+    c.strategy = id;
+    c.rangeBytes = 256 << 10;
+    c.bufferOffset = offset;
+    c.summary.median = median;
+    c.summary.p25 = p25;
+    c.summary.p75 = p75;
+    return c;
+}
+
+ResultDocument sweepDoc(std::vector<Cell> cells) {
+    ResultDocument doc;
+    doc.system.pageSize = 4096;
+    doc.system.cpuModel = "Test CPU";
+    for (const auto& c : cells)
+        if (std::find(doc.plan.bufferOffsets.begin(), doc.plan.bufferOffsets.end(),
+                      *c.bufferOffset) == doc.plan.bufferOffsets.end())
+            doc.plan.bufferOffsets.push_back(*c.bufferOffset);
+    doc.cells = std::move(cells);
+    return doc;
 }
 
 std::uint64_t total(const OffsetCounts& counts) {
@@ -224,6 +249,51 @@ private slots:
         QCOMPARE(counts.ok(), valid);
         if (valid && counts->size() > 1)
             QCOMPARE(QString::fromStdString(formatOffsetCounts(*counts)), formatted);
+    }
+
+    void verdictNeedsSeparatedRounds() {
+        // A cliff at 8 and 16 (quartiles far apart); 2048 a little slower but within noise.
+        auto doc = sweepDoc({sweepCell("pread-reuse", 0, 11.4, 11.0, 11.8),
+                             sweepCell("pread-reuse", 8, 1.6, 1.5, 1.7),
+                             sweepCell("pread-reuse", 16, 1.7, 1.6, 1.8),
+                             sweepCell("pread-reuse", 2048, 8.9, 6.0, 11.5),
+                             sweepCell("pread-reuse", 4112, 1.7, 1.6, 1.8)});
+        auto v = judgeOffsetSweep(doc);
+        QVERIFY(v);
+        QVERIFY(v->cliff);
+        QCOMPARE(v->slowOffsets, (std::vector<std::uint32_t>{8, 16}));
+        QCOMPARE(v->worstOffset, 8u);
+        QVERIFY2(v->text.find("pays this") != std::string::npos, v->text.c_str());
+        auto band = slowBand(*v);
+        QVERIFY(band);
+        QCOMPARE(band->low, 8u);
+        QCOMPARE(band->high, 16u);
+        // A cell whose malloc'd buffers sat at 16 is pointed at; one at 0, or in place, not.
+        Cell inBand = sweepCell("pread-uninit", 0, 2, 2, 2);
+        inBand.bufferOffset.reset();
+        inBand.bufferPageOffsets = {{16, 30}};
+        QVERIFY(offsetTrapNote(inBand, *band, 4096).find("slow band") != std::string::npos);
+        inBand.bufferPageOffsets = {{0, 30}, {kOtherOffsets, 2}};
+        QVERIFY(offsetTrapNote(inBand, *band, 4096).empty());
+        inBand.bufferPageOffsets.clear();
+        QVERIFY(offsetTrapNote(inBand, *band, 4096).empty());
+
+        // Slower medians whose rounds overlap the aligned ones are no cliff.
+        auto noisy = sweepDoc({sweepCell("pread-reuse", 0, 15, 12, 18),
+                               sweepCell("pread-reuse", 24, 11, 9, 14)});
+        auto n = judgeOffsetSweep(noisy);
+        QVERIFY(n);
+        QVERIFY(!n->cliff);
+        QVERIFY(!slowBand(*n));
+        QVERIFY2(n->text.find("No cliff") != std::string::npos, n->text.c_str());
+
+        // Nothing to judge without offset 0, or on a size sweep.
+        QVERIFY(!judgeOffsetSweep(sweepDoc({sweepCell("pread-reuse", 8, 1, 1, 1),
+                                            sweepCell("pread-reuse", 16, 1, 1, 1)})));
+        ResultDocument sizes;
+        sizes.cells = {sweepCell("pread-reuse", 0, 1, 1, 1)};
+        sizes.plan.bufferOffsets = {0};
+        QVERIFY(!judgeOffsetSweep(sizes));
     }
 
     void tallyKeepsSixteenOffsetsAndCountsTheRest() {

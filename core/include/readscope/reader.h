@@ -47,9 +47,11 @@ public:
     // buffers live at a time and peak memory stays near threads x largest range.
     virtual void release() {}
     // Where destination buffers start from now on: nullopt leaves it to the allocator, N puts
-    // every buffer at page offset N. Kept buffers made for another placement are made again
-    // by the next prepare(). Direct-I/O buffers keep the device's alignment whatever is asked.
-    virtual void placeBuffers(std::optional<std::uint32_t> /*offset*/) {}
+    // every buffer at page offset N; largestOffset is the largest the run will ask for (see
+    // BufferPlacement). Kept buffers made for another placement are made again by the next
+    // prepare(). Direct-I/O buffers keep the device's alignment whatever is asked.
+    virtual void placeBuffers(std::optional<std::uint32_t> /*offset*/,
+                              std::uint32_t /*largestOffset*/) {}
 };
 
 // Fails with a reason when the strategy cannot run on this file (the same reason

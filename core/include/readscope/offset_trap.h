@@ -1,0 +1,40 @@
+#pragma once
+// "The 16-byte trap": what a buffer-offset sweep showed on this machine, and what that means
+// for a cell whose buffers happened to start in the slow band.
+#include "readscope/result_document.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace readscope {
+
+// A placement is slow when its median is below this fraction of the page-aligned median.
+inline constexpr double kSlowPlacementRatio = 0.8;
+
+struct OffsetSweepVerdict {
+    bool cliff = false;                     // some offset ran below kSlowPlacementRatio
+    std::vector<std::uint32_t> slowOffsets; // page offsets (mod the page size) that did
+    double worstRatio = 1;                  // slowest offset's median / offset 0's median
+    std::uint32_t worstOffset = 0;
+    std::string worstStrategy;
+    std::uint64_t rangeBytes = 0;
+    std::string text;                       // the verdict in a sentence or two
+};
+
+// Judges a buffer-offset sweep that measured offset 0: nullopt for any other document.
+std::optional<OffsetSweepVerdict> judgeOffsetSweep(const ResultDocument& doc);
+
+// The slow band a sweep measured on this machine: [low, high] page offsets.
+struct SlowBand {
+    std::uint32_t low = 0, high = 0;
+    double worstRatio = 1;
+};
+std::optional<SlowBand> slowBand(const OffsetSweepVerdict& verdict);
+
+// For a strategy that copies into a buffer (pread-reuse, pread-uninit, mmap-copy, ...): a
+// sentence when the cell's recorded buffer offsets fall in the band; empty otherwise.
+std::string offsetTrapNote(const Cell& cell, const SlowBand& band, std::uint32_t pageSize);
+
+} // namespace readscope
