@@ -1,5 +1,7 @@
 #include "cell_details.h"
 
+#include "readscope/buffer_offsets.h"
+#include "readscope/compare.h"
 #include "readscope/stats.h"
 #include "readscope/strategy.h"
 #include "readscope/teaching.h"
@@ -20,11 +22,28 @@ QString row(const QString& name, const QString& value) {
 QString cellDetailsHtml(const Cell& c, const ResultDocument& doc) {
     QString html = QString("<h3>%1 at %2</h3><table cellspacing=4>")
                        .arg(QString::fromStdString(c.strategy),
-                            QString::fromStdString(formatSize(c.rangeBytes)));
+                            QString::fromStdString(pointText(c.point())));
     html += row("Status", QString::fromStdString(std::string(toString(c.status))));
     if (!c.message.empty())
         html += row("Message", QString::fromStdString(c.message).toHtmlEscaped());
     html += row("Checksum", QString::fromStdString(c.checksum));
+    html += row("Buffers placed",
+                c.bufferOffset
+                    ? QString("pinned at page offset %1 (--buffer-offset)")
+                          .arg(QString::fromStdString(formatBufferOffset(*c.bufferOffset)))
+                    : QString("auto: where the allocator put them"));
+    QString seen;
+    for (const auto& o : c.bufferPageOffsets)
+        seen += QString("%1%2 ×%3")
+                    .arg(seen.isEmpty() ? "" : ", ")
+                    .arg(o.offset == kOtherOffsets ? QString("other offsets")
+                                                   : QString::number(o.offset))
+                    .arg(o.count);
+    html += row("Buffer page offsets",
+                seen.isEmpty() ? QString("none: the strategy reads the mapping in place")
+                               : seen + QString(" (offset ×buffers, on %1)")
+                                            .arg(QString::fromStdString(doc.system.cpuModel)
+                                                     .toHtmlEscaped()));
     html += row("Rounds", QString("%1 measured, %2 ranges each").arg(c.samples.size())
                               .arg(c.rangesPerRound));
     html += row("Resident before round",

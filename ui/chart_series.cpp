@@ -17,7 +17,8 @@ double gigabytes(const Cell& c) {
 
 // One line per strategy from a per-cell value (nullopt: no point).
 template <class F>
-Series line(const ResultDocument& doc, const std::string& id, int color, F value) {
+Series line(const ChartData& data, const ResultDocument& doc, const std::string& id, int color,
+            F value) {
     Series s;
     s.name = QString::fromStdString(id);
     s.strategy = s.name;
@@ -25,8 +26,8 @@ Series line(const ResultDocument& doc, const std::string& id, int color, F value
     std::map<double, double> points;
     for (const auto& c : doc.cells)
         if (c.strategy == id && measured(c))
-            if (auto v = value(c))
-                points[double(c.rangeBytes)] = *v;
+            if (auto v = value(c); v && chartX(data, c.point()) >= 0)
+                points[chartX(data, c.point())] = *v;
     for (const auto& [x, y] : points) {
         s.x << x;
         s.y << y;
@@ -34,7 +35,44 @@ Series line(const ResultDocument& doc, const std::string& id, int color, F value
     return s;
 }
 
+// The category points of a buffer-offset sweep: the planned offsets and any a cell has, in
+// ascending order.
+void categoryAxis(ChartData& out, const ResultDocument& doc, const ResultDocument* baseline) {
+    out.axis = sweepAxis(doc.plan);
+    if (out.axis != SweepAxis::BufferOffset)
+        return;
+    std::vector<SweepPoint> points;
+    auto add = [&](const SweepPoint& p) {
+        if (std::find(points.begin(), points.end(), p) == points.end())
+            points.push_back(p);
+    };
+    if (!doc.plan.sizes.empty() && doc.plan.pattern != Pattern::Whole)
+        for (auto o : doc.plan.bufferOffsets)
+            add({doc.plan.sizes.front(), o});
+    for (const auto& p : doc.points())
+        add(p);
+    if (baseline && sweepAxis(baseline->plan) == SweepAxis::BufferOffset)
+        for (const auto& p : baseline->points())
+            add(p);
+    std::stable_sort(points.begin(), points.end(), [](const SweepPoint& a, const SweepPoint& b) {
+        return axisValue(SweepAxis::BufferOffset, a) < axisValue(SweepAxis::BufferOffset, b);
+    });
+    out.points = points;
+    for (const auto& p : points)
+        out.labels << QString::fromStdString(pointLabel(SweepAxis::BufferOffset, p));
+}
+
 } // namespace
+
+double chartX(const ChartData& data, const SweepPoint& point) {
+    if (data.axis != SweepAxis::BufferOffset)
+        return double(point.rangeBytes);
+    // Several range sizes cannot share a category axis: points are matched by offset.
+    for (std::size_t i = 0; i < data.points.size(); ++i)
+        if (data.points[i].bufferOffset == point.bufferOffset)
+            return double(i);
+    return -1;
+}
 
 std::vector<std::string> strategyOrder(const ResultDocument& doc) {
     std::vector<std::string> order = doc.plan.strategies;
@@ -47,6 +85,7 @@ std::vector<std::string> strategyOrder(const ResultDocument& doc) {
 ChartData buildChart(const ResultDocument& doc, const ResultDocument* baseline, ChartMode mode,
                      const std::string& reference) {
     ChartData out;
+    categoryAxis(out, doc, baseline);
     auto order = strategyOrder(doc);
     if (baseline)
         for (const auto& id : strategyOrder(*baseline))
@@ -66,12 +105,12 @@ ChartData buildChart(const ResultDocument& doc, const ResultDocument* baseline, 
             s.errorBars = true;
             std::map<double, const Cell*> points;
             for (const auto& c : doc.cells) {
-                if (c.strategy != id)
+                if (c.strategy != id || chartX(out, c.point()) < 0)
                     continue;
                 if (measured(c))
-                    points[double(c.rangeBytes)] = &c;
+                    points[chartX(out, c.point())] = &c;
                 else if (c.status == CellStatus::Failed) {
-                    out.failedX << double(c.rangeBytes);
+                    out.failedX << chartX(out, c.point());
                     out.failedY << 0;
                 }
             }
@@ -90,7 +129,7 @@ ChartData buildChart(const ResultDocument& doc, const ResultDocument* baseline, 
         }
         if (baseline)
             for (const auto& id : strategyOrder(*baseline)) {
-                Series s = line(*baseline, id, colorOf(id),
+                Series s = line(out, *baseline, id, colorOf(id),
                                 [](const Cell& c) { return std::optional(c.summary.median); });
                 s.name += " (baseline)";
                 s.strategy.clear();
@@ -102,8 +141,8 @@ ChartData buildChart(const ResultDocument& doc, const ResultDocument* baseline, 
     case ChartMode::Relative:
         out.yLabel = QString("× %1 (median GB/s ratio)").arg(QString::fromStdString(reference));
         for (const auto& id : strategyOrder(doc)) {
-            Series s = line(doc, id, colorOf(id), [&](const Cell& c) -> std::optional<double> {
-                const Cell* ref = doc.find(reference, c.rangeBytes);
+            Series s = line(out, doc, id, colorOf(id), [&](const Cell& c) -> std::optional<double> {
+                const Cell* ref = doc.find(reference, c.point());
                 if (!ref || !measured(*ref) || ref->summary.median <= 0)
                     return std::nullopt;
                 return c.summary.median / ref->summary.median;
@@ -115,7 +154,7 @@ ChartData buildChart(const ResultDocument& doc, const ResultDocument* baseline, 
     case ChartMode::CpuPerGB:
         out.yLabel = "CPU ms per GB read: solid user + system, dashed system";
         for (const auto& id : strategyOrder(doc)) {
-            Series total = line(doc, id, colorOf(id), [](const Cell& c) -> std::optional<double> {
+            Series total = line(out, doc, id, colorOf(id), [](const Cell& c) -> std::optional<double> {
                 const double gb = gigabytes(c);
                 if (gb <= 0)
                     return std::nullopt;
@@ -123,7 +162,7 @@ ChartData buildChart(const ResultDocument& doc, const ResultDocument* baseline, 
                         medianOverRounds(c, [](const Sample& s) { return s.systemSeconds; })) *
                        1e3 / gb;
             });
-            Series sys = line(doc, id, colorOf(id), [](const Cell& c) -> std::optional<double> {
+            Series sys = line(out, doc, id, colorOf(id), [](const Cell& c) -> std::optional<double> {
                 const double gb = gigabytes(c);
                 if (gb <= 0)
                     return std::nullopt;
@@ -141,10 +180,10 @@ ChartData buildChart(const ResultDocument& doc, const ResultDocument* baseline, 
     case ChartMode::Latency:
         out.yLabel = "latency per range (µs): solid p50, dashed p99";
         for (const auto& id : strategyOrder(doc)) {
-            Series p50 = line(doc, id, colorOf(id), [](const Cell& c) {
+            Series p50 = line(out, doc, id, colorOf(id), [](const Cell& c) {
                 return std::optional(medianOverRounds(c, [](const Sample& s) { return s.latencyP50; }) * 1e6);
             });
-            Series p99 = line(doc, id, colorOf(id), [](const Cell& c) {
+            Series p99 = line(out, doc, id, colorOf(id), [](const Cell& c) {
                 return std::optional(medianOverRounds(c, [](const Sample& s) { return s.latencyP99; }) * 1e6);
             });
             p99.name += " (p99)";

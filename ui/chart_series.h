@@ -26,7 +26,15 @@ struct ChartData {
     std::vector<Series> series;
     QVector<double> noisyX, noisyY, failedX, failedY;
     QString yLabel;
+    // The x axis: range bytes (log scale) for a size sweep; for a buffer-offset sweep the
+    // offsets are evenly spaced categories 0, 1, 2 ... labelled "0", "16", "4096+16".
+    SweepAxis axis = SweepAxis::RangeSize;
+    std::vector<SweepPoint> points; // x = index, for a category axis
+    QVector<QString> labels;
 };
+
+// Where a cell sits on the chart's x axis.
+double chartX(const ChartData& data, const SweepPoint& point);
 
 ChartData buildChart(const ResultDocument& doc, const ResultDocument* baseline, ChartMode mode,
                      const std::string& reference);

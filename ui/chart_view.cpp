@@ -3,6 +3,7 @@
 #include "results_model.h"
 #include "size_axis_ticker.h"
 
+#include "readscope/compare.h"
 #include "readscope/units.h"
 
 #include <QComboBox>
@@ -49,14 +50,19 @@ QString planTitle(const ResultDocument& doc) {
     const QString where = doc.system.kernel.empty()
                               ? QString()
                               : "\n" + QString::fromStdString(doc.system.kernel);
-    return QString("%1 cache · %2 ranges · %3 thread%4 · file %5 · %6 rounds%7")
+    const QString pinned =
+        p.bufferOffsets.size() == 1
+            ? QString(" · buffers at page offset %1")
+                  .arg(QString::fromStdString(formatBufferOffset(p.bufferOffsets[0])))
+            : QString();
+    return QString("%1 cache · %2 ranges · %3 thread%4 · file %5 · %6 rounds%7%8")
         .arg(QString::fromStdString(std::string(toString(p.cache))),
              QString::fromStdString(std::string(toString(p.pattern))))
         .arg(p.threads)
         .arg(p.threads == 1 ? "" : "s")
         .arg(QString::fromStdString(formatSize(doc.fileSize)))
         .arg(p.rounds)
-        .arg(where);
+        .arg(pinned, where);
 }
 
 } // namespace
@@ -240,6 +246,40 @@ void ChartView::rebuild() {
                                            Qt::NoBrush, 12));
         g->setData(data.failedX, data.failedY, true);
     }
+    setUpXAxis(doc, data);
+    plot_->legend->setVisible(plot_->graphCount() > 0); // no empty box before a run
+    const bool logY = mode_ == ChartMode::Latency && bottom > 0;
+    plot_->yAxis->setScaleType(logY ? QCPAxis::stLogarithmic : QCPAxis::stLinear);
+    plot_->yAxis->setTicker(logY ? QSharedPointer<QCPAxisTicker>(new QCPAxisTickerLog)
+                                 : QSharedPointer<QCPAxisTicker>(new QCPAxisTicker));
+    if (logY)
+        plot_->yAxis->setRange(bottom / 1.5, top * 1.5);
+    else
+        plot_->yAxis->setRange(0, top > 0 ? top * 1.12 : 1);
+    plot_->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void ChartView::setUpXAxis(const ResultDocument& doc, const ChartData& data) {
+    points_ = data.points;
+    if (data.axis == SweepAxis::BufferOffset) {
+        // Offsets as evenly spaced categories: 0, 8 and 16 would sit on top of each other on
+        // a byte scale beside 4096+16.
+        auto ticker = QSharedPointer<QCPAxisTickerText>(new QCPAxisTickerText);
+        for (int i = 0; i < data.labels.size(); ++i)
+            ticker->addTick(i, data.labels[i]);
+        plot_->xAxis->setScaleType(QCPAxis::stLinear);
+        plot_->xAxis->setTicker(ticker);
+        plot_->xAxis->setLabel(
+            QString("page offset of the destination buffer (bytes) · %1 ranges")
+                .arg(data.points.empty()
+                         ? QString("?")
+                         : QString::fromStdString(formatSize(data.points[0].rangeBytes))));
+        plot_->xAxis->setRange(-0.5, std::max<double>(0, data.labels.size() - 1) + 0.5);
+        return;
+    }
+    plot_->xAxis->setScaleType(QCPAxis::stLogarithmic);
+    plot_->xAxis->setTicker(ticker_);
+    plot_->xAxis->setLabel("range size (log scale)");
     // The axis spans the planned sizes from the start, so points land where they belong
     // while a run fills in.
     std::vector<double> sizes;
@@ -257,16 +297,14 @@ void ChartView::rebuild() {
     } else {
         plot_->xAxis->setRange(4096 / 1.6, (64 << 20) * 1.6);
     }
-    plot_->legend->setVisible(plot_->graphCount() > 0); // no empty box before a run
-    const bool logY = mode_ == ChartMode::Latency && bottom > 0;
-    plot_->yAxis->setScaleType(logY ? QCPAxis::stLogarithmic : QCPAxis::stLinear);
-    plot_->yAxis->setTicker(logY ? QSharedPointer<QCPAxisTicker>(new QCPAxisTickerLog)
-                                 : QSharedPointer<QCPAxisTicker>(new QCPAxisTicker));
-    if (logY)
-        plot_->yAxis->setRange(bottom / 1.5, top * 1.5);
-    else
-        plot_->yAxis->setRange(0, top > 0 ? top * 1.12 : 1);
-    plot_->replot(QCustomPlot::rpQueuedReplot);
+}
+
+SweepPoint ChartView::pointAt(double x) const {
+    if (!points_.empty()) {
+        const auto i = std::size_t(std::max<long long>(0, std::llround(x)));
+        return i < points_.size() ? points_[i] : SweepPoint{};
+    }
+    return {std::uint64_t(std::llround(x)), std::nullopt};
 }
 
 int ChartView::graphCountForStrategies() const {
@@ -321,12 +359,11 @@ void ChartView::showTooltip(QMouseEvent* event) {
         QToolTip::hideText();
         return;
     }
-    const QString size = QString::fromStdString(formatSize(std::uint64_t(std::llround(bestX))));
+    const SweepPoint point = pointAt(bestX);
+    const QString size = QString::fromStdString(pointText(point));
     const QString strategy = bestGraph->property(kStrategyProperty).toString();
-    const Cell* cell = strategy.isEmpty()
-                           ? nullptr
-                           : model_->document().find(strategy.toStdString(),
-                                                     std::uint64_t(std::llround(bestX)));
+    const Cell* cell =
+        strategy.isEmpty() ? nullptr : model_->document().find(strategy.toStdString(), point);
     QString text = QString("<b>%1</b> at %2<br>").arg(bestGraph->name().toHtmlEscaped(), size);
     if (mode_ == ChartMode::Throughput && cell) {
         const auto& s = cell->summary;

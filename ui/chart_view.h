@@ -45,6 +45,8 @@ protected:
 
 private:
     void applyPalette();
+    void setUpXAxis(const ResultDocument& doc, const ChartData& data);
+    SweepPoint pointAt(double x) const; // the sweep point a graph key stands for
     void showTooltip(QMouseEvent* event);
     void refreshReferenceChoices();
 
@@ -56,6 +58,7 @@ private:
     QCPTextElement* title_ = nullptr;
     ChartMode mode_ = ChartMode::Throughput;
     std::optional<ResultDocument> baseline_;
+    std::vector<SweepPoint> points_; // the category axis's points (empty: a size axis)
 };
 
 } // namespace readscope::ui

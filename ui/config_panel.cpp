@@ -2,6 +2,7 @@
 
 #include "strategy_picker.h"
 
+#include "readscope/buffer_offsets.h"
 #include "readscope/units.h"
 
 #include <QComboBox>
@@ -22,6 +23,15 @@ QString sizeListText(const std::vector<std::uint64_t>& sizes) {
     QStringList parts;
     for (auto s : sizes)
         parts << QString::fromStdString(formatSizeShort(s));
+    return parts.join(",");
+}
+
+QString offsetListText(const std::vector<std::uint32_t>& offsets) {
+    if (offsets.empty())
+        return "auto";
+    QStringList parts;
+    for (auto o : offsets)
+        parts << QString::fromStdString(formatBufferOffset(o));
     return parts.join(",");
 }
 
@@ -138,6 +148,16 @@ ConfigPanel::ConfigPanel(QWidget* parent) : QWidget(parent) {
     warmup_->setObjectName("warmup");
     warmup_->setRange(0, 100);
     warmup_->setValue(2);
+    bufferOffset_ = new QComboBox(runBox);
+    bufferOffset_->setObjectName("bufferOffset");
+    bufferOffset_->setEditable(true);
+    bufferOffset_->addItems({"auto", "0", "16", "0,8,16,32,64,2048,4096+16"});
+    bufferOffset_->setToolTip(
+        "Where destination buffers start within a page.\n"
+        "auto: where the allocator puts them, as real programs get them (recorded per cell).\n"
+        "N: every buffer of every strategy at page offset N (e.g. 16, where glibc puts large "
+        "fresh chunks).\n"
+        "A list: sweep the offset at the one range size; the chart's x axis becomes the offset.");
     form->addRow("Pattern", pattern_);
     form->addRow("Seed", seed_);
     form->addRow("Cache", cache_);
@@ -145,6 +165,8 @@ ConfigPanel::ConfigPanel(QWidget* parent) : QWidget(parent) {
     form->addRow("Threads", threads_);
     form->addRow("Rounds", rounds_);
     form->addRow("Warm-up rounds", warmup_);
+    form->addRow("Buffer offset", bufferOffset_);
+    connect(bufferOffset_, &QComboBox::currentTextChanged, this, &ConfigPanel::changed);
     layout->addWidget(runBox);
     connect(pattern_, &QComboBox::currentIndexChanged, this, [this] {
         const auto p = Pattern(pattern_->currentData().toInt());
@@ -238,6 +260,19 @@ Result<Plan> ConfigPanel::plan() const {
     p.threads = threads_->value();
     p.rounds = rounds_->value();
     p.warmup = warmup_->value();
+    const std::string offsets = bufferOffset_->currentText().trimmed().toStdString();
+    if (offsets.find(',') != std::string::npos) {
+        auto list = parseBufferOffsetList(offsets);
+        if (!list)
+            return Error{"Buffer offset: " + list.error().message};
+        p.bufferOffsets = *list;
+    } else {
+        auto one = parseBufferOffset(offsets);
+        if (!one)
+            return Error{"Buffer offset: " + one.error().message};
+        if (*one)
+            p.bufferOffsets = {**one};
+    }
     return p;
 }
 
@@ -258,6 +293,7 @@ void ConfigPanel::setPlan(const Plan& p) {
     threads_->setValue(p.threads);
     rounds_->setValue(p.rounds);
     warmup_->setValue(p.warmup);
+    bufferOffset_->setCurrentText(offsetListText(p.bufferOffsets));
 }
 
 } // namespace readscope::ui

@@ -60,6 +60,7 @@ private:
     QLabel* cacheText_;
     QSpinBox* threads_;
     QSpinBox* rounds_;
+    QComboBox* bufferOffset_ = nullptr;
     QSpinBox* warmup_;
     std::optional<FileStatus> status_;
 };

@@ -13,7 +13,7 @@ QString qs(std::string_view s) { return QString::fromUtf8(s.data(), qsizetype(s.
 QString qs(const std::string& s) { return QString::fromStdString(s); }
 } // namespace
 
-QString strategyHtml(const std::string& id, const ResultDocument& doc) {
+QString strategyHtml(const std::string& id, const ResultDocument& doc, const SlowBand* band) {
     const StrategyInfo* s = findStrategy(id);
     if (!s)
         return {};
@@ -40,7 +40,7 @@ QString strategyHtml(const std::string& id, const ResultDocument& doc) {
     html += "<h4>Measured (medians of rounds)</h4><table cellspacing=3>"
             "<tr><th align=left>range</th><th>calls/range</th><th>minor faults/MiB</th>"
             "<th>major/MiB</th><th>CPU ms/GB user + sys</th></tr>";
-    QStringList disagree;
+    QStringList disagree, placement;
     const bool faults = doc.system.faultsCounted;
     const auto pageSize = std::uint32_t(doc.system.pageSize ? doc.system.pageSize : 4096);
     for (const Cell* c : cells) {
@@ -56,11 +56,17 @@ QString strategyHtml(const std::string& id, const ResultDocument& doc) {
         for (const auto& line : disagreements(*s, *c, pageSize, doc.system.faultsCounted))
             disagree << QString("<b>%1:</b> %2").arg(qs(formatSize(c->rangeBytes)),
                                                      qs(line).toHtmlEscaped());
+        if (band)
+            if (const auto note = offsetTrapNote(*c, *band, pageSize); !note.empty())
+                placement << qs(note).toHtmlEscaped();
     }
     html += "</table>";
     if (!faults)
         html += "<p>n/c: page faults were not counted on the system this was measured on (it "
                 "reports none at all, as Wine does).</p>";
+    if (!placement.isEmpty())
+        html += "<h4>Where the buffers landed</h4><ul><li>" + placement.join("</li><li>") +
+                "</li></ul>";
     if (disagree.isEmpty())
         html += "<p>The measurements agree with the explanation.</p>";
     else

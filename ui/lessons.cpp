@@ -1,5 +1,6 @@
 #include "lessons.h"
 
+#include "readscope/buffer_offsets.h"
 #include "readscope/units.h"
 
 #include <QFile>
@@ -25,6 +26,9 @@ QList<Lesson> loadLessons() {
         l.plan.strategies.clear();
         for (const auto& id : o["strategies"].toArray())
             l.plan.strategies.push_back(id.toString().toStdString());
+        if (auto offsets = parseBufferOffsetList(o["buffer_offsets"].toString().toStdString());
+            offsets && o.contains("buffer_offsets"))
+            l.plan.bufferOffsets = *offsets;
         if (auto p = parsePattern(o["pattern"].toString().toStdString()))
             l.plan.pattern = *p;
         if (auto c = parseCacheMode(o["cache"].toString().toStdString()))

@@ -9,6 +9,7 @@
 #include "run_controller.h"
 #include "strategy_picker.h"
 
+#include "readscope/compare.h"
 #include "readscope/units.h"
 
 #include <QApplication>
@@ -237,7 +238,7 @@ void MainWindow::onProgress(const Progress& p) {
         progress_->setValue(int(p.step * 1000 / p.total));
     const QString where =
         p.rangeBytes ? QString("%1 · %2 · %3")
-                           .arg(QString::fromStdString(formatSize(p.rangeBytes)),
+                           .arg(QString::fromStdString(pointText({p.rangeBytes, p.bufferOffset})),
                                 QString::fromStdString(p.strategy), QString::fromStdString(p.phase))
                      : QString::fromStdString(p.phase);
     progressText_->setText(QString("%1 — elapsed %2, ETA %3")
@@ -267,6 +268,8 @@ void MainWindow::onFinished(const ResultDocument& doc, const QString& error) {
             compare_->setReference(std::exchange(pendingReference_, QString()));
             tabs_->setCurrentWidget(compare_);
         }
+        if (doc.complete)
+            reportOffsetSweep(doc, true);
     }
     emit runFinished();
 }
@@ -287,7 +290,9 @@ void MainWindow::showDetailsFor(const QModelIndex& proxyIndex) {
 }
 
 void MainWindow::showExplanation(const QString& id) {
-    const QString html = strategyHtml(id.toStdString(), model_->document());
+    const auto band = measuredSlowBand();
+    const QString html =
+        strategyHtml(id.toStdString(), model_->document(), band ? &*band : nullptr);
     if (!html.isEmpty())
         explanation_->setHtml(html);
 }

@@ -2,6 +2,7 @@
 // The main window: configuration on the left, Chart / Table / Details / Log in the middle,
 // the selected strategy's explanation on the right, progress and Run / Stop at the bottom.
 #include "readscope/file_status.h"
+#include "readscope/offset_trap.h"
 #include "readscope/result_document.h"
 #include "readscope/runner.h"
 
@@ -88,6 +89,10 @@ private:
     void showExplanation(const QString& id);
     void updateActions();
     void refreshComparison();
+    // An offset sweep's verdict: said in the log and the teaching panel, and its slow band
+    // kept (settings, when remember) for the teaching panel of later runs on this machine.
+    void reportOffsetSweep(const ResultDocument& doc, bool remember);
+    std::optional<SlowBand> measuredSlowBand() const;
 
     ConfigPanel* config_ = nullptr;
     ResultsModel* model_ = nullptr;

@@ -243,10 +243,14 @@ void MainWindow::applyLesson(int index) {
     Plan plan = lesson.plan;
     plan.file = config_->filePath().toStdString();
     config_->setPlan(plan);
-    explanation_->setHtml(QString("<h3>Lesson: %1</h3><p>%2</p><p><i>Press Run (Ctrl+R); then "
-                                  "open the Compare tab, which compares against %3.</i></p>")
+    const QString next =
+        lesson.reference.isEmpty()
+            ? QString("Press Run (Ctrl+R) and watch the chart.")
+            : QString("Press Run (Ctrl+R); then open the Compare tab, which compares against %1.")
+                  .arg(lesson.reference.toHtmlEscaped());
+    explanation_->setHtml(QString("<h3>Lesson: %1</h3><p>%2</p><p><i>%3</i></p>")
                               .arg(lesson.title.toHtmlEscaped(), lesson.text.toHtmlEscaped(),
-                                   lesson.reference.toHtmlEscaped()));
+                                   next));
     pendingReference_ = lesson.reference;
 }
 
@@ -267,6 +271,7 @@ QString MainWindow::openResults(const QString& path) {
         refreshFileStatus();
     refreshComparison();
     log(QString("opened results %1 (%2 cells)").arg(path).arg(doc->cells.size()));
+    reportOffsetSweep(*doc, false);
     setWindowTitle(QString("readscope — %1").arg(QFileInfo(path).fileName()));
     return {};
 }
@@ -286,6 +291,10 @@ void MainWindow::saveSettings() const {
         s.setValue("rounds", plan->rounds);
         s.setValue("warmup", plan->warmup);
         s.setValue("seed", quint64(plan->seed));
+        QStringList offsets;
+        for (auto o : plan->bufferOffsets)
+            offsets << QString::number(o);
+        s.setValue("bufferOffsets", offsets);
     }
     s.setValue("geometry", saveGeometry());
     s.setValue("state", saveState());
@@ -312,6 +321,9 @@ void MainWindow::restoreSettings() {
     plan.rounds = s.value("rounds", plan.rounds).toInt();
     plan.warmup = s.value("warmup", plan.warmup).toInt();
     plan.seed = s.value("seed", quint64(plan.seed)).toULongLong();
+    for (const auto& v : s.value("bufferOffsets").toStringList())
+        if (v.toUInt() <= kMaxBufferOffset)
+            plan.bufferOffsets.push_back(v.toUInt());
     config_->setPlan(plan);
     restoreGeometry(s.value("geometry").toByteArray());
     restoreState(s.value("state").toByteArray());
@@ -335,6 +347,50 @@ void MainWindow::dropEvent(QDropEvent* event) {
     if (path.endsWith(".json") && openResults(path).isEmpty())
         return; // a saved result document opens as results
     openTargetFile(path);
+}
+
+} // namespace readscope::ui
+
+namespace readscope::ui {
+
+void MainWindow::reportOffsetSweep(const ResultDocument& doc, bool remember) {
+    const auto verdict = judgeOffsetSweep(doc);
+    if (!verdict)
+        return;
+    const QString text = QString::fromStdString(verdict->text);
+    log(text, verdict->cliff);
+    explanation_->setHtml(QString("<h3>Where the buffer lands: this machine's verdict</h3>"
+                                  "<p>%1</p><p><i>Select a cell to see where its buffers "
+                                  "started (Details, and the table's Buffers column).</i></p>")
+                              .arg(text.toHtmlEscaped()));
+    if (!remember)
+        return; // opened results may come from another machine
+    QSettings s;
+    s.beginGroup("offsetTrap");
+    s.setValue("cpu", QString::fromStdString(doc.system.cpuModel));
+    s.setValue("verdict", text);
+    if (const auto band = slowBand(*verdict)) {
+        s.setValue("low", band->low);
+        s.setValue("high", band->high);
+        s.setValue("ratio", band->worstRatio);
+    } else {
+        s.remove("low");
+        s.remove("high");
+        s.remove("ratio");
+    }
+}
+
+std::optional<SlowBand> MainWindow::measuredSlowBand() const {
+    QSettings s;
+    s.beginGroup("offsetTrap");
+    if (!s.contains("low"))
+        return std::nullopt;
+    // Measured on another CPU, the band says nothing about this document's figures.
+    const auto& cpu = model_->document().system.cpuModel;
+    if (!cpu.empty() && s.value("cpu").toString().toStdString() != cpu)
+        return std::nullopt;
+    return SlowBand{s.value("low").toUInt(), s.value("high").toUInt(),
+                    s.value("ratio", 1.0).toDouble()};
 }
 
 } // namespace readscope::ui

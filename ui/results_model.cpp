@@ -1,5 +1,6 @@
 #include "results_model.h"
 
+#include "readscope/buffer_offsets.h"
 #include "readscope/units.h"
 
 #include <QBrush>
@@ -10,6 +11,14 @@ namespace readscope::ui {
 namespace {
 QString qs(std::string_view s) { return QString::fromUtf8(s.data(), qsizetype(s.size())); }
 bool measured(const Cell& c) { return c.status == CellStatus::Ok || c.status == CellStatus::Noisy; }
+QString offsetText(const Cell& c) {
+    return c.bufferOffset ? QString::fromStdString(formatBufferOffset(*c.bufferOffset)) : "auto";
+}
+QString placedText(const Cell& c) {
+    if (c.bufferPageOffsets.empty())
+        return measured(c) ? "in place" : "–";
+    return QString::fromStdString(formatOffsetCounts(c.bufferPageOffsets));
+}
 } // namespace
 
 int ResultsModel::rowCount(const QModelIndex& parent) const {
@@ -34,6 +43,8 @@ QVariant ResultsModel::data(const QModelIndex& index, int role) const {
         switch (index.column()) {
         case Strategy: return qs(c->strategy);
         case Range: return quint64(c->rangeBytes);
+        case Offset: return c->bufferOffset ? qint64(*c->bufferOffset) : qint64(-1);
+        case Buffers: return placedText(*c);
         case Median: return s.median;
         case Min: return s.min;
         case Max: return s.max;
@@ -51,6 +62,8 @@ QVariant ResultsModel::data(const QModelIndex& index, int role) const {
         switch (index.column()) {
         case Strategy: return qs(c->strategy);
         case Range: return QString::fromStdString(formatSize(c->rangeBytes));
+        case Offset: return offsetText(*c);
+        case Buffers: return placedText(*c);
         case Median: return rate(s.median);
         case Min: return rate(s.min);
         case Max: return rate(s.max);
@@ -64,7 +77,7 @@ QVariant ResultsModel::data(const QModelIndex& index, int role) const {
         case Message: return QString::fromStdString(c->message);
         }
     }
-    if (role == Qt::TextAlignmentRole && index.column() >= Range && index.column() <= Resident)
+    if (role == Qt::TextAlignmentRole && index.column() >= Range && index.column() <= Buffers)
         return int(Qt::AlignRight | Qt::AlignVCenter);
     if (role == Qt::ForegroundRole && index.column() == Status) {
         if (c->status == CellStatus::Failed)
@@ -72,6 +85,9 @@ QVariant ResultsModel::data(const QModelIndex& index, int role) const {
         if (c->status == CellStatus::Noisy)
             return QBrush(QColor(0xe0, 0x8a, 0x00));
     }
+    if (role == Qt::ToolTipRole && index.column() == Buffers)
+        return "Page offsets the destination buffers started at (offset x buffers). A copy "
+               "into a buffer a few bytes past a page boundary can be several times slower.";
     if (role == Qt::ToolTipRole && !c->message.empty())
         return QString::fromStdString(c->message);
     return {};
@@ -80,8 +96,9 @@ QVariant ResultsModel::data(const QModelIndex& index, int role) const {
 QVariant ResultsModel::headerData(int section, Qt::Orientation o, int role) const {
     if (o != Qt::Horizontal || role != Qt::DisplayRole)
         return QAbstractTableModel::headerData(section, o, role);
-    static const char* names[] = {"Strategy", "Range", "Median GB/s", "Min", "Max", "P25", "P75",
-                                  "CV", "Resident", "Status", "Message"};
+    static const char* names[] = {"Strategy", "Range", "Offset",   "Median GB/s", "Min",
+                                  "Max",      "P25",   "P75",      "CV",          "Resident",
+                                  "Buffers at", "Status", "Message"};
     return section >= 0 && section < ColumnCount ? QString(names[section]) : QVariant();
 }
 

@@ -10,8 +10,10 @@ namespace readscope::ui {
 class ResultsModel : public QAbstractTableModel {
     Q_OBJECT
 public:
-    enum Column { Strategy, Range, Median, Min, Max, P25, P75, Cv, Resident, Status, Message,
-                  ColumnCount };
+    // Offset: the page offset the run pinned buffers at ("auto": the allocator's choice);
+    // Buffers: the page offsets the strategy's buffers were seen at.
+    enum Column { Strategy, Range, Offset, Median, Min, Max, P25, P75, Cv, Resident, Buffers,
+                  Status, Message, ColumnCount };
     static constexpr int SortRole = Qt::UserRole + 1; // raw numbers for sorting
 
     using QAbstractTableModel::QAbstractTableModel;

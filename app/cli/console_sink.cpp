@@ -2,6 +2,7 @@
 
 #include "cli_platform.h"
 
+#include "readscope/compare.h"
 #include "readscope/units.h"
 
 #include <fmt/format.h>
@@ -38,7 +39,8 @@ void ConsoleSink::onProgress(const Progress& p) {
     const double fraction = p.total ? static_cast<double>(p.step) / static_cast<double>(p.total) : 0;
     const int filled = static_cast<int>(fraction * kWidth);
     const std::string where =
-        p.rangeBytes ? fmt::format("{} {} {}", formatSize(p.rangeBytes), p.strategy, p.phase)
+        p.rangeBytes ? fmt::format("{} {} {}", pointText({p.rangeBytes, p.bufferOffset}),
+                                   p.strategy, p.phase)
                      : p.phase;
     fmt::print(stderr, "\r\033[K[{}{}] {:3.0f}%  {}  ETA {}", std::string(filled, '#'),
                std::string(kWidth - filled, ' '), fraction * 100, where, clock(p.etaSeconds));

@@ -110,6 +110,46 @@ private slots:
         QVERIFY(r.out.contains("| 64 KiB |"));
     }
 
+    void bufferOffsetPinsEveryBuffer() {
+        const QString csv = file_->dir() + "/pinned.csv";
+        auto r = cli(QStringList{"run", path_, "--sizes", "64K", "--strategies",
+                                 "pread-uninit,pread-reuse,read-grow,mmap-copy,mmap-touch",
+                                 "--buffer-offset", "16", "--csv", csv} + kQuick);
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        QFile f(csv);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QStringList lines = QString(f.readAll()).split("\r\n", Qt::SkipEmptyParts);
+        const QStringList header = lines[0].split(',');
+        const auto pinned = header.indexOf("buffer_offset");
+        const auto placed = header.indexOf("buffer_page_offsets");
+        QVERIFY(pinned >= 0 && placed >= 0);
+        QCOMPARE(lines.size(), 6);
+        for (const auto& line : lines.mid(1)) {
+            const QStringList fields = line.split(',');
+            QCOMPARE(fields[pinned], QString("16"));
+            // Seen through the addresses the strategies read into, not taken from the option.
+            QCOMPARE(fields[placed], fields[0] == "mmap-touch" ? QString() : QString("16"));
+        }
+        // The default leaves placement to the allocator, and still says where it was.
+        auto plain = cli(QStringList{"run", path_, "--sizes", "64K", "--strategies",
+                                     "pread-reuse", "--csv", csv} + kQuick);
+        QCOMPARE(plain.code, 0);
+        QFile again(csv);
+        QVERIFY(again.open(QIODevice::ReadOnly));
+        const QStringList row =
+            QString(again.readAll()).split("\r\n", Qt::SkipEmptyParts).value(1).split(',');
+        QCOMPARE(row.value(pinned), QString("auto"));
+        QCOMPARE(row.value(placed), QString("0")); // the engine's kept buffer is page-aligned
+    }
+
+    void offsetSweepPrintsOffsetRows() {
+        auto r = cli(QStringList{"run", path_, "--sizes", "64K", "--strategies", "pread-reuse",
+                                 "--buffer-offset", "0,16,4096+16", "--markdown"} + kQuick);
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        QVERIFY(r.out.startsWith("| buffer offset | pread-reuse |"));
+        QVERIFY(r.out.contains("| 4096+16 |"));
+    }
+
     void badInput_data() {
         QTest::addColumn<QStringList>("args");
         QTest::addColumn<QString>("mentions");
@@ -138,6 +178,11 @@ private slots:
         QTest::newRow("unknown command") << QStringList{"explode"} << "unknown command";
         QTest::newRow("no command") << QStringList{} << "no command";
         QTest::newRow("pattern") << QStringList{"run", path_, "--pattern", "zigzag"} << "zigzag";
+        QTest::newRow("offset sweep at two sizes")
+            << QStringList{"run", path_, "--sizes", "64K,1M", "--buffer-offset", "0,16"}
+            << "one range size";
+        QTest::newRow("offset auto in a list")
+            << QStringList{"run", path_, "--buffer-offset", "0,auto"} << "'auto'";
         QTest::newRow("generate exists")
             << QStringList{"generate", path_, "--size", "1M"} << "already exists";
     }
@@ -157,7 +202,7 @@ private slots:
         QTest::addColumn<QStringList>("args");
         const QStringList flags = {"--sizes", "--threads", "--rounds", "--warmup", "--seed",
                                    "--budget", "--time-cap", "--threshold", "--pattern",
-                                   "--cache", "--consume", "--strategies"};
+                                   "--cache", "--consume", "--strategies", "--buffer-offset"};
         const QStringList values = {"", "-1", "-0.5", "abc", "99999999999999999999",
                                     "99999999999999999999G", "1e999", "12abc"};
         for (const auto& flag : flags)
