@@ -142,7 +142,7 @@ void CompareView::recompute() {
                                 : QString("%1 vs %2").arg(qs(cc.strategy), qs(cc.baselineStrategy));
         const QStringList values = {
             who,
-            QString::fromStdString(formatSize(cc.rangeBytes)),
+            QString::fromStdString(pointText(cc.point())),
             QString::number(cc.baselineMedian, 'f', 2),
             QString::number(cc.currentMedian, 'f', 2),
             e.verdict == Verdict::Unknown ? "–" : pct(e.change),
