@@ -6,12 +6,11 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <limits>
 
 namespace readscope {
 
 namespace {
-
-bool measured(const Cell& c) { return c.status == CellStatus::Ok || c.status == CellStatus::Noisy; }
 
 std::string offsetList(const std::vector<std::uint32_t>& offsets) {
     std::string out;
@@ -27,15 +26,16 @@ std::optional<OffsetSweepVerdict> judgeOffsetSweep(const ResultDocument& doc) {
         return std::nullopt;
     const std::uint32_t page = doc.system.pageSize ? doc.system.pageSize : 4096;
     OffsetSweepVerdict v;
+    v.worstRatio = std::numeric_limits<double>::infinity();
     bool judged = false;
     for (const auto& aligned : doc.cells) {
-        if (aligned.bufferOffset != 0u || !measured(aligned) || aligned.summary.median <= 0)
+        if (aligned.bufferOffset != 0u || !aligned.measured() || aligned.summary.median <= 0)
             continue;
         judged = true;
         v.rangeBytes = aligned.rangeBytes;
         for (const auto& c : doc.cells) {
             if (c.strategy != aligned.strategy || !c.bufferOffset || *c.bufferOffset == 0 ||
-                !measured(c))
+                !c.measured())
                 continue;
             const double ratio = c.summary.median / aligned.summary.median;
             if (ratio < v.worstRatio) {
@@ -54,6 +54,8 @@ std::optional<OffsetSweepVerdict> judgeOffsetSweep(const ResultDocument& doc) {
     }
     if (!judged)
         return std::nullopt;
+    if (v.worstStrategy.empty())
+        v.worstRatio = 1;
     std::sort(v.slowOffsets.begin(), v.slowOffsets.end());
     v.cliff = !v.slowOffsets.empty();
     const std::string where = fmt::format("{} ranges on {}", formatSize(v.rangeBytes),

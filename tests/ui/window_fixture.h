@@ -7,7 +7,9 @@
 
 #include <QCoreApplication>
 #include <QSignalSpy>
+#include <QSettings>
 #include <QStandardPaths>
+#include <QTemporaryDir>
 #include <QTest>
 
 namespace readscope::testing {
@@ -45,10 +47,14 @@ inline bool waitForMeasuredRound(ui::MainWindow& w, int timeoutMs = 60000) {
 }
 
 inline void isolateSettings() {
-    // Settings go to a test location, never the user's own readscope configuration.
+    // Settings go to a folder of this test process's own, never the user's readscope
+    // configuration, nor one that another suite running at the same time writes to.
     QStandardPaths::setTestModeEnabled(true);
     QCoreApplication::setOrganizationName("readscope-tests");
     QCoreApplication::setApplicationName("readscope-tests");
+    static QTemporaryDir settings;
+    QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, settings.path());
+    QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, settings.path());
 }
 
 } // namespace readscope::testing

@@ -16,7 +16,8 @@ inline constexpr double kSlowPlacementRatio = 0.8;
 struct OffsetSweepVerdict {
     bool cliff = false;                     // some offset ran below kSlowPlacementRatio
     std::vector<std::uint32_t> slowOffsets; // page offsets (mod the page size) that did
-    double worstRatio = 1;                  // slowest offset's median / offset 0's median
+    double worstRatio = 0;                  // slowest offset's median / offset 0's median
+                                            // (above 1 when every offset was faster)
     std::uint32_t worstOffset = 0;
     std::string worstStrategy;
     std::uint64_t rangeBytes = 0;
