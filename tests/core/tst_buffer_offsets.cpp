@@ -287,6 +287,15 @@ private slots:
         QVERIFY(!slowBand(*n));
         QVERIFY2(n->text.find("No cliff") != std::string::npos, n->text.c_str());
 
+        // Every offset faster than page-aligned (noise can do that): no cliff, and the
+        // slowest of them is still named.
+        auto faster = judgeOffsetSweep(sweepDoc({sweepCell("pread-reuse", 0, 10, 9, 11),
+                                                 sweepCell("pread-reuse", 16, 12, 11, 13),
+                                                 sweepCell("pread-reuse", 64, 11, 10, 12)}));
+        QVERIFY(faster && !faster->cliff);
+        QCOMPARE(faster->worstOffset, 64u);
+        QVERIFY2(faster->text.find("No cliff") != std::string::npos, faster->text.c_str());
+
         // Nothing to judge without offset 0, or on a size sweep.
         QVERIFY(!judgeOffsetSweep(sweepDoc({sweepCell("pread-reuse", 8, 1, 1, 1),
                                             sweepCell("pread-reuse", 16, 1, 1, 1)})));
