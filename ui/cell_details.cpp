@@ -27,6 +27,9 @@ QString cellDetailsHtml(const Cell& c, const ResultDocument& doc) {
     if (!c.message.empty())
         html += row("Message", QString::fromStdString(c.message).toHtmlEscaped());
     html += row("Checksum", QString::fromStdString(c.checksum));
+    if (c.queueDepth)
+        html += row("Queue depth", QString("%1 reads in flight per worker (io_uring)")
+                                       .arg(*c.queueDepth));
     html += row("Buffers placed",
                 c.bufferOffset
                     ? QString("pinned at page offset %1 (--buffer-offset)")

@@ -9,8 +9,6 @@ namespace readscope::ui {
 
 namespace {
 
-bool measured(const Cell& c) { return c.status == CellStatus::Ok || c.status == CellStatus::Noisy; }
-
 double gigabytes(const Cell& c) {
     return medianOverRounds(c, [](const Sample& s) { return s.bytes; }) / 1e9;
 }
@@ -25,7 +23,7 @@ Series line(const ChartData& data, const ResultDocument& doc, const std::string&
     s.colorIndex = color;
     std::map<double, double> points;
     for (const auto& c : doc.cells)
-        if (c.strategy == id && measured(c))
+        if (c.strategy == id && c.measured())
             if (auto v = value(c); v && chartX(data, c.point()) >= 0)
                 points[chartX(data, c.point())] = *v;
     for (const auto& [x, y] : points) {
@@ -107,7 +105,7 @@ ChartData buildChart(const ResultDocument& doc, const ResultDocument* baseline, 
             for (const auto& c : doc.cells) {
                 if (c.strategy != id || chartX(out, c.point()) < 0)
                     continue;
-                if (measured(c))
+                if (c.measured())
                     points[chartX(out, c.point())] = &c;
                 else if (c.status == CellStatus::Failed) {
                     out.failedX << chartX(out, c.point());
@@ -122,6 +120,10 @@ ChartData buildChart(const ResultDocument& doc, const ResultDocument* baseline, 
                 if (c->status == CellStatus::Noisy) {
                     out.noisyX << x;
                     out.noisyY << c->summary.median;
+                }
+                if (c->status == CellStatus::NotCold) {
+                    out.notColdX << x;
+                    out.notColdY << c->summary.median;
                 }
             }
             if (!s.x.isEmpty())
@@ -143,7 +145,7 @@ ChartData buildChart(const ResultDocument& doc, const ResultDocument* baseline, 
         for (const auto& id : strategyOrder(doc)) {
             Series s = line(out, doc, id, colorOf(id), [&](const Cell& c) -> std::optional<double> {
                 const Cell* ref = doc.find(reference, c.point());
-                if (!ref || !measured(*ref) || ref->summary.median <= 0)
+                if (!ref || !ref->measured() || ref->summary.median <= 0)
                     return std::nullopt;
                 return c.summary.median / ref->summary.median;
             });

@@ -25,6 +25,7 @@ struct Series {
 struct ChartData {
     std::vector<Series> series;
     QVector<double> noisyX, noisyY, failedX, failedY;
+    QVector<double> notColdX, notColdY; // cold-cache cells whose file stayed cached
     QString yLabel;
     // The x axis: range bytes (log scale) for a size sweep; for a buffer-offset sweep the
     // offsets are evenly spaced categories 0, 1, 2 ... labelled "0", "16", "4096+16".

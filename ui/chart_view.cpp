@@ -238,6 +238,16 @@ void ChartView::rebuild() {
                                            Qt::NoBrush, 15));
         g->setData(data.noisyX, data.noisyY, true);
     }
+    if (!data.notColdX.isEmpty()) {
+        // A warm figure in a cold run is the most misleading point a chart can hold: marked
+        // louder than noise, and named in the legend.
+        QCPGraph* g = plot_->addGraph();
+        g->setName("not cold: file stayed cached");
+        g->setLineStyle(QCPGraph::lsNone);
+        g->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssSquare, QPen(QColor(0xd62728), 2),
+                                           Qt::NoBrush, 16));
+        g->setData(data.notColdX, data.notColdY, true);
+    }
     if (!data.failedX.isEmpty()) {
         QCPGraph* g = plot_->addGraph();
         g->setName("failed");
@@ -372,7 +382,10 @@ void ChartView::showTooltip(QMouseEvent* event) {
                     .arg(s.min, 0, 'f', 2)
                     .arg(s.max, 0, 'f', 2)
                     .arg(s.cv * 100, 0, 'f', 1)
-                    .arg(cell->status == CellStatus::Noisy ? " — noisy" : "");
+                    .arg(cell->status == CellStatus::Noisy     ? " — noisy"
+                         : cell->status == CellStatus::NotCold ? " — NOT COLD: the file stayed "
+                                                                 "in the page cache"
+                                                               : "");
     } else {
         text += QString("%1").arg(bestY, 0, 'f', 2) + " — " + plot_->yAxis->label().toHtmlEscaped();
     }

@@ -10,13 +10,12 @@ namespace readscope::ui {
 
 namespace {
 QString qs(std::string_view s) { return QString::fromUtf8(s.data(), qsizetype(s.size())); }
-bool measured(const Cell& c) { return c.status == CellStatus::Ok || c.status == CellStatus::Noisy; }
 QString offsetText(const Cell& c) {
     return c.bufferOffset ? QString::fromStdString(formatBufferOffset(*c.bufferOffset)) : "auto";
 }
 QString placedText(const Cell& c) {
     if (c.bufferPageOffsets.empty())
-        return measured(c) ? "in place" : "–";
+        return c.measured() ? "in place" : "–";
     return QString::fromStdString(formatOffsetCounts(c.bufferPageOffsets));
 }
 } // namespace
@@ -38,7 +37,7 @@ QVariant ResultsModel::data(const QModelIndex& index, int role) const {
     if (!c)
         return {};
     const auto& s = c->summary;
-    const bool hasFigures = measured(*c);
+    const bool hasFigures = c->measured();
     if (role == SortRole) {
         switch (index.column()) {
         case Strategy: return qs(c->strategy);
@@ -82,7 +81,7 @@ QVariant ResultsModel::data(const QModelIndex& index, int role) const {
     if (role == Qt::ForegroundRole && index.column() == Status) {
         if (c->status == CellStatus::Failed)
             return QBrush(QColor(0xd6, 0x27, 0x28));
-        if (c->status == CellStatus::Noisy)
+        if (c->status == CellStatus::Noisy || c->status == CellStatus::NotCold)
             return QBrush(QColor(0xe0, 0x8a, 0x00));
     }
     if (role == Qt::ToolTipRole && index.column() == Buffers)

@@ -51,7 +51,8 @@ Options:
   --quiet               no progress bar and no warnings on stderr
   -h, --help            this text
 
-Exit codes: 0 success, 1 a cell failed or the run could not finish, 2 a usage error.
+Exit codes: 0 success, 1 a cell failed, a cold cell did not go cold (not-cold), or the run
+could not finish, 2 a usage error.
 )";
 
 namespace {

@@ -19,12 +19,11 @@ std::vector<double> rates(const Cell& c) {
     std::vector<double> r;
     for (const auto& s : c.samples)
         r.push_back(s.gbps());
-    if (r.empty() && (c.status == CellStatus::Ok || c.status == CellStatus::Noisy))
+    if (r.empty() && c.measured())
         r.push_back(c.summary.median); // a CSV summary: the median alone
     return r;
 }
 
-bool measured(const Cell& c) { return c.status == CellStatus::Ok || c.status == CellStatus::Noisy; }
 
 } // namespace
 
@@ -153,7 +152,7 @@ Comparison compareDocuments(const ResultDocument& base, const ResultDocument& cu
         }
         CellComparison cc{now->strategy, b.strategy,          b.rangeBytes,
                           b.bufferOffset, b.summary.median, now->summary.median, {}};
-        if (measured(b) && measured(*now)) {
+        if (b.measured() && now->measured()) {
             const auto rb = rates(b), rc = rates(*now);
             cc.estimate = estimateChange(rb, rc, threshold);
         } else {
@@ -205,7 +204,7 @@ Comparison compareToReference(const ResultDocument& doc, const std::string& refe
         }
         CellComparison cc{cell.strategy,       reference,           cell.rangeBytes,
                           cell.bufferOffset,   ref->summary.median, cell.summary.median, {}};
-        if (measured(*ref) && measured(cell))
+        if (ref->measured() && cell.measured())
             cc.estimate = estimateChange(rates(*ref), rates(cell), threshold);
         else
             cc.estimate.note = "not measured on both sides";

@@ -90,7 +90,7 @@ const std::vector<std::string> kSummaryHeader = {
     "strategy", "range_bytes", "pattern",  "cache",    "threads",  "rounds",
     "median_gbps", "min_gbps", "max_gbps", "p25_gbps", "p75_gbps", "cv",
     "resident_before", "status", "message", "consume", "checksum", "ranges_per_round",
-    "buffer_offset", "buffer_page_offsets"};
+    "buffer_offset", "buffer_page_offsets", "queue_depth"};
 
 std::string offsetField(const std::optional<std::uint32_t>& offset) {
     return offset ? std::to_string(*offset) : "auto";
@@ -121,13 +121,14 @@ std::string toSummaryCsv(const ResultDocument& doc) {
                             std::string(toString(c.status)), c.message,
                             std::string(toString(doc.plan.consume)), c.checksum,
                             std::to_string(c.rangesPerRound), offsetField(c.bufferOffset),
-                            formatOffsetCounts(c.bufferPageOffsets)});
+                            formatOffsetCounts(c.bufferPageOffsets),
+                            c.queueDepth ? std::to_string(*c.queueDepth) : std::string()});
     }
     return out;
 }
 
 std::string toSamplesCsv(const ResultDocument& doc) {
-    std::string out = csv::record({"strategy", "range_bytes", "buffer_offset", "round", "bytes",
+    std::string out = csv::record({"strategy", "range_bytes", "buffer_offset", "round", "position", "bytes",
                                    "seconds", "gbps",
                                    "user_seconds", "system_seconds", "minor_faults",
                                    "major_faults", "syscalls", "seeks", "latency_p50_s", "latency_p99_s",
@@ -135,7 +136,8 @@ std::string toSamplesCsv(const ResultDocument& doc) {
     for (const auto& c : doc.cells)
         for (const auto& s : c.samples)
             out += csv::record({c.strategy, std::to_string(c.rangeBytes),
-                                offsetField(c.bufferOffset), std::to_string(s.round), std::to_string(s.bytes),
+                                offsetField(c.bufferOffset), std::to_string(s.round),
+                                std::to_string(s.position), std::to_string(s.bytes),
                                 number(s.seconds), number(s.gbps()), number(s.userSeconds),
                                 number(s.systemSeconds), std::to_string(s.minorFaults),
                                 std::to_string(s.majorFaults), std::to_string(s.syscalls),
@@ -188,6 +190,8 @@ Result<ResultDocument> fromSummaryCsv(std::string_view text) {
         c.message = get(row, "message");
         c.checksum = get(row, "checksum");
         parseNumber(get(row, "ranges_per_round"), c.rangesPerRound);
+        if (unsigned depth = 0; parseNumber(get(row, "queue_depth"), depth))
+            c.queueDepth = depth;
         if (const auto text = get(row, "buffer_offset"); !text.empty()) {
             auto offset = parseBufferOffset(text);
             if (!offset)

@@ -92,6 +92,7 @@ SystemInfo systemFrom(const json& j) {
 
 json sampleJson(const Sample& s) {
     return {{"round", s.round},
+            {"position", s.position},
             {"bytes", s.bytes},
             {"seconds", s.seconds},
             {"user_seconds", s.userSeconds},
@@ -108,6 +109,7 @@ json sampleJson(const Sample& s) {
 Sample sampleFrom(const json& j) {
     Sample s;
     s.round = j.value("round", 0);
+    s.position = j.value("position", 0);
     s.bytes = j.value("bytes", std::uint64_t{0});
     s.seconds = j.value("seconds", 0.0);
     s.userSeconds = j.value("user_seconds", 0.0);
@@ -132,6 +134,7 @@ json cellJson(const Cell& c) {
             {"buffer_offset", c.bufferOffset ? json(*c.bufferOffset) : json(nullptr)},
             {"buffer_page_offsets", offsetCountsJson(c.bufferPageOffsets)},
             {"ranges_per_round", c.rangesPerRound},
+            {"queue_depth", c.queueDepth ? json(*c.queueDepth) : json(nullptr)},
             {"status", toString(c.status)},
             {"message", c.message},
             {"checksum", c.checksum},
@@ -157,6 +160,8 @@ Cell cellFrom(const json& j) {
     if (j.contains("buffer_page_offsets"))
         c.bufferPageOffsets = offsetCountsFrom(j.at("buffer_page_offsets"));
     c.rangesPerRound = j.value("ranges_per_round", std::uint64_t{0});
+    if (j.contains("queue_depth") && !j.at("queue_depth").is_null())
+        c.queueDepth = j.at("queue_depth").get<unsigned>();
     c.status = parseCellStatus(j.value("status", "failed"));
     c.message = j.value("message", "");
     c.checksum = j.value("checksum", "");

@@ -24,6 +24,7 @@ std::string cellText(const Cell* c) {
     case CellStatus::Failed: return "failed";
     case CellStatus::Unavailable: return "n/a";
     case CellStatus::Noisy: return fmt::format("{:.2f}*", c->summary.median);
+    case CellStatus::NotCold: return fmt::format("{:.2f}†", c->summary.median);
     case CellStatus::Ok: break;
     }
     return fmt::format("{:.2f}", c->summary.median);
@@ -79,6 +80,13 @@ std::string toMarkdown(const ResultDocument& doc) {
                                       [](const Cell& c) { return c.status == CellStatus::Noisy; });
     if (anyNoisy)
         out += " \\* spread (CV) above 5%: noisy.";
+    const auto notCold = std::count_if(doc.cells.begin(), doc.cells.end(), [](const Cell& c) {
+        return c.status == CellStatus::NotCold;
+    });
+    if (notCold)
+        out += fmt::format(" † not cold: the file was still in the page cache after eviction "
+                           "({} cell{}), so these are warm figures.",
+                           notCold, notCold == 1 ? "" : "s");
     if (!doc.complete)
         out += " Run stopped before it finished.";
     out += "\n" + systemLine(doc) + "\n";

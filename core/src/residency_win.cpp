@@ -14,6 +14,11 @@ Residency measureResidency(int, std::uint64_t, bool, const std::string& whyNot) 
     return {std::nullopt, "unverified: " + whyNot};
 }
 
+Residency measureRangeResidency(int, std::uint64_t, std::span<const Range>, bool,
+                                const std::string& whyNot) {
+    return {std::nullopt, "unverified: " + whyNot};
+}
+
 Status evictFile(int, const std::string& path) {
     auto h = win::openShared(path, FILE_FLAG_NO_BUFFERING);
     if (!h.valid())

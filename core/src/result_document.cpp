@@ -15,12 +15,14 @@ std::string_view toString(CellStatus s) {
     case CellStatus::Noisy: return "noisy";
     case CellStatus::Failed: return "failed";
     case CellStatus::Unavailable: return "unavailable";
+    case CellStatus::NotCold: return "not-cold";
     }
     return "?";
 }
 
 CellStatus parseCellStatus(std::string_view text) {
-    for (auto s : {CellStatus::Ok, CellStatus::Noisy, CellStatus::Failed, CellStatus::Unavailable})
+    for (auto s : {CellStatus::Ok, CellStatus::Noisy, CellStatus::Failed, CellStatus::Unavailable,
+                   CellStatus::NotCold})
         if (toString(s) == text)
             return s;
     return CellStatus::Failed;

@@ -108,6 +108,7 @@ Result<RoundResult> runRound(std::vector<std::unique_ptr<RangeReader>>& readers,
         out.value ^= o.value;
         out.stopped |= o.stopped;
         mergeOffsetCounts(out.bufferOffsets, o.bufferOffsets);
+        out.queueDepth = std::max(out.queueDepth, o.queueDepth);
         latencies.insert(latencies.end(), o.latencies.begin(), o.latencies.end());
         out.sample.userSeconds += r.after.userSeconds - r.before.userSeconds;
         out.sample.systemSeconds += r.after.systemSeconds - r.before.systemSeconds;

@@ -14,6 +14,7 @@ struct RoundResult {
     Sample sample; // round and residentBefore are the caller's to fill
     std::uint64_t value = 0;
     OffsetCounts bufferOffsets; // every worker's
+    unsigned queueDepth = 0;    // per worker (io_uring); 0: one read at a time
     bool stopped = false;
 };
 

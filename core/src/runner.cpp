@@ -153,14 +153,16 @@ private:
         return lane.unavailable.empty() && cell.status != CellStatus::Failed;
     }
 
-    Residency residency() const {
-        return measureResidency(control_.get(), file_.size, file_.residencyVerifiable,
-                                file_.residencyReason);
+    // Over the pages this round is about to read, not the whole file: leftovers of read-ahead
+    // land exactly where the next round reads, and 1% of a large file can be a whole round.
+    Residency residency(std::span<const Range> ranges) const {
+        return measureRangeResidency(control_.get(), file_.size, ranges,
+                                     file_.residencyVerifiable, file_.residencyReason);
     }
 
-    Residency prepareCache() {
+    Residency prepareCache(std::span<const Range> ranges) {
         if (plan_.cache != CacheMode::Cold)
-            return residency();
+            return residency(ranges);
         // Read-ahead started by the previous round can still land pages after an eviction,
         // so evict again (briefly later) while residency says the file is not cold yet.
         Residency r;
@@ -172,7 +174,7 @@ private:
             if (plan_.dropCachesAsRoot)
                 if (auto st = dropAllCaches(); !st)
                     sink_.onWarning(st.error().message);
-            r = residency();
+            r = residency(ranges);
             if (!r.fraction || *r.fraction <= kColdThreshold)
                 break;
         }
@@ -205,9 +207,10 @@ private:
     }
 
     // Returns false when stopped.
-    bool measure(Lane& lane, Cell& cell, const std::vector<std::vector<Range>>& parts,
-                 int round, bool record) {
-        Residency residency = prepareCache();
+    bool measure(Lane& lane, Cell& cell, std::span<const Range> ranges,
+                 const std::vector<std::vector<Range>>& parts, int round, int position,
+                 bool record) {
+        Residency residency = prepareCache(ranges);
         auto result = runRound(lane.readers, parts,
                                plan_.consume == Consume::All ? ConsumeMode::All
                                                              : ConsumeMode::Touch,
@@ -221,10 +224,13 @@ private:
             return false;
         if (record) {
             result->sample.round = round;
+            result->sample.position = position;
             result->sample.residentBefore = residency.fraction;
             cell.residencyMethod = residency.method;
             cell.samples.push_back(result->sample);
             mergeOffsetCounts(cell.bufferPageOffsets, result->bufferOffsets);
+            if (result->queueDepth)
+                cell.queueDepth = result->queueDepth;
         }
         return true;
     }
@@ -272,10 +278,16 @@ private:
             const auto phase = record ? fmt::format("round {}/{}", r - plan_.warmup + 1,
                                                     plan_.rounds)
                                       : fmt::format("warm-up {}/{}", r + 1, plan_.warmup);
-            for (std::size_t i = 0; i < lanes_.size(); ++i) {
+            // Each round starts one strategy later than the last (A B C, B C A, C A B ...), so
+            // no strategy always follows the same neighbour (its malloc state, CPU frequency,
+            // LRU position); each sample records where in its round it ran.
+            int position = 0;
+            for (std::size_t k = 0; k < lanes_.size(); ++k) {
+                const std::size_t i = (k + static_cast<std::size_t>(r)) % lanes_.size();
                 if (!usable(lanes_[i], cells[i]))
                     continue;
-                if (!measure(lanes_[i], cells[i], parts, r - plan_.warmup + 1, record) ||
+                if (!measure(lanes_[i], cells[i], ranges, parts, r - plan_.warmup + 1,
+                             position++, record) ||
                     stop_.stop_requested())
                     return; // a stopped size is dropped whole: its cells are incomplete
                 step(phase, lanes_[i], point);
@@ -307,6 +319,40 @@ private:
         return {};
     }
 
+    // "cache did not go cold: 3 of 15 rounds started 100.0% resident ..." when any measured
+    // round began above the cold threshold; empty when every round was cold (or unverified).
+    static std::string roundsNotCold(const Cell& cell) {
+        int warm = 0;
+        double worst = 0;
+        for (const auto& s : cell.samples)
+            if (s.residentBefore && *s.residentBefore > kColdThreshold) {
+                ++warm;
+                worst = std::max(worst, *s.residentBefore);
+            }
+        if (warm == 0)
+            return {};
+        return fmt::format("cache did not go cold: {} of {} rounds started with up to {:.1f}% of "
+                           "the pages they read resident after eviction (threshold {:.0f}%): "
+                           "these are not cold figures",
+                           warm, cell.samples.size(), worst * 100, kColdThreshold * 100);
+    }
+
+    // The same for a warm run whose rounds found the pages they read not all cached.
+    static std::string roundsNotWarm(const Cell& cell) {
+        int cold = 0;
+        double worst = 1;
+        for (const auto& s : cell.samples)
+            if (s.residentBefore && *s.residentBefore < kWarmThreshold) {
+                ++cold;
+                worst = std::min(worst, *s.residentBefore);
+            }
+        if (cold == 0)
+            return {};
+        return fmt::format("cache not warm: {} of {} rounds started with only {:.1f}% of the "
+                           "pages they read resident (threshold {:.0f}%)",
+                           cold, cell.samples.size(), worst * 100, kWarmThreshold * 100);
+    }
+
     void finishCell(Cell& cell, int measured, const std::string& change) {
         cell.summarize();
         std::vector<std::string> notes;
@@ -325,26 +371,23 @@ private:
             if (cell.status == CellStatus::Noisy)
                 notes.push_back(fmt::format("spread (CV) {:.1f}% is above 5%",
                                             cell.summary.cv * 100));
-            if (cell.residentBefore && plan_.cache == CacheMode::Cold &&
-                *cell.residentBefore > kColdThreshold)
-                notes.push_back(fmt::format("cache did not go cold: {:.1f}% resident after "
-                                            "eviction",
-                                            *cell.residentBefore * 100));
-            if (cell.residentBefore && plan_.cache == CacheMode::Warm &&
-                *cell.residentBefore < kWarmThreshold)
-                notes.push_back(fmt::format("cache not warm: only {:.1f}% resident",
-                                            *cell.residentBefore * 100));
+            if (plan_.cache == CacheMode::Cold)
+                if (const auto warm = roundsNotCold(cell); !warm.empty()) {
+                    cell.status = CellStatus::NotCold;
+                    notes.push_back(warm);
+                }
+            if (plan_.cache == CacheMode::Warm)
+                if (const auto cold = roundsNotWarm(cell); !cold.empty())
+                    notes.push_back(cold);
         }
         // Said once for the run when the run starts; a warning per cell would bury the rest.
         const bool worthWarning = !notes.empty();
-        if ((cell.status == CellStatus::Ok || cell.status == CellStatus::Noisy) &&
-            !cell.residentBefore && plan_.cache != CacheMode::Direct)
+        if (cell.measured() && !cell.residentBefore && plan_.cache != CacheMode::Direct)
             notes.push_back("residency unverified");
         cell.message.clear();
         for (std::size_t i = 0; i < notes.size(); ++i)
             cell.message += (i ? "; " : "") + notes[i];
-        if (worthWarning &&
-            (cell.status == CellStatus::Noisy || cell.status == CellStatus::Ok))
+        if (worthWarning && cell.measured())
             sink_.onWarning(fmt::format("{} at {}: {}", cell.strategy,
                                         formatSize(cell.rangeBytes), cell.message));
         sink_.onCellFinished(cell);

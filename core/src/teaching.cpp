@@ -1,5 +1,6 @@
 #include "readscope/teaching.h"
 
+#include "readscope/reader.h"
 #include "readscope/stats.h"
 #include "readscope/units.h"
 
@@ -106,7 +107,9 @@ ExpectedCost expectedCost(const StrategyInfo& s, std::uint64_t n) {
              "one: the device's DMA into the buffer", "none (reused aligned buffer)", "none"};
         break;
     case Access::UringBatch:
-        e = {0, 1, "one io_uring_enter per batch (up to 32 ranges)",
+        e = {0, 1,
+             fmt::format("one io_uring_enter per batch (up to {} ranges of {} in flight)",
+                         uringQueueDepth(n), formatSize(n)),
              "one: the kernel's copy", "none (pooled buffers)", "none"};
         break;
     }

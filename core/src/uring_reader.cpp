@@ -17,17 +17,10 @@ namespace readscope {
 
 namespace {
 
-constexpr unsigned kMaxDepth = 32;
-constexpr std::uint64_t kPoolBytes = 128ull << 20;
-
 // Fresh, never-touched buffers make io_uring's non-blocking buffered read stop at the first
 // page that faults and return a short read, one page per io_uring_enter: the batch would
 // measure page faults, not batching. So each slot owns a buffer touched once up front, and the
-// depth shrinks for large ranges to keep the pool within kPoolBytes.
-unsigned depthFor(std::uint64_t maxRange) {
-    return static_cast<unsigned>(
-        std::clamp<std::uint64_t>(kPoolBytes / std::max<std::uint64_t>(maxRange, 1), 1, kMaxDepth));
-}
+// depth shrinks for large ranges to keep the pool within kUringPoolBytes (uringQueueDepth).
 
 class UringReader final : public RangeReader {
 public:
@@ -36,13 +29,15 @@ public:
     Status prepare(std::uint64_t rangeBytes) override {
         const std::uint64_t bytes = std::min(rangeBytes, f_.size);
         const std::size_t offset = offset_.value_or(0);
-        if (!pool_.empty() && poolBytes_ >= bytes && pool_[0].offset() == offset)
-            return okStatus(); // a pool made for larger ranges serves smaller ones
+        // The depth is the cell's own: a pool made for another range size is made again.
+        if (!pool_.empty() && poolBytes_ >= bytes && pool_[0].offset() == offset &&
+            depth_ == uringQueueDepth(rangeBytes))
+            return okStatus();
         if (leaked_)
             return Error{"the io_uring ring failed earlier and still owns its buffers"};
         pool_.clear();
         poolBytes_ = 0;
-        depth_ = depthFor(rangeBytes);
+        depth_ = uringQueueDepth(rangeBytes);
         try {
             // Page-aligned under auto placement (the engine's own allocation), else at the
             // pinned offset.
@@ -75,7 +70,7 @@ public:
     }
 
     Status init() {
-        const int rc = io_uring_queue_init(kMaxDepth * 2, &ring_, 0);
+        const int rc = io_uring_queue_init(kUringMaxDepth * 2, &ring_, 0);
         if (rc < 0)
             return Error{fmt::format("io_uring setup failed: {}", std::strerror(-rc))};
         initialised_ = true;
@@ -88,8 +83,9 @@ public:
         std::uint64_t longest = 0;
         for (const auto& r : ranges)
             longest = std::max(longest, r.length);
-        if (auto st = prepare(longest); !st)
-            return st.error();
+        if (pool_.empty() || poolBytes_ < std::min(longest, f_.size))
+            if (auto st = prepare(longest); !st)
+                return st.error();
         Consumer consumer(mode, f_.pageSize, false);
         OffsetTally tally;
         std::vector<Slot> slots(depth_);
@@ -181,6 +177,7 @@ public:
             return *failure;
         out.value = consumer.value();
         out.bufferOffsets = tally.counts();
+        out.queueDepth = depth_;
         return out;
     }
 

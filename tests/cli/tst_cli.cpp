@@ -150,6 +150,24 @@ private slots:
         QVERIFY(r.out.contains("| 4096+16 |"));
     }
 
+    void coldOnTmpfsIsNotCold() {
+        // tmpfs pages cannot be evicted: a cold run there measures warm pages and must say so.
+        QTemporaryDir shm("/dev/shm/readscope-test-XXXXXX");
+        if (!shm.isValid())
+            QSKIP("no /dev/shm to put a tmpfs file in");
+        const QString path = shm.filePath("tmpfs.bin");
+        QCOMPARE(cli({"generate", path, "--size", "4M"}).code, 0);
+        const QString csv = shm.filePath("cold.csv");
+        auto r = cli(QStringList{"run", path, "--sizes", "64K", "--strategies", "pread-uninit",
+                                 "--cache", "cold", "--csv", csv, "--markdown"} + kQuick);
+        QCOMPARE(r.code, 1);
+        QVERIFY2(r.err.contains("did not go cold"), qPrintable(r.err));
+        QVERIFY2(r.out.contains("†") && r.out.contains("not cold"), qPrintable(r.out));
+        QFile f(csv);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        QVERIFY(QString(f.readAll()).contains(",not-cold,"));
+    }
+
     void badInput_data() {
         QTest::addColumn<QStringList>("args");
         QTest::addColumn<QString>("mentions");

@@ -1,5 +1,6 @@
 // The runner end to end on small files: interleaving, verification, cache modes, threads, and
 // a stop that is honoured promptly while keeping finished cells.
+#include "readscope/recovery.h"
 #include "readscope/runner.h"
 #include "readscope/strategy.h"
 #include "test_file.h"
@@ -7,6 +8,7 @@
 #include <QElapsedTimer>
 #include <QTest>
 
+#include <algorithm>
 #include <mutex>
 #include <semaphore>
 #include <thread>
@@ -81,14 +83,24 @@ private slots:
                     QVERIFY2(*s.residentBefore > 0.99, "warm mode must find the file cached");
             }
         }
-        // Within each round the strategies run in plan order: A B C A B C ...
+        // Interleaved, each round starting one strategy later: after the warm-up round (A B C),
+        // B C A, C A B, A B C.
+        const auto ids = smallPlan(*file_).strategies;
         std::vector<std::string> order;
         for (const auto& p : sink.progress)
             if (p.phase.rfind("round", 0) == 0 && p.rangeBytes == (16 << 10))
                 order.push_back(p.strategy);
         QCOMPARE(order.size(), std::size_t(9));
         for (std::size_t i = 0; i < order.size(); ++i)
-            QCOMPARE(order[i], smallPlan(*file_).strategies[i % 3]);
+            QCOMPARE(order[i], ids[(1 + i / 3 + i % 3) % 3]);
+        // So every strategy ran once first, once second and once last.
+        for (const auto& c : doc->cells) {
+            std::vector<int> positions;
+            for (const auto& s : c.samples)
+                positions.push_back(s.position);
+            std::sort(positions.begin(), positions.end());
+            QCOMPARE(positions, (std::vector<int>{0, 1, 2}));
+        }
         QCOMPARE(sink.progress.back().step, sink.progress.back().total);
     }
 
@@ -177,6 +189,31 @@ private slots:
         QCOMPARE(doc->cells[0].rangesPerRound, std::uint64_t(1));
         // Growing from 8 KiB to 8 MiB takes many more reads than one preallocated read.
         QVERIFY(doc->cells[0].samples[0].syscalls > doc->cells[1].samples[0].syscalls);
+    }
+
+    void resumingAFinishedWholeFileRunMeasuresNothingAgain() {
+        // A whole-file run killed after its last cell reached the recovery file: every cell is
+        // there, so resuming must finish without measuring (or listing) anything twice.
+        auto plan = smallPlan(*file_);
+        plan.pattern = Pattern::Whole;
+        plan.strategies = {"read-grow", "read-prealloc"};
+        RecordingSink sink;
+        auto full = runPlan(plan, sink);
+        QVERIFY(full.ok());
+        ResultDocument recovered = *full;
+        recovered.complete = false;
+        RecordingSink again;
+        auto resumed = resumeRun(recovered, again);
+        QVERIFY(resumed.ok());
+        QVERIFY(resumed->complete);
+        QCOMPARE(resumed->cells.size(), std::size_t(2));
+        QVERIFY(!again.started); // nothing was measured again
+        // With one cell missing, only that one is measured.
+        recovered.cells.pop_back();
+        auto finished = resumeRun(recovered, again);
+        QVERIFY(finished.ok());
+        QCOMPARE(finished->cells.size(), std::size_t(2));
+        QVERIFY(finished->find("read-prealloc", file_->size()));
     }
 
     void stopMidCellIsPromptAndDropsTheUnfinishedSize() {

@@ -62,6 +62,37 @@ private slots:
         }
     }
 
+    void keptBuffersFollowTheRangeSize_data() {
+        QTest::addColumn<QString>("strategy");
+        for (const char* id : {"uring-batch", "pread-reuse", "direct-pread"})
+            QTest::newRow(id) << id;
+    }
+    void keptBuffersFollowTheRangeSize() {
+        // Opened for small ranges, then prepared for larger ones (as a sweep whose largest
+        // size is over the keep limit does): the kept buffers must grow, never be written past.
+        QFETCH(QString, strategy);
+        const StrategyInfo* info = findStrategy(strategy.toStdString());
+        if (auto a = availability(*info, probe_); !a.available)
+            QSKIP(qPrintable("unavailable here: " + QString::fromStdString(a.reason)));
+        auto reader = openReader(*info, probe_, 64 << 10);
+        QVERIFY(reader.ok());
+        for (std::uint64_t size : {64ull << 10, 1ull << 20, 16ull << 10, 2ull << 20}) {
+            QVERIFY((*reader)->prepare(size).ok());
+            Ranges ranges;
+            for (std::uint64_t off = 0; off + size <= kFileSize; off += size)
+                ranges.push_back({off, size});
+            auto out = (*reader)->read(ranges, ConsumeMode::Verify, false, {});
+            QVERIFY2(out.ok(), out.ok() ? "" : out.error().message.c_str());
+            QCOMPARE(out->value, file_->expectedChecksum(ranges));
+            if (info->access == Access::UringBatch)
+                QCOMPARE(out->queueDepth, uringQueueDepth(size)); // the cell's own size
+            (*reader)->release();
+        }
+        QCOMPARE(uringQueueDepth(16 << 10), 32u);
+        QCOMPARE(uringQueueDepth(8 << 20), 16u);
+        QCOMPARE(uringQueueDepth(256 << 20), 1u);
+    }
+
     void referenceMatchesGenerator() {
         const Ranges ranges{{3, 5000}, {kFileSize - 7, 100}};
         auto ref = referenceChecksum(probe_, ranges);

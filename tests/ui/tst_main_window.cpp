@@ -10,6 +10,7 @@
 #include "window_fixture.h"
 
 #include "readscope/documents.h"
+#include "readscope/generator.h"
 #include "readscope/recovery.h"
 
 #include <QAbstractItemModelTester>
@@ -17,6 +18,7 @@
 #include <QImage>
 #include <QPushButton>
 #include <QSignalSpy>
+#include <QStatusBar>
 #include <QTest>
 #include <QTextBrowser>
 
@@ -55,6 +57,31 @@ private slots:
         QCOMPARE(w.chart()->pointCount("mmap-touch"), 3);
         QVERIFY(w.bannerText().isEmpty());
         QVERIFY(w.markdown().contains("| 64 KiB |"));
+    }
+
+    void notColdCellsAreMarkedEverywhere() {
+        QTemporaryDir shm("/dev/shm/readscope-test-XXXXXX");
+        if (!shm.isValid())
+            QSKIP("no /dev/shm to put a tmpfs file in");
+        const std::string path = shm.filePath("tmpfs.bin").toStdString();
+        QVERIFY(generateFile(path, 4 << 20).ok());
+        MainWindow w;
+        w.show();
+        Plan plan = testing::tinyPlan(*file_);
+        plan.file = path;
+        plan.sizes = {64 << 10};
+        plan.strategies = {"pread-uninit"};
+        plan.cache = CacheMode::Cold;
+        QVERIFY(testing::runToEnd(w, plan));
+        QCOMPARE(w.model()->index(0, ResultsModel::Status).data().toString(),
+                 QString("not-cold"));
+        QVERIFY2(w.statusBar()->currentMessage().contains("1 cell did not go cold"),
+                 qPrintable(w.statusBar()->currentMessage()));
+        bool marked = false;
+        for (int i = 0; i < w.chart()->plot()->graphCount(); ++i)
+            marked |= w.chart()->plot()->graph(i)->name().startsWith("not cold");
+        QVERIFY(marked);
+        QVERIFY(w.markdown().contains("†"));
     }
 
     void exportsRoundTrip() {

@@ -24,6 +24,16 @@ enum class ConsumeMode {
     Verify,   // per-range checksums combined by range index (untimed verification pass)
 };
 
+// io_uring batches: how many reads a worker keeps in flight for ranges of this size: 32, or
+// fewer for large ranges so that the pool of slot buffers stays within 128 MiB. Decided from
+// each cell's own range size, never from the other sizes of the sweep.
+inline constexpr unsigned kUringMaxDepth = 32;
+inline constexpr std::uint64_t kUringPoolBytes = 128ull << 20;
+inline unsigned uringQueueDepth(std::uint64_t rangeBytes) {
+    const std::uint64_t fit = kUringPoolBytes / (rangeBytes ? rangeBytes : 1);
+    return static_cast<unsigned>(fit < 1 ? 1 : fit > kUringMaxDepth ? kUringMaxDepth : fit);
+}
+
 struct ReadOutcome {
     std::uint64_t bytes = 0;    // bytes obtained (ranges clipped at end of file)
     std::uint64_t value = 0;    // what consuming produced (checksum in All/Verify)
@@ -31,6 +41,7 @@ struct ReadOutcome {
     std::uint64_t seeks = 0;    // of which lseek
     std::vector<double> latencies; // seconds per range, when asked for
     OffsetCounts bufferOffsets; // page offsets of the buffers read into (none: in place)
+    unsigned queueDepth = 0;    // reads kept in flight (io_uring); 0: one at a time
     bool stopped = false;       // the stop token ended the read early
 };
 

@@ -15,6 +15,7 @@ namespace readscope {
 
 struct Sample {
     int round = 0;
+    int position = 0;                 // where in its round the strategy ran (0 = first)
     std::uint64_t bytes = 0;
     double seconds = 0;
     double userSeconds = 0;
@@ -29,7 +30,9 @@ struct Sample {
     double gbps() const;
 };
 
-enum class CellStatus { Ok, Noisy, Failed, Unavailable };
+// NotCold: a cold-cache cell whose file was still in the page cache after eviction in some
+// round; its figures are measured but are not cold ones, and every output says so.
+enum class CellStatus { Ok, Noisy, Failed, Unavailable, NotCold };
 std::string_view toString(CellStatus s);
 CellStatus parseCellStatus(std::string_view text);
 
@@ -38,6 +41,7 @@ struct Cell {
     std::uint64_t rangeBytes = 0;
     std::optional<std::uint32_t> bufferOffset; // pinned page offset; none: the allocator's
     OffsetCounts bufferPageOffsets; // where the buffers read into started, over the rounds
+    std::optional<unsigned> queueDepth; // reads in flight per worker (io_uring cells)
     std::uint64_t rangesPerRound = 0;
     CellStatus status = CellStatus::Ok;
     std::string message;     // why failed/unavailable, or what to beware of
@@ -47,6 +51,11 @@ struct Cell {
     Summary summary;         // over samples' GB/s
     std::optional<double> residentBefore; // median over rounds
     void summarize();        // recomputes summary, residentBefore and Ok/Noisy status
+    // Has figures to show (ok, noisy or not-cold); failed and unavailable cells have none.
+    bool measured() const {
+        return status == CellStatus::Ok || status == CellStatus::Noisy ||
+               status == CellStatus::NotCold;
+    }
     SweepPoint point() const { return {rangeBytes, bufferOffset}; }
 };
 
