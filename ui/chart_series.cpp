@@ -39,9 +39,12 @@ void categoryAxis(ChartData& out, const ResultDocument& doc, const ResultDocumen
     out.axis = sweepAxis(doc.plan);
     if (out.axis != SweepAxis::BufferOffset)
         return;
+    // One category per offset: chartX matches by offset, whatever the range size.
     std::vector<SweepPoint> points;
     auto add = [&](const SweepPoint& p) {
-        if (std::find(points.begin(), points.end(), p) == points.end())
+        if (std::none_of(points.begin(), points.end(), [&](const SweepPoint& q) {
+                return q.bufferOffset == p.bufferOffset;
+            }))
             points.push_back(p);
     };
     if (!doc.plan.sizes.empty() && doc.plan.pattern != Pattern::Whole)

@@ -271,6 +271,9 @@ void ChartView::rebuild() {
 
 void ChartView::setUpXAxis(const ResultDocument& doc, const ChartData& data) {
     points_ = data.points;
+    pinned_.reset();
+    if (doc.plan.bufferOffsets.size() == 1)
+        pinned_ = doc.plan.bufferOffsets.front();
     if (data.axis == SweepAxis::BufferOffset) {
         // Offsets as evenly spaced categories: 0, 8 and 16 would sit on top of each other on
         // a byte scale beside 4096+16.
@@ -314,7 +317,7 @@ SweepPoint ChartView::pointAt(double x) const {
         const auto i = std::size_t(std::max<long long>(0, std::llround(x)));
         return i < points_.size() ? points_[i] : SweepPoint{};
     }
-    return {std::uint64_t(std::llround(x)), std::nullopt};
+    return {std::uint64_t(std::llround(x)), pinned_};
 }
 
 int ChartView::graphCountForStrategies() const {

@@ -59,6 +59,7 @@ private:
     ChartMode mode_ = ChartMode::Throughput;
     std::optional<ResultDocument> baseline_;
     std::vector<SweepPoint> points_; // the category axis's points (empty: a size axis)
+    std::optional<std::uint32_t> pinned_; // a size axis's one pinned buffer offset
 };
 
 } // namespace readscope::ui

@@ -1,5 +1,6 @@
 #include "explanation_html.h"
 
+#include "readscope/compare.h"
 #include "readscope/strategy.h"
 #include "readscope/teaching.h"
 #include "readscope/units.h"
@@ -47,14 +48,14 @@ QString strategyHtml(const std::string& id, const ResultDocument& doc, const Slo
         const MeasuredCost m = measuredCost(*c);
         html += QString("<tr><td>%1</td><td align=right>%2</td><td align=right>%3</td>"
                         "<td align=right>%4</td><td align=right>%5 + %6</td></tr>")
-                    .arg(qs(formatSize(c->rangeBytes)))
+                    .arg(qs(pointText(c->point())))
                     .arg(m.syscallsPerRange, 0, 'f', 2)
                     .arg(faults ? QString::number(m.minorFaultsPerMiB, 'f', 1) : "n/c")
                     .arg(faults ? QString::number(m.majorFaultsPerMiB, 'f', 1) : "n/c")
                     .arg(m.userMsPerGB, 0, 'f', 1)
                     .arg(m.systemMsPerGB, 0, 'f', 1);
         for (const auto& line : disagreements(*s, *c, pageSize, doc.system.faultsCounted))
-            disagree << QString("<b>%1:</b> %2").arg(qs(formatSize(c->rangeBytes)),
+            disagree << QString("<b>%1:</b> %2").arg(qs(pointText(c->point())),
                                                      qs(line).toHtmlEscaped());
         if (band)
             if (const auto note = offsetTrapNote(*c, *band, pageSize); !note.empty())

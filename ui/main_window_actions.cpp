@@ -28,6 +28,8 @@
 #include <QMimeData>
 #include <QSettings>
 #include <QStandardPaths>
+
+#include <algorithm>
 #include <QStatusBar>
 #include <QTextBrowser>
 
@@ -321,9 +323,11 @@ void MainWindow::restoreSettings() {
     plan.rounds = s.value("rounds", plan.rounds).toInt();
     plan.warmup = s.value("warmup", plan.warmup).toInt();
     plan.seed = s.value("seed", quint64(plan.seed)).toULongLong();
-    for (const auto& v : s.value("bufferOffsets").toStringList())
-        if (v.toUInt() <= kMaxBufferOffset)
-            plan.bufferOffsets.push_back(v.toUInt());
+    for (const auto& v : s.value("bufferOffsets").toStringList()) {
+        bool ok = false; // a value that is not a number is dropped, not read as offset 0
+        if (const uint o = v.toUInt(&ok); ok && o <= kMaxBufferOffset)
+            plan.bufferOffsets.push_back(o);
+    }
     config_->setPlan(plan);
     restoreGeometry(s.value("geometry").toByteArray());
     restoreState(s.value("state").toByteArray());
@@ -369,13 +373,19 @@ void MainWindow::reportOffsetSweep(const ResultDocument& doc, bool remember) {
     s.beginGroup("offsetTrap");
     s.setValue("cpu", QString::fromStdString(doc.system.cpuModel));
     s.setValue("verdict", text);
+    auto numbers = [](const std::vector<std::uint32_t>& v) {
+        QStringList out;
+        for (auto o : v)
+            out << QString::number(o);
+        return out;
+    };
     if (const auto band = slowBand(*verdict)) {
-        s.setValue("low", band->low);
-        s.setValue("high", band->high);
+        s.setValue("slow", numbers(band->slow));
+        s.setValue("fast", numbers(band->fast));
         s.setValue("ratio", band->worstRatio);
     } else {
-        s.remove("low");
-        s.remove("high");
+        s.remove("slow");
+        s.remove("fast");
         s.remove("ratio");
     }
 }
@@ -383,14 +393,27 @@ void MainWindow::reportOffsetSweep(const ResultDocument& doc, bool remember) {
 std::optional<SlowBand> MainWindow::measuredSlowBand() const {
     QSettings s;
     s.beginGroup("offsetTrap");
-    if (!s.contains("low"))
+    if (!s.contains("slow"))
         return std::nullopt;
     // Measured on another CPU, the band says nothing about this document's figures.
     const auto& cpu = model_->document().system.cpuModel;
     if (!cpu.empty() && s.value("cpu").toString().toStdString() != cpu)
         return std::nullopt;
-    return SlowBand{s.value("low").toUInt(), s.value("high").toUInt(),
-                    s.value("ratio", 1.0).toDouble()};
+    auto offsets = [&](const char* key) {
+        std::vector<std::uint32_t> out;
+        for (const auto& v : s.value(key).toStringList()) {
+            bool ok = false;
+            const uint o = v.toUInt(&ok);
+            if (ok && o <= kMaxBufferOffset)
+                out.push_back(o);
+        }
+        std::sort(out.begin(), out.end());
+        return out;
+    };
+    SlowBand band{offsets("slow"), offsets("fast"), s.value("ratio", 1.0).toDouble()};
+    if (band.slow.empty())
+        return std::nullopt;
+    return band;
 }
 
 } // namespace readscope::ui

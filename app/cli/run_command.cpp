@@ -5,6 +5,7 @@
 #include "console_sink.h"
 #include "text_table.h"
 
+#include "readscope/offset_trap.h"
 #include "readscope/compare.h"
 #include "readscope/documents.h"
 #include "readscope/generator.h"
@@ -183,6 +184,8 @@ int runCommand(const std::vector<std::string>& args) {
         return complain(result.error().message, kExitFailed);
     const ResultDocument& doc = *result;
     fmt::print("{}", o.markdown ? toMarkdown(doc) : plainTable(doc));
+    if (const auto verdict = judgeOffsetSweep(doc))
+        fmt::print("\n{}\n", verdict->text);
     std::optional<Comparison> comparison;
     if (baseline)
         comparison = compareDocuments(*baseline, doc, o.threshold);

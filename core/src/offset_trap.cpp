@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <iterator>
 #include <limits>
 
 namespace readscope {
@@ -46,17 +47,26 @@ std::optional<OffsetSweepVerdict> judgeOffsetSweep(const ResultDocument& doc) {
             const std::uint32_t inPage = *c.bufferOffset % page;
             // Slow only when the rounds say so too: a noisy median alone is no cliff.
             const bool separated = c.summary.p75 < aligned.summary.p25;
-            if (ratio < kSlowPlacementRatio && separated && inPage != 0 &&
-                std::find(v.slowOffsets.begin(), v.slowOffsets.end(), inPage) ==
-                    v.slowOffsets.end())
-                v.slowOffsets.push_back(inPage);
+            auto& list = ratio < kSlowPlacementRatio && separated && inPage != 0
+                             ? v.slowOffsets
+                             : v.fastOffsets;
+            if (std::find(list.begin(), list.end(), inPage) == list.end())
+                list.push_back(inPage);
         }
     }
     if (!judged)
         return std::nullopt;
     if (v.worstStrategy.empty())
         v.worstRatio = 1;
+    v.fastOffsets.push_back(0);
+    // An offset slow for one strategy counts as slow: it is a place to beware of.
+    std::erase_if(v.fastOffsets, [&](std::uint32_t o) {
+        return std::find(v.slowOffsets.begin(), v.slowOffsets.end(), o) != v.slowOffsets.end();
+    });
     std::sort(v.slowOffsets.begin(), v.slowOffsets.end());
+    std::sort(v.fastOffsets.begin(), v.fastOffsets.end());
+    v.fastOffsets.erase(std::unique(v.fastOffsets.begin(), v.fastOffsets.end()),
+                        v.fastOffsets.end());
     v.cliff = !v.slowOffsets.empty();
     const std::string where = fmt::format("{} ranges on {}", formatSize(v.rangeBytes),
                                           doc.system.cpuModel.empty() ? "this machine"
@@ -89,25 +99,45 @@ std::optional<OffsetSweepVerdict> judgeOffsetSweep(const ResultDocument& doc) {
 std::optional<SlowBand> slowBand(const OffsetSweepVerdict& verdict) {
     if (verdict.slowOffsets.empty())
         return std::nullopt;
-    return SlowBand{verdict.slowOffsets.front(), verdict.slowOffsets.back(), verdict.worstRatio};
+    return SlowBand{verdict.slowOffsets, verdict.fastOffsets, verdict.worstRatio};
+}
+
+bool SlowBand::contains(std::uint32_t x) const {
+    if (std::binary_search(slow.begin(), slow.end(), x))
+        return true;
+    if (std::binary_search(fast.begin(), fast.end(), x))
+        return false;
+    // The nearest measured offsets on either side must both have been slow.
+    auto below = [x](const std::vector<std::uint32_t>& v) {
+        auto it = std::upper_bound(v.begin(), v.end(), x);
+        return it == v.begin() ? std::optional<std::uint32_t>() : *std::prev(it);
+    };
+    auto above = [x](const std::vector<std::uint32_t>& v) {
+        auto it = std::lower_bound(v.begin(), v.end(), x);
+        return it == v.end() ? std::optional<std::uint32_t>() : *it;
+    };
+    const auto slowBelow = below(slow), slowAbove = above(slow);
+    const auto fastBelow = below(fast), fastAbove = above(fast);
+    return slowBelow && slowAbove && (!fastBelow || *fastBelow < *slowBelow) &&
+           (!fastAbove || *fastAbove > *slowAbove);
 }
 
 std::string offsetTrapNote(const Cell& cell, const SlowBand& band, std::uint32_t pageSize) {
     std::vector<std::uint32_t> inBand;
     for (const auto& o : cell.bufferPageOffsets) {
-        if (o.offset == kOtherOffsets || o.count == 0)
+        if (o.offset == kOtherOffsets) // a count of 0 is a CSV's single offset: present
             continue;
         const std::uint32_t inPage = o.offset % (pageSize ? pageSize : 4096);
-        if (inPage >= band.low && inPage <= band.high)
+        if (band.contains(inPage))
             inBand.push_back(inPage);
     }
     if (inBand.empty())
         return {};
     return fmt::format("at {} its buffers started at page offset {}, inside the slow band "
-                       "({}-{}) that 'The 16-byte trap' measured on this machine (down to "
+                       "(offsets {}) that 'The 16-byte trap' measured on this machine (down to "
                        "{:.2f}x of page-aligned): placement, not the strategy, may hold this "
                        "figure back; pin it with --buffer-offset 0 to see",
-                       pointText(cell.point()), offsetList(inBand), band.low, band.high,
+                       pointText(cell.point()), offsetList(inBand), offsetList(band.slow),
                        band.worstRatio);
 }
 

@@ -84,7 +84,9 @@ protected:
         std::uint64_t longest = 0;
         for (const auto& r : ranges)
             longest = std::max(longest, r.length);
-        return buffer_.size() < bufferBytesFor(longest) ? prepare(longest) : okStatus();
+        return buffer_.size() < bufferBytesFor(longest) || buffer_.offset() != keptOffset()
+                   ? prepare(longest)
+                   : okStatus();
     }
 
     // pread / ReadFile at an offset, into a fresh (zeroed or not) or the reused buffer.

@@ -102,17 +102,7 @@ Result<ResultDocument> resumeRun(const ResultDocument& recovered, RunSink& sink,
         merged.note = "every cell was already recovered";
         return merged;
     }
-    Plan rest = plan;
-    if (sweepAxis(plan) == SweepAxis::BufferOffset) {
-        rest.bufferOffsets.clear();
-        for (const auto& p : remaining)
-            rest.bufferOffsets.push_back(*p.bufferOffset);
-    } else if (plan.pattern != Pattern::Whole) {
-        rest.sizes.clear();
-        for (const auto& p : remaining)
-            rest.sizes.push_back(p.rangeBytes);
-    }
-    auto more = runPlan(rest, sink, stop);
+    auto more = runPlanPoints(plan, remaining, sink, stop);
     if (!more)
         return more.error();
     for (auto& c : more->cells)

@@ -3,6 +3,7 @@
 #include "platform.h"
 #include "unique_fd.h"
 #include "readers.h"
+#include "readscope/compare.h"
 #include "readscope/probe.h"
 #include "readscope/residency.h"
 #include "readscope/strategy.h"
@@ -37,8 +38,9 @@ struct Lane {
 
 class PlanRun {
 public:
-    PlanRun(const Plan& plan, const FileProbe& file, RunSink& sink, std::stop_token stop)
-        : plan_(plan), file_(file), sink_(sink), stop_(stop) {}
+    PlanRun(const Plan& plan, const FileProbe& file, RunSink& sink, std::stop_token stop,
+            const std::vector<SweepPoint>* only)
+        : plan_(plan), file_(file), sink_(sink), stop_(stop), only_(only) {}
 
     Result<ResultDocument> run() {
         doc_.plan = plan_;
@@ -49,6 +51,12 @@ public:
             return Error{fmt::format("cannot open '{}' for reading: {}", file_.path,
                                      std::strerror(errno))};
         points_ = sweepPoints(plan_, file_.size);
+        if (only_)
+            std::erase_if(points_, [this](const SweepPoint& p) {
+                return std::find(only_->begin(), only_->end(), p) == only_->end();
+            });
+        if (points_.empty())
+            return Error{"none of the points asked for is in the plan"};
         openLanes();
         sink_.onStarted(doc_);
         for (const auto& lane : lanes_)
@@ -146,7 +154,7 @@ private:
         cell.status = CellStatus::Failed;
         cell.message = std::move(message);
         sink_.onWarning(fmt::format("{} at {} failed: {}", cell.strategy,
-                                    formatSize(cell.rangeBytes), cell.message));
+                                    pointText(cell.point()), cell.message));
     }
 
     bool usable(const Lane& lane, const Cell& cell) const {
@@ -389,7 +397,7 @@ private:
             cell.message += (i ? "; " : "") + notes[i];
         if (worthWarning && cell.measured())
             sink_.onWarning(fmt::format("{} at {}: {}", cell.strategy,
-                                        formatSize(cell.rangeBytes), cell.message));
+                                        pointText(cell.point()), cell.message));
         sink_.onCellFinished(cell);
         doc_.cells.push_back(cell);
     }
@@ -400,6 +408,7 @@ private:
     std::stop_token stop_;
     ResultDocument doc_;
     UniqueFd control_;
+    const std::vector<SweepPoint>* only_ = nullptr;
     std::vector<SweepPoint> points_;
     std::vector<Lane> lanes_;
     Progress progress_;
@@ -415,7 +424,17 @@ Result<ResultDocument> runPlan(const Plan& plan, RunSink& sink, std::stop_token 
         return file.error();
     if (auto st = validatePlan(plan, *file); !st)
         return st.error();
-    return PlanRun(plan, *file, sink, stop).run();
+    return PlanRun(plan, *file, sink, stop, nullptr).run();
+}
+
+Result<ResultDocument> runPlanPoints(const Plan& plan, const std::vector<SweepPoint>& points,
+                                     RunSink& sink, std::stop_token stop) {
+    auto file = probeFile(plan.file);
+    if (!file)
+        return file.error();
+    if (auto st = validatePlan(plan, *file); !st)
+        return st.error();
+    return PlanRun(plan, *file, sink, stop, &points).run();
 }
 
 } // namespace readscope

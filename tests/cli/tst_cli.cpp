@@ -379,16 +379,17 @@ private slots:
         QProcess p;
         p.start(READSCOPE_CLI, {"run", path_, "--sizes", "1M,256K,64K", "--strategies",
                                 "pread-uninit,seek-read", "--rounds", "10000", "--warmup", "0",
-                                "--time-cap", "2", "--quiet", "--recovery", rec});
+                                "--time-cap", "3", "--quiet", "--recovery", rec});
         QVERIFY(p.waitForStarted());
         auto lines = [&] {
             QFile f(rec);
             return f.open(QIODevice::ReadOnly) ? f.readAll().count('\n') : 0;
         };
-        // Header + the 1 MiB cells. The kill must land before the run ends: with the 2 s time
-        // cap (10000 rounds of 4 MiB per strategy outlast it) the two sizes left need 4 s,
-        // against a 50 ms poll.
+        // Header + the 1 MiB cells. The kill must land before the run ends: with the 3 s time
+        // cap (10000 rounds of 4 MiB per strategy outlast it) the two sizes left need 6 s,
+        // against a 50 ms poll; and the test says so if it ever lost that race.
         QTRY_VERIFY_WITH_TIMEOUT(lines() >= 3, 60000);
+        QVERIFY2(p.state() == QProcess::Running, "the run ended before it could be killed");
         ::kill(static_cast<pid_t>(p.processId()), SIGKILL);
         QVERIFY(p.waitForFinished(10000));
         QCOMPARE(p.exitStatus(), QProcess::CrashExit);

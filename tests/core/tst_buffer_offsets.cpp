@@ -195,22 +195,34 @@ private slots:
         QVERIFY(!validatePlan(plan, file_->probe()).ok());
     }
 
+    void resumeFinishesTheOffsetsLeft_data() {
+        QTest::addColumn<int>("finished"); // offsets finished before the crash
+        QTest::newRow("one of three") << 1;
+        QTest::newRow("two of three") << 2; // one left: still an offset sweep
+    }
     void resumeFinishesTheOffsetsLeft() {
+        QFETCH(int, finished);
         Plan plan = quickPlan(*file_);
-        plan.strategies = {"pread-reuse"};
+        plan.strategies = {"pread-reuse", "mmap-touch"};
         plan.bufferOffsets = {0, 16, 64};
         NullSink sink;
         auto full = runPlan(plan, sink);
         QVERIFY(full.ok());
         ResultDocument partial = *full;
-        partial.cells.resize(1); // offset 0 finished before a crash
+        partial.cells.resize(std::size_t(finished) * 2);
         partial.complete = false;
         auto resumed = resumeRun(partial, sink);
         QVERIFY(resumed.ok());
         QVERIFY(resumed->complete);
-        QCOMPARE(resumed->cells.size(), std::size_t(3));
-        for (std::uint32_t offset : {0u, 16u, 64u})
+        QCOMPARE(resumed->cells.size(), std::size_t(6));
+        QCOMPARE(resumed->plan.bufferOffsets, plan.bufferOffsets);
+        for (std::uint32_t offset : {0u, 16u, 64u}) {
             QVERIFY(resumed->find("pread-reuse", SweepPoint{64 << 10, offset}));
+            // In place has no buffer to place, however few offsets were left to measure.
+            const Cell* inPlace = resumed->find("mmap-touch", SweepPoint{64 << 10, offset});
+            QVERIFY(inPlace);
+            QCOMPARE(testing::name(inPlace->status), testing::name(CellStatus::Unavailable));
+        }
     }
 
     void csvCarriesPlacement() {
@@ -266,13 +278,18 @@ private slots:
         QVERIFY2(v->text.find("pays this") != std::string::npos, v->text.c_str());
         auto band = slowBand(*v);
         QVERIFY(band);
-        QCOMPARE(band->low, 8u);
-        QCOMPARE(band->high, 16u);
+        QCOMPARE(band->slow, (std::vector<std::uint32_t>{8, 16}));
+        QVERIFY(band->contains(12));    // between two slow offsets
+        QVERIFY(!band->contains(2048)); // measured fast
+        QVERIFY(!band->contains(4));    // between fast 0 and slow 8: not known slow
+        QVERIFY(!band->contains(672));  // between slow 16 and fast 2048
         // A cell whose malloc'd buffers sat at 16 is pointed at; one at 0, or in place, not.
         Cell inBand = sweepCell("pread-uninit", 0, 2, 2, 2);
         inBand.bufferOffset.reset();
         inBand.bufferPageOffsets = {{16, 30}};
         QVERIFY(offsetTrapNote(inBand, *band, 4096).find("slow band") != std::string::npos);
+        inBand.bufferPageOffsets = {{16, 0}}; // as a CSV's single offset reads back
+        QVERIFY(!offsetTrapNote(inBand, *band, 4096).empty());
         inBand.bufferPageOffsets = {{0, 30}, {kOtherOffsets, 2}};
         QVERIFY(offsetTrapNote(inBand, *band, 4096).empty());
         inBand.bufferPageOffsets.clear();

@@ -9,6 +9,7 @@
 #include <qcustomplot.h>
 
 #include <QComboBox>
+#include <QSettings>
 #include <QLineEdit>
 #include <QTest>
 #include <QTextBrowser>
@@ -113,6 +114,36 @@ private slots:
             QCOMPARE(w.model()->index(r, ResultsModel::Offset).data().toString(), QString("auto"));
             QCOMPARE(buffers, c->strategy == "mmap-touch" ? QString("in place") : QString("0"));
         }
+    }
+
+    void teachingPanelPointsAtBuffersInTheSlowBand() {
+        // As if "The 16-byte trap" had found 8-32 slow on this machine (the CPU is the one a
+        // run here records).
+        MainWindow w;
+        w.show();
+        Plan plan = testing::tinyPlan(*file_);
+        plan.sizes = {64 << 10};
+        plan.strategies = {"pread-uninit", "pread-reuse"};
+        plan.bufferOffsets = {16};
+        QVERIFY(testing::runToEnd(w, plan));
+        {
+            QSettings s;
+            s.beginGroup("offsetTrap");
+            s.setValue("cpu", QString::fromStdString(w.model()->document().system.cpuModel));
+            s.setValue("slow", QStringList{"8", "16", "32"});
+            s.setValue("fast", QStringList{"0", "64"});
+            s.setValue("ratio", 0.2);
+        }
+        emit w.config()->strategyFocused("pread-uninit");
+        const QString text = w.findChild<QTextBrowser*>("explanation")->toPlainText();
+        QVERIFY2(text.contains("Where the buffers landed") && text.contains("slow band"),
+                 qPrintable(text));
+        // Pinned at 64, measured fast: nothing to point at.
+        plan.bufferOffsets = {64};
+        QVERIFY(testing::runToEnd(w, plan));
+        emit w.config()->strategyFocused("pread-uninit");
+        QVERIFY(!w.findChild<QTextBrowser*>("explanation")->toPlainText().contains(
+            "Where the buffers landed"));
     }
 
     void trapLessonSetsUpTheSweep() {

@@ -16,6 +16,7 @@ inline constexpr double kSlowPlacementRatio = 0.8;
 struct OffsetSweepVerdict {
     bool cliff = false;                     // some offset ran below kSlowPlacementRatio
     std::vector<std::uint32_t> slowOffsets; // page offsets (mod the page size) that did
+    std::vector<std::uint32_t> fastOffsets; // the other measured page offsets, 0 included
     double worstRatio = 0;                  // slowest offset's median / offset 0's median
                                             // (above 1 when every offset was faster)
     std::uint32_t worstOffset = 0;
@@ -27,10 +28,12 @@ struct OffsetSweepVerdict {
 // Judges a buffer-offset sweep that measured offset 0: nullopt for any other document.
 std::optional<OffsetSweepVerdict> judgeOffsetSweep(const ResultDocument& doc);
 
-// The slow band a sweep measured on this machine: [low, high] page offsets.
+// The slow band a sweep measured on this machine: its slow and its fast page offsets. An
+// offset between two measured ones is in the band only when both neighbours were slow.
 struct SlowBand {
-    std::uint32_t low = 0, high = 0;
+    std::vector<std::uint32_t> slow, fast; // ascending
     double worstRatio = 1;
+    bool contains(std::uint32_t pageOffset) const;
 };
 std::optional<SlowBand> slowBand(const OffsetSweepVerdict& verdict);
 

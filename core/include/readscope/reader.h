@@ -74,7 +74,8 @@ Result<std::unique_ptr<RangeReader>> openReader(const StrategyInfo& strategy,
 // Test seam: when set, called on the reading thread after each range that a platform reader
 // obtained, with the range's index in the read() call. Lets a test act at a known point of a
 // read (truncate the file after range 2) instead of sleeping and hoping the read is still
-// going. Nothing in the product sets it; unset, it costs one relaxed atomic load per range.
+// going. Nothing in the product sets it; unset, it costs one atomic load (acquire, a plain
+// load on x86) and a call per range: under 0.1% of a 4 KiB pread.
 using RangeReadHook = void (*)(std::size_t index, void* context);
 void setRangeReadHookForTesting(RangeReadHook hook, void* context);
 

@@ -38,5 +38,9 @@ public:
 // Returns the document (complete == false when stopped), or an error when the plan or file
 // is unusable. Failed and unavailable cells are in the document with their reasons.
 Result<ResultDocument> runPlan(const Plan& plan, RunSink& sink, std::stop_token stop = {});
+// The same plan, measuring only these of its points (a resumed run): everything else about the
+// run (its sweep axis, the allocation size of pinned buffers) stays what the plan made it.
+Result<ResultDocument> runPlanPoints(const Plan& plan, const std::vector<SweepPoint>& points,
+                                     RunSink& sink, std::stop_token stop = {});
 
 } // namespace readscope
