@@ -276,6 +276,16 @@ private slots:
         QCOMPARE(v->slowOffsets, (std::vector<std::uint32_t>{8, 16}));
         QCOMPARE(v->worstOffset, 8u);
         QVERIFY2(v->text.find("pays this") != std::string::npos, v->text.c_str());
+        QVERIFY2(v->text.starts_with("Cliff seen"), v->text.c_str());
+        // A quarter slower, rounds apart: slow offsets, but not called a cliff.
+        auto mild = judgeOffsetSweep(sweepDoc({sweepCell("pread-reuse", 0, 10, 9.8, 10.2),
+                                               sweepCell("pread-reuse", 24, 7.6, 7.5, 7.7)}));
+        QVERIFY(mild && mild->cliff);
+        QVERIFY2(mild->text.starts_with("Slower at some offsets, a mild effect"),
+                 mild->text.c_str());
+        QVERIFY2(mild->text.find("Offset 16, where malloc puts large buffers, was not") !=
+                     std::string::npos,
+                 mild->text.c_str());
         auto band = slowBand(*v);
         QVERIFY(band);
         QCOMPARE(band->slow, (std::vector<std::uint32_t>{8, 16}));
