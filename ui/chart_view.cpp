@@ -230,32 +230,27 @@ void ChartView::rebuild() {
         }
     }
     const QColor text = palette().color(QPalette::WindowText);
-    if (!data.noisyX.isEmpty()) {
+    // Markers over the lines, each named in the legend. A warm figure in a cold run is the
+    // most misleading point a chart can hold: marked louder than noise.
+    auto markers = [this](const QString& name, QCPScatterStyle style, const QVector<double>& x,
+                          const QVector<double>& y) {
+        if (x.isEmpty())
+            return;
         QCPGraph* g = plot_->addGraph();
-        g->setName("noisy: CV above 5%");
+        g->setName(name);
         g->setLineStyle(QCPGraph::lsNone);
-        g->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(text, 1.5),
-                                           Qt::NoBrush, 15));
-        g->setData(data.noisyX, data.noisyY, true);
-    }
-    if (!data.notColdX.isEmpty()) {
-        // A warm figure in a cold run is the most misleading point a chart can hold: marked
-        // louder than noise, and named in the legend.
-        QCPGraph* g = plot_->addGraph();
-        g->setName("not cold: file stayed cached");
-        g->setLineStyle(QCPGraph::lsNone);
-        g->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssSquare, QPen(QColor(0xd62728), 2),
-                                           Qt::NoBrush, 16));
-        g->setData(data.notColdX, data.notColdY, true);
-    }
-    if (!data.failedX.isEmpty()) {
-        QCPGraph* g = plot_->addGraph();
-        g->setName("failed");
-        g->setLineStyle(QCPGraph::lsNone);
-        g->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCross, QPen(QColor(0xd62728), 3),
-                                           Qt::NoBrush, 12));
-        g->setData(data.failedX, data.failedY, true);
-    }
+        g->setScatterStyle(style);
+        g->setData(x, y, true);
+    };
+    const QColor red(0xd62728);
+    markers("noisy: CV above 5%",
+            QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(text, 1.5), Qt::NoBrush, 15),
+            data.noisyX, data.noisyY);
+    markers("not cold: file stayed cached",
+            QCPScatterStyle(QCPScatterStyle::ssSquare, QPen(red, 2), Qt::NoBrush, 16),
+            data.notColdX, data.notColdY);
+    markers("failed", QCPScatterStyle(QCPScatterStyle::ssCross, QPen(red, 3), Qt::NoBrush, 12),
+            data.failedX, data.failedY);
     setUpXAxis(doc, data);
     plot_->legend->setVisible(plot_->graphCount() > 0); // no empty box before a run
     const bool logY = mode_ == ChartMode::Latency && bottom > 0;

@@ -26,15 +26,6 @@ QString sizeListText(const std::vector<std::uint64_t>& sizes) {
     return parts.join(",");
 }
 
-QString offsetListText(const std::vector<std::uint32_t>& offsets) {
-    if (offsets.empty())
-        return "auto";
-    QStringList parts;
-    for (auto o : offsets)
-        parts << QString::fromStdString(formatBufferOffset(o));
-    return parts.join(",");
-}
-
 QString cacheSentence(CacheMode mode) {
     switch (mode) {
     case CacheMode::Warm:
@@ -260,19 +251,10 @@ Result<Plan> ConfigPanel::plan() const {
     p.threads = threads_->value();
     p.rounds = rounds_->value();
     p.warmup = warmup_->value();
-    const std::string offsets = bufferOffset_->currentText().trimmed().toStdString();
-    if (offsets.find(',') != std::string::npos) {
-        auto list = parseBufferOffsetList(offsets);
-        if (!list)
-            return Error{"Buffer offset: " + list.error().message};
-        p.bufferOffsets = *list;
-    } else {
-        auto one = parseBufferOffset(offsets);
-        if (!one)
-            return Error{"Buffer offset: " + one.error().message};
-        if (*one)
-            p.bufferOffsets = {**one};
-    }
+    auto offsets = parseBufferOffsets(bufferOffset_->currentText().trimmed().toStdString());
+    if (!offsets)
+        return Error{"Buffer offset: " + offsets.error().message};
+    p.bufferOffsets = *offsets;
     return p;
 }
 
@@ -293,7 +275,7 @@ void ConfigPanel::setPlan(const Plan& p) {
     threads_->setValue(p.threads);
     rounds_->setValue(p.rounds);
     warmup_->setValue(p.warmup);
-    bufferOffset_->setCurrentText(offsetListText(p.bufferOffsets));
+    bufferOffset_->setCurrentText(QString::fromStdString(formatBufferOffsets(p.bufferOffsets)));
 }
 
 } // namespace readscope::ui

@@ -13,7 +13,6 @@
 #include "readscope/units.h"
 
 #include <QApplication>
-#include <algorithm>
 #include <QClipboard>
 #include <QCloseEvent>
 #include <QStatusBar>
@@ -263,17 +262,9 @@ void MainWindow::onFinished(const ResultDocument& doc, const QString& error) {
         }
         log(QString("run %1: %2 cells").arg(doc.complete ? "finished" : "stopped")
                 .arg(doc.cells.size()));
-        const auto notCold = std::count_if(doc.cells.begin(), doc.cells.end(), [](const Cell& c) {
-            return c.status == CellStatus::NotCold;
-        });
-        if (notCold) {
-            const QString what = QString("%1 cell%2 did not go cold: the file stayed in the page "
-                                         "cache, so %3 figures are warm ones (status not-cold)")
-                                     .arg(notCold)
-                                     .arg(notCold == 1 ? "" : "s")
-                                     .arg(notCold == 1 ? "its" : "their");
-            statusBar()->showMessage(what);
-            log(what, true);
+        if (const auto warm = notColdWarning(doc); !warm.empty()) {
+            statusBar()->showMessage(QString::fromStdString(warm));
+            log(QString::fromStdString(warm), true);
         }
         refreshFileStatus();
         refreshComparison();

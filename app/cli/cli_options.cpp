@@ -183,17 +183,9 @@ Result<RunOptions> parseRunOptions(const std::vector<std::string>& args) {
                                          value)};
             p.timeCapSeconds = secs;
         } else if (a == "--buffer-offset") {
-            p.bufferOffsets.clear();
-            if (value.find(',') != std::string::npos) {
-                auto list = parseBufferOffsetList(value);
-                if (!list) return flagError(a, list.error());
-                p.bufferOffsets = *list;
-            } else {
-                auto one = parseBufferOffset(value);
-                if (!one) return flagError(a, one.error());
-                if (*one)
-                    p.bufferOffsets = {**one};
-            }
+            auto offsets = parseBufferOffsets(value);
+            if (!offsets) return flagError(a, offsets.error());
+            p.bufferOffsets = *offsets;
         } else if (a == "--csv") {
             o.csvPath = value;
         } else if (a == "--samples-csv") {

@@ -221,18 +221,11 @@ int runCommand(const std::vector<std::string>& args) {
     }
     if (!doc.complete)
         return complain("the run was stopped; the cells that finished are shown", kExitFailed);
-    std::size_t notCold = 0;
-    for (const auto& cell : doc.cells) {
+    for (const auto& cell : doc.cells)
         if (cell.status == CellStatus::Failed)
             code = kExitFailed;
-        notCold += cell.status == CellStatus::NotCold;
-    }
-    if (notCold)
-        code = complain(fmt::format("{} cell{} did not go cold (status not-cold): the file stayed "
-                                    "in the page cache, so {} figures are warm ones",
-                                    notCold, notCold == 1 ? "" : "s",
-                                    notCold == 1 ? "its" : "their"),
-                        kExitFailed);
+    if (const auto warm = notColdWarning(doc); !warm.empty())
+        code = complain(warm, kExitFailed);
     return code;
 }
 

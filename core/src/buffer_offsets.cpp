@@ -143,4 +143,22 @@ Result<std::vector<std::uint32_t>> parseBufferOffsetList(std::string_view text) 
     return offsets;
 }
 
+Result<std::vector<std::uint32_t>> parseBufferOffsets(std::string_view text) {
+    if (text.find(',') != std::string_view::npos)
+        return parseBufferOffsetList(text);
+    auto one = parseBufferOffset(text);
+    if (!one)
+        return one.error();
+    return *one ? std::vector<std::uint32_t>{**one} : std::vector<std::uint32_t>{};
+}
+
+std::string formatBufferOffsets(const std::vector<std::uint32_t>& offsets) {
+    if (offsets.empty())
+        return "auto";
+    std::string out;
+    for (auto o : offsets)
+        out += (out.empty() ? "" : ",") + formatBufferOffset(o);
+    return out;
+}
+
 } // namespace readscope

@@ -2,7 +2,6 @@
 
 #ifdef _WIN32
 #include "win_util.h"
-
 #endif
 
 #include <algorithm>

@@ -24,7 +24,6 @@ std::vector<double> rates(const Cell& c) {
     return r;
 }
 
-
 } // namespace
 
 std::string pointText(const SweepPoint& point) {
@@ -175,15 +174,8 @@ Comparison compareDocuments(const ResultDocument& base, const ResultDocument& cu
     differ(d, "threads", std::to_string(base.plan.threads), std::to_string(cur.plan.threads));
     differ(d, "consume", std::string(toString(base.plan.consume)),
            std::string(toString(cur.plan.consume)));
-    auto offsets = [](const Plan& p) {
-        if (p.bufferOffsets.empty())
-            return std::string("auto");
-        std::string out;
-        for (auto o : p.bufferOffsets)
-            out += (out.empty() ? "" : ",") + formatBufferOffset(o);
-        return out;
-    };
-    differ(d, "buffer offset", offsets(base.plan), offsets(cur.plan));
+    differ(d, "buffer offset", formatBufferOffsets(base.plan.bufferOffsets),
+           formatBufferOffsets(cur.plan.bufferOffsets));
     if (base.fileSize && cur.fileSize)
         differ(d, "file size", formatSize(base.fileSize), formatSize(cur.fileSize));
     return c;

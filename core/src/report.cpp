@@ -45,12 +45,8 @@ std::string reproduceCommand(const Plan& p) {
         cmd += " --budget " + formatSizeShort(p.budget);
     if (p.consume != Consume::Minimal)
         cmd += fmt::format(" --consume {}", toString(p.consume));
-    if (!p.bufferOffsets.empty()) {
-        std::string offsets;
-        for (auto o : p.bufferOffsets)
-            offsets += (offsets.empty() ? "" : ",") + std::to_string(o);
-        cmd += " --buffer-offset " + offsets;
-    }
+    if (!p.bufferOffsets.empty())
+        cmd += " --buffer-offset " + formatBufferOffsets(p.bufferOffsets);
     return cmd;
 }
 

@@ -2,6 +2,8 @@
 
 #include "readscope/units.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <vector>
 
@@ -82,8 +84,14 @@ std::string pointLabel(SweepAxis axis, const SweepPoint& point) {
     return formatSize(point.rangeBytes);
 }
 
-std::string axisTitle(SweepAxis axis) {
-    return axis == SweepAxis::BufferOffset ? "buffer offset (bytes)" : "range";
+std::string notColdWarning(const ResultDocument& doc) {
+    const auto n = std::count_if(doc.cells.begin(), doc.cells.end(),
+                                 [](const Cell& c) { return c.status == CellStatus::NotCold; });
+    if (n == 0)
+        return {};
+    return fmt::format("{} cell{} did not go cold (status not-cold): the file stayed in the page "
+                       "cache, so {} figures are warm ones",
+                       n, n == 1 ? "" : "s", n == 1 ? "its" : "their");
 }
 
 } // namespace readscope

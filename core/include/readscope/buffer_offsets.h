@@ -65,5 +65,9 @@ std::string formatBufferOffset(std::uint32_t offset, std::uint32_t pageSize = 40
 Result<std::optional<std::uint32_t>> parseBufferOffset(std::string_view text);
 // "0,8,16,4112" -> offsets in the given order, duplicates removed ("auto" is not a list item).
 Result<std::vector<std::uint32_t>> parseBufferOffsetList(std::string_view text);
+// What --buffer-offset and the app's field take: "auto" -> {}, "16" -> {16}, or a list.
+Result<std::vector<std::uint32_t>> parseBufferOffsets(std::string_view text);
+// The other way: {} -> "auto", {0, 4112} -> "0,4096+16".
+std::string formatBufferOffsets(const std::vector<std::uint32_t>& offsets);
 
 } // namespace readscope

@@ -84,11 +84,13 @@ struct ResultDocument {
     std::vector<SweepPoint> points() const;
 };
 
+// "2 cells did not go cold: ..." for the CLI and the app alike; empty when every cold cell
+// went cold.
+std::string notColdWarning(const ResultDocument& doc);
+
 // A point's position on its axis (range bytes, or the buffer offset) and its label for people
 // ("64 KiB", or "16" / "4096+16" for an offset; "auto" where the allocator chose).
 double axisValue(SweepAxis axis, const SweepPoint& point);
 std::string pointLabel(SweepAxis axis, const SweepPoint& point);
-// What the x axis shows, for headers and axis titles: "range", "buffer offset (bytes)".
-std::string axisTitle(SweepAxis axis);
 
 } // namespace readscope
