@@ -75,10 +75,12 @@ QString cellDetailsHtml(const Cell& c, const ResultDocument& doc) {
                         : QString("not counted (the system reports none at all, as Wine "
                                   "does)"));
         html += row("System calls per MiB", QString::number(m.syscallsPerMiB, 'f', 1));
-        const double p50 = medianOverRounds(c, [](const Sample& x) { return x.latencyP50; });
-        const double p99 = medianOverRounds(c, [](const Sample& x) { return x.latencyP99; });
-        html += row("Latency per range", QString("p50 %1 µs, p99 %2 µs")
-                                             .arg(p50 * 1e6, 0, 'f', 1).arg(p99 * 1e6, 0, 'f', 1));
+        const auto p50 = medianOfPresent(c, [](const Sample& x) { return x.latencyP50; });
+        const auto p99 = medianOfPresent(c, [](const Sample& x) { return x.latencyP99; });
+        auto micros = [](const std::optional<double>& v) {
+            return v ? QString("%1 µs").arg(*v * 1e6, 0, 'f', 1) : QString("–");
+        };
+        html += row("Latency per range", QString("p50 %1, p99 %2").arg(micros(p50), micros(p99)));
     }
     html += "</table>";
     html += QString("<p><small>%1 cache, %2 pattern, %3 thread(s), consume %4.</small></p>")

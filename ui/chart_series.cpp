@@ -186,10 +186,12 @@ ChartData buildChart(const ResultDocument& doc, const ResultDocument* baseline, 
         out.yLabel = "latency per range (µs): solid p50, dashed p99";
         for (const auto& id : strategyOrder(doc)) {
             Series p50 = line(out, doc, id, colorOf(id), [](const Cell& c) {
-                return std::optional(medianOverRounds(c, [](const Sample& s) { return s.latencyP50; }) * 1e6);
+                const auto v = medianOfPresent(c, [](const Sample& s) { return s.latencyP50; });
+                return v ? std::optional(*v * 1e6) : std::nullopt;
             });
             Series p99 = line(out, doc, id, colorOf(id), [](const Cell& c) {
-                return std::optional(medianOverRounds(c, [](const Sample& s) { return s.latencyP99; }) * 1e6);
+                const auto v = medianOfPresent(c, [](const Sample& s) { return s.latencyP99; });
+                return v ? std::optional(*v * 1e6) : std::nullopt;
             });
             p99.name += " (p99)";
             p99.strategy.clear();

@@ -18,7 +18,8 @@ constexpr int kBootstrapResamples = 2000;
 std::vector<double> rates(const Cell& c) {
     std::vector<double> r;
     for (const auto& s : c.samples)
-        r.push_back(s.gbps());
+        if (const auto g = s.gbps())
+            r.push_back(*g);
     if (r.empty() && c.measured())
         r.push_back(c.summary.median); // a CSV summary: the median alone
     return r;

@@ -112,12 +112,14 @@ std::string toSummaryCsv(const ResultDocument& doc) {
     std::string out = csv::record(kSummaryHeader);
     for (const auto& c : doc.cells) {
         const auto& s = c.summary;
+        // A cell without figures has empty rate fields, never 0.
+        auto rate = [&](double v) { return c.measured() ? number(v) : std::string(); };
         out += csv::record({c.strategy, std::to_string(c.rangeBytes),
                             std::string(toString(doc.plan.pattern)),
                             std::string(toString(doc.plan.cache)),
                             std::to_string(doc.plan.threads), std::to_string(c.samples.size()),
-                            number(s.median), number(s.min), number(s.max), number(s.p25),
-                            number(s.p75), number(s.cv), optional(c.residentBefore),
+                            rate(s.median), rate(s.min), rate(s.max), rate(s.p25),
+                            rate(s.p75), rate(s.cv), optional(c.residentBefore),
                             std::string(toString(c.status)), c.message,
                             std::string(toString(doc.plan.consume)), c.checksum,
                             std::to_string(c.rangesPerRound), offsetField(c.bufferOffset),
@@ -138,11 +140,11 @@ std::string toSamplesCsv(const ResultDocument& doc) {
             out += csv::record({c.strategy, std::to_string(c.rangeBytes),
                                 offsetField(c.bufferOffset), std::to_string(s.round),
                                 std::to_string(s.position), std::to_string(s.bytes),
-                                number(s.seconds), number(s.gbps()), number(s.userSeconds),
+                                number(s.seconds), optional(s.gbps()), number(s.userSeconds),
                                 number(s.systemSeconds), std::to_string(s.minorFaults),
                                 std::to_string(s.majorFaults), std::to_string(s.syscalls),
                                 std::to_string(s.seeks),
-                                number(s.latencyP50), number(s.latencyP99),
+                                optional(s.latencyP50), optional(s.latencyP99),
                                 optional(s.residentBefore)});
     return out;
 }

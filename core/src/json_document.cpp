@@ -101,8 +101,8 @@ json sampleJson(const Sample& s) {
             {"major_faults", s.majorFaults},
             {"syscalls", s.syscalls},
             {"seeks", s.seeks},
-            {"latency_p50", s.latencyP50},
-            {"latency_p99", s.latencyP99},
+            {"latency_p50", optionalNumber(s.latencyP50)},
+            {"latency_p99", optionalNumber(s.latencyP99)},
             {"resident_before", optionalNumber(s.residentBefore)}};
 }
 
@@ -118,8 +118,8 @@ Sample sampleFrom(const json& j) {
     s.majorFaults = j.value("major_faults", std::uint64_t{0});
     s.syscalls = j.value("syscalls", std::uint64_t{0});
     s.seeks = j.value("seeks", std::uint64_t{0});
-    s.latencyP50 = j.value("latency_p50", 0.0);
-    s.latencyP99 = j.value("latency_p99", 0.0);
+    s.latencyP50 = readOptional(j, "latency_p50");
+    s.latencyP99 = readOptional(j, "latency_p99");
     s.residentBefore = readOptional(j, "resident_before");
     return s;
 }
@@ -129,6 +129,8 @@ json cellJson(const Cell& c) {
     for (const auto& s : c.samples)
         samples.push_back(sampleJson(s));
     const auto& m = c.summary;
+    // A cell without figures (failed, unavailable) has no rates: null, never 0.
+    auto rate = [&](double v) { return c.measured() ? json(v) : json(nullptr); };
     return {{"strategy", c.strategy},
             {"range_bytes", c.rangeBytes},
             {"buffer_offset", c.bufferOffset ? json(*c.bufferOffset) : json(nullptr)},
@@ -141,12 +143,12 @@ json cellJson(const Cell& c) {
             {"residency_method", c.residencyMethod},
             {"resident_before", optionalNumber(c.residentBefore)},
             {"summary",
-             {{"median_gbps", m.median},
-              {"min_gbps", m.min},
-              {"max_gbps", m.max},
-              {"p25_gbps", m.p25},
-              {"p75_gbps", m.p75},
-              {"cv", m.cv},
+             {{"median_gbps", rate(m.median)},
+              {"min_gbps", rate(m.min)},
+              {"max_gbps", rate(m.max)},
+              {"p25_gbps", rate(m.p25)},
+              {"p75_gbps", rate(m.p75)},
+              {"cv", rate(m.cv)},
               {"noisy", m.noisy}}},
             {"samples", samples}};
 }
@@ -172,12 +174,12 @@ Cell cellFrom(const json& j) {
             c.samples.push_back(sampleFrom(s));
     if (j.contains("summary")) {
         const auto& m = j.at("summary");
-        c.summary.median = m.value("median_gbps", 0.0);
-        c.summary.min = m.value("min_gbps", 0.0);
-        c.summary.max = m.value("max_gbps", 0.0);
-        c.summary.p25 = m.value("p25_gbps", 0.0);
-        c.summary.p75 = m.value("p75_gbps", 0.0);
-        c.summary.cv = m.value("cv", 0.0);
+        c.summary.median = readOptional(m, "median_gbps").value_or(0);
+        c.summary.min = readOptional(m, "min_gbps").value_or(0);
+        c.summary.max = readOptional(m, "max_gbps").value_or(0);
+        c.summary.p25 = readOptional(m, "p25_gbps").value_or(0);
+        c.summary.p75 = readOptional(m, "p75_gbps").value_or(0);
+        c.summary.cv = readOptional(m, "cv").value_or(0);
         c.summary.noisy = m.value("noisy", false);
     }
     return c;

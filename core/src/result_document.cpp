@@ -9,7 +9,11 @@
 
 namespace readscope {
 
-double Sample::gbps() const { return gigabytesPerSecond(bytes, seconds); }
+std::optional<double> Sample::gbps() const {
+    if (seconds <= 0)
+        return std::nullopt;
+    return gigabytesPerSecond(bytes, seconds);
+}
 
 std::string_view toString(CellStatus s) {
     switch (s) {
@@ -34,7 +38,8 @@ void Cell::summarize() {
     std::vector<double> rates;
     std::vector<double> resident;
     for (const auto& s : samples) {
-        rates.push_back(s.gbps());
+        if (const auto g = s.gbps())
+            rates.push_back(*g);
         if (s.residentBefore)
             resident.push_back(*s.residentBefore);
     }

@@ -120,8 +120,10 @@ Result<RoundResult> runRound(std::vector<std::unique_ptr<RangeReader>>& readers,
     if constexpr (!platform::kPerThreadFaults)
         out.sample.minorFaults = platform::processFaults() - faultsBefore;
     out.sample.seconds = secondsBetween(first, last);
-    out.sample.latencyP50 = quantile(latencies, 0.5);
-    out.sample.latencyP99 = quantile(latencies, 0.99);
+    if (!latencies.empty()) {
+        out.sample.latencyP50 = quantile(latencies, 0.5);
+        out.sample.latencyP99 = quantile(latencies, 0.99);
+    }
     return out;
 }
 

@@ -124,6 +124,42 @@ private slots:
         QCOMPARE(lines, 1 + 4 * 3); // header + one row per round of each measured cell
     }
 
+    // A figure nobody measured is absent (null, an empty field), never a 0 that reads as "this
+    // strategy delivered nothing".
+    void missingValuesAreAbsentNotZero() {
+        auto doc = sampleDocument();
+        doc.cells[0].samples[0].latencyP50.reset();
+        doc.cells[0].samples[0].latencyP99.reset();
+        doc.cells[0].samples[1].seconds = 0; // a round whose clock measured nothing
+        doc.cells[0].summarize();
+        QVERIFY(!doc.cells[0].samples[1].gbps());
+        QCOMPARE(doc.cells[0].summary.min, *doc.cells[0].samples[0].gbps() <
+                                                   *doc.cells[0].samples[2].gbps()
+                                               ? *doc.cells[0].samples[0].gbps()
+                                               : *doc.cells[0].samples[2].gbps());
+
+        const std::string json = toJson(doc);
+        QVERIFY(json.find("\"latency_p50\": null") != std::string::npos);
+        QVERIFY(json.find("\"median_gbps\": null") != std::string::npos); // the unavailable cell
+        QVERIFY(json.find("\"median_gbps\": 0,") == std::string::npos);
+        auto back = fromJson(json);
+        QVERIFY2(back.ok(), back.ok() ? "" : back.error().message.c_str());
+        QVERIFY(!back->cells[0].samples[0].latencyP50);
+        QCOMPARE(*back->cells[0].samples[2].latencyP50, 3e-6);
+
+        const std::string summary = toSummaryCsv(doc);
+        const auto last = summary.substr(summary.rfind("direct-pread"));
+        QVERIFY2(last.find(",,,,,,") != std::string::npos, last.c_str()); // six empty rates
+        const std::string samples = toSamplesCsv(doc);
+        const auto row2 = samples.find("pread-zerofill,65536,auto,2,");
+        QVERIFY(row2 != std::string::npos);
+        const auto line = samples.substr(row2, samples.find('\n', row2) - row2);
+        QVERIFY2(line.find(",0,,") != std::string::npos, line.c_str()); // seconds 0, gbps empty
+        const auto row1 = samples.find("pread-zerofill,65536,auto,1,");
+        const auto line1 = samples.substr(row1, samples.find('\n', row1) - row1);
+        QVERIFY2(line1.find(",1024,0,,,") != std::string::npos, line1.c_str()); // no latency
+    }
+
     void markdownShape() {
         const auto md = toMarkdown(sampleDocument());
         QVERIFY(md.rfind("| range | pread-zerofill | pread-uninit | direct-pread |\n", 0) == 0);

@@ -24,10 +24,11 @@ struct Sample {
     std::uint64_t majorFaults = 0;
     std::uint64_t syscalls = 0;       // counted by the engine's read loops
     std::uint64_t seeks = 0;          // of which lseek
-    double latencyP50 = 0;            // seconds per range
-    double latencyP99 = 0;
+    std::optional<double> latencyP50; // seconds per range; none when no range was timed
+    std::optional<double> latencyP99;
     std::optional<double> residentBefore; // fraction of the file cached when the round began
-    double gbps() const;
+    // Bytes over seconds; none when no time was measured (never a made-up 0).
+    std::optional<double> gbps() const;
 };
 
 // NotCold: a cold-cache cell whose file was still in the page cache after eviction in some
@@ -66,6 +67,18 @@ template <class Field> double medianOverRounds(const Cell& cell, Field field) {
     values.reserve(cell.samples.size());
     for (const auto& s : cell.samples)
         values.push_back(static_cast<double>(field(s)));
+    return median(values);
+}
+
+// The same for a field that may be absent (latency percentiles): the median over the rounds
+// that have it; none when no round has.
+template <class Field> std::optional<double> medianOfPresent(const Cell& cell, Field field) {
+    std::vector<double> values;
+    for (const auto& s : cell.samples)
+        if (const std::optional<double> v = field(s))
+            values.push_back(*v);
+    if (values.empty())
+        return std::nullopt;
     return median(values);
 }
 
