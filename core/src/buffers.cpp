@@ -46,17 +46,24 @@ void FreshDeleter::operator()(std::byte* p) const {
         std::free(p - shift);
 }
 
-FreshBuffer freshBuffer(std::size_t n, const BufferPlacement& placement) {
+namespace {
+std::byte* allocateFresh(std::size_t n, Zeroing zeroing) {
+    return static_cast<std::byte*>(zeroing == Zeroing::ByAllocator ? std::calloc(n, 1)
+                                                                   : std::malloc(n));
+}
+} // namespace
+
+FreshBuffer freshBuffer(std::size_t n, const BufferPlacement& placement, Zeroing zeroing) {
     n = n ? n : 1;
     if (!placement.offset) {
-        auto* p = static_cast<std::byte*>(std::malloc(n));
+        auto* p = allocateFresh(n, zeroing);
         if (!p)
             throw std::bad_alloc();
         return FreshBuffer(p, FreshDeleter{});
     }
     const std::size_t page = placement.pageSize;
     const std::size_t largest = std::max(placement.largestOffset, *placement.offset);
-    auto* raw = static_cast<std::byte*>(std::malloc(n + page + largest));
+    auto* raw = allocateFresh(n + page + largest, zeroing);
     if (!raw)
         throw std::bad_alloc();
     const auto address = reinterpret_cast<std::uintptr_t>(raw);

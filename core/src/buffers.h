@@ -26,11 +26,16 @@ struct FreshDeleter {
 };
 using FreshBuffer = std::unique_ptr<std::byte[], FreshDeleter>;
 
-// A fresh allocation of n bytes from malloc, never initialised (no hidden memset). Auto
-// placement: malloc(n), wherever it lands. Pinned: malloc of a slightly larger block (see
-// largestOffset), the buffer starting at the pinned offset past its first page boundary; as
-// fresh per call as plain malloc, only its start within the page fixed.
-FreshBuffer freshBuffer(std::size_t n, const BufferPlacement& placement);
+// How a fresh buffer is initialised: not at all (malloc), or zeroed by the allocator (calloc,
+// which knows memory fresh from the kernel is zero already and memsets only reused memory).
+enum class Zeroing { None, ByAllocator };
+
+// A fresh allocation of n bytes from malloc (or calloc), never initialised by readscope (no
+// hidden memset). Auto placement: malloc(n), wherever it lands. Pinned: a slightly larger
+// block (see largestOffset), the buffer starting at the pinned offset past its first page
+// boundary; as fresh per call as plain malloc, only its start within the page fixed.
+FreshBuffer freshBuffer(std::size_t n, const BufferPlacement& placement,
+                        Zeroing zeroing = Zeroing::None);
 
 // memset through a volatile function pointer: the compiler cannot drop the zero-fill because
 // a read overwrites the bytes right after, so pread-zerofill keeps the pass it is defined by.

@@ -48,6 +48,14 @@ inline constexpr bool kPerThreadFaults = true; // getrusage(RUSAGE_THREAD)
 #else
 inline constexpr bool kPerThreadFaults = false;
 #endif
+// Windows' cache manager purges a file only when no cached handle to it is open, so every
+// handle on it (the engine's too) closes around an eviction; POSIX_FADV_DONTNEED works on an
+// open descriptor.
+#ifdef _WIN32
+inline constexpr bool kEvictionNeedsHandlesClosed = true;
+#else
+inline constexpr bool kEvictionNeedsHandlesClosed = false;
+#endif
 
 std::uint32_t pageSize();
 std::string cpuModel();

@@ -19,8 +19,9 @@ namespace {
 
 constexpr std::size_t kGrowStart = 8 << 10;
 
-// One file mapping for the duration of one read() call: mapped and unmapped inside the timed
-// round, so cold rounds find nothing mapped and eviction works.
+// One file mapping: for the duration of one read() call (mapped and unmapped inside the timed
+// round, so cold rounds find nothing mapped and eviction works), or kept by the reader for
+// the whole run (MapLifetime::Kept; let go of around evictions).
 class Mapping {
 public:
     Mapping() = default;
@@ -66,6 +67,19 @@ public:
     PosixReader(const StrategyInfo& s, const FileProbe& f, UniqueFd fd)
         : ReaderBase(s, f), fd_(std::move(fd)) {}
 
+    Status prepare(std::uint64_t rangeBytes) override {
+        if (auto st = ReaderBase::prepare(rangeBytes); !st)
+            return st;
+        return mapKept();
+    }
+
+    void letGoOfFile() override {
+        std::uint64_t untimed = 0;
+        kept_.unmap(untimed);
+    }
+
+    Status takeBackFile() override { return mapKept(); }
+
     Result<ReadOutcome> read(std::span<const Range> ranges, ConsumeMode mode,
                              bool recordLatencies, std::stop_token stop) override {
         ReadOutcome out;
@@ -77,7 +91,8 @@ public:
         Mapping mapping;
         const bool mapped = mapsFile();
         if (mapped) {
-            if (auto st = setUpMapping(mapping, ranges, out.syscalls); !st)
+            if (auto st = keepsMapping() ? mapKept() : setUpMapping(mapping, ranges, out.syscalls);
+                !st)
                 return st.error();
         }
         // A file that shrinks while mapped turns the next touch past its new end into SIGBUS;
@@ -90,7 +105,7 @@ public:
         if (mapped && sigsetjmp(guard.env, 1) != 0) {
             scratch_.reset();
             const auto* at = static_cast<const std::byte*>(guard.faultAddress);
-            const auto base = mapping.base();
+            const auto* base = mappedBase(mapping);
             const std::string where =
                 at >= base && at < base + f_.size
                     ? fmt::format(" at offset {}", static_cast<std::uint64_t>(at - base))
@@ -101,7 +116,8 @@ public:
         }
         auto st = readEachRange(ranges, recordLatencies, stop, out,
                                 [&](const Range& r, std::size_t i) {
-                                    return readOne(r, i, consumer, mapping.base(), out.syscalls);
+                                    return readOne(r, i, consumer, mappedBase(mapping),
+                                                   out.syscalls);
                                 });
         if (!st)
             return st.error();
@@ -113,6 +129,23 @@ public:
     }
 
 private:
+    bool keepsMapping() const { return mapsFile() && s_.mapping == MapLifetime::Kept; }
+    // The mapping this read uses: the kept one, or this read's own.
+    std::byte* mappedBase(const Mapping& own) const {
+        return keepsMapping() ? kept_.base() : own.base();
+    }
+
+    // The kept mapping, made (untimed) if it is not there: the mapping call is paid once, and
+    // its first-touch faults by the warm-up rounds, outside every measured round.
+    Status mapKept() {
+        if (!keepsMapping() || kept_.base())
+            return okStatus();
+        std::uint64_t untimed = 0;
+        if (auto st = kept_.map(fd_.get(), f_.size, false, untimed); !st)
+            return Error{fmt::format("mapping '{}': {}", f_.path, st.error().message)};
+        return okStatus();
+    }
+
     Status setUpMapping(Mapping& mapping, std::span<const Range> ranges, std::uint64_t& syscalls) {
         if (auto st = mapping.map(fd_.get(), f_.size, false, syscalls); !st)
             return Error{fmt::format("mapping '{}': {}", f_.path, st.error().message)};
@@ -276,6 +309,7 @@ private:
     }
 
     UniqueFd fd_;
+    Mapping kept_;        // mmap-copy-kept's mapping, for the whole run
     FreshBuffer scratch_; // mmap-copy's fresh buffer, owned outside the fault path
 };
 

@@ -67,8 +67,9 @@ void fillPlatformFacts(FileProbe& p, int fd) {
     p.filesystem = filesystemOf(h);
     p.residencyVerifiable = false;
     p.residencyReason = "Windows offers no unprivileged way to ask which pages of a file are "
-                        "in its cache; cold rounds rely on the no-buffering open-and-close "
-                        "flush, unverified";
+                        "in its cache; cold rounds close every handle on the file (the "
+                        "engine's and each reader's), then rely on the no-buffering "
+                        "open-and-close flush: eviction attempted, unverified";
     p.uringReason = "io_uring exists on Linux only";
     probeNoBuffering(p, sectorSize(h, p.path));
 }

@@ -96,7 +96,9 @@ protected:
         FreshBuffer fresh;
         std::byte* buf = buffer_.data();
         if (s_.buffer != BufferKind::Reused) {
-            fresh = freshBuffer(want, placement_);
+            fresh = freshBuffer(want, placement_,
+                                s_.buffer == BufferKind::FreshCalloc ? Zeroing::ByAllocator
+                                                                     : Zeroing::None);
             buf = fresh.get();
             if (s_.buffer == BufferKind::FreshZeroed)
                 zeroFill(buf, want);

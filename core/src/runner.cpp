@@ -171,8 +171,26 @@ private:
     Residency prepareCache(std::span<const Range> ranges) {
         if (plan_.cache != CacheMode::Cold)
             return residency(ranges);
-        // Read-ahead started by the previous round can still land pages after an eviction,
-        // so evict again (briefly later) while residency says the file is not cold yet.
+        // Whatever keeps the file's pages cached lets go of them first (kept mappings; on
+        // Windows every cached handle), and takes them back after: untimed.
+        for (auto& lane : lanes_)
+            for (auto& reader : lane.readers)
+                reader->letGoOfFile();
+        if constexpr (platform::kEvictionNeedsHandlesClosed)
+            control_.reset();
+        const Residency r = evictUntilCold(ranges);
+        if (!control_.valid())
+            control_ = UniqueFd(platform::openForReading(file_.path));
+        for (auto& lane : lanes_)
+            for (auto& reader : lane.readers)
+                if (auto st = reader->takeBackFile(); !st)
+                    sink_.onWarning(st.error().message);
+        return r;
+    }
+
+    // Read-ahead started by the previous round can still land pages after an eviction, so
+    // evict again (briefly later) while residency says the file is not cold yet.
+    Residency evictUntilCold(std::span<const Range> ranges) {
         Residency r;
         for (int attempt = 0; attempt < kEvictionAttempts; ++attempt) {
             if (attempt > 0)

@@ -19,6 +19,7 @@ using enum Access;
 using enum BufferKind;
 using enum Hint;
 using enum Platform;
+using enum MapLifetime;
 
 constexpr StrategyInfo kStrategies[] = {
     {"pread-zerofill", "pread, zero-filled buffer", "Positioned read",
@@ -32,13 +33,20 @@ constexpr StrategyInfo kStrategies[] = {
      "start empty, read into spare capacity, double and copy when full", ReadToEnd, Grown, None},
     {"read-prealloc", "read, preallocated length + 1", "Read to end",
      "reserve exactly length + 1, read until a read returns 0", ReadToEnd, Preallocated, None},
+    {"pread-calloc", "pread, calloc'd buffer", "Positioned read",
+     "fresh calloc'd buffer per range (zeroed by the allocator only when it must), then pread",
+     Pread, FreshCalloc, None},
     {"pread-reuse", "pread, reused buffer", "Positioned read",
      "one buffer touched once and reused: no allocation, no page faults", Pread, Reused, None},
     {"mmap-copy", "mmap + memcpy", "Memory map",
-     "map the file once, memcpy each range into a fresh buffer", MapCopy, FreshUninit, None},
+     "map the file once per round per worker, memcpy each range into a fresh buffer", MapCopy,
+     FreshUninit, None},
+    {"mmap-copy-kept", "mmap kept + memcpy", "Memory map",
+     "map the file once for the whole run, memcpy each range into a fresh buffer", MapCopy,
+     FreshUninit, None, Posix, Kept},
     {"mmap-touch", "mmap, read in place", "Memory map",
-     "map the file once, consume the bytes in place (one byte per page)", MapInPlace, InPlace,
-     None},
+     "map the file once per round per worker, consume the bytes in place", MapInPlace,
+     InPlace, None},
     {"mmap-willneed", "mmap + MADV_WILLNEED", "Memory map",
      "as mmap-touch, with madvise(MADV_WILLNEED) on each range first", MapInPlace, InPlace,
      WillNeed},
@@ -61,6 +69,10 @@ constexpr StrategyInfo kStrategies[] = {
     {"setpointer-readfile", "SetFilePointerEx + ReadFile", "Seek then read",
      "fresh uninitialised buffer, SetFilePointerEx then ReadFile: one more call per range",
      SeekRead, FreshUninit, None, Windows},
+    {"readfile-calloc", "ReadFile, calloc'd buffer", "Positioned read",
+     "fresh calloc'd buffer per range (zeroed pages from the OS need no memset), ReadFile at "
+     "an offset",
+     Pread, FreshCalloc, None, Windows},
     {"readfile-reuse", "ReadFile, reused buffer", "Positioned read",
      "one buffer touched once and reused, ReadFile at an offset: no allocation, no faults",
      Pread, Reused, None, Windows},
@@ -71,10 +83,14 @@ constexpr StrategyInfo kStrategies[] = {
      "as readfile-reuse, on a handle opened with FILE_FLAG_RANDOM_ACCESS", Pread, Reused,
      RandomAccess, Windows},
     {"mapview-copy", "MapViewOfFile + memcpy", "Memory map",
-     "map a view of the file once, memcpy each range into a fresh buffer", MapCopy,
-     FreshUninit, None, Windows},
+     "map a view of the file once per round per worker, memcpy each range into a fresh "
+     "buffer",
+     MapCopy, FreshUninit, None, Windows},
+    {"mapview-copy-kept", "MapViewOfFile kept + memcpy", "Memory map",
+     "map a view of the file once for the whole run, memcpy each range into a fresh buffer",
+     MapCopy, FreshUninit, None, Windows, Kept},
     {"mapview-touch", "MapViewOfFile, read in place", "Memory map",
-     "map a view of the file once, consume the bytes in place (one byte per page)",
+     "map a view of the file once per round per worker, consume the bytes in place",
      MapInPlace, InPlace, None, Windows},
     {"mapview-prefetch", "MapViewOfFile + PrefetchVirtualMemory", "Memory map",
      "as mapview-touch, with PrefetchVirtualMemory on each range first", MapInPlace, InPlace,
@@ -123,7 +139,8 @@ std::string_view strategyExplanation(std::string_view id) {
 // The same way of reading (access, buffer, hint) on this platform, if it has one.
 const StrategyInfo* counterpart(const StrategyInfo& other) {
     for (const auto& s : strategies())
-        if (s.access == other.access && s.buffer == other.buffer && s.hint == other.hint)
+        if (s.access == other.access && s.buffer == other.buffer && s.hint == other.hint &&
+            s.mapping == other.mapping)
             return &s;
     return nullptr;
 }

@@ -15,7 +15,8 @@ constexpr std::uint64_t kMmapThreshold = 128 << 10;
 
 bool freshBuffer(const StrategyInfo& s) {
     return s.buffer == BufferKind::FreshZeroed || s.buffer == BufferKind::FreshUninit ||
-           s.buffer == BufferKind::Grown || s.buffer == BufferKind::Preallocated;
+           s.buffer == BufferKind::FreshCalloc || s.buffer == BufferKind::Grown ||
+           s.buffer == BufferKind::Preallocated;
 }
 
 // The calls a strategy's platform names its steps with.
@@ -60,7 +61,11 @@ ExpectedCost expectedCost(const StrategyInfo& s, std::uint64_t n) {
                          calls.read),
              s.buffer == BufferKind::FreshZeroed ? fmt::format("two: the memset, then {}",
                                                                calls.copy)
-                                                 : copy,
+             : s.buffer == BufferKind::FreshCalloc
+                 ? fmt::format("one or two: calloc memsets reused heap memory but not memory "
+                               "fresh from the kernel (already zero), then {}",
+                               calls.copy)
+                 : copy,
              s.buffer == BufferKind::Reused ? "none" : "one per range",
              s.buffer == BufferKind::Reused ? "none: the buffer was touched before measuring"
                                             : freshFaults};
@@ -88,7 +93,15 @@ ExpectedCost expectedCost(const StrategyInfo& s, std::uint64_t n) {
         break;
     }
     case Access::MapCopy:
-        e = {0, 0.1, fmt::format("none per range ({} per round)", calls.map),
+        if (s.mapping == MapLifetime::Kept) {
+            e = {0, 0.05, "none (mapped once for the whole run, untimed)",
+                 "one: the memcpy out of the mapping", "one per range",
+                 "none for cached pages: the warm-up rounds took the mapping's first-touch "
+                 "faults (cold rounds fault again: the mapping is dropped around each "
+                 "eviction); only the fresh buffer's"};
+            break;
+        }
+        e = {0, 0.1, fmt::format("none per range ({} per round and worker)", calls.map),
              "one: the memcpy out of the mapping", "one per range",
              "one minor fault per page of the mapping on first touch (fewer with the kernel's "
              "fault-around), plus the fresh buffer's"};
@@ -96,7 +109,8 @@ ExpectedCost expectedCost(const StrategyInfo& s, std::uint64_t n) {
     case Access::MapInPlace:
         e = {s.hint == Hint::WillNeed ? 1.0 : 0.0, s.hint == Hint::WillNeed ? 1.0 : 0.1,
              s.hint == Hint::WillNeed ? fmt::format("{} per range", calls.advice)
-                                      : fmt::format("none per range ({} per round)", calls.map),
+                                      : fmt::format("none per range ({} per round and worker)",
+                                                    calls.map),
              "none: the bytes are used where they are", "none",
              s.hint == Hint::Populate ? "taken up front by the populate call, not per touch"
                                       : "one minor fault per page on first touch (fewer with "

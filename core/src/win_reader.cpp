@@ -25,9 +25,10 @@ PrefetchFn prefetchVirtualMemory() {
     return fn;
 }
 
-// One view of the whole file for one read() call, mapped and unmapped inside the timed round
-// (as on POSIX), so that cold rounds find nothing mapped. Windows refuses to truncate a file
-// while a view of it exists, so the SIGBUS case of POSIX cannot arise here.
+// One view of the whole file: for one read() call, mapped and unmapped inside the timed round
+// (as on POSIX), so that cold rounds find nothing mapped; or kept by the reader for the whole
+// run (MapLifetime::Kept). Windows refuses to truncate a file while a view of it exists, so
+// the SIGBUS case of POSIX cannot arise here.
 class View {
 public:
     View() = default;
@@ -64,12 +65,45 @@ private:
     std::byte* base_ = nullptr;
 };
 
+DWORD openFlags(const StrategyInfo& s) {
+    if (s.access == Access::Direct)
+        return FILE_FLAG_NO_BUFFERING;
+    if (s.hint == Hint::SequentialScan)
+        return FILE_FLAG_SEQUENTIAL_SCAN;
+    if (s.hint == Hint::RandomAccess)
+        return FILE_FLAG_RANDOM_ACCESS;
+    return FILE_ATTRIBUTE_NORMAL;
+}
+
 class WinReader final : public ReaderBase<WinReader> {
     friend class ReaderBase<WinReader>;
 
 public:
     WinReader(const StrategyInfo& s, const FileProbe& f, win::UniqueHandle h)
         : ReaderBase(s, f), h_(std::move(h)) {}
+
+    Status prepare(std::uint64_t rangeBytes) override {
+        if (auto st = ReaderBase::prepare(rangeBytes); !st)
+            return st;
+        return mapKept();
+    }
+
+    // The cache manager purges a file only when no cached handle to it is open: the kept view
+    // and this reader's handle close around the eviction and open again after it.
+    void letGoOfFile() override {
+        kept_.unmap(nullptr);
+        h_.reset();
+    }
+
+    Status takeBackFile() override {
+        if (!h_.valid()) {
+            h_ = win::openShared(f_.path, openFlags(s_));
+            if (!h_.valid())
+                return Error{fmt::format("cannot open '{}' again for {} after the eviction: {}",
+                                         f_.path, s_.id, win::errorText(GetLastError()))};
+        }
+        return mapKept();
+    }
 
     Result<ReadOutcome> read(std::span<const Range> ranges, ConsumeMode mode,
                              bool recordLatencies, std::stop_token stop) override {
@@ -79,13 +113,16 @@ public:
         if (auto st = prepareFor(ranges); !st)
             return st.error();
         Consumer consumer(mode, f_.pageSize, false);
+        if (!h_.valid())
+            return Error{fmt::format("'{}' is not open for {}", f_.path, s_.id)};
         View view;
         if (mapsFile())
-            if (auto st = view.map(h_.get(), f_, out.syscalls); !st)
+            if (auto st = keepsMapping() ? mapKept() : view.map(h_.get(), f_, out.syscalls); !st)
                 return st.error();
+        std::byte* const base = keepsMapping() ? kept_.base() : view.base();
         auto st = readEachRange(ranges, recordLatencies, stop, out,
                                 [&](const Range& r, std::size_t i) {
-                                    return readOne(r, i, consumer, view.base(), out.syscalls);
+                                    return readOne(r, i, consumer, base, out.syscalls);
                                 });
         if (!st)
             return st.error();
@@ -97,6 +134,16 @@ public:
     }
 
 private:
+    bool keepsMapping() const { return mapsFile() && s_.mapping == MapLifetime::Kept; }
+
+    // The kept view, made (untimed) when it is not there.
+    Status mapKept() {
+        if (!keepsMapping() || kept_.base())
+            return okStatus();
+        std::uint64_t untimed = 0;
+        return kept_.map(h_.get(), f_, untimed);
+    }
+
     // ReadFile with the offset in an OVERLAPPED: on a synchronous handle this is pread.
     Result<std::uint64_t> readAtFull(std::byte* buf, std::uint64_t want, std::uint64_t off,
                                      std::uint64_t& syscalls) {
@@ -179,17 +226,8 @@ private:
     }
 
     win::UniqueHandle h_;
+    View kept_; // mapview-copy-kept's view, for the whole run
 };
-
-DWORD openFlags(const StrategyInfo& s) {
-    if (s.access == Access::Direct)
-        return FILE_FLAG_NO_BUFFERING;
-    if (s.hint == Hint::SequentialScan)
-        return FILE_FLAG_SEQUENTIAL_SCAN;
-    if (s.hint == Hint::RandomAccess)
-        return FILE_FLAG_RANDOM_ACCESS;
-    return FILE_ATTRIBUTE_NORMAL;
-}
 
 } // namespace
 

@@ -36,8 +36,8 @@ class TestFaults : public QObject {
 private slots:
     void truncatedUnderMapping_data() {
         QTest::addColumn<QString>("strategy");
-        for (const char* id : {"mmap-touch", "mmap-copy", "mmap-willneed", "mmap-populate",
-                               "mmap-prefetch"})
+        for (const char* id : {"mmap-touch", "mmap-copy", "mmap-copy-kept", "mmap-willneed",
+                               "mmap-populate", "mmap-prefetch"})
             QTest::newRow(id) << id;
     }
     void truncatedUnderMapping() {

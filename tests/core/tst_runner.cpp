@@ -128,11 +128,16 @@ private slots:
         auto plan = smallPlan(*file_);
         plan.cache = CacheMode::Cold;
         plan.sizes = {64 << 10};
-        plan.strategies = {"pread-uninit", "mmap-touch"};
+        // mmap-copy-kept keeps its mapping across rounds: the runner must have it let go of
+        // the file's pages around every eviction, or its rounds would start warm.
+        plan.strategies = {"pread-uninit", "mmap-touch", "mmap-copy-kept"};
         RecordingSink sink;
         auto doc = runPlan(plan, sink);
         QVERIFY(doc.ok());
+        QCOMPARE(doc->cells.size(), std::size_t(3));
         for (const auto& c : doc->cells) {
+            QVERIFY2(c.status != CellStatus::NotCold, c.message.c_str());
+            QCOMPARE(c.checksum, std::string("verified"));
             QVERIFY(c.residentBefore.has_value());
             qInfo("%s cold: %.3f%% resident before its rounds (%s)", c.strategy.c_str(),
                   *c.residentBefore * 100, c.residencyMethod.c_str());

@@ -1,11 +1,15 @@
 // Every strategy must obtain exactly the file's bytes, whatever the range looks like.
 #include "readscope/generator.h"
 #include "readscope/reader.h"
+#include "readscope/residency.h"
 #include "readscope/strategy.h"
 #include "range_shapes.h"
 #include "test_file.h"
 
 #include <QTest>
+
+#include <fcntl.h>
+#include <unistd.h>
 
 
 using namespace readscope;
@@ -119,6 +123,42 @@ private slots:
         QCOMPARE(count("seek-read"), std::uint64_t(8)); // one lseek + one read per range
         QCOMPARE(count("mmap-touch"), std::uint64_t(2)); // mmap + munmap
         QCOMPARE(count("mmap-willneed"), std::uint64_t(6)); // + one madvise per range
+        QCOMPARE(count("mmap-copy"), std::uint64_t(2));
+        QCOMPARE(count("mmap-copy-kept"), std::uint64_t(0)); // mapped when opened, untimed
+        QCOMPARE(count("pread-calloc"), std::uint64_t(4));
+    }
+
+    // A kept mapping holds the file's pages in the cache against POSIX_FADV_DONTNEED; let go
+    // of, it does not, and taken back, it reads the right bytes again.
+    void keptMappingLetsGoForEviction() {
+        const auto* info = findStrategy("mmap-copy-kept");
+        auto reader = openReader(*info, probe_, 64 << 10);
+        QVERIFY(reader.ok());
+        Ranges ranges;
+        for (std::uint64_t off = 0; off + (64 << 10) <= kFileSize; off += 64 << 10)
+            ranges.push_back({off, 64 << 10});
+        const int fd = ::open(file_->path().c_str(), O_RDONLY | O_CLOEXEC);
+        QVERIFY(fd >= 0);
+        auto resident = [&] {
+            const auto r = measureRangeResidency(fd, kFileSize, ranges, true, "");
+            return r.fraction.value_or(-1);
+        };
+        QVERIFY((*reader)->read(ranges, ConsumeMode::Touch, false, {}).ok());
+        QVERIFY(evictFile(fd, file_->path()).ok());
+        const double whileMapped = resident();
+        (*reader)->letGoOfFile();
+        QVERIFY(evictFile(fd, file_->path()).ok());
+        const double afterLettingGo = resident();
+        qInfo("resident after eviction: %.1f%% while mapped, %.1f%% after letting go",
+              whileMapped * 100, afterLettingGo * 100);
+        QVERIFY(whileMapped > 0.5);      // why the runner must ask readers to let go
+        QVERIFY(afterLettingGo <= 0.01); // and that letting go is enough
+        QVERIFY((*reader)->takeBackFile().ok());
+        auto out = (*reader)->read(ranges, ConsumeMode::Verify, false, {});
+        QVERIFY(out.ok());
+        QCOMPARE(out->value, file_->expectedChecksum(ranges));
+        QCOMPARE(out->syscalls, std::uint64_t(0));
+        ::close(fd);
     }
 
     void readToEndOnWholeFile() {
@@ -171,7 +211,7 @@ private slots:
         const char* ids[] = {"pread-zerofill", "pread-uninit", "seek-read", "read-grow",
                              "read-prealloc", "pread-reuse", "mmap-copy", "mmap-touch",
                              "mmap-willneed", "mmap-populate", "mmap-prefetch", "direct-pread",
-                             "uring-batch"};
+                             "uring-batch", "pread-calloc", "mmap-copy-kept"};
         QCOMPARE(strategies().size(), std::size(ids));
         for (const char* id : ids) {
             const auto* s = findStrategy(id);

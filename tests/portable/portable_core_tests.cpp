@@ -98,7 +98,8 @@ TEST_CASE("this platform has its strategies, each explained") {
         CHECK(ids.insert(s.id).second, "{} is listed twice", s.id);
     const char* windowsIds[] = {"readfile-offset", "setpointer-readfile", "readfile-reuse",
                                 "readfile-sequential", "readfile-random", "mapview-copy",
-                                "mapview-touch", "mapview-prefetch", "readfile-nobuffering"};
+                                "mapview-touch", "mapview-prefetch", "readfile-nobuffering",
+                                "readfile-calloc", "mapview-copy-kept"};
     for (const char* id : windowsIds) {
         const auto* s = findStrategy(id);
         REQUIRE(s, "{} missing", id);

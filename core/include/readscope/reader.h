@@ -63,6 +63,13 @@ public:
     // prepare(). Direct-I/O buffers keep the device's alignment whatever is asked.
     virtual void placeBuffers(std::optional<std::uint32_t> /*offset*/,
                               std::uint32_t /*largestOffset*/) {}
+    // Around an eviction (cold runs, untimed): let go of whatever keeps the file's pages
+    // cached, then take it back. A kept mapping must go (pages mapped by any process survive
+    // POSIX_FADV_DONTNEED); on Windows every cached handle must close (the cache manager
+    // purges a file only when no cached handle is open). The next read() works only after
+    // takeBackFile() succeeded.
+    virtual void letGoOfFile() {}
+    virtual Status takeBackFile() { return okStatus(); }
 };
 
 // Fails with a reason when the strategy cannot run on this file (the same reason

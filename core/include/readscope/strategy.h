@@ -10,7 +10,9 @@
 namespace readscope {
 
 enum class Access { Pread, SeekRead, ReadToEnd, MapCopy, MapInPlace, Direct, UringBatch };
-enum class BufferKind { FreshZeroed, FreshUninit, Reused, Grown, Preallocated, InPlace };
+// FreshCalloc: zeroed by the allocator (calloc), which skips the memset for memory fresh from
+// the kernel and memsets reused heap memory, as Rust's vec![0; n] and alloc_zeroed do.
+enum class BufferKind { FreshZeroed, FreshUninit, Reused, Grown, Preallocated, InPlace, FreshCalloc };
 // WillNeed is madvise(MADV_WILLNEED) on POSIX and PrefetchVirtualMemory on Windows;
 // SequentialScan and RandomAccess are Windows open flags (FILE_FLAG_SEQUENTIAL_SCAN,
 // FILE_FLAG_RANDOM_ACCESS) that steer the cache manager's read-ahead.
@@ -18,6 +20,10 @@ enum class Hint { None, WillNeed, Populate, Prefetch, SequentialScan, RandomAcce
 // Where a strategy's system calls exist. Every row is listed everywhere (so that documents
 // from the other platform can be read), but runs only where its calls exist.
 enum class Platform { Posix, Windows };
+// How long a mapping lives: mapped and unmapped inside every round, or mapped once when the
+// reader opens and kept across rounds (as a program that maps a file once and serves many
+// reads), so that mapping and first-touch page-table work leave the timed rounds.
+enum class MapLifetime { PerRound, Kept };
 
 struct StrategyInfo {
     std::string_view id;      // stable, used in files and on the command line
@@ -28,6 +34,7 @@ struct StrategyInfo {
     BufferKind buffer;
     Hint hint;
     Platform platform = Platform::Posix;
+    MapLifetime mapping = MapLifetime::PerRound; // for mapping strategies
 };
 
 // This platform's strategies, the default set to run and to offer.
