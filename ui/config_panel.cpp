@@ -208,8 +208,12 @@ void ConfigPanel::updateCacheText() {
     if (status_ && CacheMode(cache_->currentData().toInt()) != CacheMode::Direct)
         text += status_->probe.residencyVerifiable
                     ? " Residency is checked before every round."
-                    : " Residency cannot be verified for this file (you neither own nor may "
-                      "write it): results will say 'unverified'.";
+                : status_->probe.residencyByNowait
+                    ? " Residency is sampled before every round with RWF_NOWAIT reads (you "
+                      "neither own nor may write this file, so the kernel's other answers "
+                      "would be made up)."
+                    : " Residency cannot be verified for this file: results will say "
+                      "'unverified'.";
     cacheText_->setText(text);
 }
 

@@ -17,8 +17,15 @@ Result<FileStatus> inspectFile(const std::string& path) {
     UniqueFd fd(platform::openForReading(path));
     if (!fd.valid())
         return Error{fmt::format("cannot open '{}' for reading: {}", path, std::strerror(errno))};
+    // Not by RWF_NOWAIT probes: on a miss they read ahead, and looking at a file must not
+    // change its cache state.
+    const std::string whyNot =
+        probe->residencyByNowait
+            ? "you neither own nor may write the file; runs sample the pages of each round with "
+              "RWF_NOWAIT reads, which a status display cannot do without reading ahead"
+            : probe->residencyReason;
     FileStatus status{*probe, measureResidency(fd.get(), probe->size, probe->residencyVerifiable,
-                                               probe->residencyReason)};
+                                               whyNot)};
     return status;
 }
 

@@ -2,6 +2,7 @@
 // for direct reads, no io_uring, mincore for residency).
 #include "probe_platform.h"
 
+#include "readscope/residency.h"
 #include "residency_rules.h"
 #include "unique_fd.h"
 
@@ -169,10 +170,14 @@ void fillPlatformFacts(FileProbe& p, int fd) {
     const bool owned = ::fstat(fd, &st) == 0;
     const bool writable = ::faccessat(AT_FDCWD, p.path.c_str(), W_OK, AT_EACCESS) == 0;
     p.residencyVerifiable = residencyVerifiable(owned ? st.st_uid : 0, ::geteuid(), writable);
-    if (!p.residencyVerifiable)
-        p.residencyReason = fmt::format("you neither own nor may write '{}', so the kernel "
-                                        "hides its page-cache state",
-                                        p.path);
+    if (!p.residencyVerifiable) {
+        p.residencyByNowait = nowaitReadsWork(fd);
+        if (!p.residencyByNowait)
+            p.residencyReason = fmt::format("you neither own nor may write '{}', so cachestat "
+                                            "and mincore hide its page-cache state, and RWF_NOWAIT "
+                                            "reads do not work on it ({})",
+                                            p.path, p.filesystem);
+    }
     probeDirect(p);
     probeUring(p);
 }

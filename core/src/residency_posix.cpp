@@ -7,6 +7,7 @@
 #include <fcntl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/uio.h>
 #include <unistd.h>
 #ifdef __linux__
 #include <sys/syscall.h>
@@ -138,7 +139,66 @@ std::optional<double> sampledViaMincore(int fd, std::uint64_t size,
     return result;
 }
 
+#ifdef RWF_NOWAIT
+// 1: cached, 0: not cached, -1: the question cannot be asked this way (errno says why).
+int cachedNowait(int fd, std::uint64_t offset) {
+    char byte = 0;
+    iovec v{&byte, 1};
+    for (;;) {
+        const ssize_t n = ::preadv2(fd, &v, 1, static_cast<off_t>(offset), RWF_NOWAIT);
+        if (n >= 0)
+            return 1; // 0 would be end of file: the page is not past it, so n is 1
+        if (errno == EAGAIN)
+            return 0;
+        if (errno != EINTR)
+            return -1;
+    }
+}
+#endif
+
 } // namespace
+
+bool nowaitReadsWork(int fd) {
+#ifdef RWF_NOWAIT
+    return cachedNowait(fd, 0) >= 0;
+#else
+    (void)fd;
+    return false;
+#endif
+}
+
+Residency sampleResidencyNowait(int fd, std::uint64_t size, std::span<const Range> ranges) {
+#ifdef RWF_NOWAIT
+    const auto page = static_cast<std::uint64_t>(::sysconf(_SC_PAGESIZE));
+    const auto pages = probePages(size, ranges, page);
+    // A miss reads ahead from the page asked about, and the next probes would find that
+    // read-ahead: as random access, a miss reads that one page only. Asked from the last page
+    // to the first, what a miss brings in lies behind the probes still to come.
+    ::posix_fadvise(fd, 0, 0, POSIX_FADV_RANDOM);
+    std::uint64_t resident = 0;
+    int failure = 0;
+    for (auto p = pages.rbegin(); p != pages.rend() && !failure; ++p) {
+        const int cached = cachedNowait(fd, *p * page);
+        if (cached < 0)
+            failure = errno;
+        else
+            resident += static_cast<std::uint64_t>(cached);
+    }
+    ::posix_fadvise(fd, 0, 0, POSIX_FADV_NORMAL);
+    if (failure)
+        return {std::nullopt,
+                fmt::format("unverified: a RWF_NOWAIT read failed: {}", std::strerror(failure))};
+    const double fraction = pages.empty() ? 1.0 : double(resident) / double(pages.size());
+    return {fraction,
+            fmt::format("nowait-sample: {} pages of the round's ranges (RWF_NOWAIT reads; each "
+                        "miss starts read-ahead, so cold rounds evict again after the probe)",
+                        pages.size()),
+            resident < pages.size()};
+#else
+    (void)fd, (void)size, (void)ranges;
+    return {std::nullopt, "unverified: this system has no RWF_NOWAIT reads"};
+#endif
+}
 
 Residency measureRangeResidency(int fd, std::uint64_t size, std::span<const Range> ranges,
                                 bool verifiable, const std::string& whyNot) {

@@ -19,6 +19,12 @@ Residency measureRangeResidency(int, std::uint64_t, std::span<const Range>, bool
     return {std::nullopt, "unverified: " + whyNot};
 }
 
+Residency sampleResidencyNowait(int, std::uint64_t, std::span<const Range>) {
+    return {std::nullopt, "unverified: RWF_NOWAIT reads exist on Linux only"};
+}
+
+bool nowaitReadsWork(int) { return false; }
+
 Status evictFile(int, const std::string& path) {
     auto h = win::openShared(path, FILE_FLAG_NO_BUFFERING);
     if (!h.valid())

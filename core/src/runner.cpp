@@ -63,7 +63,7 @@ public:
             if (!lane.unavailable.empty())
                 sink_.onWarning(fmt::format("{} is unavailable: {}", lane.info->id,
                                             lane.unavailable));
-        if (!file_.residencyVerifiable)
+        if (!file_.residencyVerifiable && !file_.residencyByNowait)
             sink_.onWarning(fmt::format("page-cache residency cannot be verified: {}",
                                         file_.residencyReason));
         if (const auto why = platform::faultsUncountedReason(); !why.empty()) {
@@ -164,6 +164,8 @@ private:
     // Over the pages this round is about to read, not the whole file: leftovers of read-ahead
     // land exactly where the next round reads, and 1% of a large file can be a whole round.
     Residency residency(std::span<const Range> ranges) const {
+        if (!file_.residencyVerifiable && file_.residencyByNowait)
+            return sampleResidencyNowait(control_.get(), file_.size, ranges);
         return measureRangeResidency(control_.get(), file_.size, ranges,
                                      file_.residencyVerifiable, file_.residencyReason);
     }
@@ -195,16 +197,22 @@ private:
         for (int attempt = 0; attempt < kEvictionAttempts; ++attempt) {
             if (attempt > 0)
                 std::this_thread::sleep_for(std::chrono::milliseconds(5 * attempt));
-            if (auto st = evictFile(control_.get(), file_.path); !st)
-                sink_.onWarning(st.error().message);
-            if (plan_.dropCachesAsRoot)
-                if (auto st = dropAllCaches(); !st)
-                    sink_.onWarning(st.error().message);
+            evict();
             r = residency(ranges);
+            if (r.disturbsCache)
+                evict(); // the probe's misses started read-ahead of the pages it asked about
             if (!r.fraction || *r.fraction <= kColdThreshold)
                 break;
         }
         return r;
+    }
+
+    void evict() {
+        if (auto st = evictFile(control_.get(), file_.path); !st)
+            sink_.onWarning(st.error().message);
+        if (plan_.dropCachesAsRoot)
+            if (auto st = dropAllCaches(); !st)
+                sink_.onWarning(st.error().message);
     }
 
     void verify(Lane& lane, Cell& cell, const std::vector<Range>& ranges,

@@ -303,6 +303,50 @@ private slots:
                  qPrintable(r.err));
     }
 
+    // Someone else's read-only file: cachestat and mincore would lie to this reader, so each
+    // round's pages are sampled with RWF_NOWAIT reads; cold must still be verified cold and
+    // warm verified warm.
+    void residencyOfSomeoneElsesFile() {
+        if (::geteuid() != 0)
+            QSKIP("needs root to make a file owned by someone else and read it as 'nobody'");
+        const QString setpriv = QStandardPaths::findExecutable("setpriv");
+        if (setpriv.isEmpty())
+            QSKIP("no setpriv(1) to read the file as 'nobody'");
+        QTemporaryDir dir("/tmp/readscope-nowait-XXXXXX");
+        QVERIFY(QFile::setPermissions(dir.path(), QFileDevice::ReadOwner | QFileDevice::WriteOwner |
+                                                      QFileDevice::ExeOwner | QFileDevice::ReadOther |
+                                                      QFileDevice::WriteOther |
+                                                      QFileDevice::ExeOther));
+        const QString path = dir.path() + "/roots.bin";
+        QVERIFY(QFile::copy(path_, path)); // owned by root, mode 0644
+        const QStringList nobody = {setpriv, "--reuid=65534", "--regid=65534", "--clear-groups",
+                                    "env", "HOME=" + dir.path()};
+        for (const char* cache : {"cold", "warm"}) {
+            const QString json = dir.path() + "/" + cache + ".json";
+            auto r = cli({"run", path, "--cache", cache, "--sizes", "64K", "--strategies",
+                          "pread-uninit,mmap-touch", "--rounds", "3", "--warmup", "1", "--json",
+                          json, "--quiet"},
+                         nobody);
+            QVERIFY2(r.code == 0, qPrintable(QString("exit %1\n%2%3").arg(r.code).arg(r.out, r.err)));
+            auto doc = readscope::loadDocument(json.toStdString());
+            QVERIFY2(doc.ok(), doc.ok() ? "" : doc.error().message.c_str());
+            QCOMPARE(doc->cells.size(), std::size_t(2));
+            for (const auto& c : doc->cells) {
+                QVERIFY2(c.residencyMethod.rfind("nowait-sample: ", 0) == 0,
+                         c.residencyMethod.c_str());
+                for (const auto& s : c.samples) {
+                    QVERIFY(s.residentBefore.has_value());
+                    if (QByteArray(cache) == "cold")
+                        QVERIFY2(*s.residentBefore <= 0.01, c.message.c_str());
+                    else
+                        QVERIFY2(*s.residentBefore >= 0.99, c.message.c_str());
+                }
+            }
+            qInfo("%s as nobody: %s, %.1f%% resident", cache,
+                  doc->cells[0].residencyMethod.c_str(), *doc->cells[0].residentBefore * 100);
+        }
+    }
+
     void directRefusedStillRunsOthers() {
         // ramfs refuses O_DIRECT; a user + mount namespace lets anyone mount one privately.
         const QString unshare = QStandardPaths::findExecutable("unshare");

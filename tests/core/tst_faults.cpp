@@ -127,7 +127,14 @@ private slots:
         const auto cold = measureRangeResidency(fd, file.size(), coldHalf, true, "");
         const auto warm = measureRangeResidency(fd, file.size(), warmHalf, true, "");
         const auto whole = measureResidency(fd, file.size(), true, "");
+        // The way any reader may ask agrees, and says that it disturbed the cache.
+        const auto warmNowait = sampleResidencyNowait(fd, file.size(), warmHalf);
+        const auto coldNowait = sampleResidencyNowait(fd, file.size(), coldHalf);
         ::close(fd);
+        QVERIFY2(coldNowait.fraction && *coldNowait.fraction < 0.05, coldNowait.method.c_str());
+        QVERIFY2(warmNowait.fraction && *warmNowait.fraction > 0.95, warmNowait.method.c_str());
+        QVERIFY(coldNowait.disturbsCache && !warmNowait.disturbsCache);
+        QVERIFY(coldNowait.method.rfind("nowait-sample: 1024 pages", 0) == 0);
         QVERIFY2(cold.fraction && *cold.fraction < 0.05, cold.method.c_str());
         QVERIFY2(warm.fraction && *warm.fraction > 0.95, warm.method.c_str());
         QVERIFY(whole.fraction && *whole.fraction > 0.3 && *whole.fraction < 0.7);

@@ -21,7 +21,10 @@ struct FileProbe {
     bool uringSupported = false;
     std::string uringReason;
     bool residencyVerifiable = false; // mincore/cachestat tell the truth for this file
-    std::string residencyReason;
+    // Where they do not (someone else's read-only file): one-byte RWF_NOWAIT reads of sampled
+    // pages answer instead, for any reader (see sampleResidencyNowait).
+    bool residencyByNowait = false;
+    std::string residencyReason; // why neither way works, when neither does
 };
 
 // Checks that path names a non-empty readable regular file and gathers its facts.

@@ -13,7 +13,10 @@ namespace readscope {
 
 struct Residency {
     std::optional<double> fraction; // 0..1; empty = unverified
-    std::string method;             // "cachestat", "mincore" or "unverified: <why>"
+    std::string method; // "cachestat", "mincore", "nowait-sample: ..." or "unverified: <why>"
+    // The probe itself changed the cache (a RWF_NOWAIT miss starts read-ahead of the page it
+    // asked about): a cold round must evict again after it.
+    bool disturbsCache = false;
 };
 
 // fd must be open on a regular file of the given size.
@@ -26,6 +29,17 @@ Residency measureResidency(int fd, std::uint64_t size, bool verifiable,
 inline constexpr std::size_t kResidencyProbes = 4096;
 Residency measureRangeResidency(int fd, std::uint64_t size, std::span<const Range> ranges,
                                 bool verifiable, const std::string& whyNot);
+
+// The same pages asked the way any reader may ask: a one-byte preadv2(RWF_NOWAIT) of each,
+// which fails with EAGAIN when the page is not cached. mincore and cachestat hide the truth
+// from a caller who neither owns nor may write the file; this does not. But on Linux a miss
+// starts read-ahead of the page asked about, so the answer describes the cache as it was, and
+// a cold round evicts again after asking (disturbsCache). Linux only; elsewhere unverified.
+Residency sampleResidencyNowait(int fd, std::uint64_t size, std::span<const Range> ranges);
+
+// Whether RWF_NOWAIT reads work on this descriptor (Linux 4.14+, a filesystem that supports
+// them). Asks about the file's first page: on a miss, that page is read ahead.
+bool nowaitReadsWork(int fd);
 
 // POSIX_FADV_DONTNEED on the whole file. Pages still mapped anywhere stay resident.
 Status evictFile(int fd, const std::string& path);
