@@ -20,6 +20,17 @@ int64_t minimal_pread_uninit(int fd, const struct minimal_range* r, size_t n, ui
 int64_t minimal_seek_read(int fd, const struct minimal_range* r, size_t n, uint64_t* sink);
 int64_t minimal_pread_reuse(int fd, unsigned char* buf, const struct minimal_range* r, size_t n,
                             uint64_t* sink);
+int64_t minimal_pread_calloc(int fd, const struct minimal_range* r, size_t n, uint64_t* sink);
+/* Map the whole file (size bytes), work through the ranges, unmap: one round. */
+int64_t minimal_mmap_copy(int fd, uint64_t size, const struct minimal_range* r, size_t n,
+                          uint64_t* sink);
+int64_t minimal_mmap_touch(int fd, uint64_t size, const struct minimal_range* r, size_t n,
+                           uint64_t* sink);
+int64_t minimal_mmap_willneed(int fd, uint64_t size, const struct minimal_range* r, size_t n,
+                              uint64_t* sink);
+/* A mapping made once by the caller and kept across rounds. */
+int64_t minimal_mapped_copy(const unsigned char* map, const struct minimal_range* r, size_t n,
+                            uint64_t* sink);
 
 #ifdef __cplusplus
 }

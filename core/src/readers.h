@@ -34,8 +34,11 @@ inline double secondsBetween(Clock::time_point a, Clock::time_point b) {
 inline constexpr std::uint64_t kKeepBufferLimit = 64ull << 20;
 
 // Times at most kMaxLatencySamples evenly spaced ranges per read() call: two clock reads per
-// range cost 2-3% at 64 KiB, which the overhead benchmark would see; one range in k costs 1/k.
-inline constexpr std::size_t kMaxLatencySamples = 512;
+// range cost 2-3% of a 64 KiB pread, and 10% of mmap-copy-kept's 64 KiB memcpy at 22 GB/s
+// (kvm-clock reads take ~100 ns here), which the overhead benchmark sees; one range in k costs
+// 1/k. 128 samples per round still give a p99 per round (between its two slowest), and the
+// cell's figure is the median over rounds.
+inline constexpr std::size_t kMaxLatencySamples = 128;
 inline std::size_t latencyStride(bool enabled, std::size_t ranges) {
     if (!enabled)
         return 0;
