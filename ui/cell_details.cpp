@@ -23,7 +23,7 @@ QString cellDetailsHtml(const Cell& c, const ResultDocument& doc) {
     QString html = QString("<h3>%1 at %2</h3><table cellspacing=4>")
                        .arg(QString::fromStdString(c.strategy),
                             QString::fromStdString(pointText(c.point())));
-    html += row("Status", QString::fromStdString(std::string(toString(c.status))));
+    html += row("Status", QString::fromStdString(statusText(c)));
     if (!c.message.empty())
         html += row("Message", QString::fromStdString(c.message).toHtmlEscaped());
     html += row("Checksum", QString::fromStdString(c.checksum));
@@ -58,10 +58,16 @@ QString cellDetailsHtml(const Cell& c, const ResultDocument& doc) {
                                                               : c.residencyMethod));
     if (!c.samples.empty()) {
         const auto& s = c.summary;
-        html += row("GB/s", QString("median %1, min %2, max %3, quartiles %4 – %5, CV %6 %")
+        html += row("GB/s", QString("median %1, 95% interval of the median %7 – %8 (±%9 %, "
+                                    "coverage %10 % over %11 rounds); min %2, max %3, "
+                                    "quartiles %4 – %5, CV %6 %")
                                 .arg(s.median, 0, 'f', 2).arg(s.min, 0, 'f', 2)
                                 .arg(s.max, 0, 'f', 2).arg(s.p25, 0, 'f', 2)
-                                .arg(s.p75, 0, 'f', 2).arg(s.cv * 100, 0, 'f', 1));
+                                .arg(s.p75, 0, 'f', 2).arg(s.cv * 100, 0, 'f', 1)
+                                .arg(s.ciLow, 0, 'f', 2).arg(s.ciHigh, 0, 'f', 2)
+                                .arg(s.uncertainty() * 100, 0, 'f', 1)
+                                .arg(s.ciCoverage * 100, 0, 'f', 1)
+                                .arg(c.samples.size()));
         const double user = medianOverRounds(c, [](const Sample& x) { return x.userSeconds; });
         const double sys = medianOverRounds(c, [](const Sample& x) { return x.systemSeconds; });
         html += row("CPU per round", QString("user %1 ms, system %2 ms")

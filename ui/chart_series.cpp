@@ -63,7 +63,26 @@ void categoryAxis(ChartData& out, const ResultDocument& doc, const ResultDocumen
         out.labels << QString::fromStdString(pointLabel(SweepAxis::BufferOffset, p));
 }
 
+// The bar's reach below and above the median.
+std::pair<double, double> barOf(const Summary& s, BarKind bars) {
+    switch (bars) {
+    case BarKind::MedianInterval: return {s.median - s.ciLow, s.ciHigh - s.median};
+    case BarKind::Quartiles: return {s.median - s.p25, s.p75 - s.median};
+    case BarKind::MinMax: break;
+    }
+    return {s.median - s.min, s.max - s.median};
+}
+
 } // namespace
+
+QString barDescription(BarKind bars) {
+    switch (bars) {
+    case BarKind::MedianInterval: return "95% confidence interval of the median";
+    case BarKind::Quartiles: return "quartiles of the rounds";
+    case BarKind::MinMax: break;
+    }
+    return "min-max of the rounds";
+}
 
 double chartX(const ChartData& data, const SweepPoint& point) {
     if (data.axis != SweepAxis::BufferOffset)
@@ -84,7 +103,7 @@ std::vector<std::string> strategyOrder(const ResultDocument& doc) {
 }
 
 ChartData buildChart(const ResultDocument& doc, const ResultDocument* baseline, ChartMode mode,
-                     const std::string& reference) {
+                     const std::string& reference, BarKind bars) {
     ChartData out;
     categoryAxis(out, doc, baseline);
     auto order = strategyOrder(doc);
@@ -97,7 +116,7 @@ ChartData buildChart(const ResultDocument& doc, const ResultDocument* baseline, 
     };
     switch (mode) {
     case ChartMode::Throughput:
-        out.yLabel = "GB/s (10^9 bytes/s), median of rounds; bars: min-max";
+        out.yLabel = "GB/s (10^9 bytes/s), median of rounds; bars: " + barDescription(bars);
         for (const auto& id : strategyOrder(doc)) {
             Series s;
             s.name = QString::fromStdString(id);
@@ -118,8 +137,9 @@ ChartData buildChart(const ResultDocument& doc, const ResultDocument* baseline, 
             for (const auto& [x, c] : points) {
                 s.x << x;
                 s.y << c->summary.median;
-                s.below << c->summary.median - c->summary.min;
-                s.above << c->summary.max - c->summary.median;
+                const auto [below, above] = barOf(c->summary, bars);
+                s.below << below;
+                s.above << above;
                 if (c->status == CellStatus::Noisy) {
                     out.noisyX << x;
                     out.noisyY << c->summary.median;

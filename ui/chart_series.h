@@ -11,6 +11,10 @@
 namespace readscope::ui {
 
 enum class ChartMode { Throughput, Relative, CpuPerGB, Latency };
+// What the bars around a GB/s median span: the 95% confidence interval of the median (the
+// default: how sure the figure is), the quartiles of the rounds, or their whole range.
+enum class BarKind { MedianInterval, Quartiles, MinMax };
+QString barDescription(BarKind bars); // "95% confidence interval of the median", ...
 
 struct Series {
     QString name;
@@ -38,7 +42,7 @@ struct ChartData {
 double chartX(const ChartData& data, const SweepPoint& point);
 
 ChartData buildChart(const ResultDocument& doc, const ResultDocument* baseline, ChartMode mode,
-                     const std::string& reference);
+                     const std::string& reference, BarKind bars = BarKind::MedianInterval);
 
 // Strategies of the document (plan order first), the ones a reference can be chosen from.
 std::vector<std::string> strategyOrder(const ResultDocument& doc);

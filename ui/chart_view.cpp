@@ -6,6 +6,7 @@
 #include "readscope/compare.h"
 #include "readscope/units.h"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QEvent>
 #include <QHBoxLayout>
@@ -82,9 +83,20 @@ ChartView::ChartView(ResultsModel* model, QWidget* parent)
     referenceBox_->setObjectName("chartReference");
     referenceBox_->setToolTip("The strategy every other one is divided by");
     referenceBox_->setVisible(false);
+    barsBox_ = new QComboBox(this);
+    barsBox_->setObjectName("chartBars");
+    barsBox_->setToolTip("What the bars around each median span");
+    barsBox_->addItem("Bars: 95% CI of the median", int(BarKind::MedianInterval));
+    barsBox_->addItem("Bars: quartiles", int(BarKind::Quartiles));
+    barsBox_->addItem("Bars: min-max", int(BarKind::MinMax));
+    logY_ = new QCheckBox("Log scale", this);
+    logY_->setObjectName("chartLogY");
+    logY_->setToolTip("A logarithmic y axis, for sweeps where one strategy is 10x the others");
     bar->addWidget(new QLabel("Show:", this));
     bar->addWidget(modeBox_);
     bar->addWidget(referenceBox_);
+    bar->addWidget(barsBox_);
+    bar->addWidget(logY_);
     bar->addStretch(1);
     layout->addLayout(bar);
     layout->addWidget(plot_, 1);
@@ -94,12 +106,15 @@ ChartView::ChartView(ResultsModel* model, QWidget* parent)
         rebuild();
     });
     connect(referenceBox_, &QComboBox::currentIndexChanged, this, [this] { rebuild(); });
+    connect(barsBox_, &QComboBox::currentIndexChanged, this, [this] { rebuild(); });
+    connect(logY_, &QCheckBox::toggled, this, [this] { rebuild(); });
     plot_->setObjectName("chart");
     plot_->xAxis->setScaleType(QCPAxis::stLogarithmic);
     ticker_ = QSharedPointer<SizeAxisTicker>(new SizeAxisTicker);
     plot_->xAxis->setTicker(ticker_);
     plot_->xAxis->setLabel("range size (log scale)");
-    plot_->yAxis->setLabel("GB/s (10^9 bytes/s), median of rounds; bars: min-max");
+    plot_->yAxis->setLabel("GB/s (10^9 bytes/s), median of rounds; bars: " +
+                           barDescription(BarKind::MedianInterval));
     plot_->legend->setVisible(true);
     // Title on top across the whole width; below it the plot with the legend beside it, at
     // the top, never over the points.
@@ -194,7 +209,11 @@ void ChartView::rebuild() {
         refreshReferenceChoices();
     title_->setText(planTitle(doc));
     const ChartData data = buildChart(doc, baseline_ ? &*baseline_ : nullptr, mode_,
-                                      referenceBox_->currentText().toStdString());
+                                      referenceBox_->currentText().toStdString(), barKind());
+    barsBox_->setVisible(mode_ == ChartMode::Throughput);
+    int barLane = 0;
+    const int barLanes = int(std::count_if(data.series.begin(), data.series.end(),
+                                           [](const Series& s) { return s.errorBars; }));
     plot_->yAxis->setLabel(data.yLabel);
     double top = 0, bottom = 0;
     bool first = true;
@@ -216,18 +235,13 @@ void ChartView::rebuild() {
         g->setData(series.x, series.y, true);
         for (int i = 0; i < series.y.size(); ++i) {
             const double hi = series.y[i] + (series.errorBars ? series.above[i] : 0);
+            const double lo = series.y[i] - (series.errorBars ? series.below[i] : 0);
             top = first ? hi : std::max(top, hi);
-            bottom = first ? series.y[i] : std::min(bottom, series.y[i]);
+            bottom = first ? (lo > 0 ? lo : series.y[i]) : std::min(bottom, lo > 0 ? lo : series.y[i]);
             first = false;
         }
-        if (series.errorBars) {
-            auto* bars = new QCPErrorBars(plot_->xAxis, plot_->yAxis);
-            bars->removeFromLegend();
-            bars->setDataPlottable(g);
-            bars->setData(series.below, series.above);
-            bars->setPen(QPen(color, 1));
-            bars->setWhiskerWidth(6);
-        }
+        if (series.errorBars)
+            addErrorBars(series, color, barLane++, barLanes, data.axis);
     }
     const QColor text = palette().color(QPalette::WindowText);
     // Markers over the lines, each named in the legend. A warm figure in a cold run is the
@@ -243,8 +257,11 @@ void ChartView::rebuild() {
         g->setData(x, y, true);
     };
     const QColor red(0xd62728);
-    markers("noisy: CV above 5%",
-            QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(text, 1.5), Qt::NoBrush, 15),
+    // Noise is marked quietly: the point turns hollow (a disc of the background colour
+    // inside it). A ring around most points of a busy machine's chart would drown the lines.
+    markers(QString("noisy: median uncertain by more than ±%1%").arg(kNoisyUncertainty * 100),
+            QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(text, 1),
+                            palette().brush(QPalette::Base), 5),
             data.noisyX, data.noisyY);
     markers("not cold: file stayed cached",
             QCPScatterStyle(QCPScatterStyle::ssSquare, QPen(red, 2), Qt::NoBrush, 16),
@@ -253,7 +270,7 @@ void ChartView::rebuild() {
             data.failedX, data.failedY);
     setUpXAxis(doc, data);
     plot_->legend->setVisible(plot_->graphCount() > 0); // no empty box before a run
-    const bool logY = mode_ == ChartMode::Latency && bottom > 0;
+    const bool logY = (mode_ == ChartMode::Latency || logY_->isChecked()) && bottom > 0;
     plot_->yAxis->setScaleType(logY ? QCPAxis::stLogarithmic : QCPAxis::stLinear);
     plot_->yAxis->setTicker(logY ? QSharedPointer<QCPAxisTicker>(new QCPAxisTickerLog)
                                  : QSharedPointer<QCPAxisTicker>(new QCPAxisTicker));
@@ -262,6 +279,38 @@ void ChartView::rebuild() {
     else
         plot_->yAxis->setRange(0, top > 0 ? top * 1.12 : 1);
     plot_->replot(QCustomPlot::rpQueuedReplot);
+}
+
+BarKind ChartView::barKind() const { return BarKind(barsBox_->currentData().toInt()); }
+
+void ChartView::setBarKind(BarKind bars) {
+    barsBox_->setCurrentIndex(barsBox_->findData(int(bars)));
+}
+
+// The bars of strategy lane `lane` of `lanes` at each point, shifted sideways a little so that
+// the bars of different strategies at one range size do not lie on top of each other. They
+// hang on an invisible copy of the line with shifted keys: the line and its points stay where
+// the size is.
+void ChartView::addErrorBars(const Series& series, const QColor& color, int lane, int lanes,
+                             SweepAxis axis) {
+    const double middle = (lanes - 1) / 2.0;
+    const double step = lanes > 1 ? std::min(0.06, 0.3 / lanes) : 0; // octaves, or categories
+    QVector<double> keys = series.x;
+    for (auto& k : keys)
+        k = axis == SweepAxis::BufferOffset ? k + (lane - middle) * step
+                                            : k * std::pow(2.0, (lane - middle) * step);
+    QCPGraph* anchor = plot_->addGraph();
+    anchor->removeFromLegend();
+    anchor->setLineStyle(QCPGraph::lsNone);
+    anchor->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssNone));
+    anchor->setData(keys, series.y, true);
+    anchor->setSelectable(QCP::stNone);
+    auto* bars = new QCPErrorBars(plot_->xAxis, plot_->yAxis);
+    bars->removeFromLegend();
+    bars->setDataPlottable(anchor);
+    bars->setData(series.below, series.above);
+    bars->setPen(QPen(color, 1.2));
+    bars->setWhiskerWidth(5);
 }
 
 void ChartView::setUpXAxis(const ResultDocument& doc, const ChartData& data) {
@@ -352,6 +401,8 @@ void ChartView::showTooltip(QMouseEvent* event) {
     double bestX = 0, bestY = 0, bestDistance = 12;
     for (int i = 0; i < plot_->graphCount(); ++i) {
         const QCPGraph* g = plot_->graph(i);
+        if (g->name().isEmpty())
+            continue; // an error bars' anchor, at shifted keys
         for (auto it = g->data()->constBegin(); it != g->data()->constEnd(); ++it) {
             const double d = std::hypot(plot_->xAxis->coordToPixel(it->key) - event->pos().x(),
                                         plot_->yAxis->coordToPixel(it->value) - event->pos().y());
@@ -375,15 +426,21 @@ void ChartView::showTooltip(QMouseEvent* event) {
     QString text = QString("<b>%1</b> at %2<br>").arg(bestGraph->name().toHtmlEscaped(), size);
     if (mode_ == ChartMode::Throughput && cell) {
         const auto& s = cell->summary;
-        text += QString("median %1 GB/s<br>min %2 · max %3<br>spread (CV) %4%%5")
+        text += QString("median %1 GB/s (±%2%)<br>95% interval %3 – %4 over %5 rounds<br>"
+                        "quartiles %6 – %7 · min %8 · max %9%10")
                     .arg(s.median, 0, 'f', 2)
+                    .arg(s.uncertainty() * 100, 0, 'f', 1)
+                    .arg(s.ciLow, 0, 'f', 2)
+                    .arg(s.ciHigh, 0, 'f', 2)
+                    .arg(cell->samples.size())
+                    .arg(s.p25, 0, 'f', 2)
+                    .arg(s.p75, 0, 'f', 2)
                     .arg(s.min, 0, 'f', 2)
                     .arg(s.max, 0, 'f', 2)
-                    .arg(s.cv * 100, 0, 'f', 1)
-                    .arg(cell->status == CellStatus::Noisy     ? " — noisy"
-                         : cell->status == CellStatus::NotCold ? " — NOT COLD: the file stayed "
-                                                                 "in the page cache"
-                                                               : "");
+                    .arg(cell->status == CellStatus::Noisy ? " — noisy"
+                         : cell->status == CellStatus::NotCold
+                             ? " — NOT COLD: the file stayed in the page cache"
+                             : "");
     } else {
         text += QString("%1").arg(bestY, 0, 'f', 2) + " — " + plot_->yAxis->label().toHtmlEscaped();
     }

@@ -1,6 +1,7 @@
 #pragma once
-// The chart: GB/s per range size (one line with markers per strategy, min-max bars, noisy
-// cells ringed, failed ones crossed, a baseline dashed beside), or the same cells as
+// The chart: GB/s per range size (one line with markers per strategy, bars of the median's
+// 95% interval (or quartiles, or min-max), noisy cells hollow, failed ones crossed, a
+// baseline dashed beside), or the same cells as
 // "× reference", CPU time per GB, or latency per range. Reads the same ResultsModel as the table.
 #include "chart_series.h"
 
@@ -9,6 +10,8 @@
 
 #include <optional>
 
+class QCheckBox;
+class QColor;
 class QComboBox;
 class QCustomPlot;
 class QCPTextElement;
@@ -32,6 +35,8 @@ public:
 
     void setMode(ChartMode mode, const QString& reference = {});
     ChartMode mode() const { return mode_; }
+    BarKind barKind() const;
+    void setBarKind(BarKind bars);
     void setBaseline(const ResultDocument* baseline); // copied; nullptr clears
 
     // Writes the chart to a file chosen by its suffix (.png, .pdf, .svg), atomically.
@@ -46,6 +51,8 @@ protected:
 private:
     void applyPalette();
     void setUpXAxis(const ResultDocument& doc, const ChartData& data);
+    void addErrorBars(const Series& series, const QColor& color, int lane, int lanes,
+                      SweepAxis axis);
     SweepPoint pointAt(double x) const; // the sweep point a graph key stands for
     void showTooltip(QMouseEvent* event);
     void refreshReferenceChoices();
@@ -54,6 +61,8 @@ private:
     QCustomPlot* plot_;
     QComboBox* modeBox_;
     QComboBox* referenceBox_;
+    QComboBox* barsBox_;
+    QCheckBox* logY_;
     QSharedPointer<SizeAxisTicker> ticker_;
     QCPTextElement* title_ = nullptr;
     ChartMode mode_ = ChartMode::Throughput;

@@ -262,6 +262,8 @@ void MainWindow::onFinished(const ResultDocument& doc, const QString& error) {
         }
         log(QString("run %1: %2 cells").arg(doc.complete ? "finished" : "stopped")
                 .arg(doc.cells.size()));
+        if (const auto noise = noiseSummary(doc, "the Rounds field"); !noise.empty())
+            log(QString::fromStdString(noise));
         if (const auto warm = notColdWarning(doc); !warm.empty()) {
             statusBar()->showMessage(QString::fromStdString(warm));
             log(QString::fromStdString(warm), true);

@@ -51,7 +51,7 @@ QVariant ResultsModel::data(const QModelIndex& index, int role) const {
         case P75: return s.p75;
         case Cv: return s.cv;
         case Resident: return c->residentBefore ? *c->residentBefore : -1.0;
-        case Status: return qs(toString(c->status));
+        case Status: return QString::fromStdString(statusText(*c));
         case Message: return QString::fromStdString(c->message);
         }
         return {};

@@ -224,6 +224,8 @@ int runCommand(const std::vector<std::string>& args) {
     for (const auto& cell : doc.cells)
         if (cell.status == CellStatus::Failed)
             code = kExitFailed;
+    if (const auto noise = noiseSummary(doc, "--rounds"); !noise.empty() && !o.quiet)
+        fmt::print(stderr, "warning: {}\n", noise);
     if (const auto warm = notColdWarning(doc); !warm.empty())
         code = complain(warm, kExitFailed);
     return code;

@@ -34,7 +34,7 @@ std::string plainTable(const ResultDocument& doc) {
             out += "\n";
         last = c->point();
         const auto& s = c->summary;
-        std::string status(toString(c->status));
+        std::string status = statusText(*c);
         if (!c->message.empty())
             status += ": " + c->message;
         const std::string where = pointLabel(axis, c->point());
@@ -54,9 +54,9 @@ std::string plainTable(const ResultDocument& doc) {
                            status);
     }
     const auto& p = doc.plan;
-    out += fmt::format("\nGB/s = 10^9 bytes/s; median of {} interleaved rounds; {} cache, {} "
+    out += fmt::format("\nGB/s = 10^9 bytes/s; {}; {} cache, {} "
                        "pattern, {} thread(s), consume {}; file {} ({}).\n",
-                       p.rounds, toString(p.cache), toString(p.pattern), p.threads,
+                       roundsText(doc), toString(p.cache), toString(p.pattern), p.threads,
                        toString(p.consume), p.file, formatSize(doc.fileSize));
     out += axis == SweepAxis::BufferOffset
                ? fmt::format("Offset: the page offset every destination buffer started at, at "

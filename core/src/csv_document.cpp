@@ -90,7 +90,8 @@ const std::vector<std::string> kSummaryHeader = {
     "strategy", "range_bytes", "pattern",  "cache",    "threads",  "rounds",
     "median_gbps", "min_gbps", "max_gbps", "p25_gbps", "p75_gbps", "cv",
     "resident_before", "status", "message", "consume", "checksum", "ranges_per_round",
-    "buffer_offset", "buffer_page_offsets", "queue_depth"};
+    "buffer_offset", "buffer_page_offsets", "queue_depth", "median_ci_low_gbps",
+    "median_ci_high_gbps"};
 
 std::string offsetField(const std::optional<std::uint32_t>& offset) {
     return offset ? std::to_string(*offset) : "auto";
@@ -124,7 +125,8 @@ std::string toSummaryCsv(const ResultDocument& doc) {
                             std::string(toString(doc.plan.consume)), c.checksum,
                             std::to_string(c.rangesPerRound), offsetField(c.bufferOffset),
                             formatOffsetCounts(c.bufferPageOffsets),
-                            c.queueDepth ? std::to_string(*c.queueDepth) : std::string()});
+                            c.queueDepth ? std::to_string(*c.queueDepth) : std::string(),
+                            rate(s.ciLow), rate(s.ciHigh)});
     }
     return out;
 }
@@ -176,15 +178,20 @@ Result<ResultDocument> fromSummaryCsv(std::string_view text) {
         if (!parseNumber(get(row, "range_bytes"), c.rangeBytes))
             return Error{fmt::format("CSV row {}: range_bytes '{}' is not a whole number", r + 1,
                                      get(row, "range_bytes"))};
+        c.summary.ciLow = c.summary.ciHigh = -1; // absent unless the columns say
         double* targets[] = {&c.summary.median, &c.summary.min, &c.summary.max,
-                             &c.summary.p25,    &c.summary.p75, &c.summary.cv};
-        const char* names[] = {"median_gbps", "min_gbps", "max_gbps", "p25_gbps", "p75_gbps", "cv"};
-        for (int i = 0; i < 6; ++i) {
+                             &c.summary.p25,    &c.summary.p75, &c.summary.cv,
+                             &c.summary.ciLow,  &c.summary.ciHigh};
+        const char* names[] = {"median_gbps", "min_gbps", "max_gbps", "p25_gbps", "p75_gbps", "cv",
+                               "median_ci_low_gbps", "median_ci_high_gbps"};
+        for (int i = 0; i < 8; ++i) {
             const auto v = get(row, names[i]);
             if (!v.empty() && !parseNumber(v, *targets[i]))
                 return Error{fmt::format("CSV row {}: {} '{}' is not a number", r + 1, names[i], v)};
         }
-        c.summary.noisy = c.summary.cv > kNoisyCv;
+        if (c.summary.ciLow < 0 || c.summary.ciHigh < 0) // a CSV from before the interval
+            c.summary.ciLow = c.summary.ciHigh = c.summary.median;
+        c.summary.noisy = c.summary.uncertainty() > kNoisyUncertainty;
         double resident = 0;
         if (parseNumber(get(row, "resident_before"), resident))
             c.residentBefore = resident;

@@ -149,6 +149,9 @@ json cellJson(const Cell& c) {
               {"p25_gbps", rate(m.p25)},
               {"p75_gbps", rate(m.p75)},
               {"cv", rate(m.cv)},
+              {"median_ci_low_gbps", rate(m.ciLow)},
+              {"median_ci_high_gbps", rate(m.ciHigh)},
+              {"median_ci_coverage", rate(m.ciCoverage)},
               {"noisy", m.noisy}}},
             {"samples", samples}};
 }
@@ -180,6 +183,10 @@ Cell cellFrom(const json& j) {
         c.summary.p25 = readOptional(m, "p25_gbps").value_or(0);
         c.summary.p75 = readOptional(m, "p75_gbps").value_or(0);
         c.summary.cv = readOptional(m, "cv").value_or(0);
+        // Documents from before the interval existed: no bar rather than a made-up one.
+        c.summary.ciLow = readOptional(m, "median_ci_low_gbps").value_or(c.summary.median);
+        c.summary.ciHigh = readOptional(m, "median_ci_high_gbps").value_or(c.summary.median);
+        c.summary.ciCoverage = readOptional(m, "median_ci_coverage").value_or(0);
         c.summary.noisy = m.value("noisy", false);
     }
     return c;

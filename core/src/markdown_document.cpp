@@ -71,15 +71,17 @@ std::string toMarkdown(const ResultDocument& doc) {
         out += "\n";
     }
     const auto& p = doc.plan;
-    out += fmt::format("\nGB/s (10^9 bytes/s), median of {} interleaved rounds; {} cache, {} "
+    out += fmt::format("\nGB/s (10^9 bytes/s), {}; {} cache, {} "
                        "ranges, {} thread{}, file {}, consume {}.",
-                       p.rounds, toString(p.cache), toString(p.pattern), p.threads,
+                       roundsText(doc), toString(p.cache), toString(p.pattern), p.threads,
                        p.threads == 1 ? "" : "s", formatSize(doc.fileSize), toString(p.consume));
     out += placementSentence(doc);
     const bool anyNoisy = std::any_of(doc.cells.begin(), doc.cells.end(),
                                       [](const Cell& c) { return c.status == CellStatus::Noisy; });
     if (anyNoisy)
-        out += " \\* spread (CV) above 5%: noisy.";
+        out += fmt::format(" \\* noisy: the median's 95% interval reaches more than ±{:.0f}% "
+                           "from it.",
+                           kNoisyUncertainty * 100);
     const auto notCold = std::count_if(doc.cells.begin(), doc.cells.end(), [](const Cell& c) {
         return c.status == CellStatus::NotCold;
     });

@@ -99,4 +99,44 @@ std::string notColdWarning(const ResultDocument& doc) {
                        n, n == 1 ? "" : "s", n == 1 ? "its" : "their");
 }
 
+std::string noiseSummary(const ResultDocument& doc, std::string_view roundsOption) {
+    std::size_t noisy = 0, measured = 0;
+    for (const auto& c : doc.cells) {
+        measured += c.measured() ? 1 : 0;
+        noisy += c.status == CellStatus::Noisy || (c.status == CellStatus::NotCold &&
+                                                   c.summary.noisy)
+                     ? 1
+                     : 0;
+    }
+    if (noisy == 0)
+        return {};
+    return fmt::format("{} of {} cells noisy: {} median is uncertain by more than ±{:.0f}% (95% "
+                       "interval over the rounds); close other programs or raise {}",
+                       noisy, measured, noisy == 1 ? "its" : "their", kNoisyUncertainty * 100,
+                       roundsOption);
+}
+
+std::string statusText(const Cell& cell) {
+    if (cell.status == CellStatus::Noisy)
+        return fmt::format("noisy ±{:.1f}%", cell.summary.uncertainty() * 100);
+    return std::string(toString(cell.status));
+}
+
+std::string roundsText(const ResultDocument& doc) {
+    std::size_t fewest = 0, most = 0;
+    bool any = false;
+    for (const auto& c : doc.cells) {
+        if (!c.measured() || c.samples.empty())
+            continue;
+        fewest = any ? std::min(fewest, c.samples.size()) : c.samples.size();
+        most = any ? std::max(most, c.samples.size()) : c.samples.size();
+        any = true;
+    }
+    if (!any || fewest == most)
+        return fmt::format("median of {} interleaved rounds",
+                           any ? most : std::size_t(doc.plan.rounds));
+    return fmt::format("median of {}-{} interleaved rounds (the time cap cut some cells short)",
+                       fewest, most);
+}
+
 } // namespace readscope

@@ -402,9 +402,6 @@ private:
             if (measured < plan_.rounds)
                 notes.push_back(fmt::format("time cap reached: {} of {} rounds", measured,
                                             plan_.rounds));
-            if (cell.status == CellStatus::Noisy)
-                notes.push_back(fmt::format("spread (CV) {:.1f}% is above 5%",
-                                            cell.summary.cv * 100));
             if (plan_.cache == CacheMode::Cold)
                 if (const auto warm = roundsNotCold(cell); !warm.empty()) {
                     cell.status = CellStatus::NotCold;
@@ -415,6 +412,7 @@ private:
                     notes.push_back(cold);
         }
         // Said once for the run when the run starts; a warning per cell would bury the rest.
+        // (Noise, too, is said once for the run: noiseSummary().)
         const bool worthWarning = !notes.empty();
         if (cell.measured() && !cell.residentBefore && plan_.cache != CacheMode::Direct)
             notes.push_back("residency unverified");

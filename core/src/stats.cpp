@@ -49,6 +49,37 @@ double coefficientOfVariation(std::span<const double> samples) {
     return std::sqrt(squares / static_cast<double>(samples.size() - 1)) / std::abs(m);
 }
 
+MedianInterval medianInterval(std::span<const double> samples, double level) {
+    MedianInterval out;
+    const std::size_t n = samples.size();
+    if (n == 0)
+        return out;
+    std::vector<double> sorted(samples.begin(), samples.end());
+    std::sort(sorted.begin(), sorted.end());
+    // P(B <= k) for B ~ binomial(n, 1/2), accumulated term by term.
+    std::vector<double> cdf(n + 1);
+    double term = std::pow(0.5, double(n)), total = 0;
+    for (std::size_t k = 0; k <= n; ++k) {
+        total += term;
+        cdf[k] = total;
+        term = term * double(n - k) / double(k + 1);
+    }
+    // [X(j), X(n+1-j)] (1-based) covers the median with probability 1 - 2 P(B <= j-1).
+    std::size_t j = 1;
+    while (j + 1 <= (n + 1) / 2 && 1 - 2 * cdf[j] >= level)
+        ++j;
+    out.low = sorted[j - 1];
+    out.high = sorted[n - j];
+    out.coverage = n == 1 ? 0 : 1 - 2 * cdf[j - 1];
+    return out;
+}
+
+double Summary::uncertainty() const {
+    if (median <= 0)
+        return 0;
+    return std::max(median - ciLow, ciHigh - median) / median;
+}
+
 Summary summarize(std::span<const double> samples) {
     Summary s;
     s.median = median(samples);
@@ -57,7 +88,11 @@ Summary summarize(std::span<const double> samples) {
     s.p25 = quantile(samples, 0.25);
     s.p75 = quantile(samples, 0.75);
     s.cv = coefficientOfVariation(samples);
-    s.noisy = s.cv > kNoisyCv;
+    const auto ci = medianInterval(samples);
+    s.ciLow = ci.low;
+    s.ciHigh = ci.high;
+    s.ciCoverage = ci.coverage;
+    s.noisy = s.uncertainty() > kNoisyUncertainty;
     return s;
 }
 

@@ -160,6 +160,43 @@ private slots:
         QVERIFY2(line1.find(",1024,0,,,") != std::string::npos, line1.c_str()); // no latency
     }
 
+    // Noise is judged by the median's interval, carried by CSV and JSON, and said once.
+    void noiseIsOneLineAndTheIntervalTravels() {
+        auto doc = sampleDocument();
+        for (auto& c : doc.cells) { // steady rounds: within 1% of each other
+            for (auto& s : c.samples)
+                s.seconds = 0.2 + 0.001 * s.round;
+            c.summarize();
+        }
+        QCOMPARE(noiseSummary(doc, "--rounds"), std::string()); // none noisy
+        for (int i : {0, 2}) {
+            auto& c = doc.cells[std::size_t(i)];
+            c.samples[0].seconds *= 1.5; // one slow round of three: min-max spans it
+            c.summarize();
+            QCOMPARE(testing::name(c.status), testing::name(CellStatus::Noisy));
+        }
+        const auto line = noiseSummary(doc, "--rounds");
+        QVERIFY2(line.rfind("2 of 4 cells noisy: their median is uncertain by more than ±5%", 0) == 0,
+                 line.c_str());
+        QVERIFY(line.find("raise --rounds") != std::string::npos);
+        const auto& noisy = doc.cells[0];
+        QCOMPARE(noisy.summary.ciLow, noisy.summary.min); // 3 rounds: min-max, 75% coverage
+        QCOMPARE(noisy.summary.ciCoverage, 0.75);
+        const std::string status = statusText(noisy);
+        QVERIFY2(status.rfind("noisy ±", 0) == 0 && status.back() == '%', status.c_str());
+        QCOMPARE(roundsText(doc), std::string("median of 3 interleaved rounds"));
+
+        auto csv = fromSummaryCsv(toSummaryCsv(doc));
+        QVERIFY(csv.ok());
+        QCOMPARE(csv->cells[0].summary.ciLow, noisy.summary.ciLow);
+        QCOMPARE(csv->cells[0].summary.ciHigh, noisy.summary.ciHigh);
+        QCOMPARE(testing::name(csv->cells[0].status), testing::name(CellStatus::Noisy));
+        auto json = fromJson(toJson(doc));
+        QVERIFY(json.ok());
+        QCOMPARE(json->cells[0].summary.ciHigh, noisy.summary.ciHigh);
+        QCOMPARE(json->cells[0].summary.ciCoverage, 0.75);
+    }
+
     void markdownShape() {
         const auto md = toMarkdown(sampleDocument());
         QVERIFY(md.rfind("| range | pread-zerofill | pread-uninit | direct-pread |\n", 0) == 0);

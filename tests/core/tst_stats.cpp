@@ -60,6 +60,40 @@ private slots:
         QCOMPARE(s.median, 3.0);
         QCOMPARE(s.p25, 2.0);
         QCOMPARE(s.p75, 4.0);
+        // Noise is judged by how sure the median is, not by the spread of single rounds: one
+        // wild round among 15 leaves the median's interval narrow.
+        Samples steady(15, 10.0);
+        for (int i = 0; i < 15; ++i)
+            steady[std::size_t(i)] = 10 + 0.01 * i;
+        steady[14] = 20; // an outlier: CV 24%
+        QVERIFY(coefficientOfVariation(steady) > 0.2);
+        QVERIFY(!summarize(steady).noisy);
+        QVERIFY(summarize(steady).uncertainty() < 0.01);
+    }
+
+    // The order statistics that bound the median with >= 95% coverage (binomial, p = 1/2).
+    void medianIntervalRanks_data() {
+        QTest::addColumn<int>("n");
+        QTest::addColumn<int>("lowRank");     // 1-based
+        QTest::addColumn<double>("coverage");
+        QTest::newRow("3: min-max, 75%") << 3 << 1 << 0.75;
+        QTest::newRow("5: min-max, 93.75%") << 5 << 1 << 0.9375;
+        QTest::newRow("6: min-max, 96.9%") << 6 << 1 << 0.96875;
+        QTest::newRow("9: 2nd-8th, 96.1%") << 9 << 2 << 0.9609375;
+        QTest::newRow("15: 4th-12th, 96.5%") << 15 << 4 << 0.96484375;
+        QTest::newRow("30: 10th-21st, 95.7%") << 30 << 10 << 0.957226;
+    }
+    void medianIntervalRanks() {
+        QFETCH(int, n);
+        QFETCH(int, lowRank);
+        QFETCH(double, coverage);
+        Samples values;
+        for (int i = n; i >= 1; --i) // unsorted on purpose
+            values.push_back(double(i));
+        const auto ci = medianInterval(values);
+        QCOMPARE(ci.low, double(lowRank));
+        QCOMPARE(ci.high, double(n + 1 - lowRank));
+        QVERIFY2(qAbs(ci.coverage - coverage) < 1e-5, qPrintable(QString::number(ci.coverage)));
     }
 };
 

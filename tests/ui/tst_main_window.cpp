@@ -14,6 +14,8 @@
 #include "readscope/recovery.h"
 
 #include <QAbstractItemModelTester>
+#include <QCheckBox>
+#include <QComboBox>
 #include <QElapsedTimer>
 #include <QImage>
 #include <QPushButton>
@@ -155,6 +157,25 @@ private slots:
         QCOMPARE(w.chart()->plot()->graphCount(), 6); // p50 and p99 per strategy
         QVERIFY(w.chart()->pointValue("seek-read", 16384) > 0);
         w.chart()->setMode(ChartMode::Throughput);
+
+        // Bars: the median's 95% interval unless asked otherwise, said on the axis; log scale
+        // from the check box a person clicks.
+        auto* plot = w.chart()->plot();
+        QVERIFY(plot->yAxis->label().contains("95% confidence interval of the median"));
+        auto* bars = w.findChild<QComboBox*>("chartBars");
+        QVERIFY(bars && bars->isVisibleTo(w.chart()));
+        bars->setCurrentIndex(bars->findData(int(BarKind::MinMax)));
+        QVERIFY(plot->yAxis->label().contains("min-max"));
+        auto* logY = w.findChild<QCheckBox*>("chartLogY");
+        QVERIFY(logY);
+        QCOMPARE(plot->yAxis->scaleType(), QCPAxis::stLinear);
+        w.show();
+        QTest::mouseClick(logY, Qt::LeftButton, {}, QPoint(6, logY->height() / 2));
+        QVERIFY(logY->isChecked());
+        QCOMPARE(plot->yAxis->scaleType(), QCPAxis::stLogarithmic);
+        QTest::mouseClick(logY, Qt::LeftButton, {}, QPoint(6, logY->height() / 2));
+        QCOMPARE(plot->yAxis->scaleType(), QCPAxis::stLinear);
+        w.hide();
 
         // The teaching panel: definition, measurement, and any disagreement.
         w.config()->strategyPicker()->setCurrentItem(

@@ -101,6 +101,18 @@ struct ResultDocument {
 // went cold.
 std::string notColdWarning(const ResultDocument& doc);
 
+// One line for the whole run about noisy cells ("9 of 65 cells noisy: their median is
+// uncertain by more than ±5%; close other programs or raise <roundsOption>"); empty when none
+// is. Never one warning per cell: it would bury the rest.
+std::string noiseSummary(const ResultDocument& doc, std::string_view roundsOption);
+
+// A cell's status for people: "noisy ±6.1%" for a noisy cell, else its status word.
+std::string statusText(const Cell& cell);
+
+// "median of 15 interleaved rounds", or "median of 3-15 interleaved rounds (the time cap cut
+// some cells short)": the rounds measured, not planned.
+std::string roundsText(const ResultDocument& doc);
+
 // A point's position on its axis (range bytes, or the buffer offset) and its label for people
 // ("64 KiB", or "16" / "4096+16" for an offset; "auto" where the allocator chose).
 double axisValue(SweepAxis axis, const SweepPoint& point);

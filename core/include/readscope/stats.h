@@ -14,11 +14,26 @@ double mean(std::span<const double> samples);
 // Sample standard deviation / mean; 0 for fewer than two samples or a zero mean.
 double coefficientOfVariation(std::span<const double> samples);
 
-inline constexpr double kNoisyCv = 0.05;
+// A distribution-free confidence interval of the median: the order statistics X(j) and
+// X(n+1-j) with the largest j whose binomial(n, 1/2) coverage is still >= the level asked
+// for. Below 6 samples no pair reaches 95%: the interval is then [min, max] and coverage says
+// how much it covers (1 - 2^(1-n): 75% for 3 samples, 93.75% for 5).
+struct MedianInterval {
+    double low = 0, high = 0;
+    double coverage = 0; // the probability that the interval holds the true median
+};
+MedianInterval medianInterval(std::span<const double> samples, double level = 0.95);
+
+// A cell is noisy when its median is uncertain by more than this: the 95% interval reaches
+// further than 5% of the median on either side.
+inline constexpr double kNoisyUncertainty = 0.05;
 
 struct Summary {
     double median = 0, min = 0, max = 0, p25 = 0, p75 = 0, cv = 0;
+    double ciLow = 0, ciHigh = 0, ciCoverage = 0; // see MedianInterval
     bool noisy = false;
+    // How far the interval reaches from the median, as a fraction of it (0.061: ±6.1%).
+    double uncertainty() const;
 };
 Summary summarize(std::span<const double> samples);
 
