@@ -68,6 +68,18 @@ QString cellDetailsHtml(const Cell& c, const ResultDocument& doc) {
                                 .arg(s.uncertainty() * 100, 0, 'f', 1)
                                 .arg(s.ciCoverage * 100, 0, 'f', 1)
                                 .arg(c.samples.size()));
+        if (c.foldGbps && *c.foldGbps > 0)
+            html += row("Consuming the bytes",
+                        QString("every byte folded once inside the timed round; the fold alone "
+                                "runs at %1 GB/s on a warm buffer of this size, so it adds "
+                                "%2 ms to every GB of this figure")
+                            .arg(*c.foldGbps, 0, 'f', 1)
+                            .arg(1e3 / *c.foldGbps, 0, 'f', 1));
+        else if (touchesOnePerPage(c, doc.plan.consume))
+            html += row("Consuming the bytes",
+                        "1 byte/page: consume minimal touched one byte of each mapped page; "
+                        "copying strategies had every byte in a buffer, so this figure is not "
+                        "comparable with theirs");
         const double user = medianOverRounds(c, [](const Sample& x) { return x.userSeconds; });
         const double sys = medianOverRounds(c, [](const Sample& x) { return x.systemSeconds; });
         html += row("CPU per round", QString("user %1 ms, system %2 ms")

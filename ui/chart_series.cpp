@@ -73,6 +73,17 @@ std::pair<double, double> barOf(const Summary& s, BarKind bars) {
     return {s.median - s.min, s.max - s.median};
 }
 
+// Under --consume minimal an in-place mapping touched one byte per page while the copies had
+// every byte: its line says so in the legend and is drawn dotted.
+void markOnePerPage(Series& s, const ResultDocument& doc, const std::string& id) {
+    Cell probe;
+    probe.strategy = id;
+    if (!touchesOnePerPage(probe, doc.plan.consume))
+        return;
+    s.name += " · 1 byte/page";
+    s.dotted = true;
+}
+
 } // namespace
 
 QString barDescription(BarKind bars) {
@@ -123,6 +134,7 @@ ChartData buildChart(const ResultDocument& doc, const ResultDocument* baseline, 
             s.strategy = s.name;
             s.colorIndex = colorOf(id);
             s.errorBars = true;
+            markOnePerPage(s, doc, id);
             std::map<double, const Cell*> points;
             for (const auto& c : doc.cells) {
                 if (c.strategy != id || chartX(out, c.point()) < 0)
@@ -172,6 +184,7 @@ ChartData buildChart(const ResultDocument& doc, const ResultDocument* baseline, 
                     return std::nullopt;
                 return c.summary.median / ref->summary.median;
             });
+            markOnePerPage(s, doc, id);
             if (!s.x.isEmpty())
                 out.series.push_back(s);
         }

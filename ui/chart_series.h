@@ -22,6 +22,7 @@ struct Series {
     int colorIndex = 0;   // same strategy, same colour, in the current run and the baseline
     bool dashed = false;  // baseline, or the second line of a pair (system time, p99)
     bool baseline = false;
+    bool dotted = false;  // an in-place mapping that touched 1 byte/page (consume minimal)
     bool errorBars = false;
     QVector<double> x, y, below, above;
 };

@@ -228,6 +228,8 @@ void ChartView::rebuild() {
         QPen pen(color, series.dashed ? 1.6 : 2);
         if (series.dashed)
             pen.setStyle(Qt::DashLine);
+        if (series.dotted)
+            pen.setStyle(Qt::DotLine);
         g->setPen(pen);
         const auto shape = seriesShape(series.colorIndex);
         g->setScatterStyle(series.dashed ? QCPScatterStyle(shape, QPen(color, 1.5), Qt::NoBrush, 6)

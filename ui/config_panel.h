@@ -61,6 +61,7 @@ private:
     QSpinBox* threads_;
     QSpinBox* rounds_;
     QComboBox* bufferOffset_ = nullptr;
+    QComboBox* consume_ = nullptr;
     QSpinBox* warmup_;
     std::optional<FileStatus> status_;
 };

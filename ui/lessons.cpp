@@ -33,6 +33,8 @@ QList<Lesson> loadLessons() {
             l.plan.pattern = *p;
         if (auto c = parseCacheMode(o["cache"].toString().toStdString()))
             l.plan.cache = *c;
+        if (auto c = parseConsume(o["consume"].toString("all").toStdString()))
+            l.plan.consume = *c;
         l.plan.rounds = o["rounds"].toInt(15);
         lessons << l;
     }

@@ -28,8 +28,9 @@ Options:
   --seed N              seed for the random pattern (default 42)
   --budget SIZE         bytes read per cell and round (default: min(file size, 256M))
   --time-cap SECONDS    per range size; stop adding rounds after it (default 60, >= 3 rounds)
-  --consume MODE        minimal (default: touch one byte per range or page) or all
-                        (checksum every byte inside the timed region)
+  --consume MODE        all (default: every strategy reads every byte it obtained once, with
+                        a cheap fold whose own speed each cell records) or minimal (one byte
+                        per range; in-place mappings one byte per page, marked 1 byte/page)
   --buffer-offset OFFS  where destination buffers start within a page: auto (default: where
                         the allocator puts them), N (every buffer of every strategy at page
                         offset N, e.g. 16), or a list (0,8,16,32,64,2048,4096+16) to sweep

@@ -64,6 +64,11 @@ std::string plainTable(const ResultDocument& doc) {
                              cells.empty() ? std::string("?") : formatSize(cells[0]->rangeBytes))
                : std::string();
     out += "Buffers: page offsets the destination buffers started at (offset x buffers).\n";
+    if (p.consume == Consume::Minimal &&
+        std::any_of(doc.cells.begin(), doc.cells.end(),
+                    [&](const Cell& c) { return touchesOnePerPage(c, p.consume); }))
+        out += "consume minimal: in-place mappings touched 1 byte/page, the others had every "
+               "byte in a buffer: not comparable.\n";
     out += systemLine(doc) + "\n";
     return out;
 }

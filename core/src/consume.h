@@ -22,7 +22,7 @@ public:
 
 private:
     void touchPages(std::span<const std::byte> bytes);
-    void checksumWithPrefetch(std::span<const std::byte> bytes);
+    void foldWithPrefetch(std::span<const std::byte> bytes);
 
     ConsumeMode mode_;
     std::uint32_t pageSize_;

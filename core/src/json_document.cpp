@@ -137,6 +137,7 @@ json cellJson(const Cell& c) {
             {"buffer_page_offsets", offsetCountsJson(c.bufferPageOffsets)},
             {"ranges_per_round", c.rangesPerRound},
             {"queue_depth", c.queueDepth ? json(*c.queueDepth) : json(nullptr)},
+            {"fold_gbps", optionalNumber(c.foldGbps)},
             {"status", toString(c.status)},
             {"message", c.message},
             {"checksum", c.checksum},
@@ -167,6 +168,7 @@ Cell cellFrom(const json& j) {
     c.rangesPerRound = j.value("ranges_per_round", std::uint64_t{0});
     if (j.contains("queue_depth") && !j.at("queue_depth").is_null())
         c.queueDepth = j.at("queue_depth").get<unsigned>();
+    c.foldGbps = readOptional(j, "fold_gbps");
     c.status = parseCellStatus(j.value("status", "failed"));
     c.message = j.value("message", "");
     c.checksum = j.value("checksum", "");

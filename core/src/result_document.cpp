@@ -1,5 +1,6 @@
 #include "readscope/result_document.h"
 
+#include "readscope/strategy.h"
 #include "readscope/units.h"
 
 #include <fmt/format.h>
@@ -97,6 +98,15 @@ std::string notColdWarning(const ResultDocument& doc) {
     return fmt::format("{} cell{} did not go cold (status not-cold): the file stayed in the page "
                        "cache, so {} figures are warm ones",
                        n, n == 1 ? "" : "s", n == 1 ? "its" : "their");
+}
+
+bool touchesOnePerPage(const Cell& cell, Consume consume) {
+    const auto* s = findStrategy(cell.strategy);
+    return consume == Consume::Minimal && s && s->access == Access::MapInPlace;
+}
+
+std::string bytesConsumed(const Cell& cell, Consume consume) {
+    return touchesOnePerPage(cell, consume) ? "1/page" : "all";
 }
 
 std::string noiseSummary(const ResultDocument& doc, std::string_view roundsOption) {

@@ -6,6 +6,7 @@
 #include "readscope/compare.h"
 #include "readscope/probe.h"
 #include "readscope/residency.h"
+#include "readscope/stats.h"
 #include "readscope/strategy.h"
 #include "readscope/units.h"
 #include "round.h"
@@ -29,6 +30,26 @@ constexpr double kColdThreshold = 0.01;
 constexpr double kWarmThreshold = 0.99;
 constexpr int kMinRoundsBeforeCap = 3;
 constexpr int kEvictionAttempts = 4;
+
+// --consume all's fold alone, on a cache-warm buffer of the cell's range size (at most 64 MiB:
+// past that the speed is memory's), repeated for about 20 ms: the median GB/s. Untimed for
+// the sweep, a few tens of ms per range size.
+double measureFoldGbps(std::uint64_t rangeBytes) {
+    const std::size_t n = static_cast<std::size_t>(std::min<std::uint64_t>(
+        std::max<std::uint64_t>(rangeBytes, 1), 64ull << 20));
+    std::vector<std::byte> buffer(n, std::byte{1});
+    std::vector<double> rates;
+    std::uint64_t value = foldBytes(buffer); // warms the buffer into the caches it fits
+    const auto start = Clock::now();
+    while (rates.size() < 3 ||
+           (secondsBetween(start, Clock::now()) < 0.02 && rates.size() < 1000)) {
+        const auto t0 = Clock::now();
+        value ^= foldBytes(buffer);
+        rates.push_back(gigabytesPerSecond(n, secondsBetween(t0, Clock::now())));
+    }
+    gConsumedSink.fetch_xor(value, std::memory_order_relaxed);
+    return median(rates);
+}
 
 struct Lane {
     const StrategyInfo* info = nullptr;
@@ -294,6 +315,12 @@ private:
             for (auto& reader : lane.readers)
                 reader->placeBuffers(point.bufferOffset, largestOffset);
         const auto reference = referenceChecksum(file_, ranges);
+        if (plan_.consume == Consume::All) {
+            const double fold = measureFoldGbps(size);
+            for (std::size_t i = 0; i < lanes_.size(); ++i)
+                if (lanes_[i].unavailable.empty())
+                    cells[i].foldGbps = fold;
+        }
         for (std::size_t i = 0; i < lanes_.size(); ++i) {
             if (!lanes_[i].unavailable.empty())
                 continue;

@@ -100,6 +100,36 @@ private slots:
         QCOMPARE(csv->cells[0].summary.median, json->cells[0].summary.median);
         QVERIFY(QFile::exists(dir + "/s.csv"));
         QCOMPARE(readscope::testing::fileFingerprint(file_->path()), before);
+        // Comparable by default: every strategy consumed every byte, and the fold's own speed
+        // and the median's interval travel with each cell.
+        QFile f(dir + "/r.csv");
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QString text = f.readAll();
+        QVERIFY(text.contains(",median_ci_low_gbps,median_ci_high_gbps,bytes_consumed,fold_gbps"));
+        QCOMPARE(readscope::testing::name(csv->plan.consume), readscope::testing::name(readscope::Consume::All));
+        QVERIFY(json->cells[0].foldGbps && *json->cells[0].foldGbps > 0);
+        QVERIFY(json->cells[0].summary.ciLow <= json->cells[0].summary.median);
+    }
+
+    // Minimal consumption puts in-place mappings at one byte per page: marked wherever the
+    // figure goes, so nobody sets it beside copies unawares.
+    void minimalConsumptionIsMarked() {
+        const QString csvPath = file_->dir() + "/minimal.csv";
+        auto r = cli(QStringList{"run", path_, "--sizes", "64K", "--strategies",
+                                 "pread-uninit,mmap-touch", "--consume", "minimal", "--csv",
+                                 csvPath, "--markdown"} + kQuick);
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        QVERIFY2(r.out.startsWith("| range | pread-uninit | mmap-touch ‡ |"), qPrintable(r.out));
+        QVERIFY(r.out.contains("‡ 1 byte/page"));
+        QFile f(csvPath);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QStringList rows = QString(f.readAll()).split("\r\n", Qt::SkipEmptyParts);
+        QCOMPARE(rows.size(), 3);
+        const int column = rows[0].split(',').indexOf("bytes_consumed");
+        QVERIFY(column > 0);
+        for (const auto& row : rows.mid(1))
+            QCOMPARE(row.split(',').value(column),
+                     QString(row.startsWith("mmap-touch") ? "1/page" : "all"));
     }
 
     void markdown() {

@@ -97,6 +97,22 @@ private slots:
         QCOMPARE(uringQueueDepth(256 << 20), 1u);
     }
 
+    // --consume all's fold reads every byte: change any one, at any length (vector body or
+    // tail), and the fold changes.
+    void foldReadsEveryByte() {
+        for (std::size_t n : {1u, 7u, 31u, 32u, 33u, 64u, 100u, 4096u + 5u}) {
+            std::vector<std::byte> bytes(n);
+            for (std::size_t i = 0; i < n; ++i)
+                bytes[i] = std::byte(i * 37 + 11);
+            const auto before = foldBytes(bytes);
+            for (std::size_t i = 0; i < n; ++i) {
+                bytes[i] ^= std::byte{0x40};
+                QVERIFY2(foldBytes(bytes) != before, qPrintable(QString("n %1, byte %2").arg(n).arg(i)));
+                bytes[i] ^= std::byte{0x40};
+            }
+        }
+    }
+
     void referenceMatchesGenerator() {
         const Ranges ranges{{3, 5000}, {kFileSize - 7, 100}};
         auto ref = referenceChecksum(probe_, ranges);

@@ -40,6 +40,34 @@ private slots:
         file_ = std::make_unique<TestFile>(8 << 20);
     }
 
+    // In minimal mode an in-place mapping touched one byte per page: its line says so.
+    void onePerPageLinesAreMarked() {
+        ResultDocument doc;
+        doc.plan.sizes = {65536};
+        doc.plan.strategies = {"pread-uninit", "mmap-touch"};
+        for (const char* id : {"pread-uninit", "mmap-touch"}) {
+            Cell c;
+            c.strategy = id;
+            c.rangeBytes = 65536;
+            Sample s;
+            s.bytes = 1 << 20;
+            s.seconds = 0.001;
+            c.samples = {s, s, s};
+            c.summarize();
+            doc.cells.push_back(c);
+        }
+        for (auto consume : {Consume::Minimal, Consume::All}) {
+            doc.plan.consume = consume;
+            const auto data = buildChart(doc, nullptr, ChartMode::Throughput, "");
+            QCOMPARE(data.series.size(), std::size_t(2));
+            const bool minimal = consume == Consume::Minimal;
+            QCOMPARE(data.series[1].name,
+                     QString(minimal ? "mmap-touch · 1 byte/page" : "mmap-touch"));
+            QCOMPARE(data.series[1].dotted, minimal);
+            QCOMPARE(data.series[0].name, QString("pread-uninit"));
+        }
+    }
+
     void tinyRunFillsChartAndTable() {
         MainWindow w;
         w.show();
@@ -235,8 +263,19 @@ private slots:
         QCOMPARE(testing::name(plan->pattern), testing::name(Pattern::Random));
         QCOMPARE(plan->file, file_->path());
         QVERIFY(w.findChild<QTextBrowser*>("explanation")->toPlainText().contains("22-32%"));
+        // Reproducing a published table that did not consume the bytes: minimal, said so.
+        QCOMPARE(testing::name(plan->consume), testing::name(Consume::Minimal));
+        QVERIFY(w.findChild<QTextBrowser*>("explanation")->toPlainText().contains("minimally"));
         w.applyLesson(3);
         QCOMPARE(testing::name(w.config()->plan()->pattern), testing::name(Pattern::Whole));
+        // A lesson that says nothing about it consumes every byte, as a new run does; a person
+        // can pick minimal from the Consume box.
+        w.applyLesson(4);
+        QCOMPARE(testing::name(w.config()->plan()->consume), testing::name(Consume::All));
+        auto* consume = w.findChild<QComboBox*>("consume");
+        QVERIFY(consume);
+        consume->setCurrentIndex(consume->findData(int(Consume::Minimal)));
+        QCOMPARE(testing::name(w.config()->plan()->consume), testing::name(Consume::Minimal));
     }
 
     void stopButtonEndsTheRunPromptly() {

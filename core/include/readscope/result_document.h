@@ -43,6 +43,9 @@ struct Cell {
     std::optional<std::uint32_t> bufferOffset; // pinned page offset; none: the allocator's
     OffsetCounts bufferPageOffsets; // where the buffers read into started, over the rounds
     std::optional<unsigned> queueDepth; // reads in flight per worker (io_uring cells)
+    // --consume all: the fold alone on a cache-warm buffer of this range size, GB/s; its
+    // cost per GB (1000 / foldGbps ms) is part of every figure and can be subtracted.
+    std::optional<double> foldGbps;
     std::uint64_t rangesPerRound = 0;
     CellStatus status = CellStatus::Ok;
     std::string message;     // why failed/unavailable, or what to beware of
@@ -96,6 +99,11 @@ struct ResultDocument {
     // The distinct points of the cells, ascending along the run's sweep axis.
     std::vector<SweepPoint> points() const;
 };
+
+// What a cell's strategy did with the bytes it obtained: "all", or "1/page" for an in-place
+// mapping under --consume minimal (it touched one byte per page: not comparable with copies).
+std::string bytesConsumed(const Cell& cell, Consume consume);
+bool touchesOnePerPage(const Cell& cell, Consume consume);
 
 // "2 cells did not go cold: ..." for the CLI and the app alike; empty when every cold cell
 // went cold.
