@@ -4,6 +4,7 @@
 #include "size_axis_ticker.h"
 
 #include "readscope/compare.h"
+#include "readscope/documents.h"
 #include "readscope/units.h"
 
 #include <QCheckBox>
@@ -41,29 +42,52 @@ QCPScatterStyle::ScatterShape seriesShape(int i) {
     return kShapes[(i + i / int(std::size(kSeries))) % int(std::size(kShapes))];
 }
 
-QString planTitle(const ResultDocument& doc) {
+QString modeTitle(ChartMode mode, const QString& reference) {
+    switch (mode) {
+    case ChartMode::Throughput: return "GB/s per range size";
+    case ChartMode::Relative: return "GB/s relative to " + reference;
+    case ChartMode::CpuPerGB: return "CPU time per GB read";
+    case ChartMode::Latency: return "Latency per range";
+    }
+    return {};
+}
+
+// Line 1: what was measured; line 2: where (CPU, cores, kernel, filesystem, version, date),
+// so that a pasted chart says both (a document from Wine says "Wine ..., not Windows" in its
+// kernel field). Two lines, so that a narrow window clips neither half.
+QString planTitle(const ResultDocument& doc, ChartMode mode, const QString& reference) {
     if (doc.cells.empty())
         return "readscope: press Run to measure";
     const auto& p = doc.plan;
-    // The system goes into the title, so that an exported chart says where it was measured
-    // (a document from Wine says "Wine ..., not Windows" in its kernel field).
-    // On a line of its own, so that a narrow window does not clip the plan's half.
-    const QString where = doc.system.kernel.empty()
-                              ? QString()
-                              : "\n" + QString::fromStdString(doc.system.kernel);
-    const QString pinned =
-        p.bufferOffsets.size() == 1
-            ? QString(" · buffers at page offset %1")
-                  .arg(QString::fromStdString(formatBufferOffset(p.bufferOffsets[0])))
-            : QString();
-    return QString("%1 cache · %2 ranges · %3 thread%4 · file %5 · %6 rounds%7%8")
-        .arg(QString::fromStdString(std::string(toString(p.cache))),
-             QString::fromStdString(std::string(toString(p.pattern))))
-        .arg(p.threads)
-        .arg(p.threads == 1 ? "" : "s")
-        .arg(QString::fromStdString(formatSize(doc.fileSize)))
-        .arg(p.rounds)
-        .arg(pinned, where);
+    const QString what = QString("%1 · %2 cache · %3 ranges · %4 thread%5 · %6 file")
+                             .arg(modeTitle(mode, reference),
+                                  QString::fromStdString(std::string(toString(p.cache))),
+                                  QString::fromStdString(std::string(toString(p.pattern))))
+                             .arg(p.threads)
+                             .arg(p.threads == 1 ? "" : "s")
+                             .arg(QString::fromStdString(formatSize(doc.fileSize)));
+    return doc.system.cpuModel.empty()
+               ? what
+               : what + "\n" + QString::fromStdString(systemLine(doc));
+}
+
+// Under an exported chart: how the figures were made and what its marks mean.
+QString footnote(const ResultDocument& doc, BarKind bars) {
+    const auto& p = doc.plan;
+    QString text = QString("%1 · consume %2 · bars: %3 · hollow point: noisy (median uncertain "
+                           "by more than ±%4%)")
+                       .arg(QString::fromStdString(roundsText(doc)))
+                       .arg(p.consume == Consume::All ? "all (every byte read once)"
+                                                      : "minimal (1 byte per range or page)")
+                       .arg(barDescription(bars))
+                       .arg(kNoisyUncertainty * 100);
+    if (p.bufferOffsets.size() == 1)
+        text += QString(" · buffers at page offset %1")
+                    .arg(QString::fromStdString(formatBufferOffset(p.bufferOffsets[0])));
+    if (std::any_of(doc.cells.begin(), doc.cells.end(),
+                    [](const Cell& c) { return c.status == CellStatus::NotCold; }))
+        text += " · red square: not cold (the file stayed cached)";
+    return text;
 }
 
 } // namespace
@@ -116,6 +140,14 @@ ChartView::ChartView(ResultsModel* model, QWidget* parent)
     plot_->yAxis->setLabel("GB/s (10^9 bytes/s), median of rounds; bars: " +
                            barDescription(BarKind::MedianInterval));
     plot_->legend->setVisible(true);
+    // At least 9 pt everywhere, so that a PDF page or a scaled-down PNG stays legible.
+    QFont text = font();
+    text.setPointSizeF(std::max(9.0, text.pointSizeF()));
+    for (QCPAxis* axis : {plot_->xAxis, plot_->yAxis}) {
+        axis->setTickLabelFont(text);
+        axis->setLabelFont(text);
+    }
+    plot_->legend->setFont(text);
     // Title on top across the whole width; below it the plot with the legend beside it, at
     // the top, never over the points.
     auto* body = new QCPLayoutGrid;
@@ -207,7 +239,7 @@ void ChartView::rebuild() {
     const auto& doc = model_->document();
     if (referenceBox_->count() != int(strategyOrder(doc).size()))
         refreshReferenceChoices();
-    title_->setText(planTitle(doc));
+    title_->setText(planTitle(doc, mode_, referenceBox_->currentText()));
     const ChartData data = buildChart(doc, baseline_ ? &*baseline_ : nullptr, mode_,
                                       referenceBox_->currentText().toStdString(), barKind());
     barsBox_->setVisible(mode_ == ChartMode::Throughput);
@@ -458,22 +490,49 @@ bool ChartView::exportTo(const QString& path, QString* error, int width, int hei
         *error = QString("Cannot write %1: %2").arg(path, file.errorString());
         return false;
     }
+    // The exported chart carries its footnote (rounds, consume mode, what bars and marks mean)
+    // in a row under the plot, for the export only.
+    auto* note = new QCPTextElement(plot_, footnote(model_->document(), barKind()),
+                                    QFont(font().family(), 9));
+    note->setTextColor(palette().color(QPalette::WindowText));
+    plot_->plotLayout()->addElement(2, 0, note);
+    struct RemoveNote {
+        QCustomPlot* plot;
+        QCPTextElement* note;
+        ~RemoveNote() {
+            plot->plotLayout()->remove(note);
+            plot->plotLayout()->simplify();
+            plot->replot(QCustomPlot::rpQueuedReplot);
+        }
+    } removeNote{plot_, note};
+    const int dpi = std::max(72, plot_->logicalDpiY());
     bool painted = true;
     if (suffix == "png") {
+        // Twice the pixels: sharp when GitHub scales it down to the column width.
         const QPixmap pixmap = plot_->toPixmap(width, height, 2.0);
         painted = pixmap.save(&file, "PNG");
     } else if (suffix == "pdf" || suffix == "svg") {
         std::unique_ptr<QPaintDevice> device;
         if (suffix == "pdf") {
+            // A standard page (A4 landscape, 842 x 595 pt) with the chart drawn at the page's
+            // own size, so that its text prints at the font's point size (9-10 pt), not
+            // shrunk from a 1200-point-wide custom page. At the screen's resolution, so that
+            // the layout's font metrics are the ones the text is drawn with.
             auto* pdf = new QPdfWriter(&file);
-            pdf->setPageSize(QPageSize(QSizeF(width, height), QPageSize::Point));
+            pdf->setPageSize(QPageSize(QPageSize::A4));
+            pdf->setPageOrientation(QPageLayout::Landscape);
             pdf->setPageMargins(QMarginsF(0, 0, 0, 0));
-            pdf->setResolution(72);
+            pdf->setResolution(dpi);
             pdf->setTitle("readscope chart");
+            width = 842 * dpi / 72;
+            height = 595 * dpi / 72;
             device.reset(pdf);
         } else {
             auto* svg = new QSvgGenerator;
             svg->setOutputDevice(&file);
+            // Text is laid out with the screen's font metrics: at the generator's default
+            // 72 dpi it would come out smaller than its box and sit above the legend markers.
+            svg->setResolution(dpi);
             svg->setSize(QSize(width, height));
             svg->setViewBox(QRect(0, 0, width, height));
             svg->setTitle("readscope chart");

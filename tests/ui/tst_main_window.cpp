@@ -129,7 +129,19 @@ private slots:
         }
         QImage png(dir.filePath("chart.png"));
         QCOMPARE(png.size(), QSize(2400, 1400)); // 1200 x 700 at 2x
-        QVERIFY(QFile(dir.filePath("chart.svg")).open(QIODevice::ReadOnly));
+        // Fit for an issue report: the system line in the title, the footnote saying what the
+        // bars mean, and a PDF that is a standard page.
+        QFile svg(dir.filePath("chart.svg"));
+        QVERIFY(svg.open(QIODevice::ReadOnly));
+        const QByteArray svgText = svg.readAll();
+        QVERIFY(svgText.contains("interleaved rounds"));
+        QVERIFY(svgText.contains("bars: 95% confidence interval of the median"));
+        QVERIFY(svgText.contains(QByteArray::fromStdString(w.model()->document().system.kernel)));
+        QFile pdf(dir.filePath("chart.pdf"));
+        QVERIFY(pdf.open(QIODevice::ReadOnly));
+        QVERIFY(pdf.readAll().contains("/MediaBox [0 0 842.000000 595.000000]")); // A4 landscape
+        // The footnote is for exports only: the window's chart is back to title and plot.
+        QCOMPARE(w.chart()->plot()->plotLayout()->rowCount(), 2);
         QVERIFY(QDir(dir.path()).entryList({"*.readscope-tmp", "*.tmp"}).isEmpty());
 
         for (const QString& path : {json, csv}) {
