@@ -130,6 +130,8 @@ void CompareView::recompute() {
     if (!comparison_.onlyInCurrent.empty())
         notes << "Only in the current run: " +
                      QString::fromStdString(joined(comparison_.onlyInCurrent)).toHtmlEscaped();
+    if (!comparison_.cells.empty())
+        notes << QString::fromStdString(comparisonMethod(comparison_)).toHtmlEscaped();
     notes_->setText(notes.join("<br>"));
     notes_->setVisible(!notes.isEmpty());
 
@@ -148,7 +150,7 @@ void CompareView::recompute() {
             e.verdict == Verdict::Unknown ? "–" : pct(e.change),
             e.ciLow ? QString("%1 … %2").arg(pct(*e.ciLow), pct(*e.ciHigh)) : "–",
             e.pValue ? (*e.pValue < 0.001 ? "<0.001" : QString::number(*e.pValue, 'f', 3)) : "–",
-            qs(toString(e.verdict))};
+            QString::fromStdString(verdictText(e))};
         for (int col = 0; col < values.size(); ++col) {
             auto* item = new QTableWidgetItem(values[col]);
             if (col >= 1 && col <= 6)

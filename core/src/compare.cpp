@@ -15,6 +15,43 @@ namespace {
 
 constexpr int kBootstrapResamples = 2000;
 
+void decide(ChangeEstimate& e, double threshold, double p, bool adjusted);
+
+// Holm's step-down adjustment of every row's p value, then each verdict again from the
+// adjusted p: with 30 rows, about 1.5 would pass p < 0.05 by chance alone without it.
+void adjustForManyTests(Comparison& c) {
+    std::vector<ChangeEstimate*> tested;
+    for (auto& cc : c.cells)
+        if (cc.estimate.pValue)
+            tested.push_back(&cc.estimate);
+    c.tests = tested.size();
+    if (tested.size() < 2)
+        return;
+    std::sort(tested.begin(), tested.end(), [](const ChangeEstimate* a, const ChangeEstimate* b) {
+        return *a->pValue < *b->pValue;
+    });
+    const double m = double(tested.size());
+    double running = 0;
+    for (std::size_t i = 0; i < tested.size(); ++i) {
+        running = std::max(running, std::min(1.0, (m - double(i)) * *tested[i]->pValue));
+        tested[i]->pValue = running;
+    }
+    for (auto* e : tested)
+        decide(*e, c.noiseThreshold, *e->pValue, true);
+}
+
+// The rounds both cells ran in ({reference GB/s, cell GB/s} per round number).
+std::vector<std::pair<double, double>> roundPairs(const Cell& reference, const Cell& cell) {
+    std::vector<std::pair<double, double>> pairs;
+    for (const auto& s : cell.samples)
+        for (const auto& r : reference.samples)
+            if (r.round == s.round && r.gbps() && s.gbps()) {
+                pairs.push_back({*r.gbps(), *s.gbps()});
+                break;
+            }
+    return pairs;
+}
+
 std::vector<double> rates(const Cell& c) {
     std::vector<double> r;
     for (const auto& s : c.samples)
@@ -54,6 +91,7 @@ std::string_view toString(Verdict v) {
     case Verdict::Slower: return "slower";
     case Verdict::WithinNoise: return "within noise";
     case Verdict::Unknown: return "unknown";
+    case Verdict::TooFewRounds: return "too few rounds";
     }
     return "?";
 }
@@ -101,11 +139,9 @@ ChangeEstimate estimateChange(std::span<const double> baseline, std::span<const 
         return e;
     }
     e.change = mc / mb - 1;
-    const bool large = std::abs(e.change) >= threshold;
     if (baseline.size() < 2 || current.size() < 2) {
-        e.verdict = large ? (e.change > 0 ? Verdict::Faster : Verdict::Slower)
-                          : Verdict::WithinNoise;
-        e.note = "medians only (no per-round samples): not tested for significance";
+        e.verdict = Verdict::TooFewRounds;
+        e.note = "medians only (no per-round samples): not tested, no verdict";
         return e;
     }
     // Bootstrap the ratio of medians: resample both sides with replacement.
@@ -125,19 +161,140 @@ ChangeEstimate estimateChange(std::span<const double> baseline, std::span<const 
     }
     e.ciLow = quantile(changes, 0.025);
     e.ciHigh = quantile(changes, 0.975);
-    bool significant = *e.ciLow > 0 || *e.ciHigh < 0;
-    if (baseline.size() >= kMinRoundsForU && current.size() >= kMinRoundsForU) {
-        e.pValue = mannWhitneyPValue(baseline, current);
-        significant = significant && *e.pValue < 0.05;
-    } else {
-        e.note = fmt::format("fewer than {} rounds a side: no U test", kMinRoundsForU);
+    if (baseline.size() < kMinRoundsForVerdict || current.size() < kMinRoundsForVerdict) {
+        e.verdict = Verdict::TooFewRounds;
+        e.note = fmt::format("fewer than {} rounds a side: no test, no verdict",
+                             kMinRoundsForVerdict);
+        return e;
     }
-    if (large && significant)
-        e.verdict = e.change > 0 ? Verdict::Faster : Verdict::Slower;
-    else
-        e.verdict = Verdict::WithinNoise;
+    e.pValue = mannWhitneyPValue(baseline, current);
+    decide(e, threshold, *e.pValue, false);
     return e;
 }
+
+namespace {
+// Exact null distribution of the signed-rank statistic W+ for n untied ranks: counts[w] of the
+// 2^n sign patterns.
+double exactSignedRankP(std::size_t n, double wPlus) {
+    const std::size_t total = n * (n + 1) / 2;
+    std::vector<double> counts(total + 1, 0);
+    counts[0] = 1;
+    for (std::size_t rank = 1; rank <= n; ++rank)
+        for (std::size_t w = total; w >= rank; --w)
+            counts[w] += counts[w - rank];
+    const double all = std::pow(2.0, double(n));
+    const double mean = double(total) / 2;
+    const double extreme = std::abs(wPlus - mean);
+    double tail = 0;
+    for (std::size_t w = 0; w <= total; ++w)
+        if (std::abs(double(w) - mean) >= extreme - 1e-9)
+            tail += counts[w];
+    return std::min(1.0, tail / all);
+}
+} // namespace
+
+double signedRankPValue(std::span<const double> differences) {
+    std::vector<double> d;
+    for (double x : differences)
+        if (x != 0)
+            d.push_back(x); // zero differences carry no sign (Wilcoxon's treatment)
+    const std::size_t n = d.size();
+    if (n == 0)
+        return 1;
+    std::vector<std::size_t> order(n);
+    for (std::size_t i = 0; i < n; ++i)
+        order[i] = i;
+    std::sort(order.begin(), order.end(),
+              [&](std::size_t a, std::size_t b) { return std::abs(d[a]) < std::abs(d[b]); });
+    double wPlus = 0, tieTerm = 0;
+    bool ties = false;
+    for (std::size_t i = 0; i < n;) {
+        std::size_t j = i;
+        while (j < n && std::abs(d[order[j]]) == std::abs(d[order[i]]))
+            ++j;
+        const double rank = (double(i) + double(j) + 1) / 2;
+        const double t = double(j - i);
+        ties |= t > 1;
+        tieTerm += t * t * t - t;
+        for (std::size_t k = i; k < j; ++k)
+            if (d[order[k]] > 0)
+                wPlus += rank;
+        i = j;
+    }
+    if (!ties && n <= 50)
+        return exactSignedRankP(n, wPlus);
+    const double nn = double(n);
+    const double mean = nn * (nn + 1) / 4;
+    const double variance = nn * (nn + 1) * (2 * nn + 1) / 24 - tieTerm / 48;
+    if (variance <= 0)
+        return 1;
+    const double z = (std::abs(wPlus - mean) - 0.5) / std::sqrt(variance);
+    return std::clamp(std::erfc(std::max(z, 0.0) / std::sqrt(2.0)), 0.0, 1.0);
+}
+
+ChangeEstimate estimatePairedChange(std::span<const std::pair<double, double>> pairs,
+                                    double threshold, std::uint64_t seed) {
+    ChangeEstimate e;
+    e.paired = true;
+    std::vector<double> ratios, logs;
+    for (const auto& [base, cur] : pairs)
+        if (base > 0 && cur > 0) {
+            ratios.push_back(cur / base);
+            logs.push_back(std::log(cur / base));
+        }
+    if (ratios.empty()) {
+        e.note = "no figures to compare";
+        return e;
+    }
+    e.change = median(ratios) - 1;
+    if (ratios.size() < 2) {
+        e.verdict = Verdict::TooFewRounds;
+        e.note = "one paired round: not tested, no verdict";
+        return e;
+    }
+    std::mt19937_64 rng(seed);
+    std::uniform_int_distribution<std::size_t> pick(0, ratios.size() - 1);
+    std::vector<double> changes, resample(ratios.size());
+    changes.reserve(kBootstrapResamples);
+    for (int i = 0; i < kBootstrapResamples; ++i) {
+        for (auto& x : resample)
+            x = ratios[pick(rng)];
+        changes.push_back(median(resample) - 1);
+    }
+    e.ciLow = quantile(changes, 0.025);
+    e.ciHigh = quantile(changes, 0.975);
+    if (ratios.size() < std::size_t(kMinRoundsForVerdict)) {
+        e.verdict = Verdict::TooFewRounds;
+        e.note = fmt::format("fewer than {} paired rounds: no test, no verdict",
+                             kMinRoundsForVerdict);
+        return e;
+    }
+    e.pValue = signedRankPValue(logs);
+    decide(e, threshold, *e.pValue, false);
+    return e;
+}
+
+namespace {
+// The verdict from a change, its interval and a p value (adjusted, where several tests were
+// made), with the reason when it is "within noise".
+void decide(ChangeEstimate& e, double threshold, double p, bool adjusted) {
+    const bool large = std::abs(e.change) >= threshold;
+    const bool apart = e.ciLow && e.ciHigh && (*e.ciLow > 0 || *e.ciHigh < 0);
+    if (large && apart && p < 0.05) {
+        e.verdict = e.change > 0 ? Verdict::Faster : Verdict::Slower;
+        e.note.clear();
+        return;
+    }
+    e.verdict = Verdict::WithinNoise;
+    if (!large)
+        e.note = fmt::format("change under {:.0f}%", threshold * 100);
+    else if (!apart)
+        e.note = "its interval crosses zero";
+    else
+        e.note = fmt::format("p = {:.3f}, not under 0.05{}", p,
+                             adjusted ? " after Holm's adjustment" : "");
+}
+} // namespace
 
 Comparison compareDocuments(const ResultDocument& base, const ResultDocument& cur,
                             double threshold) {
@@ -161,6 +318,7 @@ Comparison compareDocuments(const ResultDocument& base, const ResultDocument& cu
         }
         c.cells.push_back(cc);
     }
+    adjustForManyTests(c);
     for (const auto& n : cur.cells)
         if (!base.find(n.strategy, n.point()))
             c.onlyInCurrent.push_back(cellName(n));
@@ -197,12 +355,17 @@ Comparison compareToReference(const ResultDocument& doc, const std::string& refe
         }
         CellComparison cc{cell.strategy,       reference,           cell.rangeBytes,
                           cell.bufferOffset,   ref->summary.median, cell.summary.median, {}};
-        if (ref->measured() && cell.measured())
-            cc.estimate = estimateChange(rates(*ref), rates(cell), threshold);
-        else
+        if (ref->measured() && cell.measured()) {
+            // Same run, same rounds: pair them, so the machine's drift between rounds cancels.
+            const auto pairs = roundPairs(*ref, cell);
+            cc.estimate = pairs.empty() ? estimateChange(rates(*ref), rates(cell), threshold)
+                                        : estimatePairedChange(pairs, threshold);
+        } else {
             cc.estimate.note = "not measured on both sides";
+        }
         c.cells.push_back(cc);
     }
+    adjustForManyTests(c);
     return c;
 }
 
@@ -222,9 +385,7 @@ std::string pText(const ChangeEstimate& e) {
 
 std::string footer(const Comparison& c) {
     std::string out;
-    out += fmt::format("\nChange of the median GB/s; 95% bootstrap interval; p from a two-sided "
-                       "Mann-Whitney U test; changes under {:.0f}% count as noise.\n",
-                       c.noiseThreshold * 100);
+    out += "\n" + comparisonMethod(c) + "\n";
     if (!c.onlyInBaseline.empty())
         out += fmt::format("Only in the baseline: {}.\n", fmt::join(c.onlyInBaseline, ", "));
     if (!c.onlyInCurrent.empty())
@@ -246,6 +407,36 @@ std::string change(const ChangeEstimate& e) {
 
 } // namespace
 
+std::string comparisonMethod(const Comparison& c) {
+    std::string out;
+    const bool paired = std::any_of(c.cells.begin(), c.cells.end(), [](const CellComparison& cc) {
+        return cc.estimate.paired;
+    });
+    out += paired ? "Change: the median of the per-round ratios (both ran in the same rounds); "
+                    "95% bootstrap interval over the rounds; p from a two-sided Wilcoxon "
+                    "signed-rank test on those ratios"
+                  : "Change of the median GB/s; 95% bootstrap interval; p from a two-sided "
+                    "Mann-Whitney U test";
+    if (c.tests > 1)
+        out += fmt::format(", Holm-adjusted over {} tests (unadjusted, about {:.1f} of them "
+                           "would pass p < 0.05 by chance alone)",
+                           c.tests, 0.05 * double(c.tests));
+    out += fmt::format("; changes under {:.0f}% count as noise; no verdict from fewer than {} "
+                       "rounds a side.",
+                       c.noiseThreshold * 100, kMinRoundsForVerdict);
+    return out;
+}
+
+std::string verdictText(const ChangeEstimate& e) {
+    if (e.verdict == Verdict::WithinNoise && !e.note.empty())
+        return fmt::format("{} ({})", toString(e.verdict), e.note);
+    return std::string(toString(e.verdict));
+}
+
+namespace {
+
+} // namespace
+
 std::string comparisonMarkdown(const Comparison& c) {
     std::string out = "| strategy | range | baseline GB/s | current GB/s | change | 95% CI | p | "
                       "verdict |\n|---|---:|---:|---:|---:|---:|---:|---|\n";
@@ -253,7 +444,7 @@ std::string comparisonMarkdown(const Comparison& c) {
         const auto& e = cc.estimate;
         out += fmt::format("| {} | {} | {:.2f} | {:.2f} | {} | {} | {} | {} |\n", who(cc),
                            pointText(cc.point()), cc.baselineMedian, cc.currentMedian,
-                           change(e), interval(e), pText(e), toString(e.verdict));
+                           change(e), interval(e), pText(e), verdictText(e));
     }
     return out + footer(c);
 }
@@ -266,8 +457,10 @@ std::string comparisonText(const Comparison& c) {
         const auto& e = cc.estimate;
         out += fmt::format("{:<32} {:>8} {:>9.2f} {:>9.2f} {:>8} {:>19} {:>6}  {}{}\n", who(cc),
                            pointText(cc.point()), cc.baselineMedian, cc.currentMedian,
-                           change(e), interval(e), pText(e), toString(e.verdict),
-                           e.note.empty() ? "" : " (" + e.note + ")");
+                           change(e), interval(e), pText(e), verdictText(e),
+                           e.note.empty() || e.verdict == Verdict::WithinNoise
+                               ? ""
+                               : " (" + e.note + ")");
     }
     return out + footer(c);
 }

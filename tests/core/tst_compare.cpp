@@ -26,6 +26,13 @@ Cell cellWith(const char* id, std::uint64_t size, const Samples& gbps) {
     return c;
 }
 
+Samples rates(const Cell& c) {
+    Samples r;
+    for (const auto& s : c.samples)
+        r.push_back(*s.gbps());
+    return r;
+}
+
 const Samples kTight = {10.0, 10.1, 9.9, 10.05, 9.95, 10.02, 9.98, 10.0, 10.03, 9.97};
 Samples scaled(const Samples& s, double f) {
     Samples out;
@@ -86,9 +93,83 @@ private slots:
 
     void mediansOnlyAreNotTested() {
         const auto e = estimateChange(Samples{10}, Samples{12});
-        QCOMPARE(int(e.verdict), int(Verdict::Faster));
+        QCOMPARE(int(e.verdict), int(Verdict::TooFewRounds));
+        QVERIFY(qAbs(e.change - 0.2) < 1e-12); // the change is still said
         QVERIFY(!e.ciLow && !e.pValue);
         QVERIFY(!e.note.empty());
+    }
+
+    // Three rounds a side cannot tell 20% from chance: no verdict either way.
+    void fewRoundsGiveNoVerdict() {
+        const Samples three{10, 10.1, 9.9};
+        const auto e = estimateChange(three, scaled(three, 1.2));
+        QCOMPARE(QString::fromStdString(std::string(toString(e.verdict))),
+                 QString("too few rounds"));
+        QVERIFY(!e.pValue);
+    }
+
+    void signedRankKnownValues() {
+        // All of n differences positive: exact two-sided p = 2 / 2^n (scipy.stats.wilcoxon).
+        QCOMPARE(signedRankPValue(Samples{1, 2, 3, 4, 5}), 0.0625);
+        QCOMPARE(signedRankPValue(Samples{1, 2, 3, 4, 5, 6, 7, 8}), 2.0 / 256);
+        // scipy.stats.wilcoxon([1, -2, 3, -4, 5, 6, -7, 8, 9, 10]).pvalue = 0.16015625
+        QVERIFY(qAbs(signedRankPValue(Samples{1, -2, 3, -4, 5, 6, -7, 8, 9, 10}) - 0.16015625) <
+                1e-9);
+        QCOMPARE(signedRankPValue(Samples{0, 0, 0}), 1.0);
+    }
+
+    // One run, a machine whose speed drifts from round to round, a strategy 5% faster in
+    // every round: independent samples drown the 5% in the drift; pairs by round find it.
+    void pairingRemovesTheMachinesDrift() {
+        Samples reference, faster;
+        for (int r = 0; r < 15; ++r) {
+            const double machine = 10 * (1 + 0.04 * ((r * 7) % 11)); // 10 .. 14 GB/s
+            reference.push_back(machine);
+            faster.push_back(machine * 1.05);
+        }
+        const auto unpaired = estimateChange(reference, faster);
+        QCOMPARE(int(unpaired.verdict), int(Verdict::WithinNoise));
+        QVERIFY2(unpaired.note == "its interval crosses zero", unpaired.note.c_str());
+        ResultDocument doc;
+        doc.cells = {cellWith("pread-zerofill", 65536, reference),
+                     cellWith("pread-uninit", 65536, faster)};
+        const auto c = compareToReference(doc, "pread-zerofill");
+        QCOMPARE(c.cells.size(), std::size_t(1));
+        const auto& e = c.cells[0].estimate;
+        QVERIFY(e.paired);
+        QCOMPARE(int(e.verdict), int(Verdict::Faster));
+        QVERIFY(qAbs(e.change - 0.05) < 1e-9);
+        QVERIFY(*e.pValue < 0.001);
+        QVERIFY(comparisonMarkdown(c).find("Wilcoxon signed-rank") != std::string::npos);
+    }
+
+    // Many rows: p values are Holm-adjusted, and a verdict that chance could give is withdrawn.
+    void manyComparisonsAreAdjusted() {
+        ResultDocument base, cur;
+        for (std::uint64_t size : {4096ull, 8192ull, 16384ull, 32768ull, 65536ull, 131072ull}) {
+            base.cells.push_back(cellWith("pread-uninit", size, kTight));
+            cur.cells.push_back(cellWith("pread-uninit", size, kTight));
+        }
+        // One row 4.5% faster but barely separable: significant alone (p 0.014), not among
+        // six (Holm: 6 x 0.014).
+        Samples loose = {10, 10.6, 9.5, 10.3, 9.8, 10.1, 9.7, 10.4, 9.9, 10.2};
+        base.cells[0] = cellWith("pread-uninit", 4096, loose);
+        cur.cells[0] = cellWith("pread-uninit", 4096, scaled(loose, 1.045));
+        const auto alone = estimateChange(rates(base.cells[0]), rates(cur.cells[0]));
+        const auto c = compareDocuments(base, cur);
+        QCOMPARE(c.tests, std::size_t(6));
+        const auto& adjusted = c.cells[0].estimate;
+        qInfo("alone: p %.4f %s; among six: p %.4f %s", *alone.pValue,
+              std::string(toString(alone.verdict)).c_str(), *adjusted.pValue,
+              std::string(toString(adjusted.verdict)).c_str());
+        QCOMPARE(int(alone.verdict), int(Verdict::Faster));
+        QCOMPARE(int(adjusted.verdict), int(Verdict::WithinNoise));
+        QVERIFY2(adjusted.note.find("Holm") != std::string::npos, adjusted.note.c_str());
+        QVERIFY(comparisonText(c).find("Holm-adjusted over 6 tests") != std::string::npos);
+        for (const auto& cc : c.cells)
+            if (cc.estimate.verdict == Verdict::WithinNoise)
+                QVERIFY2(!cc.estimate.note.empty(), "a 'within noise' row says why");
+        QVERIFY(comparisonMarkdown(c).find("within noise (change under 2%)") != std::string::npos);
     }
 
     void documentsPairCellsAndListTheRest() {

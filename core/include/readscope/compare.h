@@ -11,19 +11,24 @@
 
 namespace readscope {
 
-enum class Verdict { Faster, Slower, WithinNoise, Unknown };
+// TooFewRounds: fewer than kMinRoundsForVerdict rounds on a side (or medians only): no test
+// of that size can tell a change from chance, so none is claimed.
+enum class Verdict { Faster, Slower, WithinNoise, Unknown, TooFewRounds };
 std::string_view toString(Verdict v);
 
 struct ChangeEstimate {
-    double change = 0;                 // median(current) / median(baseline) - 1
+    // median(current) / median(baseline) - 1; paired: the median of the per-round ratios - 1
+    double change = 0;
     std::optional<double> ciLow, ciHigh; // 95% bootstrap interval of that change
-    std::optional<double> pValue;      // two-sided Mann-Whitney U (normal approximation)
+    std::optional<double> pValue; // two-sided: Mann-Whitney U, or Wilcoxon signed-rank (paired)
+    bool paired = false;          // per-round pairs of one run: signed-rank on the ratios
     Verdict verdict = Verdict::Unknown;
-    std::string note;                  // why a verdict is weak or missing
+    std::string note;             // why a verdict is weak, missing, or "within noise"
 };
 
 inline constexpr double kDefaultNoiseThreshold = 0.02;
-inline constexpr int kMinRoundsForU = 5;
+inline constexpr int kMinRoundsForVerdict = 5;
+inline constexpr int kMinRoundsForU = kMinRoundsForVerdict;
 
 // Pure statistics on two sets of per-round rates (GB/s). With samples missing (a CSV summary)
 // pass the medians as one-element sets: the change is then computed but not tested.
@@ -31,6 +36,15 @@ ChangeEstimate estimateChange(std::span<const double> baseline, std::span<const 
                               double noiseThreshold = kDefaultNoiseThreshold,
                               std::uint64_t seed = 1);
 double mannWhitneyPValue(std::span<const double> a, std::span<const double> b);
+
+// Both measured in the same rounds of one run (pairs[i] = {baseline, current} of round i):
+// the machine's drift between rounds cancels in each pair's ratio. The change is the median
+// ratio - 1, its interval a bootstrap over the pairs, its p a two-sided Wilcoxon signed-rank
+// test on the log ratios (exact without ties up to 50 pairs, else the normal approximation).
+ChangeEstimate estimatePairedChange(std::span<const std::pair<double, double>> pairs,
+                                    double noiseThreshold = kDefaultNoiseThreshold,
+                                    std::uint64_t seed = 1);
+double signedRankPValue(std::span<const double> differences);
 
 struct CellComparison {
     std::string strategy;          // current side's strategy
@@ -46,6 +60,9 @@ std::string pointText(const SweepPoint& point);
 
 struct Comparison {
     std::vector<CellComparison> cells;
+    // The p values are Holm-adjusted over this many tests (the rows that have one), so that
+    // many rows do not give verdicts by chance alone; a verdict needs the adjusted p < 0.05.
+    std::size_t tests = 0;
     std::vector<std::string> onlyInBaseline; // "strategy @ size"
     std::vector<std::string> onlyInCurrent;
     std::vector<std::string> differences;    // what differs between the runs (CPU, kernel...)
@@ -58,6 +75,11 @@ Comparison compareDocuments(const ResultDocument& baseline, const ResultDocument
 // Every other strategy of doc against the reference strategy, size by size.
 Comparison compareToReference(const ResultDocument& doc, const std::string& reference,
                               double noiseThreshold = kDefaultNoiseThreshold);
+
+// "within noise (change under 2%)": the verdict, with its reason when it is not a finding.
+std::string verdictText(const ChangeEstimate& e);
+// What the change, interval and p of a comparison are, and how many tests were made.
+std::string comparisonMethod(const Comparison& c);
 
 std::string comparisonMarkdown(const Comparison& c);
 std::string comparisonText(const Comparison& c);
