@@ -28,6 +28,8 @@ Options:
   --seed N              seed for the random pattern (default 42)
   --budget SIZE         bytes read per cell and round (default: min(file size, 256M))
   --time-cap SECONDS    per range size; stop adding rounds after it (default 60, >= 3 rounds)
+  --round-time SECONDS  a round reads the budget or, sooner, about this long per strategy
+                        (default 0.1; at least 64 ranges; 0 reads the whole budget)
   --consume MODE        all (default: every strategy reads every byte it obtained once, with
                         a cheap fold whose own speed each cell records) or minimal (one byte
                         per range; in-place mappings one byte per page, marked 1 byte/page)
@@ -128,7 +130,7 @@ Result<RunOptions> parseRunOptions(const std::vector<std::string>& args) {
         const std::string& value = *v;
         static const char* const planFlags[] = {"--sizes", "--strategies", "--pattern", "--cache",
                                                 "--consume", "--threads", "--rounds", "--warmup",
-                                                "--seed", "--budget", "--time-cap",
+                                                "--seed", "--budget", "--time-cap", "--round-time",
                                                 "--buffer-offset"};
         for (const char* f : planFlags)
             o.planFlagsGiven |= a == f;
@@ -183,6 +185,13 @@ Result<RunOptions> parseRunOptions(const std::vector<std::string>& args) {
                 return Error{fmt::format("--time-cap '{}' must be a number of seconds above 0",
                                          value)};
             p.timeCapSeconds = secs;
+        } else if (a == "--round-time") {
+            double secs = -1;
+            auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), secs);
+            if (ec != std::errc{} || end != value.data() + value.size() || !(secs >= 0) ||
+                secs > 3600)
+                return Error{fmt::format("--round-time '{}' must be 0 to 3600 seconds", value)};
+            p.roundTimeSeconds = secs;
         } else if (a == "--buffer-offset") {
             auto offsets = parseBufferOffsets(value);
             if (!offsets) return flagError(a, offsets.error());

@@ -24,6 +24,7 @@ json planJson(const Plan& p) {
             {"threads", p.threads},   {"rounds", p.rounds},
             {"warmup", p.warmup},     {"seed", p.seed},
             {"budget", p.budget},     {"time_cap_seconds", p.timeCapSeconds},
+            {"round_time_seconds", p.roundTimeSeconds},
             {"buffer_offsets", p.bufferOffsets}, {"sweep", toString(sweepAxis(p))}};
 }
 
@@ -64,6 +65,7 @@ Plan planFrom(const json& j) {
     p.seed = j.value("seed", std::uint64_t{0});
     p.budget = j.value("budget", std::uint64_t{0});
     p.timeCapSeconds = j.value("time_cap_seconds", 60.0);
+    p.roundTimeSeconds = j.value("round_time_seconds", 0.0); // older documents: the budget
     p.bufferOffsets = j.value("buffer_offsets", std::vector<std::uint32_t>{});
     return p;
 }

@@ -129,6 +129,8 @@ Status validatePlan(const Plan& plan, const FileProbe& file) {
         return Error{fmt::format("warm-up rounds {} is out of range: use 0 to 1000", plan.warmup)};
     if (plan.timeCapSeconds <= 0)
         return Error{"time cap must be positive"};
+    if (!(plan.roundTimeSeconds >= 0) || plan.roundTimeSeconds > 3600)
+        return Error{"round time must be 0 (read the whole budget) to 3600 seconds"};
     if (plan.budget != 0 && plan.pattern != Pattern::Whole) {
         const auto smallest = *std::min_element(plan.sizes.begin(), plan.sizes.end());
         if (plan.budget < smallest)

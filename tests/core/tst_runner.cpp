@@ -124,6 +124,33 @@ private slots:
         }
     }
 
+    // Rounds sized by time: each strategy reads a prefix of the cell's one sequence, fixed
+    // before its measured rounds, at least 64 ranges, recorded per cell; with no round time,
+    // every round reads the whole budget.
+    void roundsAreSizedByTime() {
+        auto plan = smallPlan(*file_);
+        plan.sizes = {4 << 10}; // 2048 ranges of the 8 MiB file
+        plan.strategies = {"pread-uninit", "mmap-copy"};
+        plan.roundTimeSeconds = 0.0001; // far less than 2048 reads take anywhere
+        RecordingSink sink;
+        auto doc = runPlan(plan, sink);
+        QVERIFY(doc.ok());
+        const std::uint64_t all = file_->size() / (4 << 10);
+        for (const auto& c : doc->cells) {
+            QCOMPARE(c.checksum, std::string("verified")); // over the prefix it reads
+            QVERIFY2(c.rangesPerRound >= kMinRangesPerRound && c.rangesPerRound < all,
+                     qPrintable(QString("%1: %2 of %3").arg(c.strategy.c_str())
+                                    .arg(c.rangesPerRound).arg(all)));
+            for (const auto& s : c.samples)
+                QCOMPARE(s.bytes, c.rangesPerRound * (4 << 10)); // the same every round
+        }
+        plan.roundTimeSeconds = 0;
+        auto whole = runPlan(plan, sink);
+        QVERIFY(whole.ok());
+        for (const auto& c : whole->cells)
+            QCOMPARE(c.rangesPerRound, all);
+    }
+
     void coldRoundsStartCold() {
         auto plan = smallPlan(*file_);
         plan.cache = CacheMode::Cold;

@@ -43,6 +43,10 @@ struct Plan {
     std::uint64_t seed = 42;
     std::uint64_t budget = 0;  // bytes per cell and round; 0 = min(file size, 256 MiB)
     double timeCapSeconds = 60; // per range size; rounds stop early (>= 3 kept) past it
+    // A round reads the budget or, sooner, this long: each strategy of a cell reads a prefix of
+    // the cell's one range sequence, its length set from its own calibration reads before the
+    // warm-up (never less than kMinRangesPerRound ranges). 0: every round reads the budget.
+    double roundTimeSeconds = 0.1;
     bool dropCachesAsRoot = false; // cold mode: also write /proc/sys/vm/drop_caches
     // Page offsets that destination buffers start at. Empty: wherever the allocator puts them
     // (auto, as real programs get them); one: every buffer of every strategy pinned there;
@@ -64,6 +68,7 @@ std::vector<SweepPoint> sweepPoints(const Plan& plan, std::uint64_t fileSize);
 // Every field checked against the file; the first bad one named with what to do about it.
 Status validatePlan(const Plan& plan, const FileProbe& file);
 std::uint64_t effectiveBudget(const Plan& plan, std::uint64_t fileSize);
+inline constexpr std::size_t kMinRangesPerRound = 64;
 // Range sizes the run actually uses (the file size alone for the whole-file pattern).
 std::vector<std::uint64_t> effectiveSizes(const Plan& plan, std::uint64_t fileSize);
 

@@ -94,5 +94,10 @@ void setRangeReadHookForTesting(RangeReadHook hook, void* context);
 
 // The file's own bytes for these ranges, read plainly: what every strategy must match.
 Result<std::uint64_t> referenceChecksum(const FileProbe& file, std::span<const Range> ranges);
+// The same, one checksum per range; combinePrefix(sums, k) is the reference of the first k
+// ranges, so that strategies reading different prefixes of one sequence share one pass.
+Result<std::vector<std::uint64_t>> referenceRangeChecksums(const FileProbe& file,
+                                                           std::span<const Range> ranges);
+std::uint64_t combinePrefix(std::span<const std::uint64_t> rangeSums, std::size_t count);
 
 } // namespace readscope
