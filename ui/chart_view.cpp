@@ -54,8 +54,10 @@ QString modeTitle(ChartMode mode, const QString& reference) {
 
 // Line 1: what was measured; line 2: where (CPU, cores, kernel, filesystem, version, date),
 // so that a pasted chart says both (a document from Wine says "Wine ..., not Windows" in its
-// kernel field). Two lines, so that a narrow window clips neither half.
-QString planTitle(const ResultDocument& doc, ChartMode mode, const QString& reference) {
+// kernel field). Two lines, so that a narrow window clips neither half; in the window the
+// second line is the short form (CPU, kernel, filesystem), exports carry the whole of it.
+QString planTitle(const ResultDocument& doc, ChartMode mode, const QString& reference,
+                  bool fullSystemLine) {
     if (doc.cells.empty())
         return "readscope: press Run to measure";
     const auto& p = doc.plan;
@@ -66,9 +68,15 @@ QString planTitle(const ResultDocument& doc, ChartMode mode, const QString& refe
                              .arg(p.threads)
                              .arg(p.threads == 1 ? "" : "s")
                              .arg(QString::fromStdString(formatSize(doc.fileSize)));
-    return doc.system.cpuModel.empty()
-               ? what
-               : what + "\n" + QString::fromStdString(systemLine(doc));
+    if (doc.system.cpuModel.empty())
+        return what;
+    if (fullSystemLine)
+        return what + "\n" + QString::fromStdString(systemLine(doc));
+    const auto& s = doc.system;
+    return what + "\n" +
+           QString("%1 · %2 · %3")
+               .arg(QString::fromStdString(s.cpuModel), QString::fromStdString(s.kernel),
+                    QString::fromStdString(s.filesystem));
 }
 
 // Under an exported chart: how the figures were made and what its marks mean.
@@ -239,7 +247,7 @@ void ChartView::rebuild() {
     const auto& doc = model_->document();
     if (referenceBox_->count() != int(strategyOrder(doc).size()))
         refreshReferenceChoices();
-    title_->setText(planTitle(doc, mode_, referenceBox_->currentText()));
+    title_->setText(planTitle(doc, mode_, referenceBox_->currentText(), false));
     const ChartData data = buildChart(doc, baseline_ ? &*baseline_ : nullptr, mode_,
                                       referenceBox_->currentText().toStdString(), barKind());
     barsBox_->setVisible(mode_ == ChartMode::Throughput);
@@ -496,15 +504,20 @@ bool ChartView::exportTo(const QString& path, QString* error, int width, int hei
                                     QFont(font().family(), 9));
     note->setTextColor(palette().color(QPalette::WindowText));
     plot_->plotLayout()->addElement(2, 0, note);
+    const QString shortTitle = title_->text();
+    title_->setText(planTitle(model_->document(), mode_, referenceBox_->currentText(), true));
     struct RemoveNote {
         QCustomPlot* plot;
         QCPTextElement* note;
+        QCPTextElement* title;
+        QString shortTitle;
         ~RemoveNote() {
             plot->plotLayout()->remove(note);
             plot->plotLayout()->simplify();
+            title->setText(shortTitle);
             plot->replot(QCustomPlot::rpQueuedReplot);
         }
-    } removeNote{plot_, note};
+    } removeNote{plot_, note, title_, shortTitle};
     const int dpi = std::max(72, plot_->logicalDpiY());
     bool painted = true;
     if (suffix == "png") {

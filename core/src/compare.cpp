@@ -263,10 +263,11 @@ ChangeEstimate estimatePairedChange(std::span<const std::pair<double, double>> p
     }
     e.ciLow = quantile(changes, 0.025);
     e.ciHigh = quantile(changes, 0.975);
-    if (ratios.size() < std::size_t(kMinRoundsForVerdict)) {
+    if (ratios.size() < std::size_t(kMinPairsForVerdict)) {
         e.verdict = Verdict::TooFewRounds;
-        e.note = fmt::format("fewer than {} paired rounds: no test, no verdict",
-                             kMinRoundsForVerdict);
+        e.note = fmt::format("fewer than {} paired rounds: no test can reach p < 0.05, no "
+                             "verdict",
+                             kMinPairsForVerdict);
         return e;
     }
     e.pValue = signedRankPValue(logs);
@@ -335,6 +336,12 @@ Comparison compareDocuments(const ResultDocument& base, const ResultDocument& cu
            std::string(toString(cur.plan.consume)));
     differ(d, "buffer offset", formatBufferOffsets(base.plan.bufferOffsets),
            formatBufferOffsets(cur.plan.bufferOffsets));
+    // Per-round costs (a mapping per round) spread over the bytes a round reads.
+    auto roundTime = [](const Plan& p) {
+        return p.roundTimeSeconds > 0 ? fmt::format("{} s", p.roundTimeSeconds)
+                                      : std::string("whole budget");
+    };
+    differ(d, "round time", roundTime(base.plan), roundTime(cur.plan));
     if (base.fileSize && cur.fileSize)
         differ(d, "file size", formatSize(base.fileSize), formatSize(cur.fileSize));
     return c;

@@ -18,8 +18,7 @@ std::uint64_t foldBytes(std::span<const std::byte> bytes) {
     const std::size_t n = bytes.size();
     std::size_t i = 0;
 #if defined(__GNUC__)
-    // Four lanes of two 64-bit words: eight independent sums, two SSE2 adds per 32 bytes
-    // (wider where the target has AVX).
+    // Two vectors of two 64-bit words: four independent sums, two SSE2 adds per 32 bytes.
     using Lane = std::uint64_t __attribute__((vector_size(16)));
     Lane a{}, b{};
     for (; i + 32 <= n; i += 32) {

@@ -91,7 +91,7 @@ const std::vector<std::string> kSummaryHeader = {
     "median_gbps", "min_gbps", "max_gbps", "p25_gbps", "p75_gbps", "cv",
     "resident_before", "status", "message", "consume", "checksum", "ranges_per_round",
     "buffer_offset", "buffer_page_offsets", "queue_depth", "median_ci_low_gbps",
-    "median_ci_high_gbps", "bytes_consumed", "fold_gbps"};
+    "median_ci_high_gbps", "bytes_consumed", "fold_gbps", "median_ci_coverage"};
 
 std::string offsetField(const std::optional<std::uint32_t>& offset) {
     return offset ? std::to_string(*offset) : "auto";
@@ -127,7 +127,8 @@ std::string toSummaryCsv(const ResultDocument& doc) {
                             formatOffsetCounts(c.bufferPageOffsets),
                             c.queueDepth ? std::to_string(*c.queueDepth) : std::string(),
                             rate(s.ciLow), rate(s.ciHigh),
-                            bytesConsumed(c, doc.plan.consume), optional(c.foldGbps)});
+                            bytesConsumed(c, doc.plan.consume), optional(c.foldGbps),
+                            rate(s.ciCoverage)});
     }
     return out;
 }
@@ -204,6 +205,7 @@ Result<ResultDocument> fromSummaryCsv(std::string_view text) {
             c.queueDepth = depth;
         if (double fold = 0; parseNumber(get(row, "fold_gbps"), fold))
             c.foldGbps = fold;
+        parseNumber(get(row, "median_ci_coverage"), c.summary.ciCoverage);
         if (const auto text = get(row, "buffer_offset"); !text.empty()) {
             auto offset = parseBufferOffset(text);
             if (!offset)

@@ -2,7 +2,6 @@
 // for direct reads, no io_uring, mincore for residency).
 #include "probe_platform.h"
 
-#include "readscope/residency.h"
 #include "residency_rules.h"
 #include "unique_fd.h"
 
@@ -14,6 +13,7 @@
 #include <cstring>
 #include <fcntl.h>
 #include <sys/stat.h>
+#include <sys/uio.h> // RWF_NOWAIT
 #include <unistd.h>
 
 #ifdef __linux__
@@ -171,12 +171,17 @@ void fillPlatformFacts(FileProbe& p, int fd) {
     const bool writable = ::faccessat(AT_FDCWD, p.path.c_str(), W_OK, AT_EACCESS) == 0;
     p.residencyVerifiable = residencyVerifiable(owned ? st.st_uid : 0, ::geteuid(), writable);
     if (!p.residencyVerifiable) {
-        p.residencyByNowait = nowaitReadsWork(fd);
-        if (!p.residencyByNowait)
-            p.residencyReason = fmt::format("you neither own nor may write '{}', so cachestat "
-                                            "and mincore hide its page-cache state, and RWF_NOWAIT "
-                                            "reads do not work on it ({})",
-                                            p.path, p.filesystem);
+        // Tried by the run, not here: a probe that misses reads the page in, and looking at a
+        // file must not read it. A filesystem that refuses RWF_NOWAIT makes the run's cells
+        // say "unverified" with the error.
+#ifdef RWF_NOWAIT
+        p.residencyByNowait = true;
+#else
+        p.residencyReason = fmt::format("you neither own nor may write '{}', so cachestat and "
+                                        "mincore hide its page-cache state, and this system has "
+                                        "no RWF_NOWAIT reads",
+                                        p.path);
+#endif
     }
     probeDirect(p);
     probeUring(p);

@@ -158,13 +158,12 @@ int cachedNowait(int fd, std::uint64_t offset) {
 
 } // namespace
 
-bool nowaitReadsWork(int fd) {
-#ifdef RWF_NOWAIT
-    return cachedNowait(fd, 0) >= 0;
-#else
-    (void)fd;
-    return false;
-#endif
+void finishNowaitProbes(int fd, std::uint64_t size, std::span<const Range> ranges) {
+    const auto page = static_cast<std::uint64_t>(::sysconf(_SC_PAGESIZE));
+    char byte = 0;
+    for (auto p : probePages(size, ranges, page))
+        while (::pread(fd, &byte, 1, static_cast<off_t>(p * page)) < 0 && errno == EINTR) {
+        }
 }
 
 Residency sampleResidencyNowait(int fd, std::uint64_t size, std::span<const Range> ranges) {

@@ -127,7 +127,8 @@ std::string noiseSummary(const ResultDocument& doc, std::string_view roundsOptio
 }
 
 std::string statusText(const Cell& cell) {
-    if (cell.status == CellStatus::Noisy)
+    // Documents from before the interval existed carry no interval (coverage 0): plain word.
+    if (cell.status == CellStatus::Noisy && cell.summary.ciCoverage > 0)
         return fmt::format("noisy ±{:.1f}%", cell.summary.uncertainty() * 100);
     return std::string(toString(cell.status));
 }

@@ -108,6 +108,22 @@ private slots:
         QVERIFY(!e.pValue);
     }
 
+    // Five pairs can never reach p < 0.05 exactly (2/32): they say so instead of a
+    // "within noise" that reads like a finding; six can.
+    void pairedNeedsSixRounds() {
+        ResultDocument doc;
+        const Samples five{10, 11, 12, 13, 14};
+        doc.cells = {cellWith("pread-zerofill", 65536, five),
+                     cellWith("pread-uninit", 65536, scaled(five, 1.2))};
+        auto c = compareToReference(doc, "pread-zerofill");
+        QCOMPARE(int(c.cells[0].estimate.verdict), int(Verdict::TooFewRounds));
+        const Samples six{10, 11, 12, 13, 14, 15};
+        doc.cells = {cellWith("pread-zerofill", 65536, six),
+                     cellWith("pread-uninit", 65536, scaled(six, 1.2))};
+        c = compareToReference(doc, "pread-zerofill");
+        QCOMPARE(int(c.cells[0].estimate.verdict), int(Verdict::Faster));
+    }
+
     void signedRankKnownValues() {
         // All of n differences positive: exact two-sided p = 2 / 2^n (scipy.stats.wilcoxon).
         QCOMPARE(signedRankPValue(Samples{1, 2, 3, 4, 5}), 0.0625);

@@ -29,6 +29,9 @@ struct ChangeEstimate {
 inline constexpr double kDefaultNoiseThreshold = 0.02;
 inline constexpr int kMinRoundsForVerdict = 5;
 inline constexpr int kMinRoundsForU = kMinRoundsForVerdict;
+// Paired: with 5 pairs the smallest exact two-sided signed-rank p is 2/32 = 0.0625, so no 5
+// pairs could ever give a verdict; 6 pairs can (p = 0.031).
+inline constexpr int kMinPairsForVerdict = 6;
 
 // Pure statistics on two sets of per-round rates (GB/s). With samples missing (a CSV summary)
 // pass the medians as one-element sets: the change is then computed but not tested.
