@@ -220,9 +220,10 @@ void ConfigPanel::updateCacheText() {
         text += status_->probe.residencyVerifiable
                     ? " Residency is checked before every round."
                 : status_->probe.residencyByNowait
-                    ? " Residency is sampled before every round with RWF_NOWAIT reads (you "
-                      "neither own nor may write this file, so the kernel's other answers "
-                      "would be made up)."
+                    ? " Residency will be sampled before every round with RWF_NOWAIT reads "
+                      "(you neither own nor may write this file, so the kernel's other answers "
+                      "would be made up); where the filesystem refuses them, results say "
+                      "'unverified'."
                     : " Residency cannot be verified for this file: results will say "
                       "'unverified'.";
     cacheText_->setText(text);
