@@ -60,7 +60,9 @@ ConfigPanel::ConfigPanel(QWidget* parent) : QWidget(parent) {
     file_->setObjectName("filePath");
     file_->setPlaceholderText("Pick a file, drop one here, or generate one");
     auto* browse = new QPushButton("Open…", fileBox);
+    browse->setObjectName("browseButton");
     auto* generate = new QPushButton("Generate…", fileBox);
+    generate->setObjectName("generateButton");
     generate->setToolTip("Generate a test file whose bytes depend on their offset");
     fileRow->addWidget(file_, 1);
     fileRow->addWidget(browse);

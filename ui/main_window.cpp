@@ -58,6 +58,9 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     connect(controller_, &RunController::finished, this, &MainWindow::onFinished);
     connect(controller_, &RunController::runningChanged, this, &MainWindow::onRunningChanged);
     connect(config_, &ConfigPanel::fileEdited, this, &MainWindow::openTargetFile);
+    // The Open… and Generate… buttons beside the file field do what the File menu does.
+    connect(config_, &ConfigPanel::browseRequested, this, &MainWindow::chooseTargetFile);
+    connect(config_, &ConfigPanel::generateRequested, this, &MainWindow::generateTargetFile);
     connect(config_, &ConfigPanel::strategyFocused, this, &MainWindow::showExplanation);
     connect(model_, &QAbstractItemModel::modelReset, this, &MainWindow::updateActions);
     connect(model_, &QAbstractItemModel::rowsInserted, this, &MainWindow::updateActions);

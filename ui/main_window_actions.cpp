@@ -55,19 +55,9 @@ void MainWindow::buildActions() {
         connect(a, &QAction::triggered, this, slot);
         return a;
     };
-    add(file, "Open &file to measure…", QKeySequence("Ctrl+Shift+O"), [this] {
-        const QString path = QFileDialog::getOpenFileName(this, "File to measure",
-                                                          config_->filePath());
-        if (!path.isEmpty())
-            openTargetFile(path);
-    });
-    add(file, "&Generate test file…", QKeySequence(), [this] {
-        const QString folder =
-            QStandardPaths::writableLocation(QStandardPaths::TempLocation);
-        const QString path = generateTestFile(this, folder);
-        if (!path.isEmpty())
-            openTargetFile(path);
-    });
+    add(file, "Open &file to measure…", QKeySequence("Ctrl+Shift+O"),
+        [this] { chooseTargetFile(); });
+    add(file, "&Generate test file…", QKeySequence(), [this] { generateTargetFile(); });
     file->addSeparator();
     add(file, "&Open results…", QKeySequence::Open, [this] {
         const QString path = QFileDialog::getOpenFileName(
@@ -235,6 +225,21 @@ void MainWindow::clearBaseline() {
     baseline_.reset();
     chart_->setBaseline(nullptr);
     refreshComparison();
+}
+
+void MainWindow::chooseTargetFile() {
+    const QString path = QFileDialog::getOpenFileName(this, "File to measure",
+                                                      config_->filePath(), {}, nullptr,
+                                                      QFileDialog::DontUseNativeDialog);
+    if (!path.isEmpty())
+        openTargetFile(path);
+}
+
+void MainWindow::generateTargetFile() {
+    const QString folder = QStandardPaths::writableLocation(QStandardPaths::TempLocation);
+    const QString path = generateTestFile(this, folder);
+    if (!path.isEmpty())
+        openTargetFile(path);
 }
 
 void MainWindow::applyLesson(int index) {

@@ -14,6 +14,8 @@
 #include "readscope/recovery.h"
 
 #include <QAbstractItemModelTester>
+#include <QApplication>
+#include <QTimer>
 #include <QCheckBox>
 #include <QComboBox>
 #include <QElapsedTimer>
@@ -65,6 +67,31 @@ private slots:
                      QString(minimal ? "mmap-touch · 1 byte/page" : "mmap-touch"));
             QCOMPARE(data.series[1].dotted, minimal);
             QCOMPARE(data.series[0].name, QString("pread-uninit"));
+        }
+    }
+
+    // The buttons beside the file field open their dialogs when a person clicks them (their
+    // signals once reached nothing).
+    void fileButtonsOpenTheirDialogs() {
+        MainWindow w;
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        for (const auto& [button, title] :
+             {std::pair{"browseButton", "File to measure"},
+              std::pair{"generateButton", "Generate test file"}}) {
+            auto* b = w.findChild<QPushButton*>(button);
+            QVERIFY2(b && b->isVisible(), button);
+            QString seen;
+            // The dialog is modal: look at it and close it from inside its own event loop.
+            QTimer::singleShot(200, [&seen] {
+                if (QWidget* dialog = QApplication::activeModalWidget()) {
+                    seen = dialog->windowTitle();
+                    dialog->close();
+                }
+            });
+            QTest::mouseClick(b, Qt::LeftButton);
+            QTRY_VERIFY_WITH_TIMEOUT(!seen.isEmpty(), 5000);
+            QCOMPARE(seen, QString(title));
         }
     }
 
