@@ -58,7 +58,7 @@ QString modeTitle(ChartMode mode, const QString& reference) {
 // second line is the short form (CPU, kernel, filesystem), exports carry the whole of it.
 QString planTitle(const ResultDocument& doc, ChartMode mode, const QString& reference,
                   bool fullSystemLine) {
-    if (doc.cells.empty())
+    if (doc.cells.empty() && doc.plan.file.empty())
         return "readscope: press Run to measure";
     const auto& p = doc.plan;
     const QString what = QString("%1 · %2 cache · %3 ranges · %4 thread%5 · %6 file")

@@ -85,6 +85,8 @@ void MainWindow::buildLayout() {
     table_->setObjectName("resultsTable");
     table_->setModel(proxy_);
     table_->setSortingEnabled(true);
+    // By range size; cells of one size keep the plan's strategy order (a stable sort).
+    table_->sortByColumn(ResultsModel::Range, Qt::AscendingOrder);
     table_->setSelectionBehavior(QAbstractItemView::SelectRows);
     table_->setSelectionMode(QAbstractItemView::SingleSelection);
     table_->horizontalHeader()->setStretchLastSection(true);
@@ -222,6 +224,7 @@ bool MainWindow::startRun() {
             .arg(QString::fromStdString(std::string(toString(plan->cache))))
             .arg(plan->rounds));
     model_->clear();
+    setWindowTitle("readscope"); // the loaded results' name no longer describes the window
     progress_->setValue(0);
     progressText_->setText("Starting…");
     runClock_.start();

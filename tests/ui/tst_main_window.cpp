@@ -15,6 +15,7 @@
 
 #include <QAbstractItemModelTester>
 #include <QApplication>
+#include <QTableView>
 #include <QTimer>
 #include <QCheckBox>
 #include <QComboBox>
@@ -109,6 +110,15 @@ private slots:
         QVERIFY(finished.wait(120000));
         QVERIFY(!w.isRunning());
         QCOMPARE(w.model()->rowCount(), 6);
+        // The Table opens sorted by range size, the plan's strategy order within a size.
+        auto* table = w.findChild<QTableView*>();
+        QVERIFY(table);
+        const auto* view = table->model();
+        for (int row = 0; row + 1 < view->rowCount(); ++row)
+            QVERIFY(view->index(row, ResultsModel::Range).data(ResultsModel::SortRole).toULongLong() <=
+                    view->index(row + 1, ResultsModel::Range).data(ResultsModel::SortRole).toULongLong());
+        QCOMPARE(view->index(0, ResultsModel::Strategy).data().toString(),
+                 QString::fromStdString(testing::tinyPlan(*file_).strategies.front()));
         QCOMPARE(w.chart()->graphCountForStrategies(), 2);
         QCOMPARE(w.chart()->pointCount("pread-uninit"), 3);
         QCOMPARE(w.chart()->pointCount("mmap-touch"), 3);
@@ -327,6 +337,12 @@ private slots:
         QSignalSpy finished(&w, &MainWindow::runFinished);
         QVERIFY(w.startRun());
         QVERIFY(testing::waitForMeasuredRound(w));
+        // Mid-run, before any size has finished: the chart says what is being measured.
+        auto* title = qobject_cast<QCPTextElement*>(w.chart()->plot()->plotLayout()->element(0, 0));
+        QVERIFY(title);
+        QVERIFY2(!title->text().contains("press Run"), qPrintable(title->text()));
+        QVERIFY(title->text().contains("warm cache"));
+        QCOMPARE(w.windowTitle(), QString("readscope"));
         auto* stopButton = w.findChild<QPushButton*>("stopButton");
         QVERIFY(stopButton && stopButton->isEnabled());
         QElapsedTimer sinceStop;
