@@ -36,7 +36,10 @@ QString strategyHtml(const std::string& id, const ResultDocument& doc, const Slo
     html += "<li><b>Allocations:</b> " + qs(e.allocations).toHtmlEscaped() + "</li>";
     html += "<li><b>Page faults:</b> " + qs(e.faults).toHtmlEscaped() + "</li></ul>";
     if (cells.empty())
-        return html + "<p><i>Run a sweep with this strategy to see what it measured.</i></p>";
+        return html + (doc.cells.empty()
+                           ? "<p><i>Run a sweep with this strategy to see what it measured.</i></p>"
+                           : "<p><i>This run did not measure " + qs(id).toHtmlEscaped() +
+                                 ": tick it and run again to see its figures.</i></p>");
 
     html += "<h4>Measured (medians of rounds)</h4><table cellspacing=3>"
             "<tr><th align=left>range</th><th>calls/range</th><th>minor faults/MiB</th>"

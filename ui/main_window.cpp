@@ -276,6 +276,7 @@ void MainWindow::onFinished(const ResultDocument& doc, const QString& error) {
         }
         refreshFileStatus();
         refreshComparison();
+        showExplanation(explainedId_); // this run's cells, or that it did not measure them
         if (!pendingReference_.isEmpty()) {
             compare_->setReference(std::exchange(pendingReference_, QString()));
             tabs_->setCurrentWidget(compare_);
@@ -302,6 +303,7 @@ void MainWindow::showDetailsFor(const QModelIndex& proxyIndex) {
 }
 
 void MainWindow::showExplanation(const QString& id) {
+    explainedId_ = id;
     const auto band = measuredSlowBand();
     const QString html =
         strategyHtml(id.toStdString(), model_->document(), band ? &*band : nullptr);

@@ -78,6 +78,7 @@ protected:
     void dropEvent(QDropEvent* event) override;
 
 private:
+    QString explainedId_; // the strategy the teaching panel explains
     void buildLayout();
     void buildActions();
     void saveSettings() const;

@@ -277,6 +277,7 @@ QString MainWindow::openResults(const QString& path) {
     else
         refreshFileStatus();
     refreshComparison();
+    showExplanation(explainedId_);
     log(QString("opened results %1 (%2 cells)").arg(path).arg(doc->cells.size()));
     reportOffsetSweep(*doc, false);
     setWindowTitle(QString("readscope — %1").arg(QFileInfo(path).fileName()));

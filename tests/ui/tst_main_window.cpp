@@ -302,6 +302,24 @@ private slots:
         QVERIFY(!w.hasRecovery());
     }
 
+    // The teaching panel follows the run: a strategy this run did not measure says so, instead
+    // of showing the previous run's figures.
+    void teachingPanelFollowsTheRun() {
+        MainWindow w;
+        auto plan = testing::tinyPlan(*file_);
+        plan.strategies = {"pread-uninit", "mmap-touch"};
+        QVERIFY(testing::runToEnd(w, plan));
+        auto* picker = w.config()->strategyPicker();
+        picker->setCurrentItem(picker->findItems("mmap-touch", Qt::MatchRecursive).value(0));
+        auto* panel = w.findChild<QTextBrowser*>("explanation");
+        QVERIFY(panel->toPlainText().contains("Measured"));
+        plan.strategies = {"pread-uninit"};
+        QVERIFY(testing::runToEnd(w, plan));
+        const QString text = panel->toPlainText();
+        QVERIFY2(!text.contains("Measured") && text.contains("This run did not measure mmap-touch"),
+                 qPrintable(text));
+    }
+
     void lessonsSetUpSweeps() {
         MainWindow w;
         QVERIFY(w.openTargetFile(QString::fromStdString(file_->path())));
