@@ -217,6 +217,9 @@ QString MainWindow::loadBaseline(const QString& path) {
     baseline_ = std::move(*doc);
     chart_->setBaseline(&*baseline_);
     refreshComparison();
+    // What a person loads a baseline for: the Compare tab, against it.
+    compare_->setReference(QString());
+    tabs_->setCurrentWidget(compare_);
     log(QString("baseline loaded: %1 (%2 cells)").arg(path).arg(baseline_->cells.size()));
     return {};
 }

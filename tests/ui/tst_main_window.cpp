@@ -15,6 +15,7 @@
 
 #include <QAbstractItemModelTester>
 #include <QApplication>
+#include <QTabWidget>
 #include <QTableView>
 #include <QTimer>
 #include <QCheckBox>
@@ -207,8 +208,12 @@ private slots:
         const QString baseline = dir.filePath("baseline.json");
         QCOMPARE(w.saveResults(baseline), QString());
 
-        // A baseline: dashed lines beside the current ones, and a Compare table.
+        // A baseline: dashed lines beside the current ones, and a Compare table against it,
+        // shown, even when the tab was comparing with a strategy of the run.
+        w.compareView()->setReference("pread-zerofill");
+        QCOMPARE(w.compareView()->rowCount(), 6);
         QCOMPARE(w.loadBaseline(baseline), QString());
+        QCOMPARE(w.findChild<QTabWidget*>()->currentWidget(), (QWidget*)w.compareView());
         QCOMPARE(w.chart()->baselineGraphCount(), 3);
         QCOMPARE(w.chart()->graphCountForStrategies(), 3);
         QCOMPARE(w.compareView()->rowCount(), 9);
