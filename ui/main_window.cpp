@@ -21,6 +21,7 @@
 #include <QLabel>
 #include <QPlainTextEdit>
 #include <QProgressBar>
+#include <QMessageBox>
 #include <QPushButton>
 #include <QScrollArea>
 #include <QSortFilterProxyModel>
@@ -316,8 +317,23 @@ void MainWindow::refreshComparison() {
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {
-    if (controller_->isRunning())
+    if (controller_->isRunning()) {
+        // A run may have taken minutes: closing ends it only when the person says so.
+        QMessageBox ask(QMessageBox::Question, "Close readscope",
+                        "A run is in progress. Stop it and close the window?\n\nThe cells that "
+                        "finished are kept in the recovery file until the next start.",
+                        QMessageBox::NoButton, this);
+        ask.setObjectName("confirmClose");
+        QPushButton* stop = ask.addButton("Stop and close", QMessageBox::AcceptRole);
+        stop->setObjectName("stopAndClose");
+        ask.addButton("Keep running", QMessageBox::RejectRole)->setObjectName("keepRunning");
+        ask.exec();
+        if (ask.clickedButton() != stop) {
+            event->ignore();
+            return;
+        }
         controller_->stopAndWait(5000);
+    }
     saveSettings();
     event->accept();
 }
