@@ -158,6 +158,16 @@ int cachedNowait(int fd, std::uint64_t offset) {
 
 } // namespace
 
+void finishNowaitProbes(int fd, std::uint64_t size, std::span<const Range> ranges) {
+    const auto page = static_cast<std::uint64_t>(::sysconf(_SC_PAGESIZE));
+    char byte = 0;
+    ::posix_fadvise(fd, 0, 0, POSIX_FADV_RANDOM);
+    for (auto p : probePages(size, ranges, page))
+        while (::pread(fd, &byte, 1, static_cast<off_t>(p * page)) < 0 && errno == EINTR) {
+        }
+    ::posix_fadvise(fd, 0, 0, POSIX_FADV_NORMAL);
+}
+
 Residency sampleResidencyNowait(int fd, std::uint64_t size, std::span<const Range> ranges) {
 #ifdef RWF_NOWAIT
     const auto page = static_cast<std::uint64_t>(::sysconf(_SC_PAGESIZE));

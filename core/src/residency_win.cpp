@@ -23,6 +23,8 @@ Residency sampleResidencyNowait(int, std::uint64_t, std::span<const Range>) {
     return {std::nullopt, "unverified: RWF_NOWAIT reads exist on Linux only"};
 }
 
+void finishNowaitProbes(int, std::uint64_t, std::span<const Range>) {}
+
 Status evictFile(int, const std::string& path) {
     auto h = win::openShared(path, FILE_FLAG_NO_BUFFERING);
     if (!h.valid())

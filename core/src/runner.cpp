@@ -225,8 +225,12 @@ private:
                 std::this_thread::sleep_for(std::chrono::milliseconds(5 * attempt));
             evict();
             r = residency(ranges);
-            if (r.disturbsCache)
-                evict(); // the probe's misses read the pages it asked about
+            if (r.disturbsCache) {
+                // The probe's misses started reads of the pages it asked about: let them
+                // finish (pages under I/O are locked, and eviction skips them), then evict.
+                finishNowaitProbes(control_.get(), file_.size, ranges);
+                evict();
+            }
             if (!r.fraction || *r.fraction <= kColdThreshold)
                 break;
         }

@@ -130,8 +130,9 @@ private slots:
         // The way any reader may ask agrees, and says that it disturbed the cache.
         const auto warmNowait = sampleResidencyNowait(fd, file.size(), warmHalf);
         const auto coldNowait = sampleResidencyNowait(fd, file.size(), coldHalf);
-        // Its misses read pages in; the eviction the runner does next leaves the round's pages
-        // cold again.
+        // Its misses read pages in; once those reads finish, the eviction the runner does
+        // next leaves the round's pages cold again.
+        finishNowaitProbes(fd, file.size(), coldHalf);
         QVERIFY(evictFile(fd, file.path()).ok());
         const auto afterProbe = measureRangeResidency(fd, file.size(), coldHalf, true, "");
         ::close(fd);

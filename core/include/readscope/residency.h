@@ -37,6 +37,11 @@ Residency measureRangeResidency(int fd, std::uint64_t size, std::span<const Rang
 // a cold round evicts again after asking (disturbsCache). Linux only; elsewhere unverified.
 Residency sampleResidencyNowait(int fd, std::uint64_t size, std::span<const Range> ranges);
 
+// After sampleResidencyNowait missed: waits for the reads its misses started (a blocking
+// one-byte read of each sampled page, as random access so that no read-ahead starts), so that
+// the eviction that follows finds no page still locked under I/O, which it would skip.
+void finishNowaitProbes(int fd, std::uint64_t size, std::span<const Range> ranges);
+
 
 // POSIX_FADV_DONTNEED on the whole file. Pages still mapped anywhere stay resident.
 Status evictFile(int fd, const std::string& path);
