@@ -209,6 +209,7 @@ json documentJson(const ResultDocument& doc) {
               {"file_size", doc.fileSize},
               {"system", systemJson(doc.system)},
               {"complete", doc.complete},
+              {"file_generated", doc.fileGenerated},
               {"note", doc.note},
               {"cells", cells}};
 }
@@ -233,6 +234,7 @@ Result<ResultDocument> fromJson(std::string_view text) {
         doc.fileSize = j.value("file_size", std::uint64_t{0});
         doc.system = systemFrom(j.value("system", json::object()));
         doc.complete = j.value("complete", true);
+        doc.fileGenerated = j.value("file_generated", false);
         doc.note = j.value("note", "");
         for (const auto& c : j.value("cells", json::array()))
             doc.cells.push_back(cellFrom(c));

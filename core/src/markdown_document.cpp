@@ -1,4 +1,6 @@
 #include "readscope/documents.h"
+#include "readscope/compare.h"
+#include "readscope/report.h"
 #include "readscope/units.h"
 
 #include <fmt/format.h>
@@ -54,6 +56,27 @@ std::string systemLine(const ResultDocument& doc) {
                        s.pageSize, date);
 }
 
+// Each cell's GB/s per round, collapsed on GitHub and plain lines in a terminal, so a reader
+// can check the spread without the JSON.
+std::string roundsBlock(const ResultDocument& doc) {
+    std::string lines;
+    std::size_t width = 0;
+    for (const auto& c : doc.cells)
+        width = std::max(width, c.strategy.size());
+    for (const auto& c : doc.cells) {
+        if (c.samples.empty())
+            continue;
+        lines += fmt::format("{:<{}} {:>8}:", c.strategy, width, pointText(c.point()));
+        for (const auto& s : c.samples)
+            lines += s.gbps() ? fmt::format(" {:.2f}", *s.gbps()) : std::string(" –");
+        lines += "\n";
+    }
+    if (lines.empty())
+        return {};
+    return "\n<details><summary>GB/s of every round</summary>\n\n```\n" + lines +
+           "```\n\n</details>\n";
+}
+
 std::string toMarkdown(const ResultDocument& doc) {
     const auto ids = strategyColumns(doc);
     const SweepAxis axis = sweepAxis(doc.plan);
@@ -104,6 +127,8 @@ std::string toMarkdown(const ResultDocument& doc) {
     if (!doc.complete)
         out += " Run stopped before it finished.";
     out += "\n" + systemLine(doc) + "\n";
+    out += "\nRerun: `" + rerunCommand(doc) + "`\n";
+    out += roundsBlock(doc);
     return out;
 }
 

@@ -22,6 +22,16 @@ std::string shellWord(const std::string& w) {
 
 } // namespace
 
+std::string rerunCommand(const ResultDocument& doc) {
+    if (!doc.fileGenerated)
+        return reproduceCommand(doc.plan);
+    // The same bytes anywhere: generate a file of the same size, then run on it.
+    Plan plan = doc.plan;
+    plan.file = "readscope-test.bin";
+    return fmt::format("readscope-cli generate {} --size {} && {}", plan.file,
+                       formatSizeShort(doc.fileSize), reproduceCommand(plan));
+}
+
 std::string reproduceCommand(const Plan& p) {
     std::string cmd = "readscope-cli run";
     if (!p.file.empty())
@@ -37,14 +47,13 @@ std::string reproduceCommand(const Plan& p) {
         ids += (ids.empty() ? "" : ",") + id;
     if (!ids.empty())
         cmd += " --strategies " + ids;
-    cmd += fmt::format(" --pattern {} --cache {} --threads {} --rounds {} --warmup {}",
-                       toString(p.pattern), toString(p.cache), p.threads, p.rounds, p.warmup);
-    if (p.pattern == Pattern::Random)
-        cmd += fmt::format(" --seed {}", p.seed);
+    cmd += fmt::format(" --pattern {} --cache {} --threads {} --rounds {} --warmup {} --seed {}",
+                       toString(p.pattern), toString(p.cache), p.threads, p.rounds, p.warmup,
+                       p.seed);
     if (p.budget)
         cmd += " --budget " + formatSizeShort(p.budget);
-    if (p.consume != Consume::Minimal)
-        cmd += fmt::format(" --consume {}", toString(p.consume));
+    // Always said: the defaults have changed before (consume minimal became all).
+    cmd += fmt::format(" --consume {} --round-time {}", toString(p.consume), p.roundTimeSeconds);
     if (!p.bufferOffsets.empty())
         cmd += " --buffer-offset " + formatBufferOffsets(p.bufferOffsets);
     return cmd;
@@ -68,8 +77,7 @@ std::string reportMarkdown(const ResultDocument& doc, const Comparison* comparis
                        s.toolVersion, s.date);
     if (!doc.note.empty())
         out += fmt::format("- Note: {}\n", doc.note);
-    out += "\n## Reproduce\n\n```sh\n" + reproduceCommand(doc.plan) + "\n```\n";
-    return out;
+    return out; // toMarkdown ends with the command that reruns it
 }
 
 } // namespace readscope

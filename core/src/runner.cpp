@@ -4,6 +4,7 @@
 #include "unique_fd.h"
 #include "readers.h"
 #include "readscope/compare.h"
+#include "readscope/generator.h"
 #include "readscope/probe.h"
 #include "readscope/residency.h"
 #include "readscope/stats.h"
@@ -76,6 +77,7 @@ public:
         if (!control_.valid())
             return Error{fmt::format("cannot open '{}' for reading: {}", file_.path,
                                      std::strerror(errno))};
+        doc_.fileGenerated = looksGenerated();
         points_ = sweepPoints(plan_, file_.size);
         if (only_)
             std::erase_if(points_, [this](const SweepPoint& p) {
@@ -146,6 +148,17 @@ private:
                 lane.readers.clear();
             lanes_.push_back(std::move(lane));
         }
+    }
+
+    // Whether the target's first 64 KiB are readscope-cli generate's bytes (untimed, before
+    // any eviction or warming).
+    bool looksGenerated() const {
+        const std::size_t n = static_cast<std::size_t>(std::min<std::uint64_t>(file_.size, 64 << 10));
+        std::vector<std::byte> have(n), want(n);
+        if (platform::readAt(control_.get(), have.data(), n, 0) != static_cast<std::int64_t>(n))
+            return false;
+        generatedBytes(0, want);
+        return have == want;
     }
 
     // Why a strategy has nothing to show on a buffer-offset sweep (empty: it has).

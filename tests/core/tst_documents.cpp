@@ -207,6 +207,31 @@ private slots:
         QVERIFY(md.find("Test CPU") != std::string::npos);
     }
 
+    // A pasted table carries the command that reruns it elsewhere and every round's figure.
+    void markdownEndsWithRerunAndRounds() {
+        auto doc = sampleDocument();
+        doc.plan.sizes = {65536, 1 << 20};
+        doc.plan.consume = Consume::Minimal;
+        std::string md = toMarkdown(doc);
+        const auto rerun = md.find("\nRerun: `readscope-cli run ");
+        QVERIFY2(rerun != std::string::npos, md.c_str());
+        const std::string line = md.substr(rerun, md.find('\n', rerun + 1) - rerun);
+        for (const char* part : {"--sizes 64K,1M", "--strategies pread-zerofill,pread-uninit",
+                                 "--cache cold", "--rounds 3", "--seed 42", "--consume minimal"})
+            QVERIFY2(line.find(part) != std::string::npos, line.c_str());
+        QVERIFY(md.find("<details><summary>GB/s of every round</summary>") != std::string::npos);
+        const auto row = md.find("pread-zerofill   64 KiB:");
+        QVERIFY2(row != std::string::npos, md.c_str());
+        QCOMPARE(std::count(md.begin() + row, md.begin() + md.find('\n', row), '.'), 3);
+        // A generated target: anyone can make it, so the command starts by doing so.
+        doc.fileGenerated = true;
+        md = toMarkdown(doc);
+        QVERIFY(md.find("Rerun: `readscope-cli generate readscope-test.bin --size 64M && "
+                        "readscope-cli run readscope-test.bin ") != std::string::npos);
+        auto back = fromJson(toJson(doc));
+        QVERIFY(back.ok() && back->fileGenerated);
+    }
+
     void malformed_data() {
         QTest::addColumn<QByteArray>("text");
         QTest::newRow("empty") << QByteArray("");

@@ -135,6 +135,7 @@ private slots:
         RecordingSink sink;
         auto doc = runPlan(plan, sink);
         QVERIFY(doc.ok());
+        QVERIFY(doc->fileGenerated); // readscope-cli generate's bytes: a rerun can make them
         const std::uint64_t all = file_->size() / (4 << 10);
         for (const auto& c : doc->cells) {
             QCOMPARE(c.checksum, std::string("verified")); // over the prefix it reads
@@ -146,6 +147,18 @@ private slots:
         plan.roundTimeSeconds = 0;
         auto whole = runPlan(plan, sink);
         QVERIFY(whole.ok());
+        // Someone's own file is not mistaken for a generated one.
+        QTemporaryDir dir;
+        QFile own(dir.filePath("own.bin"));
+        QVERIFY(own.open(QIODevice::WriteOnly));
+        own.write(QByteArray(1 << 20, 'x'));
+        own.close();
+        auto ownPlan = plan;
+        ownPlan.file = own.fileName().toStdString();
+        ownPlan.sizes = {64 << 10};
+        auto ownDoc = runPlan(ownPlan, sink);
+        QVERIFY(ownDoc.ok());
+        QVERIFY(!ownDoc->fileGenerated);
         for (const auto& c : whole->cells)
             QCOMPARE(c.rangesPerRound, all);
     }

@@ -11,6 +11,9 @@ namespace readscope {
 
 // `readscope-cli run FILE --sizes ... --strategies ...`: every option that shaped the run.
 std::string reproduceCommand(const Plan& plan);
+// The command that reruns a document's measurement on another machine: with a generated
+// target, `readscope-cli generate` of the same size first, then the run on that file.
+std::string rerunCommand(const ResultDocument& doc);
 
 std::string reportMarkdown(const ResultDocument& doc, const Comparison* comparison,
                            const std::string& chartFileName);

@@ -92,6 +92,9 @@ struct ResultDocument {
     SystemInfo system;
     std::vector<Cell> cells;
     bool complete = true; // false when stopped before every cell finished
+    // The target's bytes are readscope-cli generate's (its first 64 KiB matched): anyone can
+    // make the same file, so a rerun command can start by generating it.
+    bool fileGenerated = false;
     std::string note;
     // The first cell of this strategy at this range size (any buffer offset).
     const Cell* find(std::string_view strategy, std::uint64_t rangeBytes) const;
