@@ -12,6 +12,7 @@
 #include <QEvent>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QMenu>
 #include <QFileInfo>
 #include <QPdfWriter>
 #include <QSaveFile>
@@ -141,6 +142,8 @@ ChartView::ChartView(ResultsModel* model, QWidget* parent)
     connect(barsBox_, &QComboBox::currentIndexChanged, this, [this] { rebuild(); });
     connect(logY_, &QCheckBox::toggled, this, [this] { rebuild(); });
     plot_->setObjectName("chart");
+    plot_->setContextMenuPolicy(Qt::CustomContextMenu);
+    connect(plot_, &QWidget::customContextMenuRequested, this, &ChartView::showContextMenu);
     plot_->xAxis->setScaleType(QCPAxis::stLogarithmic);
     ticker_ = QSharedPointer<SizeAxisTicker>(new SizeAxisTicker);
     plot_->xAxis->setTicker(ticker_);
@@ -491,6 +494,39 @@ void ChartView::showTooltip(QMouseEvent* event) {
     QToolTip::showText(event->globalPosition().toPoint(), text, plot_);
 }
 
+// While alive, the chart wears what an exported or copied chart carries: the whole system line
+// in its title and a footnote (rounds, consume mode, what bars and marks mean) under the plot.
+ChartView::ExportDress::ExportDress(ChartView& chart) : chart_(chart) {
+    note_ = new QCPTextElement(chart.plot_, footnote(chart.model_->document(), chart.barKind()),
+                               QFont(chart.font().family(), 9));
+    note_->setTextColor(chart.palette().color(QPalette::WindowText));
+    chart.plot_->plotLayout()->addElement(2, 0, note_);
+    shortTitle_ = chart.title_->text();
+    chart.title_->setText(planTitle(chart.model_->document(), chart.mode_,
+                                    chart.referenceBox_->currentText(), true));
+}
+
+ChartView::ExportDress::~ExportDress() {
+    chart_.plot_->plotLayout()->remove(note_);
+    chart_.plot_->plotLayout()->simplify();
+    chart_.title_->setText(shortTitle_);
+    chart_.plot_->replot(QCustomPlot::rpQueuedReplot);
+}
+
+QImage ChartView::imageForSharing(int width, int height) {
+    const ExportDress dress(*this);
+    return plot_->toPixmap(width, height, 2.0).toImage();
+}
+
+void ChartView::showContextMenu(const QPoint& at) {
+    QMenu menu(this);
+    menu.setObjectName("chartMenu");
+    menu.addAction("Copy chart", this, &ChartView::copyRequested);
+    menu.addAction("Save chart as…", this, &ChartView::saveRequested);
+    menu.addAction("Copy as Markdown", this, &ChartView::copyMarkdownRequested);
+    menu.exec(plot_->mapToGlobal(at));
+}
+
 bool ChartView::exportTo(const QString& path, QString* error, int width, int height) {
     const QString suffix = QFileInfo(path).suffix().toLower();
     QSaveFile file(path);
@@ -498,26 +534,7 @@ bool ChartView::exportTo(const QString& path, QString* error, int width, int hei
         *error = QString("Cannot write %1: %2").arg(path, file.errorString());
         return false;
     }
-    // The exported chart carries its footnote (rounds, consume mode, what bars and marks mean)
-    // in a row under the plot, for the export only.
-    auto* note = new QCPTextElement(plot_, footnote(model_->document(), barKind()),
-                                    QFont(font().family(), 9));
-    note->setTextColor(palette().color(QPalette::WindowText));
-    plot_->plotLayout()->addElement(2, 0, note);
-    const QString shortTitle = title_->text();
-    title_->setText(planTitle(model_->document(), mode_, referenceBox_->currentText(), true));
-    struct RemoveNote {
-        QCustomPlot* plot;
-        QCPTextElement* note;
-        QCPTextElement* title;
-        QString shortTitle;
-        ~RemoveNote() {
-            plot->plotLayout()->remove(note);
-            plot->plotLayout()->simplify();
-            title->setText(shortTitle);
-            plot->replot(QCustomPlot::rpQueuedReplot);
-        }
-    } removeNote{plot_, note, title_, shortTitle};
+    const ExportDress dress(*this);
     const int dpi = std::max(72, plot_->logicalDpiY());
     bool painted = true;
     if (suffix == "png") {

@@ -11,6 +11,8 @@
 #include <optional>
 
 class QCheckBox;
+class QImage;
+class QPoint;
 class QColor;
 class QComboBox;
 class QCustomPlot;
@@ -41,6 +43,14 @@ public:
 
     // Writes the chart to a file chosen by its suffix (.png, .pdf, .svg), atomically.
     bool exportTo(const QString& path, QString* error, int width = 1200, int height = 700);
+    // The chart as an exported PNG draws it (2x pixels, whole system line, footnote).
+    QImage imageForSharing(int width = 1200, int height = 700);
+
+signals:
+    // The chart's context menu: what the window does with it.
+    void copyRequested();
+    void saveRequested();
+    void copyMarkdownRequested();
 
 public slots:
     void rebuild();
@@ -49,6 +59,20 @@ protected:
     void changeEvent(QEvent* event) override;
 
 private:
+    class ExportDress {
+    public:
+        explicit ExportDress(ChartView& chart);
+        ~ExportDress();
+        ExportDress(const ExportDress&) = delete;
+        ExportDress& operator=(const ExportDress&) = delete;
+
+    private:
+        ChartView& chart_;
+        QCPTextElement* note_ = nullptr;
+        QString shortTitle_;
+    };
+
+    void showContextMenu(const QPoint& at);
     void applyPalette();
     void setUpXAxis(const ResultDocument& doc, const ChartData& data);
     void addErrorBars(const Series& series, const QColor& color, int lane, int lanes,

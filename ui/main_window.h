@@ -37,6 +37,8 @@ public:
     // Chooses the file to measure; returns false (and says why on screen) when it is unusable.
     bool openTargetFile(const QString& path);
     void chooseTargetFile();   // the Open… dialog for the file to measure
+    void copyChartImage();     // Edit ▸ Copy chart: the exported picture, on the clipboard
+    void copyMarkdown();       // Edit ▸ Copy as Markdown
     void generateTargetFile(); // the Generate… dialog, then opens what it made
     // Starts a run with the panel's plan; false (with a message on screen) when it cannot.
     bool startRun();

@@ -18,6 +18,7 @@
 #include <QAction>
 #include <QApplication>
 #include <QClipboard>
+#include <QDateTime>
 #include <QDir>
 #include <QFile>
 #include <QDragEnterEvent>
@@ -31,6 +32,7 @@
 
 #include <algorithm>
 #include <QStatusBar>
+#include <QUrl>
 #include <QTextBrowser>
 
 namespace readscope::ui {
@@ -90,9 +92,10 @@ void MainWindow::buildActions() {
     resultActions_ << add(file, "Export CSV &samples…", QKeySequence(),
                           exportWith("Export CSV samples", "CSV (*.csv)", "csv",
                                      &MainWindow::exportSamplesCsv));
-    resultActions_ << add(file, "Export chart as &PNG…", QKeySequence("Ctrl+Shift+E"),
-                          exportWith("Export chart", "PNG image (*.png)", "png",
-                                     &MainWindow::exportChart));
+    QAction* exportPng = add(file, "Export chart as &PNG…", QKeySequence("Ctrl+Shift+E"),
+                             exportWith("Export chart", "PNG image (*.png)", "png",
+                                        &MainWindow::exportChart));
+    resultActions_ << exportPng;
     resultActions_ << add(file, "Export chart as P&DF…", QKeySequence(),
                           exportWith("Export chart", "PDF (*.pdf)", "pdf",
                                      &MainWindow::exportChart));
@@ -121,10 +124,15 @@ void MainWindow::buildActions() {
     add(file, "&Quit", QKeySequence::Quit, [this] { close(); });
 
     auto* edit = menuBar()->addMenu("&Edit");
-    resultActions_ << add(edit, "Copy as &Markdown", QKeySequence("Ctrl+Shift+C"), [this] {
-        QApplication::clipboard()->setText(markdown());
-        statusBar()->showMessage("Markdown table copied: paste it into an issue.", 5000);
-    });
+    QAction* copyChart =
+        add(edit, "Copy &chart", QKeySequence("Ctrl+Shift+C"), [this] { copyChartImage(); });
+    copyChart->setObjectName("copyChartAction");
+    resultActions_ << copyChart;
+    resultActions_ << add(edit, "Copy as &Markdown", QKeySequence("Ctrl+Shift+M"),
+                          [this] { copyMarkdown(); });
+    connect(chart_, &ChartView::copyRequested, this, &MainWindow::copyChartImage);
+    connect(chart_, &ChartView::copyMarkdownRequested, this, &MainWindow::copyMarkdown);
+    connect(chart_, &ChartView::saveRequested, exportPng, &QAction::trigger);
 
     auto* run = menuBar()->addMenu("&Run");
     QAction* runAction = add(run, "&Run", QKeySequence("Ctrl+R"), [this] { startRun(); });
@@ -169,6 +177,27 @@ QString MainWindow::exportSamplesCsv(const QString& path) const {
 QString MainWindow::exportChart(const QString& path) const {
     QString error;
     return chart_->exportTo(path, &error) ? QString() : error;
+}
+
+// The chart as an image on the clipboard (what GitHub, GitLab and chat tools take as a
+// paste), and as a PNG file's URL for the platforms that paste files.
+void MainWindow::copyChartImage() {
+    const QImage image = chart_->imageForSharing();
+    auto* mime = new QMimeData;
+    mime->setImageData(image);
+    const QString path =
+        QDir(QStandardPaths::writableLocation(QStandardPaths::TempLocation))
+            .filePath(QString("readscope-chart-%1.png")
+                          .arg(QDateTime::currentDateTime().toString("yyyyMMdd-HHmmss")));
+    if (image.save(path, "PNG"))
+        mime->setUrls({QUrl::fromLocalFile(path)});
+    QApplication::clipboard()->setMimeData(mime);
+    statusBar()->showMessage("Chart copied: paste it into an issue.", 5000);
+}
+
+void MainWindow::copyMarkdown() {
+    QApplication::clipboard()->setText(markdown());
+    statusBar()->showMessage("Markdown table copied: paste it into an issue.", 5000);
 }
 
 QString MainWindow::markdown() const { return QString::fromStdString(toMarkdown(model_->document())); }

@@ -15,6 +15,10 @@
 
 #include <QAbstractItemModelTester>
 #include <QApplication>
+#include <QClipboard>
+#include <QMenu>
+#include <QMimeData>
+#include <QSet>
 #include <QMessageBox>
 #include <QTabWidget>
 #include <QTableView>
@@ -46,6 +50,49 @@ private slots:
     }
 
     // In minimal mode an in-place mapping touched one byte per page: its line says so.
+    // From a finished run to an issue in two pastes: the chart as an image, the table as
+    // Markdown, from the Edit menu and from the chart's own context menu.
+    void chartAndTableGoToTheClipboard() {
+        MainWindow w;
+        w.show();
+        QVERIFY(testing::runToEnd(w, testing::tinyPlan(*file_)));
+        QAction* copy = w.findChild<QAction*>("copyChartAction");
+        QVERIFY(copy && copy->isEnabled());
+        QCOMPARE(copy->shortcut(), QKeySequence("Ctrl+Shift+C"));
+        QApplication::clipboard()->clear();
+        copy->trigger();
+        const QImage image = QApplication::clipboard()->image();
+        QCOMPARE(image.size(), QSize(2400, 1400)); // 1200 x 700 at 2x, as the PNG export
+        QSet<QRgb> colours;
+        for (int y = 0; y < image.height(); y += 7)
+            for (int x = 0; x < image.width(); x += 7)
+                colours.insert(image.pixel(x, y));
+        QVERIFY2(colours.size() > 20, "the copied chart is blank");
+        const auto urls = QApplication::clipboard()->mimeData()->urls();
+        QVERIFY(urls.size() == 1 && QImage(urls[0].toLocalFile()).size() == image.size());
+        QFile::remove(urls[0].toLocalFile());
+
+        // The chart's context menu offers the same, and its Copy as Markdown copies the table
+        // with the command that reruns it.
+        QStringList offered;
+        QTimer::singleShot(200, [&offered] {
+            if (auto* menu = qobject_cast<QMenu*>(QApplication::activePopupWidget())) {
+                for (QAction* a : menu->actions())
+                    offered << a->text();
+                for (QAction* a : menu->actions())
+                    if (a->text() == "Copy as Markdown")
+                        menu->setActiveAction(a);
+                QTest::keyClick(menu, Qt::Key_Return);
+            }
+        });
+        auto* plot = w.chart()->plot();
+        emit plot->customContextMenuRequested(QPoint(plot->width() / 2, plot->height() / 2));
+        QCOMPARE(offered, (QStringList{"Copy chart", "Save chart as…", "Copy as Markdown"}));
+        const QString md = QApplication::clipboard()->text();
+        QVERIFY2(md.startsWith("| range |") && md.contains("Rerun: `readscope-cli"),
+                 qPrintable(md));
+    }
+
     void onePerPageLinesAreMarked() {
         ResultDocument doc;
         doc.plan.sizes = {65536};
