@@ -1,5 +1,8 @@
 #include "readscope/compare.h"
 
+#include "readscope/documents.h"
+#include "readscope/report.h"
+
 #include "readscope/stats.h"
 #include "readscope/units.h"
 
@@ -302,6 +305,10 @@ Comparison compareDocuments(const ResultDocument& base, const ResultDocument& cu
     Comparison c;
     c.noiseThreshold = threshold;
     c.title = "baseline → current";
+    c.baselineSystem = systemLine(base);
+    c.currentSystem = systemLine(cur);
+    c.baselineRerun = rerunCommand(base);
+    c.currentRerun = rerunCommand(cur);
     for (const auto& b : base.cells) {
         const Cell* now = cur.find(b.strategy, b.point());
         if (!now) {
@@ -352,6 +359,8 @@ Comparison compareToReference(const ResultDocument& doc, const std::string& refe
     Comparison c;
     c.noiseThreshold = threshold;
     c.title = fmt::format("each strategy against {}", reference);
+    c.currentSystem = systemLine(doc);
+    c.currentRerun = rerunCommand(doc);
     for (const auto& cell : doc.cells) {
         if (cell.strategy == reference)
             continue;
@@ -453,7 +462,15 @@ std::string comparisonMarkdown(const Comparison& c) {
                            pointText(cc.point()), cc.baselineMedian, cc.currentMedian,
                            change(e), interval(e), pText(e), verdictText(e));
     }
-    return out + footer(c);
+    out += footer(c);
+    // Where and how, so that a reader can rerun both sides.
+    if (!c.baselineRerun.empty()) {
+        out += fmt::format("\nBaseline: {}\nRerun: `{}`\n", c.baselineSystem, c.baselineRerun);
+        out += fmt::format("\nCurrent: {}\nRerun: `{}`\n", c.currentSystem, c.currentRerun);
+    } else if (!c.currentRerun.empty()) {
+        out += fmt::format("\nMeasured on: {}\nRerun: `{}`\n", c.currentSystem, c.currentRerun);
+    }
+    return out;
 }
 
 std::string comparisonText(const Comparison& c) {

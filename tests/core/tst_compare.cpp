@@ -210,6 +210,11 @@ private slots:
         QVERIFY(md.find("Only in the baseline: seek-read @ 64 KiB") != std::string::npos);
         QVERIFY(md.find("cache mode: warm → cold") != std::string::npos);
         QVERIFY(md.find("CPU: CPU A → CPU B") != std::string::npos);
+        // Both sides' machines and rerun commands travel with a pasted comparison.
+        QVERIFY(md.find("\nBaseline: readscope") != std::string::npos);
+        QVERIFY(md.find("CPU A") != std::string::npos && md.find("\nCurrent: ") != std::string::npos);
+        QCOMPARE(std::count(md.begin(), md.end(), '`') / 2, std::ptrdiff_t(2)); // two commands
+        QVERIFY(md.find("Rerun: `readscope-cli run") != std::string::npos);
     }
 
     void referenceWithinOneRun() {

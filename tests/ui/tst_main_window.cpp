@@ -275,6 +275,22 @@ private slots:
         w.compareView()->setReference("pread-zerofill");
         QCOMPARE(w.compareView()->rowCount(), 6);
         QVERIFY(w.compareView()->markdown().contains("pread-uninit vs pread-zerofill"));
+        // Its Copy as Markdown button: the table, the method, where it ran, how to rerun it.
+        QPushButton* copy = nullptr;
+        for (auto* b : w.compareView()->findChildren<QPushButton*>())
+            if (b->text() == "Copy as Markdown")
+                copy = b;
+        QVERIFY(copy);
+        w.show();
+        w.findChild<QTabWidget*>()->setCurrentWidget(w.compareView());
+        QApplication::clipboard()->clear();
+        QTest::mouseClick(copy, Qt::LeftButton);
+        const QString pasted = QApplication::clipboard()->text();
+        QVERIFY2(pasted.contains("pread-uninit vs pread-zerofill") &&
+                     pasted.contains("Wilcoxon signed-rank") && pasted.contains("Measured on: ") &&
+                     pasted.contains("Rerun: `readscope-cli"),
+                 qPrintable(pasted));
+        w.hide();
 
         // Chart modes.
         w.chart()->setMode(ChartMode::Relative, "pread-zerofill");

@@ -71,6 +71,10 @@ struct Comparison {
     std::vector<std::string> differences;    // what differs between the runs (CPU, kernel...)
     double noiseThreshold = kDefaultNoiseThreshold;
     std::string title;
+    // Where each side was measured and how to rerun it, for a pasted comparison: the system
+    // lines and rerun commands of the baseline and current documents (one of each within a
+    // run).
+    std::string baselineSystem, currentSystem, baselineRerun, currentRerun;
 };
 
 Comparison compareDocuments(const ResultDocument& baseline, const ResultDocument& current,
