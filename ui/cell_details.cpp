@@ -75,7 +75,7 @@ QString cellDetailsHtml(const Cell& c, const ResultDocument& doc) {
                                 "%2 ms to every GB of this figure")
                             .arg(*c.foldGbps, 0, 'f', 1)
                             .arg(1e3 / *c.foldGbps, 0, 'f', 1));
-        else if (touchesOnePerPage(c, doc.plan.consume))
+        else if (touchesOnePerPage(c.strategy, doc.plan.consume))
             html += row("Consuming the bytes",
                         "1 byte/page: consume minimal touched one byte of each mapped page; "
                         "copying strategies had every byte in a buffer, so this figure is not "

@@ -76,9 +76,7 @@ std::pair<double, double> barOf(const Summary& s, BarKind bars) {
 // Under --consume minimal an in-place mapping touched one byte per page while the copies had
 // every byte: its line says so in the legend and is drawn dotted.
 void markOnePerPage(Series& s, const ResultDocument& doc, const std::string& id) {
-    Cell probe;
-    probe.strategy = id;
-    if (!touchesOnePerPage(probe, doc.plan.consume))
+    if (!touchesOnePerPage(id, doc.plan.consume))
         return;
     s.name += " · 1 byte/page";
     s.dotted = true;

@@ -31,8 +31,13 @@ StrategyPicker::StrategyPicker(QWidget* parent) : QTreeWidget(parent) {
         item->setData(0, kIdRole, qs(s.id));
         item->setFlags(Qt::ItemIsEnabled | Qt::ItemIsSelectable | Qt::ItemIsUserCheckable);
         item->setCheckState(0, Qt::Unchecked);
-        item->setToolTip(0, qs(s.name));
-        item->setToolTip(1, qs(s.summary));
+        // The whole description, wrapped (rich text), on either column: the summary column is
+        // cut short at any usable width.
+        const QString tip = QString("<p><b>%1</b> (%2)<br>%3</p>")
+                                .arg(qs(s.name).toHtmlEscaped(), qs(s.id).toHtmlEscaped(),
+                                     qs(s.summary).toHtmlEscaped());
+        item->setToolTip(0, tip);
+        item->setToolTip(1, tip);
     }
     connect(this, &QTreeWidget::itemChanged, this, [this](QTreeWidgetItem*, int column) {
         if (column == 0)

@@ -66,7 +66,7 @@ std::string plainTable(const ResultDocument& doc) {
     out += "Buffers: page offsets the destination buffers started at (offset x buffers).\n";
     if (p.consume == Consume::Minimal &&
         std::any_of(doc.cells.begin(), doc.cells.end(),
-                    [&](const Cell& c) { return touchesOnePerPage(c, p.consume); }))
+                    [&](const Cell& c) { return touchesOnePerPage(c.strategy, p.consume); }))
         out += "consume minimal: in-place mappings touched 1 byte/page, the others had every "
                "byte in a buffer: not comparable.\n";
     out += systemLine(doc) + "\n";

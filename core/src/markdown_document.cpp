@@ -85,9 +85,7 @@ std::string toMarkdown(const ResultDocument& doc) {
     // Under --consume minimal an in-place mapping touched one byte per page: its column is
     // marked, so that nobody sets it beside copies that had every byte.
     auto onePerPage = [&](const std::string& id) {
-        Cell probe;
-        probe.strategy = id;
-        return touchesOnePerPage(probe, doc.plan.consume);
+        return touchesOnePerPage(id, doc.plan.consume);
     };
     bool anyOnePerPage = false;
     for (const auto& id : ids) {

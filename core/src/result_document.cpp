@@ -100,13 +100,13 @@ std::string notColdWarning(const ResultDocument& doc) {
                        n, n == 1 ? "" : "s", n == 1 ? "its" : "their");
 }
 
-bool touchesOnePerPage(const Cell& cell, Consume consume) {
-    const auto* s = findStrategy(cell.strategy);
+bool touchesOnePerPage(std::string_view strategy, Consume consume) {
+    const auto* s = findStrategy(strategy);
     return consume == Consume::Minimal && s && s->access == Access::MapInPlace;
 }
 
 std::string bytesConsumed(const Cell& cell, Consume consume) {
-    return touchesOnePerPage(cell, consume) ? "1/page" : "all";
+    return touchesOnePerPage(cell.strategy, consume) ? "1/page" : "all";
 }
 
 std::string noiseSummary(const ResultDocument& doc, std::string_view roundsOption) {

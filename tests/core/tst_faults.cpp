@@ -67,7 +67,12 @@ private slots:
         QVERIFY2(!out.ok(), "a read past the truncated end succeeded");
         const QString msg = QString::fromStdString(out.error().message);
         QVERIFY2(msg.contains("shrank") && msg.contains("SIGBUS"), qPrintable(msg));
-        QVERIFY2(msg.contains(QString("at offset %1").arg(3 * (64 << 10))), qPrintable(msg));
+        // In the first page of the fourth range: the fold may touch a word a few bytes into it
+        // first (under ASan its memcpy loads the second half of a 16-byte lane first).
+        const auto at = msg.indexOf("at offset ");
+        QVERIFY2(at >= 0, qPrintable(msg));
+        const qint64 offset = msg.mid(at + 10).section(' ', 0, 0).toLongLong();
+        QVERIFY2(offset >= 3 * (64 << 10) && offset < 3 * (64 << 10) + 4096, qPrintable(msg));
         // The process goes on, and so does reading what is left of the file.
         auto again = (*reader)->read(std::vector<Range>{{0, 4096}}, ConsumeMode::Verify, false, {});
         QVERIFY(again.ok());

@@ -12,6 +12,7 @@
 #include "readscope/documents.h"
 #include "readscope/generator.h"
 #include "readscope/recovery.h"
+#include "readscope/strategy.h"
 
 #include <QAbstractItemModelTester>
 #include <QApplication>
@@ -387,6 +388,22 @@ private slots:
         const QString text = panel->toPlainText();
         QVERIFY2(!text.contains("Measured") && text.contains("This run did not measure mmap-touch"),
                  qPrintable(text));
+    }
+
+    // A strategy's tooltip is its whole description, not the short name the column shows.
+    void strategyTooltipsSayTheWholeDescription() {
+        MainWindow w;
+        auto* picker = w.config()->strategyPicker();
+        for (const auto& s : strategies()) {
+            auto* item = picker->findItems(QString::fromLatin1(s.id.data(), qsizetype(s.id.size())),
+                                           Qt::MatchRecursive)
+                             .value(0);
+            QVERIFY(item);
+            const QString summary =
+                QString::fromUtf8(s.summary.data(), qsizetype(s.summary.size())).toHtmlEscaped();
+            QVERIFY2(item->toolTip(0).contains(summary) && item->toolTip(1).contains(summary),
+                     qPrintable(item->toolTip(0)));
+        }
     }
 
     void lessonsSetUpSweeps() {

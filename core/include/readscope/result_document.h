@@ -106,7 +106,7 @@ struct ResultDocument {
 // What a cell's strategy did with the bytes it obtained: "all", or "1/page" for an in-place
 // mapping under --consume minimal (it touched one byte per page: not comparable with copies).
 std::string bytesConsumed(const Cell& cell, Consume consume);
-bool touchesOnePerPage(const Cell& cell, Consume consume);
+bool touchesOnePerPage(std::string_view strategy, Consume consume);
 
 // "2 cells did not go cold: ..." for the CLI and the app alike; empty when every cold cell
 // went cold.
