@@ -12,6 +12,7 @@
 #ifdef __linux__
 #include <sys/syscall.h>
 #endif
+#include <unordered_set>
 #include <vector>
 
 namespace readscope {
@@ -176,14 +177,21 @@ Residency sampleResidencyNowait(int fd, std::uint64_t size, std::span<const Rang
     // read-ahead: as random access, a miss reads that one page only. Asked from the last page
     // to the first, what a miss brings in lies behind the probes still to come.
     ::posix_fadvise(fd, 0, 0, POSIX_FADV_RANDOM);
+    // Even so, a miss reads the whole (small, aligned) folio its page falls in, and probing
+    // every page of an evicted file found about 2% "cached" that way. A hit in a 64 KiB block
+    // where an earlier probe missed is therefore the probe's own doing: not counted.
+    constexpr std::uint64_t kBlockPages = 16;
+    std::unordered_set<std::uint64_t> missedBlocks;
     std::uint64_t resident = 0;
     int failure = 0;
     for (auto p = pages.rbegin(); p != pages.rend() && !failure; ++p) {
         const int cached = cachedNowait(fd, *p * page);
         if (cached < 0)
             failure = errno;
-        else
-            resident += static_cast<std::uint64_t>(cached);
+        else if (cached == 0)
+            missedBlocks.insert(*p / kBlockPages);
+        else if (!missedBlocks.count(*p / kBlockPages))
+            ++resident;
     }
     ::posix_fadvise(fd, 0, 0, POSIX_FADV_NORMAL);
     if (failure)
