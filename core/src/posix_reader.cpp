@@ -67,12 +67,6 @@ public:
     PosixReader(const StrategyInfo& s, const FileProbe& f, UniqueFd fd)
         : ReaderBase(s, f), fd_(std::move(fd)) {}
 
-    Status prepare(std::uint64_t rangeBytes) override {
-        if (auto st = ReaderBase::prepare(rangeBytes); !st)
-            return st;
-        return mapKept();
-    }
-
     void letGoOfFile() override {
         std::uint64_t untimed = 0;
         kept_.unmap(untimed);
@@ -129,7 +123,6 @@ public:
     }
 
 private:
-    bool keepsMapping() const { return mapsFile() && s_.mapping == MapLifetime::Kept; }
     // The mapping this read uses: the kept one, or this read's own.
     std::byte* mappedBase(const Mapping& own) const {
         return keepsMapping() ? kept_.base() : own.base();

@@ -1,7 +1,8 @@
 #pragma once
 // What the POSIX and Windows readers share: the kept buffer (reused, or aligned for direct
 // reads), and the strategy steps that differ between platforms only in the call that reads.
-// Derived supplies readAtFull (a positioned read loop) and seekReadFull (seek, then read).
+// Derived supplies readAtFull (a positioned read loop), seekReadFull (seek, then read) and
+// mapKept (the kept mapping of a MapLifetime::Kept strategy, made when missing).
 // Private to the core.
 #include "buffers.h"
 #include "consume.h"
@@ -15,7 +16,16 @@ namespace readscope {
 
 template <class Derived> class ReaderBase : public RangeReader {
 public:
+    // The kept buffer, then the kept mapping of a MapLifetime::Kept strategy (Derived's
+    // mapKept(), a no-op for the others): both untimed.
     Status prepare(std::uint64_t rangeBytes) override {
+        if (auto st = prepareBuffer(rangeBytes); !st)
+            return st;
+        return derived().mapKept();
+    }
+
+private:
+    Status prepareBuffer(std::uint64_t rangeBytes) {
         if (!needsBuffer())
             return okStatus();
         const std::uint64_t bytes = bufferBytesFor(rangeBytes);
@@ -32,6 +42,7 @@ public:
         return okStatus();
     }
 
+public:
     void release() override {
         if (buffer_.size() > kKeepBufferLimit)
             buffer_ = {};
@@ -59,6 +70,7 @@ protected:
     bool mapsFile() const {
         return s_.access == Access::MapCopy || s_.access == Access::MapInPlace;
     }
+    bool keepsMapping() const { return mapsFile() && s_.mapping == MapLifetime::Kept; }
 
     // "pread on 'f' at offset N failed: why", the same words on every platform.
     std::string ioError(const char* call, std::uint64_t offset, const std::string& why) const {

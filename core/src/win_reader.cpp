@@ -82,12 +82,6 @@ public:
     WinReader(const StrategyInfo& s, const FileProbe& f, win::UniqueHandle h)
         : ReaderBase(s, f), h_(std::move(h)) {}
 
-    Status prepare(std::uint64_t rangeBytes) override {
-        if (auto st = ReaderBase::prepare(rangeBytes); !st)
-            return st;
-        return mapKept();
-    }
-
     // The cache manager purges a file only when no cached handle to it is open: the kept view
     // and this reader's handle close around the eviction and open again after it.
     void letGoOfFile() override {
@@ -134,8 +128,6 @@ public:
     }
 
 private:
-    bool keepsMapping() const { return mapsFile() && s_.mapping == MapLifetime::Kept; }
-
     // The kept view, made (untimed) when it is not there.
     Status mapKept() {
         if (!keepsMapping() || kept_.base())
