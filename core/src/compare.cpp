@@ -55,6 +55,46 @@ std::vector<std::pair<double, double>> roundPairs(const Cell& reference, const C
     return pairs;
 }
 
+// Ranks of the values (1-based) in their own order, tied values sharing their average rank,
+// with the tie correction (the sum of t^3 - t over each group of t equal values): what the
+// U test and the signed-rank test both start from.
+struct Ranking {
+    std::vector<double> ranks;
+    double tieTerm = 0;
+    bool ties = false;
+};
+Ranking rankWithTies(std::span<const double> values) {
+    Ranking out;
+    out.ranks.resize(values.size());
+    std::vector<std::size_t> order(values.size());
+    for (std::size_t i = 0; i < order.size(); ++i)
+        order[i] = i;
+    std::sort(order.begin(), order.end(),
+              [&](std::size_t a, std::size_t b) { return values[a] < values[b]; });
+    for (std::size_t i = 0; i < order.size();) {
+        std::size_t j = i;
+        while (j < order.size() && values[order[j]] == values[order[i]])
+            ++j;
+        const double rank = (double(i) + double(j) + 1) / 2; // ranks i+1 .. j
+        const double t = double(j - i);
+        out.ties |= t > 1;
+        out.tieTerm += t * t * t - t;
+        for (std::size_t k = i; k < j; ++k)
+            out.ranks[order[k]] = rank;
+        i = j;
+    }
+    return out;
+}
+
+// Two-sided p of a statistic `deviation` from its null mean, normal approximation with
+// continuity correction; 1 when the variance is 0 (every value tied: no evidence).
+double normalTwoSidedP(double deviation, double variance) {
+    if (variance <= 0)
+        return 1;
+    const double z = (std::abs(deviation) - 0.5) / std::sqrt(variance);
+    return std::clamp(std::erfc(std::max(z, 0.0) / std::sqrt(2.0)), 0.0, 1.0);
+}
+
 std::vector<double> rates(const Cell& c) {
     std::vector<double> r;
     for (const auto& s : c.samples)
@@ -103,34 +143,17 @@ double mannWhitneyPValue(std::span<const double> a, std::span<const double> b) {
     const double n1 = double(a.size()), n2 = double(b.size());
     if (a.empty() || b.empty())
         return 1;
-    // Ranks of the pooled samples, ties sharing their average rank.
-    std::vector<std::pair<double, int>> pooled;
-    for (double x : a)
-        pooled.push_back({x, 0});
-    for (double x : b)
-        pooled.push_back({x, 1});
-    std::sort(pooled.begin(), pooled.end());
-    double rankSumA = 0, tieTerm = 0;
-    for (std::size_t i = 0; i < pooled.size();) {
-        std::size_t j = i;
-        while (j < pooled.size() && pooled[j].first == pooled[i].first)
-            ++j;
-        const double rank = (double(i) + double(j) + 1) / 2; // ranks i+1 .. j
-        const double t = double(j - i);
-        tieTerm += t * t * t - t;
-        for (std::size_t k = i; k < j; ++k)
-            if (pooled[k].second == 0)
-                rankSumA += rank;
-        i = j;
-    }
+    // Ranks of the pooled samples; a's come first.
+    std::vector<double> pooled(a.begin(), a.end());
+    pooled.insert(pooled.end(), b.begin(), b.end());
+    const Ranking r = rankWithTies(pooled);
+    double rankSumA = 0;
+    for (std::size_t i = 0; i < a.size(); ++i)
+        rankSumA += r.ranks[i];
     const double u = rankSumA - n1 * (n1 + 1) / 2;
-    const double mean = n1 * n2 / 2;
     const double n = n1 + n2;
-    const double variance = n1 * n2 / 12 * ((n + 1) - tieTerm / (n * (n - 1)));
-    if (variance <= 0)
-        return 1; // every value tied: no evidence of a difference
-    const double z = (std::abs(u - mean) - 0.5) / std::sqrt(variance); // continuity correction
-    return std::clamp(std::erfc(std::max(z, 0.0) / std::sqrt(2.0)), 0.0, 1.0);
+    const double variance = n1 * n2 / 12 * ((n + 1) - r.tieTerm / (n * (n - 1)));
+    return normalTwoSidedP(u - n1 * n2 / 2, variance);
 }
 
 ChangeEstimate estimateChange(std::span<const double> baseline, std::span<const double> current,
@@ -204,35 +227,19 @@ double signedRankPValue(std::span<const double> differences) {
     const std::size_t n = d.size();
     if (n == 0)
         return 1;
-    std::vector<std::size_t> order(n);
+    std::vector<double> magnitudes;
+    for (double x : d)
+        magnitudes.push_back(std::abs(x));
+    const Ranking r = rankWithTies(magnitudes);
+    double wPlus = 0;
     for (std::size_t i = 0; i < n; ++i)
-        order[i] = i;
-    std::sort(order.begin(), order.end(),
-              [&](std::size_t a, std::size_t b) { return std::abs(d[a]) < std::abs(d[b]); });
-    double wPlus = 0, tieTerm = 0;
-    bool ties = false;
-    for (std::size_t i = 0; i < n;) {
-        std::size_t j = i;
-        while (j < n && std::abs(d[order[j]]) == std::abs(d[order[i]]))
-            ++j;
-        const double rank = (double(i) + double(j) + 1) / 2;
-        const double t = double(j - i);
-        ties |= t > 1;
-        tieTerm += t * t * t - t;
-        for (std::size_t k = i; k < j; ++k)
-            if (d[order[k]] > 0)
-                wPlus += rank;
-        i = j;
-    }
-    if (!ties && n <= 50)
+        if (d[i] > 0)
+            wPlus += r.ranks[i];
+    if (!r.ties && n <= 50)
         return exactSignedRankP(n, wPlus);
     const double nn = double(n);
-    const double mean = nn * (nn + 1) / 4;
-    const double variance = nn * (nn + 1) * (2 * nn + 1) / 24 - tieTerm / 48;
-    if (variance <= 0)
-        return 1;
-    const double z = (std::abs(wPlus - mean) - 0.5) / std::sqrt(variance);
-    return std::clamp(std::erfc(std::max(z, 0.0) / std::sqrt(2.0)), 0.0, 1.0);
+    const double variance = nn * (nn + 1) * (2 * nn + 1) / 24 - r.tieTerm / 48;
+    return normalTwoSidedP(wPlus - nn * (nn + 1) / 4, variance);
 }
 
 ChangeEstimate estimatePairedChange(std::span<const std::pair<double, double>> pairs,
@@ -448,10 +455,6 @@ std::string verdictText(const ChangeEstimate& e) {
         return fmt::format("{} ({})", toString(e.verdict), e.note);
     return std::string(toString(e.verdict));
 }
-
-namespace {
-
-} // namespace
 
 std::string comparisonMarkdown(const Comparison& c) {
     std::string out = "| strategy | range | baseline GB/s | current GB/s | change | 95% CI | p | "
