@@ -68,7 +68,13 @@ QString planTitle(const ResultDocument& doc, ChartMode mode, const QString& refe
                                   QString::fromStdString(std::string(toString(p.pattern))))
                              .arg(p.threads)
                              .arg(p.threads == 1 ? "" : "s")
-                             .arg(QString::fromStdString(formatSize(doc.fileSize)));
+                             .arg(QString::fromStdString(formatSize(doc.fileSize))) +
+                         // In the window too: a pinned run is not comparable with an auto one.
+                         (p.bufferOffsets.size() == 1
+                              ? QString(" · buffers at page offset %1")
+                                    .arg(QString::fromStdString(
+                                        formatBufferOffset(p.bufferOffsets[0])))
+                              : QString());
     if (doc.system.cpuModel.empty())
         return what;
     if (fullSystemLine)
@@ -90,9 +96,6 @@ QString footnote(const ResultDocument& doc, BarKind bars) {
                                                       : "minimal (1 byte per range or page)")
                        .arg(barDescription(bars))
                        .arg(kNoisyUncertainty * 100);
-    if (p.bufferOffsets.size() == 1)
-        text += QString(" · buffers at page offset %1")
-                    .arg(QString::fromStdString(formatBufferOffset(p.bufferOffsets[0])));
     if (std::any_of(doc.cells.begin(), doc.cells.end(),
                     [](const Cell& c) { return c.status == CellStatus::NotCold; }))
         text += " · red square: not cold (the file stayed cached)";

@@ -126,6 +126,9 @@ private slots:
         plan.strategies = {"pread-uninit", "pread-reuse"};
         plan.bufferOffsets = {16};
         QVERIFY(testing::runToEnd(w, plan));
+        // The window's chart says where the buffers were pinned, not only exported charts.
+        auto* title = qobject_cast<QCPTextElement*>(w.chart()->plot()->plotLayout()->element(0, 0));
+        QVERIFY(title && title->text().contains("buffers at page offset 16"));
         {
             QSettings s;
             s.beginGroup("offsetTrap");
