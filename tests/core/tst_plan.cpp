@@ -4,7 +4,7 @@
 #include "readscope/ranges.h"
 #include "test_file.h"
 
-#include "../../core/src/residency_rules.h"
+#include "readscope/residency.h"
 
 #include <QFile>
 #include <QTest>

@@ -58,8 +58,6 @@ struct CellComparison {
     ChangeEstimate estimate;
     SweepPoint point() const { return {rangeBytes, bufferOffset}; }
 };
-// "64 KiB", or "64 KiB @ +16" where the buffers were pinned.
-std::string pointText(const SweepPoint& point);
 
 struct Comparison {
     std::vector<CellComparison> cells;

@@ -1,6 +1,7 @@
 #pragma once
 // Result documents in and out: JSON (native, reloadable), CSV summary (RFC 4180, reloadable),
 // CSV samples, and a Markdown table shaped like the ones in published issue reports.
+#include "readscope/provenance.h"
 #include "readscope/result.h"
 #include "readscope/result_document.h"
 
@@ -19,7 +20,6 @@ Result<ResultDocument> fromSummaryCsv(std::string_view text);
 std::string toSamplesCsv(const ResultDocument& doc);
 
 std::string toMarkdown(const ResultDocument& doc);
-std::string systemLine(const ResultDocument& doc);
 
 // Reads a saved document, JSON or summary CSV, told apart by content.
 Result<ResultDocument> loadDocument(const std::string& path);

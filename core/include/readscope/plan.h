@@ -61,6 +61,8 @@ struct SweepPoint {
     bool operator==(const SweepPoint&) const = default;
 };
 
+// "64 KiB", or "64 KiB @ +16" where the buffers were pinned.
+std::string pointText(const SweepPoint& point);
 SweepAxis sweepAxis(const Plan& plan);
 // The points a run measures, in order: every range size, or every buffer offset.
 std::vector<SweepPoint> sweepPoints(const Plan& plan, std::uint64_t fileSize);

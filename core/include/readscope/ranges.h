@@ -1,15 +1,11 @@
 #pragma once
 #include "readscope/plan.h"
+#include "readscope/range.h"
 
 #include <cstdint>
 #include <vector>
 
 namespace readscope {
-
-struct Range {
-    std::uint64_t offset;
-    std::uint64_t length; // may run past end of file: a read then gets what is there
-};
 
 // The ranges one round reads. Same plan and seed, same ranges, for every strategy.
 std::vector<Range> makeRanges(Pattern pattern, std::uint64_t rangeSize, std::uint64_t fileSize,

@@ -3,7 +3,8 @@
 // ring (set up untimed), and reads a list of ranges the strategy's way (timed by the caller).
 #include "readscope/buffer_offsets.h"
 #include "readscope/probe.h"
-#include "readscope/ranges.h"
+#include "readscope/consume.h"
+#include "readscope/range.h"
 #include "readscope/result.h"
 #include "readscope/strategy.h"
 
@@ -15,20 +16,6 @@
 #include <vector>
 
 namespace readscope {
-
-// What a read does with the bytes it obtained.
-enum class ConsumeMode {
-    Touch,    // the minimum that keeps a strategy honest: one byte per range (buffers) or one
-              // byte per page (in-place mappings, which read nothing until touched)
-    All,      // read every byte once with foldBytes(), inside the timed region (--consume all)
-    Verify,   // per-range checksums combined by range index (untimed verification pass)
-};
-
-// What --consume all does to every byte a strategy obtained: a plain word-wise fold (sums of
-// 64-bit words in independent lanes) that the compiler vectorises, so that it costs little
-// next to the read it follows. Not the verification checksum: at ~5 GB/s that would flatten
-// every difference between strategies. Its own speed is measured per cell (foldGbps).
-std::uint64_t foldBytes(std::span<const std::byte> bytes);
 
 // io_uring batches: how many reads a worker keeps in flight for ranges of this size: 32, or
 // fewer for large ranges so that the pool of slot buffers stays within 128 MiB. Decided from

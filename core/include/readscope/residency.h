@@ -1,6 +1,6 @@
 #pragma once
 // How much of a file is in the page cache, and how to push it out without privileges.
-#include "readscope/ranges.h"
+#include "readscope/range.h"
 #include "readscope/result.h"
 
 #include <cstdint>
@@ -10,6 +10,13 @@
 #include <string>
 
 namespace readscope {
+
+// mincore(2) and cachestat(2) report a file's true page-cache state only to a caller who owns
+// the file or may write it (or holds CAP_FOWNER, as root does); anyone else sees a made-up
+// answer. The rule is pure, so it can be tested without changing users.
+inline bool residencyVerifiable(std::uint32_t owner, std::uint32_t euid, bool writable) {
+    return euid == 0 || owner == euid || writable;
+}
 
 struct Residency {
     std::optional<double> fraction; // 0..1; empty = unverified

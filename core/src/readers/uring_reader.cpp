@@ -1,7 +1,7 @@
 #include "buffers.h"
-#include "consume.h"
+#include "consumer.h"
 #include "unique_fd.h"
-#include "readers.h"
+#include "reader_base.h"
 
 #include <fmt/format.h>
 

@@ -1,4 +1,4 @@
-#include "csv.h"
+#include "csv_document.h"
 #include "readscope/documents.h"
 
 #include <fmt/format.h>

@@ -36,6 +36,19 @@ std::int64_t readAt(int fd, void* buffer, std::size_t n, std::uint64_t offset) {
     }
 }
 
+int openUncached(const std::string& path) {
+#ifdef __APPLE__
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd >= 0 && ::fcntl(fd, F_NOCACHE, 1) != 0) {
+        ::close(fd);
+        return -1;
+    }
+    return fd;
+#else
+    return ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_DIRECT);
+#endif
+}
+
 bool flushToDisk(int fd) {
 #ifdef __APPLE__
     return ::fcntl(fd, F_FULLFSYNC) == 0 || ::fsync(fd) == 0;

@@ -14,6 +14,10 @@ namespace readscope::platform {
 int openForReading(const std::string& path); // binary, not inherited by children
 int createForWriting(const std::string& path); // truncates; 0644 where that means anything
 int closeFile(int fd);
+#ifndef _WIN32
+// The descriptor direct reads use: O_DIRECT on Linux, F_NOCACHE on macOS. -1 with errno set.
+int openUncached(const std::string& path);
+#endif
 // One read of at most n bytes at offset, not moving any file pointer; -1 on error.
 std::int64_t readAt(int fd, void* buffer, std::size_t n, std::uint64_t offset);
 bool flushToDisk(int fd);

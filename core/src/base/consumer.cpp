@@ -1,4 +1,4 @@
-#include "consume.h"
+#include "consumer.h"
 
 #include "readscope/checksum.h"
 

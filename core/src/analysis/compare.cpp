@@ -1,7 +1,6 @@
 #include "readscope/compare.h"
 
-#include "readscope/documents.h"
-#include "readscope/report.h"
+#include "readscope/provenance.h"
 
 #include "readscope/stats.h"
 #include "readscope/units.h"
@@ -106,13 +105,6 @@ std::vector<double> rates(const Cell& c) {
 }
 
 } // namespace
-
-std::string pointText(const SweepPoint& point) {
-    if (!point.bufferOffset)
-        return formatSize(point.rangeBytes);
-    return fmt::format("{} @ +{}", formatSize(point.rangeBytes),
-                       formatBufferOffset(*point.bufferOffset));
-}
 
 namespace {
 

@@ -1,6 +1,4 @@
 #include "readscope/documents.h"
-#include "readscope/compare.h"
-#include "readscope/report.h"
 #include "readscope/units.h"
 
 #include <fmt/format.h>
@@ -47,14 +45,6 @@ std::string placementSentence(const ResultDocument& doc) {
 }
 
 } // namespace
-
-std::string systemLine(const ResultDocument& doc) {
-    const auto& s = doc.system;
-    std::string date = s.date.substr(0, 10);
-    return fmt::format("readscope {} · {} · {} logical cores · {} · {} · page {} B · {}",
-                       s.toolVersion, s.cpuModel, s.logicalCores, s.kernel, s.filesystem,
-                       s.pageSize, date);
-}
 
 // Each cell's GB/s per round, collapsed on GitHub and plain lines in a terminal, so a reader
 // can check the spread without the JSON.

@@ -1,6 +1,6 @@
 #pragma once
 // What a strategy does with the bytes it obtained, per ConsumeMode. Private to the core.
-#include "readscope/reader.h"
+#include "readscope/consume.h"
 
 #include <cstddef>
 #include <cstdint>

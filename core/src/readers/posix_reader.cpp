@@ -1,4 +1,4 @@
-#include "probe_platform.h"
+#include "platform.h"
 #include "reader_base.h"
 #include "sigbus_guard.h"
 #include "unique_fd.h"
@@ -312,7 +312,7 @@ namespace {
 
 Result<std::unique_ptr<RangeReader>> openPosixReader(const StrategyInfo& s, const FileProbe& f,
                                                      std::uint64_t maxRange) {
-    UniqueFd fd(s.access == Access::Direct ? openUncached(f.path)
+    UniqueFd fd(s.access == Access::Direct ? platform::openUncached(f.path)
                                            : ::open(f.path.c_str(), O_RDONLY | O_CLOEXEC));
     if (!fd.valid())
         return Error{fmt::format("cannot open '{}' for {}: {}", f.path, s.id,

@@ -71,6 +71,13 @@ SweepAxis sweepAxis(const Plan& plan) {
     return plan.bufferOffsets.size() > 1 ? SweepAxis::BufferOffset : SweepAxis::RangeSize;
 }
 
+std::string pointText(const SweepPoint& point) {
+    if (!point.bufferOffset)
+        return formatSize(point.rangeBytes);
+    return fmt::format("{} @ +{}", formatSize(point.rangeBytes),
+                       formatBufferOffset(*point.bufferOffset));
+}
+
 std::vector<SweepPoint> sweepPoints(const Plan& plan, std::uint64_t fileSize) {
     const auto sizes = effectiveSizes(plan, fileSize);
     std::vector<SweepPoint> points;

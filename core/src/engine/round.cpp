@@ -1,7 +1,7 @@
 #include "round.h"
 
 #include "platform.h"
-#include "readers.h"
+#include "clock.h"
 #include "readscope/stats.h"
 
 #include <condition_variable>

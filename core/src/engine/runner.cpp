@@ -2,10 +2,10 @@
 
 #include "platform.h"
 #include "unique_fd.h"
-#include "readers.h"
-#include "readscope/compare.h"
+#include "clock.h"
 #include "readscope/generator.h"
 #include "readscope/probe.h"
+#include "readscope/ranges.h"
 #include "readscope/residency.h"
 #include "readscope/stats.h"
 #include "readscope/strategy.h"

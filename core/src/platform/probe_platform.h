@@ -9,9 +9,4 @@ namespace readscope {
 // fd is open for reading on p.path; p.path, size, inode and mtimeNs are filled already.
 void fillPlatformFacts(FileProbe& p, int fd);
 
-#ifndef _WIN32
-// The descriptor direct reads use: O_DIRECT on Linux, F_NOCACHE on macOS. -1 with errno set.
-int openUncached(const std::string& path);
-#endif
-
 } // namespace readscope

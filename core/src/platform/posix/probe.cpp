@@ -2,7 +2,7 @@
 // for direct reads, no io_uring, mincore for residency).
 #include "probe_platform.h"
 
-#include "residency_rules.h"
+#include "readscope/residency.h"
 #include "unique_fd.h"
 
 #include <fmt/format.h>
@@ -122,28 +122,13 @@ std::int64_t directAlignment(FileProbe&) { return 0; }
 void probeUring(FileProbe& p) { p.uringReason = "io_uring exists on Linux only"; }
 #endif
 
-} // namespace
-
-int openUncached(const std::string& path) {
-#ifdef __APPLE__
-    UniqueFd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
-    if (fd.valid() && ::fcntl(fd.get(), F_NOCACHE, 1) != 0)
-        return -1;
-    return fd.release();
-#else
-    return ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_DIRECT);
-#endif
-}
-
-namespace {
-
 void probeDirect(FileProbe& p) {
     const std::int64_t known = directAlignment(p);
     if (known < 0)
         return;
     // Without STATX_DIOALIGN, 4 KiB satisfies both 512-byte and 4 KiB logical blocks.
     const auto align = known ? static_cast<std::uint32_t>(known) : 4096u;
-    UniqueFd fd(openUncached(p.path));
+    UniqueFd fd(platform::openUncached(p.path));
     if (!fd.valid()) {
         p.directReason = fmt::format("the filesystem of '{}' ({}) refuses {}: {}", p.path,
                                      p.filesystem, kUncachedName, std::strerror(errno));

@@ -1,0 +1,32 @@
+#include "readscope/report.h"
+
+#include "readscope/documents.h"
+#include "readscope/units.h"
+
+#include <fmt/format.h>
+
+namespace readscope {
+
+
+std::string reportMarkdown(const ResultDocument& doc, const Comparison* comparison,
+                           const std::string& chartFileName) {
+    std::string out = "# readscope results\n\n";
+    if (!chartFileName.empty())
+        out += fmt::format("![GB/s per range size]({})\n\n", chartFileName);
+    out += toMarkdown(doc);
+    if (comparison) {
+        out += fmt::format("\n## Comparison: {}\n\n", comparison->title);
+        out += comparisonMarkdown(*comparison);
+    }
+    const auto& s = doc.system;
+    out += "\n## System\n\n";
+    out += fmt::format("- CPU: {} ({} logical cores)\n- Kernel: {}\n- Filesystem: {}\n- Page "
+                       "size: {} B\n- readscope: {}\n- Date: {}\n",
+                       s.cpuModel, s.logicalCores, s.kernel, s.filesystem, s.pageSize,
+                       s.toolVersion, s.date);
+    if (!doc.note.empty())
+        out += fmt::format("- Note: {}\n", doc.note);
+    return out; // toMarkdown ends with the command that reruns it
+}
+
+} // namespace readscope

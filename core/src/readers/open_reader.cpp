@@ -1,0 +1,32 @@
+#include "reader_base.h"
+
+#include <atomic>
+
+namespace readscope {
+
+Result<std::unique_ptr<RangeReader>> openReader(const StrategyInfo& strategy,
+                                                const FileProbe& file, std::uint64_t maxRange) {
+    if (auto a = availability(strategy, file); !a.available)
+        return Error{a.reason};
+    return openPlatformReader(strategy, file, maxRange);
+}
+
+namespace {
+// Set by tests between reads, read once per range. The context is published before the hook
+// (and the hook cleared first), so a reader that sees a hook sees its context.
+std::atomic<RangeReadHook> gHook{nullptr};
+std::atomic<void*> gHookContext{nullptr};
+} // namespace
+
+void setRangeReadHookForTesting(RangeReadHook hook, void* context) {
+    gHook.store(nullptr, std::memory_order_release);
+    gHookContext.store(context, std::memory_order_release);
+    gHook.store(hook, std::memory_order_release);
+}
+
+void callRangeReadHook(std::size_t index) {
+    if (const auto hook = gHook.load(std::memory_order_acquire))
+        hook(index, gHookContext.load(std::memory_order_acquire));
+}
+
+} // namespace readscope
