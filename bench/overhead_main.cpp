@@ -61,7 +61,8 @@ double fioGbps(const std::string& file, std::uint64_t bs, std::uint64_t size) {
 
 int main(int argc, char** argv) {
     if (argc < 2) {
-        fmt::print(stderr, "usage: readscope-overhead FILE [--rounds N] [--only STRATEGY] [--fio]\n");
+        fmt::print(stderr,
+                   "usage: readscope-overhead FILE [--rounds N] [--only STRATEGY] [--fio]\n");
         return 2;
     }
     const std::string path = argv[1];
@@ -100,15 +101,30 @@ int main(int argc, char** argv) {
     using Plain = std::vector<minimal_range>;
     // Every strategy with a minimal twin: the same calls per range, in plain C.
     const std::vector<Twin> twins = {
-        {"pread-zerofill", [&](const Plain& r) { return minimal_pread_zerofill(fd, r.data(), r.size(), &sink); }},
-        {"pread-uninit", [&](const Plain& r) { return minimal_pread_uninit(fd, r.data(), r.size(), &sink); }},
-        {"pread-calloc", [&](const Plain& r) { return minimal_pread_calloc(fd, r.data(), r.size(), &sink); }},
-        {"seek-read", [&](const Plain& r) { return minimal_seek_read(fd, r.data(), r.size(), &sink); }},
-        {"pread-reuse", [&](const Plain& r) { return minimal_pread_reuse(fd, reuse, r.data(), r.size(), &sink); }},
-        {"mmap-copy", [&](const Plain& r) { return minimal_mmap_copy(fd, fileSize, r.data(), r.size(), &sink); }},
-        {"mmap-copy-kept", [&](const Plain& r) { return minimal_mapped_copy(kept, r.data(), r.size(), &sink); }},
-        {"mmap-touch", [&](const Plain& r) { return minimal_mmap_touch(fd, fileSize, r.data(), r.size(), &sink); }},
-        {"mmap-willneed", [&](const Plain& r) { return minimal_mmap_willneed(fd, fileSize, r.data(), r.size(), &sink); }},
+        {"pread-zerofill",
+         [&](const Plain& r) { return minimal_pread_zerofill(fd, r.data(), r.size(), &sink); }},
+        {"pread-uninit",
+         [&](const Plain& r) { return minimal_pread_uninit(fd, r.data(), r.size(), &sink); }},
+        {"pread-calloc",
+         [&](const Plain& r) { return minimal_pread_calloc(fd, r.data(), r.size(), &sink); }},
+        {"seek-read",
+         [&](const Plain& r) { return minimal_seek_read(fd, r.data(), r.size(), &sink); }},
+        {"pread-reuse",
+         [&](const Plain& r) { return minimal_pread_reuse(fd, reuse, r.data(), r.size(), &sink); }},
+        {"mmap-copy",
+         [&](const Plain& r) {
+             return minimal_mmap_copy(fd, fileSize, r.data(), r.size(), &sink);
+         }},
+        {"mmap-copy-kept",
+         [&](const Plain& r) { return minimal_mapped_copy(kept, r.data(), r.size(), &sink); }},
+        {"mmap-touch",
+         [&](const Plain& r) {
+             return minimal_mmap_touch(fd, fileSize, r.data(), r.size(), &sink);
+         }},
+        {"mmap-willneed",
+         [&](const Plain& r) {
+             return minimal_mmap_willneed(fd, fileSize, r.data(), r.size(), &sink);
+         }},
     };
 
     fmt::print("engine vs minimal C loop, {} interleaved rounds after one warm-up, {} per round, "
@@ -154,14 +170,20 @@ int main(int argc, char** argv) {
                             gigabytesPerSecond(static_cast<std::uint64_t>(got), seconds));
                 };
                 // Alternate who goes first so that neither always inherits the other's caches.
-                if (r % 2) { runEngine(); runMinimal(); } else { runMinimal(); runEngine(); }
+                if (r % 2) {
+                    runEngine();
+                    runMinimal();
+                } else {
+                    runMinimal();
+                    runEngine();
+                }
                 if (withFio && twin.id == "pread-reuse" && r >= 0)
                     fio.push_back(fioGbps(path, size, budget));
             }
             const double e = median(engine), m = median(minimal);
             missed += e / m < 0.97;
-            fmt::print("{:<8} {:<15} {:>12.2f} {:>12.2f} {:>7.3f}  {}\n", formatSize(size),
-                       twin.id, e, m, e / m, e / m >= 0.97 ? "met" : "MISSED");
+            fmt::print("{:<8} {:<15} {:>12.2f} {:>12.2f} {:>7.3f}  {}\n", formatSize(size), twin.id,
+                       e, m, e / m, e / m >= 0.97 ? "met" : "MISSED");
             if (!fio.empty())
                 fioRows.push_back(fmt::format("{:<8} {:>16.2f} {:>14.2f} {:>7.3f}  {}",
                                               formatSize(size), e, median(fio), e / median(fio),
@@ -171,8 +193,8 @@ int main(int argc, char** argv) {
     fmt::print("{} of the pairs missed the target\n", missed);
     if (!fioRows.empty()) {
         fmt::print("\npread-reuse vs fio --ioengine=psync --rw=read (same block size)\n");
-        fmt::print("{:<8} {:>16} {:>14} {:>7}  {}\n", "range", "engine GB/s", "fio GB/s",
-                   "ratio", "target >= 1.0");
+        fmt::print("{:<8} {:>16} {:>14} {:>7}  {}\n", "range", "engine GB/s", "fio GB/s", "ratio",
+                   "target >= 1.0");
         for (const auto& row : fioRows)
             fmt::print("{}\n", row);
     }

@@ -20,21 +20,21 @@ QString row(const QString& name, const QString& value) {
 } // namespace
 
 QString cellDetailsHtml(const Cell& c, const ResultDocument& doc) {
-    QString html = QString("<h3>%1 at %2</h3><table cellspacing=4>")
-                       .arg(QString::fromStdString(c.strategy),
-                            QString::fromStdString(pointText(c.point())));
+    QString html =
+        QString("<h3>%1 at %2</h3><table cellspacing=4>")
+            .arg(QString::fromStdString(c.strategy), QString::fromStdString(pointText(c.point())));
     html += row("Status", QString::fromStdString(statusText(c)));
     if (!c.message.empty())
         html += row("Message", QString::fromStdString(c.message).toHtmlEscaped());
     html += row("Checksum", QString::fromStdString(c.checksum));
     if (c.queueDepth)
-        html += row("Queue depth", QString("%1 reads in flight per worker (io_uring)")
-                                       .arg(*c.queueDepth));
-    html += row("Buffers placed",
-                c.bufferOffset
-                    ? QString("pinned at page offset %1 (--buffer-offset)")
-                          .arg(QString::fromStdString(formatBufferOffset(*c.bufferOffset)))
-                    : QString("auto: where the allocator put them"));
+        html += row("Queue depth",
+                    QString("%1 reads in flight per worker (io_uring)").arg(*c.queueDepth));
+    html +=
+        row("Buffers placed",
+            c.bufferOffset ? QString("pinned at page offset %1 (--buffer-offset)")
+                                 .arg(QString::fromStdString(formatBufferOffset(*c.bufferOffset)))
+                           : QString("auto: where the allocator put them"));
     QString seen;
     for (const auto& o : c.bufferPageOffsets)
         seen += QString("%1%2 ×%3")
@@ -43,28 +43,32 @@ QString cellDetailsHtml(const Cell& c, const ResultDocument& doc) {
                                                    : QString::number(o.offset))
                     .arg(o.count);
     html += row("Buffer page offsets",
-                seen.isEmpty() ? QString("none: the strategy reads the mapping in place")
-                               : seen + QString(" (offset ×buffers, on %1)")
-                                            .arg(QString::fromStdString(doc.system.cpuModel)
-                                                     .toHtmlEscaped()));
-    html += row("Rounds", QString("%1 measured, %2 ranges each").arg(c.samples.size())
-                              .arg(c.rangesPerRound));
+                seen.isEmpty()
+                    ? QString("none: the strategy reads the mapping in place")
+                    : seen + QString(" (offset ×buffers, on %1)")
+                                 .arg(QString::fromStdString(doc.system.cpuModel).toHtmlEscaped()));
+    html += row("Rounds",
+                QString("%1 measured, %2 ranges each").arg(c.samples.size()).arg(c.rangesPerRound));
     html += row("Resident before round",
-                c.residentBefore ? QString("%1 % (%2)")
-                                       .arg(*c.residentBefore * 100, 0, 'f', 2)
-                                       .arg(QString::fromStdString(c.residencyMethod))
-                                 : QString::fromStdString(c.residencyMethod.empty()
-                                                              ? "not measured"
-                                                              : c.residencyMethod));
+                c.residentBefore
+                    ? QString("%1 % (%2)")
+                          .arg(*c.residentBefore * 100, 0, 'f', 2)
+                          .arg(QString::fromStdString(c.residencyMethod))
+                    : QString::fromStdString(c.residencyMethod.empty() ? "not measured"
+                                                                       : c.residencyMethod));
     if (!c.samples.empty()) {
         const auto& s = c.summary;
         html += row("GB/s", QString("median %1, 95% interval of the median %7 – %8 (±%9 %, "
                                     "coverage %10 % over %11 rounds); min %2, max %3, "
                                     "quartiles %4 – %5, CV %6 %")
-                                .arg(s.median, 0, 'f', 2).arg(s.min, 0, 'f', 2)
-                                .arg(s.max, 0, 'f', 2).arg(s.p25, 0, 'f', 2)
-                                .arg(s.p75, 0, 'f', 2).arg(s.cv * 100, 0, 'f', 1)
-                                .arg(s.ciLow, 0, 'f', 2).arg(s.ciHigh, 0, 'f', 2)
+                                .arg(s.median, 0, 'f', 2)
+                                .arg(s.min, 0, 'f', 2)
+                                .arg(s.max, 0, 'f', 2)
+                                .arg(s.p25, 0, 'f', 2)
+                                .arg(s.p75, 0, 'f', 2)
+                                .arg(s.cv * 100, 0, 'f', 1)
+                                .arg(s.ciLow, 0, 'f', 2)
+                                .arg(s.ciHigh, 0, 'f', 2)
                                 .arg(s.uncertainty() * 100, 0, 'f', 1)
                                 .arg(s.ciCoverage * 100, 0, 'f', 1)
                                 .arg(c.samples.size()));
@@ -83,7 +87,8 @@ QString cellDetailsHtml(const Cell& c, const ResultDocument& doc) {
         const double user = medianOverRounds(c, [](const Sample& x) { return x.userSeconds; });
         const double sys = medianOverRounds(c, [](const Sample& x) { return x.systemSeconds; });
         html += row("CPU per round", QString("user %1 ms, system %2 ms")
-                                         .arg(user * 1e3, 0, 'f', 2).arg(sys * 1e3, 0, 'f', 2));
+                                         .arg(user * 1e3, 0, 'f', 2)
+                                         .arg(sys * 1e3, 0, 'f', 2));
         const MeasuredCost m = measuredCost(c);
         html += row("Page faults per MiB",
                     doc.system.faultsCounted

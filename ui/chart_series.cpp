@@ -42,9 +42,8 @@ void categoryAxis(ChartData& out, const ResultDocument& doc, const ResultDocumen
     // One category per offset: chartX matches by offset, whatever the range size.
     std::vector<SweepPoint> points;
     auto add = [&](const SweepPoint& p) {
-        if (std::none_of(points.begin(), points.end(), [&](const SweepPoint& q) {
-                return q.bufferOffset == p.bufferOffset;
-            }))
+        if (std::none_of(points.begin(), points.end(),
+                         [&](const SweepPoint& q) { return q.bufferOffset == p.bufferOffset; }))
             points.push_back(p);
     };
     if (!doc.plan.sizes.empty() && doc.plan.pattern != Pattern::Whole)
@@ -190,20 +189,23 @@ ChartData buildChart(const ResultDocument& doc, const ResultDocument* baseline, 
     case ChartMode::CpuPerGB:
         out.yLabel = "CPU ms per GB read: solid user + system, dashed system";
         for (const auto& id : strategyOrder(doc)) {
-            Series total = line(out, doc, id, colorOf(id), [](const Cell& c) -> std::optional<double> {
-                const double gb = gigabytes(c);
-                if (gb <= 0)
-                    return std::nullopt;
-                return (medianOverRounds(c, [](const Sample& s) { return s.userSeconds; }) +
-                        medianOverRounds(c, [](const Sample& s) { return s.systemSeconds; })) *
-                       1e3 / gb;
-            });
-            Series sys = line(out, doc, id, colorOf(id), [](const Cell& c) -> std::optional<double> {
-                const double gb = gigabytes(c);
-                if (gb <= 0)
-                    return std::nullopt;
-                return medianOverRounds(c, [](const Sample& s) { return s.systemSeconds; }) * 1e3 / gb;
-            });
+            Series total =
+                line(out, doc, id, colorOf(id), [](const Cell& c) -> std::optional<double> {
+                    const double gb = gigabytes(c);
+                    if (gb <= 0)
+                        return std::nullopt;
+                    return (medianOverRounds(c, [](const Sample& s) { return s.userSeconds; }) +
+                            medianOverRounds(c, [](const Sample& s) { return s.systemSeconds; })) *
+                           1e3 / gb;
+                });
+            Series sys =
+                line(out, doc, id, colorOf(id), [](const Cell& c) -> std::optional<double> {
+                    const double gb = gigabytes(c);
+                    if (gb <= 0)
+                        return std::nullopt;
+                    return medianOverRounds(c, [](const Sample& s) { return s.systemSeconds; }) *
+                           1e3 / gb;
+                });
             sys.name += " (system)";
             sys.strategy.clear();
             sys.dashed = true;

@@ -18,11 +18,11 @@ QString barDescription(BarKind bars); // "95% confidence interval of the median"
 
 struct Series {
     QString name;
-    QString strategy;     // empty for marker overlays
-    int colorIndex = 0;   // same strategy, same colour, in the current run and the baseline
-    bool dashed = false;  // baseline, or the second line of a pair (system time, p99)
+    QString strategy;    // empty for marker overlays
+    int colorIndex = 0;  // same strategy, same colour, in the current run and the baseline
+    bool dashed = false; // baseline, or the second line of a pair (system time, p99)
     bool baseline = false;
-    bool dotted = false;  // an in-place mapping that touched 1 byte/page (consume minimal)
+    bool dotted = false; // an in-place mapping that touched 1 byte/page (consume minimal)
     bool errorBars = false;
     QVector<double> x, y, below, above;
 };

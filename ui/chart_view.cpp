@@ -10,10 +10,10 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QEvent>
+#include <QFileInfo>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QMenu>
-#include <QFileInfo>
 #include <QPdfWriter>
 #include <QSaveFile>
 #include <QSvgGenerator>
@@ -62,19 +62,18 @@ QString planTitle(const ResultDocument& doc, ChartMode mode, const QString& refe
     if (doc.cells.empty() && doc.plan.file.empty())
         return "readscope: press Run to measure";
     const auto& p = doc.plan;
-    const QString what = QString("%1 · %2 cache · %3 ranges · %4 thread%5 · %6 file")
-                             .arg(modeTitle(mode, reference),
-                                  QString::fromStdString(std::string(toString(p.cache))),
-                                  QString::fromStdString(std::string(toString(p.pattern))))
-                             .arg(p.threads)
-                             .arg(p.threads == 1 ? "" : "s")
-                             .arg(QString::fromStdString(formatSize(doc.fileSize))) +
-                         // In the window too: a pinned run is not comparable with an auto one.
-                         (p.bufferOffsets.size() == 1
-                              ? QString(" · buffers at page offset %1")
-                                    .arg(QString::fromStdString(
-                                        formatBufferOffset(p.bufferOffsets[0])))
-                              : QString());
+    const QString what =
+        QString("%1 · %2 cache · %3 ranges · %4 thread%5 · %6 file")
+            .arg(modeTitle(mode, reference), QString::fromStdString(std::string(toString(p.cache))),
+                 QString::fromStdString(std::string(toString(p.pattern))))
+            .arg(p.threads)
+            .arg(p.threads == 1 ? "" : "s")
+            .arg(QString::fromStdString(formatSize(doc.fileSize))) +
+        // In the window too: a pinned run is not comparable with an auto one.
+        (p.bufferOffsets.size() == 1
+             ? QString(" · buffers at page offset %1")
+                   .arg(QString::fromStdString(formatBufferOffset(p.bufferOffsets[0])))
+             : QString());
     if (doc.system.cpuModel.empty())
         return what;
     if (fullSystemLine)
@@ -285,7 +284,8 @@ void ChartView::rebuild() {
             const double hi = series.y[i] + (series.errorBars ? series.above[i] : 0);
             const double lo = series.y[i] - (series.errorBars ? series.below[i] : 0);
             top = first ? hi : std::max(top, hi);
-            bottom = first ? (lo > 0 ? lo : series.y[i]) : std::min(bottom, lo > 0 ? lo : series.y[i]);
+            bottom =
+                first ? (lo > 0 ? lo : series.y[i]) : std::min(bottom, lo > 0 ? lo : series.y[i]);
             first = false;
         }
         if (series.errorBars)
@@ -374,11 +374,10 @@ void ChartView::setUpXAxis(const ResultDocument& doc, const ChartData& data) {
             ticker->addTick(i, data.labels[i]);
         plot_->xAxis->setScaleType(QCPAxis::stLinear);
         plot_->xAxis->setTicker(ticker);
-        plot_->xAxis->setLabel(
-            QString("page offset of the destination buffer (bytes) · %1 ranges")
-                .arg(data.points.empty()
-                         ? QString("?")
-                         : QString::fromStdString(formatSize(data.points[0].rangeBytes))));
+        plot_->xAxis->setLabel(QString("page offset of the destination buffer (bytes) · %1 ranges")
+                                   .arg(data.points.empty() ? QString("?")
+                                                            : QString::fromStdString(formatSize(
+                                                                  data.points[0].rangeBytes))));
         plot_->xAxis->setRange(-0.5, std::max<double>(0, data.labels.size() - 1) + 0.5);
         return;
     }
@@ -388,8 +387,8 @@ void ChartView::setUpXAxis(const ResultDocument& doc, const ChartData& data) {
     // The axis spans the planned sizes from the start, so points land where they belong
     // while a run fills in.
     std::vector<double> sizes;
-    for (auto size : doc.plan.pattern == Pattern::Whole ? std::vector<std::uint64_t>{}
-                                                         : doc.plan.sizes)
+    for (auto size :
+         doc.plan.pattern == Pattern::Whole ? std::vector<std::uint64_t>{} : doc.plan.sizes)
         sizes.push_back(double(size));
     for (const auto& c : doc.cells)
         if (std::find(sizes.begin(), sizes.end(), double(c.rangeBytes)) == sizes.end())
@@ -505,8 +504,8 @@ ChartView::ExportDress::ExportDress(ChartView& chart) : chart_(chart) {
     note_->setTextColor(chart.palette().color(QPalette::WindowText));
     chart.plot_->plotLayout()->addElement(2, 0, note_);
     shortTitle_ = chart.title_->text();
-    chart.title_->setText(planTitle(chart.model_->document(), chart.mode_,
-                                    chart.referenceBox_->currentText(), true));
+    chart.title_->setText(
+        planTitle(chart.model_->document(), chart.mode_, chart.referenceBox_->currentText(), true));
 }
 
 ChartView::ExportDress::~ExportDress() {

@@ -91,7 +91,7 @@ private:
     QCPTextElement* title_ = nullptr;
     ChartMode mode_ = ChartMode::Throughput;
     std::optional<ResultDocument> baseline_;
-    std::vector<SweepPoint> points_; // the category axis's points (empty: a size axis)
+    std::vector<SweepPoint> points_;      // the category axis's points (empty: a size axis)
     std::optional<std::uint32_t> pinned_; // a size axis's one pinned buffer offset
 };
 

@@ -97,9 +97,8 @@ ConfigPanel::ConfigPanel(QWidget* parent) : QWidget(parent) {
         if (!list.isEmpty())
             sizes_->setText(list);
     });
-    connect(sizes_, &QLineEdit::textEdited, this, [this] {
-        sizePreset_->setCurrentIndex(sizePreset_->count() - 1);
-    });
+    connect(sizes_, &QLineEdit::textEdited, this,
+            [this] { sizePreset_->setCurrentIndex(sizePreset_->count() - 1); });
     connect(sizes_, &QLineEdit::textChanged, this, [this] {
         updateSizeFeedback();
         emit changed();
@@ -202,11 +201,11 @@ void ConfigPanel::showFileStatus(const FileStatus* status, const QString& proble
     }
     status_ = *status;
     const auto& p = status->probe;
-    const QString cached = status->residency.fraction
-                               ? QString("%1% in the page cache now")
-                                     .arg(*status->residency.fraction * 100, 0, 'f', 1)
-                               : QString("page-cache state unknown (%1)")
-                                     .arg(QString::fromStdString(status->residency.method));
+    const QString cached =
+        status->residency.fraction
+            ? QString("%1% in the page cache now").arg(*status->residency.fraction * 100, 0, 'f', 1)
+            : QString("page-cache state unknown (%1)")
+                  .arg(QString::fromStdString(status->residency.method));
     fileInfo_->setText(QString("%1 · %2 · %3")
                            .arg(QString::fromStdString(formatSize(p.size)),
                                 QString::fromStdString(p.filesystem), cached));
@@ -219,8 +218,7 @@ void ConfigPanel::showFileStatus(const FileStatus* status, const QString& proble
 void ConfigPanel::updateCacheText() {
     QString text = cacheSentence(CacheMode(cache_->currentData().toInt()));
     if (status_ && CacheMode(cache_->currentData().toInt()) != CacheMode::Direct)
-        text += status_->probe.residencyVerifiable
-                    ? " Residency is checked before every round."
+        text += status_->probe.residencyVerifiable ? " Residency is checked before every round."
                 : status_->probe.residencyByNowait
                     ? " Residency will be sampled before every round with RWF_NOWAIT reads "
                       "(you neither own nor may write this file, so the kernel's other answers "

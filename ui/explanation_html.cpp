@@ -18,8 +18,8 @@ QString strategyHtml(const std::string& id, const ResultDocument& doc, const Slo
     const StrategyInfo* s = findStrategy(id);
     if (!s)
         return {};
-    QString html = QString("<h3>%1</h3><p><i>%2</i> — %3</p>")
-                       .arg(qs(s->name), qs(s->id), qs(s->family));
+    QString html =
+        QString("<h3>%1</h3><p><i>%2</i> — %3</p>").arg(qs(s->name), qs(s->id), qs(s->family));
     for (const auto& para : qs(strategyExplanation(s->id)).split('\n'))
         if (!para.trimmed().isEmpty())
             html += "<p>" + para.toHtmlEscaped() + "</p>";
@@ -58,8 +58,8 @@ QString strategyHtml(const std::string& id, const ResultDocument& doc, const Slo
                     .arg(m.userMsPerGB, 0, 'f', 1)
                     .arg(m.systemMsPerGB, 0, 'f', 1);
         for (const auto& line : disagreements(*s, *c, pageSize, doc.system.faultsCounted))
-            disagree << QString("<b>%1:</b> %2").arg(qs(pointText(c->point())),
-                                                     qs(line).toHtmlEscaped());
+            disagree << QString("<b>%1:</b> %2")
+                            .arg(qs(pointText(c->point())), qs(line).toHtmlEscaped());
         if (band)
             if (const auto note = offsetTrapNote(*c, *band, pageSize); !note.empty())
                 placement << qs(note).toHtmlEscaped();

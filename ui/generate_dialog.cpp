@@ -6,16 +6,16 @@
 #include <QDialog>
 #include <QDialogButtonBox>
 #include <QDir>
+#include <QEventLoop>
 #include <QFileDialog>
 #include <QFormLayout>
 #include <QFutureWatcher>
 #include <QHBoxLayout>
 #include <QLineEdit>
 #include <QMessageBox>
-#include <QEventLoop>
 #include <QProgressDialog>
-#include <QTimer>
 #include <QPushButton>
+#include <QTimer>
 #include <QtConcurrent/QtConcurrentRun>
 
 #include <atomic>
@@ -31,7 +31,8 @@ bool generateWithProgress(QWidget* parent, const QString& path, quint64 size, QS
     std::stop_source stop;
     std::atomic<quint64> written{0};
     QFutureWatcher<Status> watcher;
-    QObject::connect(&progress, &QProgressDialog::canceled, &progress, [&] { stop.request_stop(); });
+    QObject::connect(&progress, &QProgressDialog::canceled, &progress,
+                     [&] { stop.request_stop(); });
     QTimer ticker;
     QObject::connect(&ticker, &QTimer::timeout, &progress, [&] {
         progress.setValue(int(written.load() * 1000 / std::max<quint64>(size, 1)));
@@ -40,8 +41,9 @@ bool generateWithProgress(QWidget* parent, const QString& path, quint64 size, QS
     QEventLoop loop;
     QObject::connect(&watcher, &QFutureWatcher<Status>::finished, &loop, &QEventLoop::quit);
     watcher.setFuture(QtConcurrent::run([&, token = stop.get_token()] {
-        return generateFile(path.toStdString(), size, false,
-                            [&](std::uint64_t done, std::uint64_t) { written = done; }, token);
+        return generateFile(
+            path.toStdString(), size, false,
+            [&](std::uint64_t done, std::uint64_t) { written = done; }, token);
     }));
     loop.exec();
     ticker.stop();

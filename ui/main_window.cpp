@@ -1,10 +1,10 @@
 #include "main_window.h"
 
+#include "cell_details.h"
 #include "chart_view.h"
 #include "compare_view.h"
-#include "explanation_html.h"
-#include "cell_details.h"
 #include "config_panel.h"
+#include "explanation_html.h"
 #include "results_model.h"
 #include "run_controller.h"
 #include "strategy_picker.h"
@@ -15,17 +15,17 @@
 #include <QApplication>
 #include <QClipboard>
 #include <QCloseEvent>
-#include <QStatusBar>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
+#include <QMessageBox>
 #include <QPlainTextEdit>
 #include <QProgressBar>
-#include <QMessageBox>
 #include <QPushButton>
 #include <QScrollArea>
 #include <QSortFilterProxyModel>
 #include <QSplitter>
+#include <QStatusBar>
 #include <QTabWidget>
 #include <QTableView>
 #include <QTextBrowser>
@@ -54,8 +54,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     connect(controller_, &RunController::started, model_, &ResultsModel::beginRun);
     connect(controller_, &RunController::cellFinished, model_, &ResultsModel::addCell);
     connect(controller_, &RunController::progressed, this, &MainWindow::onProgress);
-    connect(controller_, &RunController::warned, this,
-            [this](const QString& m) { log(m, true); });
+    connect(controller_, &RunController::warned, this, [this](const QString& m) { log(m, true); });
     connect(controller_, &RunController::finished, this, &MainWindow::onFinished);
     connect(controller_, &RunController::runningChanged, this, &MainWindow::onRunningChanged);
     connect(config_, &ConfigPanel::fileEdited, this, &MainWindow::openTargetFile);
@@ -109,7 +108,6 @@ void MainWindow::buildLayout() {
         QApplication::clipboard()->setText(md);
         statusBar()->showMessage("Comparison copied as Markdown.", 5000);
     });
-
 
     banner_ = new QLabel;
     banner_->setObjectName("banner");
@@ -267,7 +265,8 @@ void MainWindow::onFinished(const ResultDocument& doc, const QString& error) {
                                        .arg(clock(secs))
                                        .arg(doc.cells.size()));
         }
-        log(QString("run %1: %2 cells").arg(doc.complete ? "finished" : "stopped")
+        log(QString("run %1: %2 cells")
+                .arg(doc.complete ? "finished" : "stopped")
                 .arg(doc.cells.size()));
         if (const auto noise = noiseSummary(doc, "the Rounds field"); !noise.empty())
             log(QString::fromStdString(noise));

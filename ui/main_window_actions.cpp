@@ -3,12 +3,12 @@
 
 #include "chart_view.h"
 #include "compare_view.h"
-#include "lessons.h"
 #include "config_panel.h"
 #include "exporter.h"
 #include "generate_dialog.h"
-#include "run_controller.h"
+#include "lessons.h"
 #include "results_model.h"
+#include "run_controller.h"
 #include "strategy_picker.h"
 
 #include "readscope/documents.h"
@@ -20,9 +20,9 @@
 #include <QClipboard>
 #include <QDateTime>
 #include <QDir>
-#include <QFile>
 #include <QDragEnterEvent>
 #include <QDropEvent>
+#include <QFile>
 #include <QFileDialog>
 #include <QMenuBar>
 #include <QMessageBox>
@@ -30,10 +30,10 @@
 #include <QSettings>
 #include <QStandardPaths>
 
-#include <algorithm>
 #include <QStatusBar>
-#include <QUrl>
 #include <QTextBrowser>
+#include <QUrl>
+#include <algorithm>
 
 namespace readscope::ui {
 
@@ -83,25 +83,25 @@ void MainWindow::buildActions() {
                 statusBar()->showMessage("Wrote " + path, 5000);
         };
     };
-    resultActions_ << add(file, "&Save results (JSON)…", QKeySequence::Save,
-                          exportWith("Save results", "JSON (*.json)", "json",
-                                     &MainWindow::saveResults));
-    resultActions_ << add(file, "Export &CSV summary…", QKeySequence("Ctrl+E"),
-                          exportWith("Export CSV summary", "CSV (*.csv)", "csv",
-                                     &MainWindow::exportSummaryCsv));
-    resultActions_ << add(file, "Export CSV &samples…", QKeySequence(),
-                          exportWith("Export CSV samples", "CSV (*.csv)", "csv",
-                                     &MainWindow::exportSamplesCsv));
-    QAction* exportPng = add(file, "Export chart as &PNG…", QKeySequence("Ctrl+Shift+E"),
-                             exportWith("Export chart", "PNG image (*.png)", "png",
-                                        &MainWindow::exportChart));
+    resultActions_ << add(
+        file, "&Save results (JSON)…", QKeySequence::Save,
+        exportWith("Save results", "JSON (*.json)", "json", &MainWindow::saveResults));
+    resultActions_ << add(
+        file, "Export &CSV summary…", QKeySequence("Ctrl+E"),
+        exportWith("Export CSV summary", "CSV (*.csv)", "csv", &MainWindow::exportSummaryCsv));
+    resultActions_ << add(
+        file, "Export CSV &samples…", QKeySequence(),
+        exportWith("Export CSV samples", "CSV (*.csv)", "csv", &MainWindow::exportSamplesCsv));
+    QAction* exportPng =
+        add(file, "Export chart as &PNG…", QKeySequence("Ctrl+Shift+E"),
+            exportWith("Export chart", "PNG image (*.png)", "png", &MainWindow::exportChart));
     resultActions_ << exportPng;
-    resultActions_ << add(file, "Export chart as P&DF…", QKeySequence(),
-                          exportWith("Export chart", "PDF (*.pdf)", "pdf",
-                                     &MainWindow::exportChart));
-    resultActions_ << add(file, "Export chart as S&VG…", QKeySequence(),
-                          exportWith("Export chart", "SVG (*.svg)", "svg",
-                                     &MainWindow::exportChart));
+    resultActions_ << add(
+        file, "Export chart as P&DF…", QKeySequence(),
+        exportWith("Export chart", "PDF (*.pdf)", "pdf", &MainWindow::exportChart));
+    resultActions_ << add(
+        file, "Export chart as S&VG…", QKeySequence(),
+        exportWith("Export chart", "SVG (*.svg)", "svg", &MainWindow::exportChart));
     resultActions_ << add(file, "Export &report…", QKeySequence("Ctrl+Shift+R"), [this] {
         const QString dir = QFileDialog::getExistingDirectory(this, "Folder for the report");
         if (dir.isEmpty())
@@ -200,7 +200,9 @@ void MainWindow::copyMarkdown() {
     statusBar()->showMessage("Markdown table copied: paste it into an issue.", 5000);
 }
 
-QString MainWindow::markdown() const { return QString::fromStdString(toMarkdown(model_->document())); }
+QString MainWindow::markdown() const {
+    return QString::fromStdString(toMarkdown(model_->document()));
+}
 
 QString MainWindow::exportReport(const QString& dir) const {
     if (!QDir(dir).exists())
@@ -260,9 +262,9 @@ void MainWindow::clearBaseline() {
 }
 
 void MainWindow::chooseTargetFile() {
-    const QString path = QFileDialog::getOpenFileName(this, "File to measure",
-                                                      config_->filePath(), {}, nullptr,
-                                                      QFileDialog::DontUseNativeDialog);
+    const QString path =
+        QFileDialog::getOpenFileName(this, "File to measure", config_->filePath(), {}, nullptr,
+                                     QFileDialog::DontUseNativeDialog);
     if (!path.isEmpty())
         openTargetFile(path);
 }
@@ -287,9 +289,9 @@ void MainWindow::applyLesson(int index) {
             ? QString("Press Run (Ctrl+R) and watch the chart.")
             : QString("Press Run (Ctrl+R); then open the Compare tab, which compares against %1.")
                   .arg(lesson.reference.toHtmlEscaped());
-    explanation_->setHtml(QString("<h3>Lesson: %1</h3><p>%2</p><p><i>%3</i></p>")
-                              .arg(lesson.title.toHtmlEscaped(), lesson.text.toHtmlEscaped(),
-                                   next));
+    explanation_->setHtml(
+        QString("<h3>Lesson: %1</h3><p>%2</p><p><i>%3</i></p>")
+            .arg(lesson.title.toHtmlEscaped(), lesson.text.toHtmlEscaped(), next));
     pendingReference_ = lesson.reference;
 }
 
@@ -343,8 +345,8 @@ void MainWindow::saveSettings() const {
 void MainWindow::restoreSettings() {
     QSettings s;
     Plan plan;
-    plan.strategies = {"pread-zerofill", "pread-uninit", "seek-read", "pread-reuse", "mmap-copy",
-                       "mmap-touch"};
+    plan.strategies = {"pread-zerofill", "pread-uninit", "seek-read",
+                       "pread-reuse",    "mmap-copy",    "mmap-touch"};
     if (s.contains("strategies")) {
         plan.strategies.clear();
         for (const auto& id : s.value("strategies").toStringList())

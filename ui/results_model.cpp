@@ -57,7 +57,9 @@ QVariant ResultsModel::data(const QModelIndex& index, int role) const {
         return {};
     }
     if (role == Qt::DisplayRole) {
-        auto rate = [&](double v) { return hasFigures ? QString::number(v, 'f', 2) : QString("–"); };
+        auto rate = [&](double v) {
+            return hasFigures ? QString::number(v, 'f', 2) : QString("–");
+        };
         switch (index.column()) {
         case Strategy: return qs(c->strategy);
         case Range: return QString::fromStdString(formatSize(c->rangeBytes));
@@ -95,8 +97,8 @@ QVariant ResultsModel::data(const QModelIndex& index, int role) const {
 QVariant ResultsModel::headerData(int section, Qt::Orientation o, int role) const {
     if (o != Qt::Horizontal || role != Qt::DisplayRole)
         return QAbstractTableModel::headerData(section, o, role);
-    static const char* names[] = {"Strategy", "Range", "Offset",   "Median GB/s", "Min",
-                                  "Max",      "P25",   "P75",      "CV",          "Resident",
+    static const char* names[] = {"Strategy",   "Range",  "Offset", "Median GB/s", "Min",
+                                  "Max",        "P25",    "P75",    "CV",          "Resident",
                                   "Buffers at", "Status", "Message"};
     return section >= 0 && section < ColumnCount ? QString(names[section]) : QVariant();
 }

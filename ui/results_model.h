@@ -12,8 +12,22 @@ class ResultsModel : public QAbstractTableModel {
 public:
     // Offset: the page offset the run pinned buffers at ("auto": the allocator's choice);
     // Buffers: the page offsets the strategy's buffers were seen at.
-    enum Column { Strategy, Range, Offset, Median, Min, Max, P25, P75, Cv, Resident, Buffers,
-                  Status, Message, ColumnCount };
+    enum Column {
+        Strategy,
+        Range,
+        Offset,
+        Median,
+        Min,
+        Max,
+        P25,
+        P75,
+        Cv,
+        Resident,
+        Buffers,
+        Status,
+        Message,
+        ColumnCount
+    };
     static constexpr int SortRole = Qt::UserRole + 1; // raw numbers for sorting
 
     using QAbstractTableModel::QAbstractTableModel;
@@ -24,9 +38,9 @@ public:
     QVariant headerData(int section, Qt::Orientation o, int role = Qt::DisplayRole) const override;
 
     void setDocument(const ResultDocument& doc); // header and cells, as opened or just run
-    void beginRun(const ResultDocument& header);   // header only, cells follow
+    void beginRun(const ResultDocument& header); // header only, cells follow
     void addCell(const Cell& cell);
-    void finishRun(const ResultDocument& doc);     // the runner's final document
+    void finishRun(const ResultDocument& doc); // the runner's final document
     void clear();
 
     const ResultDocument& document() const { return doc_; }

@@ -18,7 +18,6 @@ public:
     void run(quint64 job, const readscope::Plan& plan, std::stop_token stop,
              const std::string& recoveryPath);
 
-
 signals:
     void started(quint64 job, const readscope::ResultDocument& header);
     void progressed(quint64 job, const readscope::Progress& progress);

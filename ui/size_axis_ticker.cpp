@@ -20,8 +20,8 @@ QVector<double> SizeAxisTicker::createTickVector(double, const QCPRange& range) 
         return ticks;
     }
     const double lower = std::max(range.lower, 1.0);
-    for (double t = std::pow(4.0, std::floor(std::log(lower) / std::log(4.0)));
-         t <= range.upper; t *= 4)
+    for (double t = std::pow(4.0, std::floor(std::log(lower) / std::log(4.0))); t <= range.upper;
+         t *= 4)
         if (t >= lower)
             ticks << t;
     return ticks;

@@ -22,8 +22,7 @@ StrategyPicker::StrategyPicker(QWidget* parent) : QTreeWidget(parent) {
         auto*& family = families[s.family];
         if (!family) {
             family = new QTreeWidgetItem(this, {qs(s.family)});
-            family->setFlags(Qt::ItemIsEnabled | Qt::ItemIsUserCheckable |
-                             Qt::ItemIsAutoTristate);
+            family->setFlags(Qt::ItemIsEnabled | Qt::ItemIsUserCheckable | Qt::ItemIsAutoTristate);
             family->setFirstColumnSpanned(false);
             family->setExpanded(true);
         }

@@ -32,8 +32,8 @@ std::string appBesideUs() {
     if (ec)
         return {};
     // The build tree puts the app in ../gui/, an installation in the same bin/ folder.
-    for (const auto& candidate : {self.parent_path() / "readscope",
-                                  self.parent_path().parent_path() / "gui" / "readscope"})
+    for (const auto& candidate :
+         {self.parent_path() / "readscope", self.parent_path().parent_path() / "gui" / "readscope"})
         if (::access(candidate.c_str(), X_OK) == 0)
             return candidate.string();
     return {};
@@ -55,8 +55,7 @@ Status renderChart(const std::string& resultsJson, const std::string& chartPath)
     for (auto& e : env)
         envp.push_back(e.data());
     envp.push_back(nullptr);
-    std::string a0 = app, a1 = "--results", a2 = resultsJson, a3 = "--export-chart",
-                a4 = chartPath;
+    std::string a0 = app, a1 = "--results", a2 = resultsJson, a3 = "--export-chart", a4 = chartPath;
     char* argv[] = {a0.data(), a1.data(), a2.data(), a3.data(), a4.data(), nullptr};
     pid_t pid = 0;
     if (int rc = posix_spawn(&pid, app.c_str(), nullptr, nullptr, argv, envp.data()); rc != 0)

@@ -98,8 +98,8 @@ Result<int> parseInt(const std::string& flag, const std::string& value, int lo, 
 Result<double> parseThreshold(const std::string& value) {
     double pct = 0;
     auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), pct);
-    if (ec != std::errc{} || end != value.data() + value.size() || !std::isfinite(pct) ||
-        pct < 0 || pct > 1000)
+    if (ec != std::errc{} || end != value.data() + value.size() || !std::isfinite(pct) || pct < 0 ||
+        pct > 1000)
         return Error{fmt::format("--threshold '{}' must be a percentage from 0 to 1000", value)};
     return pct / 100;
 }
@@ -113,9 +113,18 @@ Result<RunOptions> parseRunOptions(const std::vector<std::string>& args) {
             o.help = true;
             return o;
         }
-        if (a == "--markdown") { o.markdown = true; continue; }
-        if (a == "--quiet") { o.quiet = true; continue; }
-        if (a == "--drop-caches") { p.dropCachesAsRoot = true; continue; }
+        if (a == "--markdown") {
+            o.markdown = true;
+            continue;
+        }
+        if (a == "--quiet") {
+            o.quiet = true;
+            continue;
+        }
+        if (a == "--drop-caches") {
+            p.dropCachesAsRoot = true;
+            continue;
+        }
         if (a.rfind("-", 0) != 0) {
             if (!p.file.empty())
                 return Error{fmt::format("more than one file given ('{}' and '{}'): readscope "
@@ -128,10 +137,10 @@ Result<RunOptions> parseRunOptions(const std::vector<std::string>& args) {
         if (!v)
             return v.error();
         const std::string& value = *v;
-        static const char* const planFlags[] = {"--sizes", "--strategies", "--pattern", "--cache",
-                                                "--consume", "--threads", "--rounds", "--warmup",
-                                                "--seed", "--budget", "--time-cap", "--round-time",
-                                                "--buffer-offset"};
+        static const char* const planFlags[] = {
+            "--sizes",    "--strategies", "--pattern",      "--cache", "--consume",
+            "--threads",  "--rounds",     "--warmup",       "--seed",  "--budget",
+            "--time-cap", "--round-time", "--buffer-offset"};
         for (const char* f : planFlags)
             o.planFlagsGiven |= a == f;
         if (a == "--sizes") {
@@ -152,38 +161,43 @@ Result<RunOptions> parseRunOptions(const std::vector<std::string>& args) {
                 }
         } else if (a == "--pattern") {
             auto r = parsePattern(value);
-            if (!r) return flagError(a, r.error());
+            if (!r)
+                return flagError(a, r.error());
             p.pattern = *r;
         } else if (a == "--cache") {
             auto r = parseCacheMode(value);
-            if (!r) return flagError(a, r.error());
+            if (!r)
+                return flagError(a, r.error());
             p.cache = *r;
         } else if (a == "--consume") {
             auto r = parseConsume(value);
-            if (!r) return flagError(a, r.error());
+            if (!r)
+                return flagError(a, r.error());
             p.consume = *r;
         } else if (a == "--threads" || a == "--rounds" || a == "--warmup") {
             const int lo = a == "--warmup" ? 0 : 1;
             const int hi = a == "--threads" ? 256 : (a == "--rounds" ? 10000 : 1000);
             auto r = parseInt(a, value, lo, hi);
-            if (!r) return r.error();
+            if (!r)
+                return r.error();
             (a == "--threads" ? p.threads : a == "--rounds" ? p.rounds : p.warmup) = *r;
         } else if (a == "--seed") {
             auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), p.seed);
             if (ec != std::errc{} || end != value.data() + value.size())
-                return Error{fmt::format("--seed '{}' is not a whole number from 0 to 2^64-1",
-                                         value)};
+                return Error{
+                    fmt::format("--seed '{}' is not a whole number from 0 to 2^64-1", value)};
         } else if (a == "--budget") {
             auto r = parseSize(value);
-            if (!r) return flagError(a, r.error());
+            if (!r)
+                return flagError(a, r.error());
             p.budget = *r;
         } else if (a == "--time-cap") {
             double secs = 0;
             auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), secs);
             if (ec != std::errc{} || end != value.data() + value.size() || !(secs > 0) ||
                 !std::isfinite(secs) || secs > 1e6)
-                return Error{fmt::format("--time-cap '{}' must be a number of seconds above 0",
-                                         value)};
+                return Error{
+                    fmt::format("--time-cap '{}' must be a number of seconds above 0", value)};
             p.timeCapSeconds = secs;
         } else if (a == "--round-time") {
             double secs = -1;
@@ -194,7 +208,8 @@ Result<RunOptions> parseRunOptions(const std::vector<std::string>& args) {
             p.roundTimeSeconds = secs;
         } else if (a == "--buffer-offset") {
             auto offsets = parseBufferOffsets(value);
-            if (!offsets) return flagError(a, offsets.error());
+            if (!offsets)
+                return flagError(a, offsets.error());
             p.bufferOffsets = *offsets;
         } else if (a == "--csv") {
             o.csvPath = value;

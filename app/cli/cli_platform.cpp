@@ -24,7 +24,8 @@ namespace {
 volatile std::sig_atomic_t gInterrupted = 0;
 extern "C" void onInterrupt(int) { gInterrupted = 1; }
 #ifndef _WIN32
-struct sigaction gOldInt {}, gOldTerm {};
+struct sigaction gOldInt {
+}, gOldTerm{};
 #endif
 } // namespace
 
@@ -59,8 +60,8 @@ std::string stateDir() {
 #else
     const char* state = std::getenv("XDG_STATE_HOME");
     const char* home = std::getenv("HOME");
-    fs::path dir = state && *state ? fs::path(state) : fs::path(home && *home ? home : "/tmp") /
-                                                           ".local" / "state";
+    fs::path dir = state && *state ? fs::path(state)
+                                   : fs::path(home && *home ? home : "/tmp") / ".local" / "state";
 #endif
     dir /= "readscope";
     std::error_code ec;

@@ -12,7 +12,8 @@ namespace readscope::cli {
 
 namespace {
 
-constexpr const char* kCompareHelp = R"(Usage: readscope-cli compare BASELINE CURRENT [--markdown] [--threshold PCT]
+constexpr const char* kCompareHelp =
+    R"(Usage: readscope-cli compare BASELINE CURRENT [--markdown] [--threshold PCT]
        readscope-cli compare RESULT --reference ID [--markdown] [--threshold PCT]
 
 Compares result documents (JSON, or CSV summaries): for every cell in both, the change of the
@@ -62,9 +63,8 @@ int compareCommand(const std::vector<std::string>& args) {
     }
     const std::size_t wanted = reference.empty() ? 2 : 1;
     if (files.size() != wanted)
-        return complain(reference.empty()
-                            ? "compare needs two documents: BASELINE CURRENT"
-                            : "compare --reference needs exactly one document",
+        return complain(reference.empty() ? "compare needs two documents: BASELINE CURRENT"
+                                          : "compare --reference needs exactly one document",
                         kExitUsage);
     std::vector<ResultDocument> docs;
     for (const auto& f : files) {

@@ -36,7 +36,8 @@ void ConsoleSink::onProgress(const Progress& p) {
     if (quiet_ || !tty_)
         return;
     constexpr int kWidth = 24;
-    const double fraction = p.total ? static_cast<double>(p.step) / static_cast<double>(p.total) : 0;
+    const double fraction =
+        p.total ? static_cast<double>(p.step) / static_cast<double>(p.total) : 0;
     const int filled = static_cast<int>(fraction * kWidth);
     const std::string where =
         p.rangeBytes ? fmt::format("{} {} {}", pointText({p.rangeBytes, p.bufferOffset}),

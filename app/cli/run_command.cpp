@@ -1,14 +1,14 @@
+#include "chart_renderer.h"
 #include "cli_options.h"
 #include "cli_platform.h"
 #include "commands.h"
-#include "chart_renderer.h"
 #include "console_sink.h"
 #include "text_table.h"
 
-#include "readscope/offset_trap.h"
 #include "readscope/compare.h"
 #include "readscope/documents.h"
 #include "readscope/generator.h"
+#include "readscope/offset_trap.h"
 #include "readscope/probe.h"
 #include "readscope/recovery.h"
 #include "readscope/report.h"
@@ -92,8 +92,8 @@ Status checkOutput(const std::optional<std::string>& path, const char* flag,
     const fs::path parent = p.has_parent_path() ? p.parent_path() : fs::path(".");
     std::error_code ec;
     if (!fs::is_directory(parent, ec))
-        return Error{fmt::format("{} '{}': the folder '{}' does not exist; create it first",
-                                 flag, *path, parent.string())};
+        return Error{fmt::format("{} '{}': the folder '{}' does not exist; create it first", flag,
+                                 *path, parent.string())};
     if (fs::is_directory(p, ec))
         return Error{fmt::format("{} '{}' is a directory: give a file name", flag, *path)};
     if (!target.empty() && fs::exists(p, ec) && fs::equivalent(p, target, ec))
@@ -114,7 +114,8 @@ int runCommand(const std::vector<std::string>& args) {
         fmt::print("{}", kRunHelp);
         return kExitOk;
     }
-    for (auto [path, flag] : {std::pair{&o.csvPath, "--csv"}, {&o.samplesCsvPath, "--samples-csv"},
+    for (auto [path, flag] : {std::pair{&o.csvPath, "--csv"},
+                              {&o.samplesCsvPath, "--samples-csv"},
                               {&o.jsonPath, "--json"}})
         if (auto st = checkOutput(*path, flag, o.plan.file); !st)
             return complain(st.error().message, kExitUsage);
@@ -169,8 +170,9 @@ int runCommand(const std::vector<std::string>& args) {
             return complain(st.error().message, kExitUsage);
         RecoverySink recovery(sink, o.recoveryPath ? *o.recoveryPath : defaultRecoveryPath());
         if (!o.quiet)
-            fmt::print(stderr, "Finished cells are kept in {} until the run ends; after a crash: "
-                               "readscope-cli run --resume {}\n",
+            fmt::print(stderr,
+                       "Finished cells are kept in {} until the run ends; after a crash: "
+                       "readscope-cli run --resume {}\n",
                        recovery.path(), recovery.path());
         result = recovered ? resumeRun(*recovered, recovery, stop.get_token())
                            : runPlan(o.plan, recovery, stop.get_token());

@@ -24,10 +24,9 @@ std::string plainTable(const ResultDocument& doc) {
         return axisValue(axis, a->point()) < axisValue(axis, b->point());
     });
     const char* row = "{:<9} {:<15} {:>8} {:>8} {:>8} {:>6} {:>10} {:>8}  {}\n";
-    std::string out = fmt::format(fmt::runtime(row),
-                                  axis == SweepAxis::BufferOffset ? "offset" : "range",
-                                  "strategy", "GB/s", "min", "max", "cv", "resident", "buffers",
-                                  "status");
+    std::string out =
+        fmt::format(fmt::runtime(row), axis == SweepAxis::BufferOffset ? "offset" : "range",
+                    "strategy", "GB/s", "min", "max", "cv", "resident", "buffers", "status");
     std::optional<SweepPoint> last;
     for (const Cell* c : cells) {
         if (last && c->point() != *last)
@@ -39,8 +38,8 @@ std::string plainTable(const ResultDocument& doc) {
             status += ": " + c->message;
         const std::string where = pointLabel(axis, c->point());
         if (c->status == CellStatus::Failed || c->status == CellStatus::Unavailable) {
-            out += fmt::format(fmt::runtime(row), where, c->strategy, "-", "-", "-", "-", "-",
-                               "-", status);
+            out += fmt::format(fmt::runtime(row), where, c->strategy, "-", "-", "-", "-", "-", "-",
+                               status);
             continue;
         }
         // Several offsets (growing buffers, a heap that moves) are counted here; the CSV and
@@ -48,10 +47,10 @@ std::string plainTable(const ResultDocument& doc) {
         const auto& offsets = c->bufferPageOffsets;
         const std::string placed = offsets.size() > 2 ? fmt::format("{} offs", offsets.size())
                                                       : formatOffsetCounts(offsets);
-        out += fmt::format("{:<9} {:<15} {:>8.2f} {:>8.2f} {:>8.2f} {:>5.1f}% {:>10} {:>8}  {}\n",
-                           where, c->strategy, s.median, s.min, s.max, s.cv * 100,
-                           percent(c->residentBefore), placed.empty() ? "in place" : placed,
-                           status);
+        out +=
+            fmt::format("{:<9} {:<15} {:>8.2f} {:>8.2f} {:>8.2f} {:>5.1f}% {:>10} {:>8}  {}\n",
+                        where, c->strategy, s.median, s.min, s.max, s.cv * 100,
+                        percent(c->residentBefore), placed.empty() ? "in place" : placed, status);
     }
     const auto& p = doc.plan;
     out += fmt::format("\nGB/s = 10^9 bytes/s; {}; {} cache, {} "

@@ -1,6 +1,6 @@
 // readscope: the desktop app.
-#include "generate_dialog.h"
 #include "config_panel.h"
+#include "generate_dialog.h"
 #include "main_window.h"
 #include "startup.h"
 

@@ -30,7 +30,8 @@ Outcome cli(const QStringList& args, const QStringList& prefix = {}) {
     p.start(all.takeFirst(), all);
     p.waitForFinished(180000);
     return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1,
-            QString::fromUtf8(p.readAllStandardOutput()), QString::fromUtf8(p.readAllStandardError())};
+            QString::fromUtf8(p.readAllStandardOutput()),
+            QString::fromUtf8(p.readAllStandardError())};
 }
 
 const QStringList kQuick = {"--rounds", "2", "--warmup", "0", "--quiet"};
@@ -84,8 +85,8 @@ private slots:
         const QString dir = file_->dir();
         const auto before = readscope::testing::fileFingerprint(file_->path());
         auto r = cli(QStringList{"run", path_, "--sizes", "64K,1M", "--strategies",
-                                 "pread-zerofill,pread-uninit", "--json", dir + "/r.json",
-                                 "--csv", dir + "/r.csv", "--samples-csv", dir + "/s.csv"} +
+                                 "pread-zerofill,pread-uninit", "--json", dir + "/r.json", "--csv",
+                                 dir + "/r.csv", "--samples-csv", dir + "/s.csv"} +
                      kQuick);
         QVERIFY2(r.code == 0, qPrintable(r.err));
         QVERIFY(r.out.contains("pread-zerofill"));
@@ -106,7 +107,8 @@ private slots:
         QVERIFY(f.open(QIODevice::ReadOnly));
         const QString text = f.readAll();
         QVERIFY(text.contains(",median_ci_low_gbps,median_ci_high_gbps,bytes_consumed,fold_gbps"));
-        QCOMPARE(readscope::testing::name(csv->plan.consume), readscope::testing::name(readscope::Consume::All));
+        QCOMPARE(readscope::testing::name(csv->plan.consume),
+                 readscope::testing::name(readscope::Consume::All));
         QVERIFY(json->cells[0].foldGbps && *json->cells[0].foldGbps > 0);
         QVERIFY(json->cells[0].summary.ciLow <= json->cells[0].summary.median);
     }
@@ -117,7 +119,8 @@ private slots:
         const QString csvPath = file_->dir() + "/minimal.csv";
         auto r = cli(QStringList{"run", path_, "--sizes", "64K", "--strategies",
                                  "pread-uninit,mmap-touch", "--consume", "minimal", "--csv",
-                                 csvPath, "--markdown"} + kQuick);
+                                 csvPath, "--markdown"} +
+                     kQuick);
         QVERIFY2(r.code == 0, qPrintable(r.err));
         QVERIFY2(r.out.startsWith("| range | pread-uninit | mmap-touch ‡ |"), qPrintable(r.out));
         QVERIFY(r.out.contains("‡ 1 byte/page"));
@@ -134,7 +137,8 @@ private slots:
 
     void markdown() {
         auto r = cli(QStringList{"run", path_, "--sizes", "64K", "--strategies", "pread-uninit",
-                                 "--markdown"} + kQuick);
+                                 "--markdown"} +
+                     kQuick);
         QCOMPARE(r.code, 0);
         QVERIFY(r.out.startsWith("| range | pread-uninit |"));
         QVERIFY(r.out.contains("| 64 KiB |"));
@@ -144,7 +148,8 @@ private slots:
         const QString csv = file_->dir() + "/pinned.csv";
         auto r = cli(QStringList{"run", path_, "--sizes", "64K", "--strategies",
                                  "pread-uninit,pread-reuse,read-grow,mmap-copy,mmap-touch",
-                                 "--buffer-offset", "16", "--csv", csv} + kQuick);
+                                 "--buffer-offset", "16", "--csv", csv} +
+                     kQuick);
         QVERIFY2(r.code == 0, qPrintable(r.err));
         QFile f(csv);
         QVERIFY(f.open(QIODevice::ReadOnly));
@@ -161,8 +166,9 @@ private slots:
             QCOMPARE(fields[placed], fields[0] == "mmap-touch" ? QString() : QString("16"));
         }
         // The default leaves placement to the allocator, and still says where it was.
-        auto plain = cli(QStringList{"run", path_, "--sizes", "64K", "--strategies",
-                                     "pread-reuse", "--csv", csv} + kQuick);
+        auto plain = cli(QStringList{"run", path_, "--sizes", "64K", "--strategies", "pread-reuse",
+                                     "--csv", csv} +
+                         kQuick);
         QCOMPARE(plain.code, 0);
         QFile again(csv);
         QVERIFY(again.open(QIODevice::ReadOnly));
@@ -174,7 +180,8 @@ private slots:
 
     void offsetSweepPrintsOffsetRows() {
         auto r = cli(QStringList{"run", path_, "--sizes", "64K", "--strategies", "pread-reuse",
-                                 "--buffer-offset", "0,16,4096+16", "--markdown"} + kQuick);
+                                 "--buffer-offset", "0,16,4096+16", "--markdown"} +
+                     kQuick);
         QVERIFY2(r.code == 0, qPrintable(r.err));
         QVERIFY(r.out.startsWith("| buffer offset | pread-reuse |"));
         QVERIFY(r.out.contains("| 4096+16 |"));
@@ -189,7 +196,8 @@ private slots:
         QCOMPARE(cli({"generate", path, "--size", "4M"}).code, 0);
         const QString csv = shm.filePath("cold.csv");
         auto r = cli(QStringList{"run", path, "--sizes", "64K", "--strategies", "pread-uninit",
-                                 "--cache", "cold", "--csv", csv, "--markdown"} + kQuick);
+                                 "--cache", "cold", "--csv", csv, "--markdown"} +
+                     kQuick);
         QCOMPARE(r.code, 1);
         QVERIFY2(r.err.contains("did not go cold"), qPrintable(r.err));
         QVERIFY2(r.out.contains("†") && r.out.contains("not cold"), qPrintable(r.out));
@@ -208,7 +216,8 @@ private slots:
         QTest::newRow("range larger than file")
             << QStringList{"run", path_, "--sizes", "8M"} << "larger than the file";
         QTest::newRow("size zero") << QStringList{"run", path_, "--sizes", "0"} << "zero";
-        QTest::newRow("size junk") << QStringList{"run", path_, "--sizes", "lots"} << "not a number";
+        QTest::newRow("size junk")
+            << QStringList{"run", path_, "--sizes", "lots"} << "not a number";
         QTest::newRow("size overflow")
             << QStringList{"run", path_, "--sizes", "99999999999999999999G"} << "too large";
         QTest::newRow("unknown strategy")
@@ -248,11 +257,13 @@ private slots:
 
     void everyValueFlagRejectsBadValues_data() {
         QTest::addColumn<QStringList>("args");
-        const QStringList flags = {"--sizes", "--threads", "--rounds", "--warmup", "--seed",
-                                   "--budget", "--time-cap", "--threshold", "--pattern",
-                                   "--cache", "--consume", "--strategies", "--buffer-offset"};
-        const QStringList values = {"", "-1", "-0.5", "abc", "99999999999999999999",
-                                    "99999999999999999999G", "1e999", "12abc"};
+        const QStringList flags = {"--sizes",        "--threads", "--rounds",   "--warmup",
+                                   "--seed",         "--budget",  "--time-cap", "--threshold",
+                                   "--pattern",      "--cache",   "--consume",  "--strategies",
+                                   "--buffer-offset"};
+        const QStringList values = {
+            "",      "-1",   "-0.5", "abc", "99999999999999999999", "99999999999999999999G",
+            "1e999", "12abc"};
         for (const auto& flag : flags)
             for (const auto& value : values) {
                 if (flag == "--seed" && value == "-0.5")
@@ -343,21 +354,22 @@ private slots:
         if (setpriv.isEmpty())
             QSKIP("no setpriv(1) to read the file as 'nobody'");
         QTemporaryDir dir("/tmp/readscope-nowait-XXXXXX");
-        QVERIFY(QFile::setPermissions(dir.path(), QFileDevice::ReadOwner | QFileDevice::WriteOwner |
-                                                      QFileDevice::ExeOwner | QFileDevice::ReadOther |
-                                                      QFileDevice::WriteOther |
-                                                      QFileDevice::ExeOther));
+        QVERIFY(
+            QFile::setPermissions(dir.path(), QFileDevice::ReadOwner | QFileDevice::WriteOwner |
+                                                  QFileDevice::ExeOwner | QFileDevice::ReadOther |
+                                                  QFileDevice::WriteOther | QFileDevice::ExeOther));
         const QString path = dir.path() + "/roots.bin";
         QVERIFY(QFile::copy(path_, path)); // owned by root, mode 0644
-        const QStringList nobody = {setpriv, "--reuid=65534", "--regid=65534", "--clear-groups",
-                                    "env", "HOME=" + dir.path()};
+        const QStringList nobody = {setpriv,          "--reuid=65534", "--regid=65534",
+                                    "--clear-groups", "env",           "HOME=" + dir.path()};
         for (const char* cache : {"cold", "warm"}) {
             const QString json = dir.path() + "/" + cache + ".json";
             auto r = cli({"run", path, "--cache", cache, "--sizes", "64K", "--strategies",
                           "pread-uninit,mmap-touch", "--rounds", "3", "--warmup", "1", "--json",
                           json, "--quiet"},
                          nobody);
-            QVERIFY2(r.code == 0, qPrintable(QString("exit %1\n%2%3").arg(r.code).arg(r.out, r.err)));
+            QVERIFY2(r.code == 0,
+                     qPrintable(QString("exit %1\n%2%3").arg(r.code).arg(r.out, r.err)));
             auto doc = readscope::loadDocument(json.toStdString());
             QVERIFY2(doc.ok(), doc.ok() ? "" : doc.error().message.c_str());
             QCOMPARE(doc->cells.size(), std::size_t(2));
@@ -372,8 +384,8 @@ private slots:
                         QVERIFY2(*s.residentBefore >= 0.99, c.message.c_str());
                 }
             }
-            qInfo("%s as nobody: %s, %.1f%% resident", cache,
-                  doc->cells[0].residencyMethod.c_str(), *doc->cells[0].residentBefore * 100);
+            qInfo("%s as nobody: %s, %.1f%% resident", cache, doc->cells[0].residencyMethod.c_str(),
+                  *doc->cells[0].residentBefore * 100);
         }
     }
 
@@ -384,9 +396,10 @@ private slots:
             QSKIP("no unshare(1) to mount a private ramfs");
         QTemporaryDir dir;
         const QString script =
-            QString("mount -t ramfs none '%1' && '%2' generate '%1/f.bin' --size 1M >/dev/null "
-                    "&& exec '%2' run '%1/f.bin' --sizes 64K --strategies direct-pread,pread-uninit "
-                    "--rounds 2 --warmup 0 --quiet")
+            QString(
+                "mount -t ramfs none '%1' && '%2' generate '%1/f.bin' --size 1M >/dev/null "
+                "&& exec '%2' run '%1/f.bin' --sizes 64K --strategies direct-pread,pread-uninit "
+                "--rounds 2 --warmup 0 --quiet")
                 .arg(dir.path(), READSCOPE_CLI);
         QProcess p;
         p.start(unshare, {"-rm", "sh", "-c", script});
@@ -422,7 +435,8 @@ private slots:
         QCOMPARE(cli({"compare", a, a, "--threshold", "-5"}).code, 2);
         QCOMPARE(cli({"compare", a, a, "--threshold", "abc"}).code, 2);
         auto run = cli(QStringList{"run", path_, "--sizes", "64K", "--strategies", "pread-uninit",
-                                   "--baseline", a} + kQuick);
+                                   "--baseline", a} +
+                       kQuick);
         QCOMPARE(run.code, 0);
         QVERIFY2(run.out.contains("compared with") && run.out.contains("Only in the baseline"),
                  qPrintable(run.out));
@@ -431,7 +445,8 @@ private slots:
     void reportFolder() {
         const QString dir = file_->dir() + "/report";
         auto r = cli(QStringList{"run", path_, "--sizes", "64K", "--strategies",
-                                 "pread-uninit,seek-read", "--report", dir} + kQuick);
+                                 "pread-uninit,seek-read", "--report", dir} +
+                     kQuick);
         QCOMPARE(r.code, 0);
         QFile md(dir + "/readscope-report.md");
         QVERIFY(md.open(QIODevice::ReadOnly));
@@ -511,7 +526,8 @@ private slots:
         env.insert("TMPDIR", tmp.path());
         p.setProcessEnvironment(env);
         p.start(READSCOPE_CLI, QStringList{"run", "--sizes", "1M", "--strategies", "pread-reuse",
-                                           "--budget", "16M"} + kQuick);
+                                           "--budget", "16M"} +
+                                   kQuick);
         QVERIFY(p.waitForFinished(180000));
         QCOMPARE(p.exitCode(), 0);
         QVERIFY(QString(p.readAllStandardOutput()).contains("256 MiB"));
@@ -526,8 +542,8 @@ private slots:
         p.setProcessEnvironment(env);
         // 10000 rounds of 256 MiB in 4 KiB ranges: only the 60 s time cap would end this run,
         // so it is still going when the interrupt lands.
-        p.start(READSCOPE_CLI, {"run", "--sizes", "4K", "--rounds", "10000", "--strategies",
-                                "pread-uninit"});
+        p.start(READSCOPE_CLI,
+                {"run", "--sizes", "4K", "--rounds", "10000", "--strategies", "pread-uninit"});
         QVERIFY(p.waitForStarted());
         // The CLI says where it keeps finished cells once the file is generated and the run
         // starts (stderr is not a terminal here, so there is no progress bar to wait for).

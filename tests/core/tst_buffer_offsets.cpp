@@ -97,9 +97,9 @@ private slots:
         QVERIFY2(doc.ok(), doc.ok() ? "" : doc.error().message.c_str());
         QCOMPARE(doc->cells.size(), plan.strategies.size() * 2);
         for (const auto& c : doc->cells) {
-            const QByteArray where = QByteArray::fromStdString(
-                c.strategy + " @ " + std::to_string(c.rangeBytes) + ": " +
-                formatOffsetCounts(c.bufferPageOffsets));
+            const QByteArray where =
+                QByteArray::fromStdString(c.strategy + " @ " + std::to_string(c.rangeBytes) + ": " +
+                                          formatOffsetCounts(c.bufferPageOffsets));
             QVERIFY2(c.status == CellStatus::Ok || c.status == CellStatus::Noisy, where);
             QCOMPARE(c.bufferOffset, std::optional<std::uint32_t>(offset));
             // Every buffer the strategy read into, seen through the recorded addresses.
@@ -122,8 +122,7 @@ private slots:
         // The reused buffer is the engine's own page-aligned allocation.
         const Cell* reused = doc->find("pread-reuse", 64 << 10);
         QVERIFY(reused);
-        QCOMPARE(reused->bufferPageOffsets,
-                 (OffsetCounts{{0, reused->rangesPerRound * 2}}));
+        QCOMPARE(reused->bufferPageOffsets, (OffsetCounts{{0, reused->rangesPerRound * 2}}));
         // Growing reads several buffers per range; an in-place mapping has none.
         QVERIFY(total(doc->find("read-grow", 64 << 10)->bufferPageOffsets) >
                 fresh->rangesPerRound * 2);
@@ -236,8 +235,7 @@ private slots:
         auto back = fromSummaryCsv(csv);
         QVERIFY2(back.ok(), back.ok() ? "" : back.error().message.c_str());
         QVERIFY(!back->cells[0].bufferOffset);
-        QCOMPARE(back->cells[0].bufferPageOffsets.size(),
-                 doc->cells[0].bufferPageOffsets.size());
+        QCOMPARE(back->cells[0].bufferPageOffsets.size(), doc->cells[0].bufferPageOffsets.size());
         QVERIFY(back->cells[1].bufferPageOffsets.empty());
     }
 
@@ -306,8 +304,8 @@ private slots:
         QVERIFY(offsetTrapNote(inBand, *band, 4096).empty());
 
         // Slower medians whose rounds overlap the aligned ones are no cliff.
-        auto noisy = sweepDoc({sweepCell("pread-reuse", 0, 15, 12, 18),
-                               sweepCell("pread-reuse", 24, 11, 9, 14)});
+        auto noisy = sweepDoc(
+            {sweepCell("pread-reuse", 0, 15, 12, 18), sweepCell("pread-reuse", 24, 11, 9, 14)});
         auto n = judgeOffsetSweep(noisy);
         QVERIFY(n);
         QVERIFY(!n->cliff);
@@ -324,8 +322,8 @@ private slots:
         QVERIFY2(faster->text.find("No cliff") != std::string::npos, faster->text.c_str());
 
         // Nothing to judge without offset 0, or on a size sweep.
-        QVERIFY(!judgeOffsetSweep(sweepDoc({sweepCell("pread-reuse", 8, 1, 1, 1),
-                                            sweepCell("pread-reuse", 16, 1, 1, 1)})));
+        QVERIFY(!judgeOffsetSweep(sweepDoc(
+            {sweepCell("pread-reuse", 8, 1, 1, 1), sweepCell("pread-reuse", 16, 1, 1, 1)})));
         ResultDocument sizes;
         sizes.cells = {sweepCell("pread-reuse", 0, 1, 1, 1)};
         sizes.plan.bufferOffsets = {0};

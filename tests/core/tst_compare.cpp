@@ -194,7 +194,8 @@ private slots:
         cur.system.cpuModel = "CPU B";
         base.plan.cache = CacheMode::Warm;
         cur.plan.cache = CacheMode::Cold;
-        base.cells = {cellWith("pread-uninit", 65536, kTight), cellWith("seek-read", 65536, kTight)};
+        base.cells = {cellWith("pread-uninit", 65536, kTight),
+                      cellWith("seek-read", 65536, kTight)};
         cur.cells = {cellWith("pread-uninit", 65536, scaled(kTight, 1.2)),
                      cellWith("mmap-touch", 65536, kTight)};
         const auto c = compareDocuments(base, cur);
@@ -212,7 +213,8 @@ private slots:
         QVERIFY(md.find("CPU: CPU A → CPU B") != std::string::npos);
         // Both sides' machines and rerun commands travel with a pasted comparison.
         QVERIFY(md.find("\nBaseline: readscope") != std::string::npos);
-        QVERIFY(md.find("CPU A") != std::string::npos && md.find("\nCurrent: ") != std::string::npos);
+        QVERIFY(md.find("CPU A") != std::string::npos &&
+                md.find("\nCurrent: ") != std::string::npos);
         QCOMPARE(std::count(md.begin(), md.end(), '`') / 2, std::ptrdiff_t(2)); // two commands
         QVERIFY(md.find("Rerun: `readscope-cli run") != std::string::npos);
     }

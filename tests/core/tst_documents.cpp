@@ -20,8 +20,8 @@ ResultDocument sampleDocument() {
     doc.plan.rounds = 3;
     doc.plan.cache = CacheMode::Cold;
     doc.fileSize = 64 << 20;
-    doc.system = {"Test CPU", 8, "Linux 6.1", "ext4", 4096, "0.1.0", "2026-11-30T12:00:00Z",
-                  "Linux", false};
+    doc.system = {"Test CPU", 8,    "Linux 6.1", "ext4", 4096, "0.1.0", "2026-11-30T12:00:00Z",
+                  "Linux",    false};
     for (const char* id : {"pread-zerofill", "pread-uninit"})
         for (std::uint64_t size : {65536ull, 1ull << 20}) {
             Cell c;
@@ -133,10 +133,10 @@ private slots:
         doc.cells[0].samples[1].seconds = 0; // a round whose clock measured nothing
         doc.cells[0].summarize();
         QVERIFY(!doc.cells[0].samples[1].gbps());
-        QCOMPARE(doc.cells[0].summary.min, *doc.cells[0].samples[0].gbps() <
-                                                   *doc.cells[0].samples[2].gbps()
-                                               ? *doc.cells[0].samples[0].gbps()
-                                               : *doc.cells[0].samples[2].gbps());
+        QCOMPARE(doc.cells[0].summary.min,
+                 *doc.cells[0].samples[0].gbps() < *doc.cells[0].samples[2].gbps()
+                     ? *doc.cells[0].samples[0].gbps()
+                     : *doc.cells[0].samples[2].gbps());
 
         const std::string json = toJson(doc);
         QVERIFY(json.find("\"latency_p50\": null") != std::string::npos);
@@ -176,7 +176,8 @@ private slots:
             QCOMPARE(testing::name(c.status), testing::name(CellStatus::Noisy));
         }
         const auto line = noiseSummary(doc, "--rounds");
-        QVERIFY2(line.rfind("2 of 4 cells noisy: their median is uncertain by more than ±5%", 0) == 0,
+        QVERIFY2(line.rfind("2 of 4 cells noisy: their median is uncertain by more than ±5%", 0) ==
+                     0,
                  line.c_str());
         QVERIFY(line.find("raise --rounds") != std::string::npos);
         const auto& noisy = doc.cells[0];
@@ -237,14 +238,14 @@ private slots:
         QTest::newRow("empty") << QByteArray("");
         QTest::newRow("json garbage") << QByteArray("{\"format\": ");
         QTest::newRow("json other") << QByteArray("{\"hello\": 1}");
-        QTest::newRow("json wrong types") << QByteArray(
-            "{\"format\":\"readscope-result\",\"cells\":[{\"strategy\":5}]}");
-        QTest::newRow("json future") << QByteArray(
-            "{\"format\":\"readscope-result\",\"format_version\":99}");
+        QTest::newRow("json wrong types")
+            << QByteArray("{\"format\":\"readscope-result\",\"cells\":[{\"strategy\":5}]}");
+        QTest::newRow("json future")
+            << QByteArray("{\"format\":\"readscope-result\",\"format_version\":99}");
         QTest::newRow("csv no header") << QByteArray("a,b,c\r\n1,2,3\r\n");
         QTest::newRow("csv open quote") << QByteArray("strategy,\"range_bytes\r\n");
-        QTest::newRow("csv bad number") << QByteArray(
-            "strategy,range_bytes,median_gbps,status\r\nx,12abc,1,ok\r\n");
+        QTest::newRow("csv bad number")
+            << QByteArray("strategy,range_bytes,median_gbps,status\r\nx,12abc,1,ok\r\n");
     }
     void malformed() {
         QFETCH(QByteArray, text);

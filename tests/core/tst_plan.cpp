@@ -39,10 +39,13 @@ private slots:
     void probeBadFiles_data() {
         QTest::addColumn<QString>("path");
         QTest::addColumn<QString>("mentions");
-        QTest::newRow("missing") << file_->dir() + "/nope.bin" << "does not exist";
+        QTest::newRow("missing") << file_->dir() + "/nope.bin"
+                                 << "does not exist";
         QTest::newRow("directory") << file_->dir() << "a directory";
-        QTest::newRow("device") << "/dev/null" << "a character device";
-        QTest::newRow("empty path") << "" << "no file given";
+        QTest::newRow("device") << "/dev/null"
+                                << "a character device";
+        QTest::newRow("empty path") << ""
+                                    << "no file given";
     }
     void probeBadFiles() {
         QFETCH(QString, path);
@@ -88,16 +91,26 @@ private slots:
     void validation_data() {
         QTest::addColumn<QString>("field");
         QTest::addColumn<QString>("mentions");
-        QTest::newRow("no strategies") << "strategies=" << "no strategies";
-        QTest::newRow("unknown strategy") << "strategy=bogus" << "unknown strategy 'bogus'";
-        QTest::newRow("twice") << "strategy=pread-uninit" << "named twice";
-        QTest::newRow("size larger than file") << "size=2M" << "larger than the file";
-        QTest::newRow("size zero") << "size=0" << "range size 0";
-        QTest::newRow("no sizes") << "sizes=" << "no range sizes";
-        QTest::newRow("threads") << "threads=0" << "threads 0";
-        QTest::newRow("rounds") << "rounds=0" << "rounds 0";
-        QTest::newRow("warmup") << "warmup=-1" << "warm-up rounds -1";
-        QTest::newRow("budget") << "budget=100" << "budget";
+        QTest::newRow("no strategies") << "strategies="
+                                       << "no strategies";
+        QTest::newRow("unknown strategy") << "strategy=bogus"
+                                          << "unknown strategy 'bogus'";
+        QTest::newRow("twice") << "strategy=pread-uninit"
+                               << "named twice";
+        QTest::newRow("size larger than file") << "size=2M"
+                                               << "larger than the file";
+        QTest::newRow("size zero") << "size=0"
+                                   << "range size 0";
+        QTest::newRow("no sizes") << "sizes="
+                                  << "no range sizes";
+        QTest::newRow("threads") << "threads=0"
+                                 << "threads 0";
+        QTest::newRow("rounds") << "rounds=0"
+                                << "rounds 0";
+        QTest::newRow("warmup") << "warmup=-1"
+                                << "warm-up rounds -1";
+        QTest::newRow("budget") << "budget=100"
+                                << "budget";
     }
     void validation() {
         QFETCH(QString, field);
@@ -106,16 +119,26 @@ private slots:
         plan.file = file_->path();
         plan.strategies = {"pread-uninit"};
         plan.sizes = {64 << 10};
-        if (field == "strategies=") plan.strategies.clear();
-        if (field == "strategy=bogus") plan.strategies.push_back("bogus");
-        if (field == "strategy=pread-uninit") plan.strategies.push_back("pread-uninit");
-        if (field == "size=2M") plan.sizes = {2 << 20};
-        if (field == "size=0") plan.sizes = {0};
-        if (field == "sizes=") plan.sizes.clear();
-        if (field == "threads=0") plan.threads = 0;
-        if (field == "rounds=0") plan.rounds = 0;
-        if (field == "warmup=-1") plan.warmup = -1;
-        if (field == "budget=100") plan.budget = 100;
+        if (field == "strategies=")
+            plan.strategies.clear();
+        if (field == "strategy=bogus")
+            plan.strategies.push_back("bogus");
+        if (field == "strategy=pread-uninit")
+            plan.strategies.push_back("pread-uninit");
+        if (field == "size=2M")
+            plan.sizes = {2 << 20};
+        if (field == "size=0")
+            plan.sizes = {0};
+        if (field == "sizes=")
+            plan.sizes.clear();
+        if (field == "threads=0")
+            plan.threads = 0;
+        if (field == "rounds=0")
+            plan.rounds = 0;
+        if (field == "warmup=-1")
+            plan.warmup = -1;
+        if (field == "budget=100")
+            plan.budget = 100;
         const auto msg = messageOf(validatePlan(plan, file_->probe()));
         QVERIFY2(msg.contains(mentions), qPrintable(msg));
     }

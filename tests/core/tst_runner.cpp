@@ -75,7 +75,8 @@ private slots:
         QCOMPARE(doc->cells.size(), std::size_t(6));
         QCOMPARE(sink.cells.size(), std::size_t(6));
         for (const auto& c : doc->cells) {
-            QVERIFY2(c.status == CellStatus::Ok || c.status == CellStatus::Noisy, c.message.c_str());
+            QVERIFY2(c.status == CellStatus::Ok || c.status == CellStatus::Noisy,
+                     c.message.c_str());
             QCOMPARE(c.checksum, std::string("verified"));
             QCOMPARE(c.samples.size(), std::size_t(3));
             QVERIFY(c.summary.median > 0);

@@ -74,7 +74,7 @@ private slots:
     // The order statistics that bound the median with >= 95% coverage (binomial, p = 1/2).
     void medianIntervalRanks_data() {
         QTest::addColumn<int>("n");
-        QTest::addColumn<int>("lowRank");     // 1-based
+        QTest::addColumn<int>("lowRank"); // 1-based
         QTest::addColumn<double>("coverage");
         QTest::newRow("3: min-max, 75%") << 3 << 1 << 0.75;
         QTest::newRow("5: min-max, 93.75%") << 5 << 1 << 0.9375;

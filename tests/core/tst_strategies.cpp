@@ -1,16 +1,15 @@
 // Every strategy must obtain exactly the file's bytes, whatever the range looks like.
+#include "range_shapes.h"
 #include "readscope/generator.h"
 #include "readscope/reader.h"
 #include "readscope/residency.h"
 #include "readscope/strategy.h"
-#include "range_shapes.h"
 #include "test_file.h"
 
 #include <QTest>
 
 #include <fcntl.h>
 #include <unistd.h>
-
 
 using namespace readscope;
 using readscope::testing::TestFile;
@@ -107,7 +106,8 @@ private slots:
             const auto before = foldBytes(bytes);
             for (std::size_t i = 0; i < n; ++i) {
                 bytes[i] ^= std::byte{0x40};
-                QVERIFY2(foldBytes(bytes) != before, qPrintable(QString("n %1, byte %2").arg(n).arg(i)));
+                QVERIFY2(foldBytes(bytes) != before,
+                         qPrintable(QString("n %1, byte %2").arg(n).arg(i)));
                 bytes[i] ^= std::byte{0x40};
             }
         }
@@ -136,8 +136,8 @@ private slots:
             return out.ok() ? out->syscalls : 0;
         };
         QCOMPARE(count("pread-uninit"), std::uint64_t(4));
-        QCOMPARE(count("seek-read"), std::uint64_t(8)); // one lseek + one read per range
-        QCOMPARE(count("mmap-touch"), std::uint64_t(2)); // mmap + munmap
+        QCOMPARE(count("seek-read"), std::uint64_t(8));     // one lseek + one read per range
+        QCOMPARE(count("mmap-touch"), std::uint64_t(2));    // mmap + munmap
         QCOMPARE(count("mmap-willneed"), std::uint64_t(6)); // + one madvise per range
         QCOMPARE(count("mmap-copy"), std::uint64_t(2));
         QCOMPARE(count("mmap-copy-kept"), std::uint64_t(0)); // mapped when opened, untimed
@@ -187,7 +187,8 @@ private slots:
         const auto prealloc = count("read-prealloc");
         const auto grow = count("read-grow");
         QVERIFY(prealloc >= 2); // the data, then the read that returns 0
-        QVERIFY2(grow > prealloc, qPrintable(QString("grow %1 prealloc %2").arg(grow).arg(prealloc)));
+        QVERIFY2(grow > prealloc,
+                 qPrintable(QString("grow %1 prealloc %2").arg(grow).arg(prealloc)));
     }
 
     void stopTokenEndsRead() {
@@ -224,10 +225,10 @@ private slots:
     }
 
     void registryIsComplete() {
-        const char* ids[] = {"pread-zerofill", "pread-uninit", "seek-read", "read-grow",
-                             "read-prealloc", "pread-reuse", "mmap-copy", "mmap-touch",
-                             "mmap-willneed", "mmap-populate", "mmap-prefetch", "direct-pread",
-                             "uring-batch", "pread-calloc", "mmap-copy-kept"};
+        const char* ids[] = {"pread-zerofill", "pread-uninit",  "seek-read",     "read-grow",
+                             "read-prealloc",  "pread-reuse",   "mmap-copy",     "mmap-touch",
+                             "mmap-willneed",  "mmap-populate", "mmap-prefetch", "direct-pread",
+                             "uring-batch",    "pread-calloc",  "mmap-copy-kept"};
         QCOMPARE(strategies().size(), std::size(ids));
         for (const char* id : ids) {
             const auto* s = findStrategy(id);

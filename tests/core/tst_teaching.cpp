@@ -7,8 +7,8 @@
 using namespace readscope;
 
 namespace {
-Cell measuredCell(const char* id, std::uint64_t range, std::uint64_t ranges,
-                  std::uint64_t syscalls, std::uint64_t minorFaults) {
+Cell measuredCell(const char* id, std::uint64_t range, std::uint64_t ranges, std::uint64_t syscalls,
+                  std::uint64_t minorFaults) {
     Cell c;
     c.strategy = id;
     c.rangeBytes = range;

@@ -31,15 +31,24 @@ private slots:
     void parseBad_data() {
         QTest::addColumn<QString>("text");
         QTest::addColumn<QString>("mentions");
-        QTest::newRow("empty") << "" << "empty";
-        QTest::newRow("zero") << "0" << "zero";
-        QTest::newRow("zero K") << "0K" << "zero";
-        QTest::newRow("negative") << "-4K" << "negative";
-        QTest::newRow("junk") << "abc" << "not a number";
-        QTest::newRow("unit") << "5Q" << "unknown unit";
-        QTest::newRow("overflow digits") << "99999999999999999999G" << "too large";
-        QTest::newRow("overflow shift") << "99999999999G" << "too large";
-        QTest::newRow("fraction") << "1.5M" << "unknown unit";
+        QTest::newRow("empty") << ""
+                               << "empty";
+        QTest::newRow("zero") << "0"
+                              << "zero";
+        QTest::newRow("zero K") << "0K"
+                                << "zero";
+        QTest::newRow("negative") << "-4K"
+                                  << "negative";
+        QTest::newRow("junk") << "abc"
+                              << "not a number";
+        QTest::newRow("unit") << "5Q"
+                              << "unknown unit";
+        QTest::newRow("overflow digits") << "99999999999999999999G"
+                                         << "too large";
+        QTest::newRow("overflow shift") << "99999999999G"
+                                        << "too large";
+        QTest::newRow("fraction") << "1.5M"
+                                  << "unknown unit";
     }
     void parseBad() {
         QFETCH(QString, text);

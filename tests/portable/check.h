@@ -31,24 +31,24 @@ inline void fail(const char* file, int line, const std::string& what) {
 
 #define CHECK_CAT2(a, b) a##b
 #define CHECK_CAT(a, b) CHECK_CAT2(a, b)
-#define TEST_CASE(name)                                                                        \
-    static void CHECK_CAT(test_, __LINE__)();                                                  \
-    static const check::Register CHECK_CAT(reg_, __LINE__)(name, CHECK_CAT(test_, __LINE__));  \
+#define TEST_CASE(name)                                                                            \
+    static void CHECK_CAT(test_, __LINE__)();                                                      \
+    static const check::Register CHECK_CAT(reg_, __LINE__)(name, CHECK_CAT(test_, __LINE__));      \
     static void CHECK_CAT(test_, __LINE__)()
 
 // Records a failure and goes on with the case.
-#define CHECK(cond, ...)                                                                       \
-    do {                                                                                       \
-        if (!(cond))                                                                           \
-            check::fail(__FILE__, __LINE__,                                                    \
-                        std::string(#cond) + " " + fmt::format("" __VA_ARGS__));               \
+#define CHECK(cond, ...)                                                                           \
+    do {                                                                                           \
+        if (!(cond))                                                                               \
+            check::fail(__FILE__, __LINE__,                                                        \
+                        std::string(#cond) + " " + fmt::format("" __VA_ARGS__));                   \
     } while (0)
 // Records a failure and ends the case.
-#define REQUIRE(cond, ...)                                                                     \
-    do {                                                                                       \
-        if (!(cond)) {                                                                         \
-            check::fail(__FILE__, __LINE__,                                                    \
-                        std::string(#cond) + " " + fmt::format("" __VA_ARGS__));               \
-            return;                                                                            \
-        }                                                                                      \
+#define REQUIRE(cond, ...)                                                                         \
+    do {                                                                                           \
+        if (!(cond)) {                                                                             \
+            check::fail(__FILE__, __LINE__,                                                        \
+                        std::string(#cond) + " " + fmt::format("" __VA_ARGS__));                   \
+            return;                                                                                \
+        }                                                                                          \
     } while (0)

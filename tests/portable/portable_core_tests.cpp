@@ -63,7 +63,8 @@ std::uint64_t expectedChecksum(const std::vector<Range>& ranges) {
     std::uint64_t total = 0;
     for (std::size_t i = 0; i < ranges.size(); ++i) {
         const auto& r = ranges[i];
-        const std::uint64_t n = r.offset >= kFileSize ? 0 : std::min(r.length, kFileSize - r.offset);
+        const std::uint64_t n =
+            r.offset >= kFileSize ? 0 : std::min(r.length, kFileSize - r.offset);
         std::vector<std::byte> bytes(n);
         generatedBytes(r.offset, bytes);
         total = combineRangeChecksum(total, i, checksum(bytes));
@@ -96,10 +97,10 @@ TEST_CASE("this platform has its strategies, each explained") {
     std::set<std::string_view> ids;
     for (const auto& s : allStrategies())
         CHECK(ids.insert(s.id).second, "{} is listed twice", s.id);
-    const char* windowsIds[] = {"readfile-offset", "setpointer-readfile", "readfile-reuse",
-                                "readfile-sequential", "readfile-random", "mapview-copy",
-                                "mapview-touch", "mapview-prefetch", "readfile-nobuffering",
-                                "readfile-calloc", "mapview-copy-kept"};
+    const char* windowsIds[] = {
+        "readfile-offset",      "setpointer-readfile", "readfile-reuse",   "readfile-sequential",
+        "readfile-random",      "mapview-copy",        "mapview-touch",    "mapview-prefetch",
+        "readfile-nobuffering", "readfile-calloc",     "mapview-copy-kept"};
     for (const char* id : windowsIds) {
         const auto* s = findStrategy(id);
         REQUIRE(s, "{} missing", id);
@@ -122,7 +123,8 @@ TEST_CASE("every strategy of this platform returns exactly the file's bytes") {
             std::uint64_t maxRange = 0, expectedBytes = 0;
             for (const auto& r : shape.ranges) {
                 maxRange = std::max(maxRange, r.length);
-                expectedBytes += r.offset >= kFileSize ? 0 : std::min(r.length, kFileSize - r.offset);
+                expectedBytes +=
+                    r.offset >= kFileSize ? 0 : std::min(r.length, kFileSize - r.offset);
             }
             auto reader = openReader(s, *probe, maxRange);
             REQUIRE(reader.ok(), "{} {}: {}", s.id, shape.name,
@@ -156,9 +158,9 @@ TEST_CASE("the other platform's strategies say why they cannot run") {
         ++others;
         const auto a = availability(s, *probe);
         CHECK(!a.available, "{} claims to run here", s.id);
-        CHECK(a.reason.find(s.platform == Platform::Windows ? "Windows only"
-                                                             : "Windows does not have") !=
-                  std::string::npos,
+        CHECK(a.reason.find(s.platform == Platform::Windows
+                                ? "Windows only"
+                                : "Windows does not have") != std::string::npos,
               "{}: '{}'", s.id, a.reason);
         auto reader = openReader(s, *probe, 4096);
         CHECK(!reader.ok() && reader.error().message == a.reason, "{}", s.id);
@@ -224,8 +226,7 @@ TEST_CASE("a whole run verifies every cell and leaves the file untouched") {
             CHECK(c.samples.size() == 3, "{}", c.samples.size());
             CHECK(c.summary.median > 0, "{} {}", c.strategy, c.rangeBytes);
             if (!probe->residencyVerifiable)
-                CHECK(c.residencyMethod.rfind("unverified", 0) == 0 ||
-                          cache == CacheMode::Direct,
+                CHECK(c.residencyMethod.rfind("unverified", 0) == 0 || cache == CacheMode::Direct,
                       "{}", c.residencyMethod);
         }
         CHECK(measured > 0, "{}: nothing measured", toString(cache));
@@ -267,8 +268,8 @@ TEST_CASE("bad targets give clear errors") {
           "{}", missing.ok() ? "" : missing.error().message);
     fs::create_directories(dir.file("folder"));
     auto folder = probeFile(dir.file("folder"));
-    CHECK(!folder.ok() && folder.error().message.find("a directory") != std::string::npos,
-          "{}", folder.ok() ? "" : folder.error().message);
+    CHECK(!folder.ok() && folder.error().message.find("a directory") != std::string::npos, "{}",
+          folder.ok() ? "" : folder.error().message);
     { std::ofstream(dir.file("empty")); }
     auto empty = probeFile(dir.file("empty"));
     CHECK(!empty.ok() && empty.error().message.find("empty") != std::string::npos);

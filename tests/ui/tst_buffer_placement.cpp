@@ -9,8 +9,8 @@
 #include <qcustomplot.h>
 
 #include <QComboBox>
-#include <QSettings>
 #include <QLineEdit>
+#include <QSettings>
 #include <QTest>
 #include <QTextBrowser>
 
@@ -35,11 +35,16 @@ private slots:
     void typedOffsetsReachThePlan_data() {
         QTest::addColumn<QString>("typed");
         QTest::addColumn<QString>("offsets"); // as the plan holds them; "error" when refused
-        QTest::newRow("auto") << "auto" << "";
-        QTest::newRow("one") << "16" << "16";
-        QTest::newRow("sweep") << "0,16,4096+16" << "0,16,4112";
-        QTest::newRow("junk") << "sixteen" << "error";
-        QTest::newRow("too far") << "70000" << "error";
+        QTest::newRow("auto") << "auto"
+                              << "";
+        QTest::newRow("one") << "16"
+                             << "16";
+        QTest::newRow("sweep") << "0,16,4096+16"
+                               << "0,16,4112";
+        QTest::newRow("junk") << "sixteen"
+                              << "error";
+        QTest::newRow("too far") << "70000"
+                                 << "error";
     }
     void typedOffsetsReachThePlan() {
         QFETCH(QString, typed);
@@ -93,14 +98,14 @@ private slots:
                 w.model()->cellAt(r)->bufferOffset == 4112u)
                 row = r;
         QVERIFY(row >= 0);
-        QCOMPARE(w.model()->index(row, ResultsModel::Offset).data().toString(),
-                 QString("4096+16"));
+        QCOMPARE(w.model()->index(row, ResultsModel::Offset).data().toString(), QString("4096+16"));
         QCOMPARE(w.model()->index(row, ResultsModel::Buffers).data().toString(), QString("16"));
         QVERIFY(w.markdown().startsWith("| buffer offset |"));
         // The run judged itself: the log and the teaching panel carry the verdict.
         QVERIFY2(w.logText().contains("cliff", Qt::CaseInsensitive), qPrintable(w.logText()));
-        QVERIFY(w.findChild<QTextBrowser*>("explanation")->toPlainText().contains(
-            "this machine's verdict"));
+        QVERIFY(w.findChild<QTextBrowser*>("explanation")
+                    ->toPlainText()
+                    .contains("this machine's verdict"));
     }
 
     void autoRunShowsWhereTheAllocatorPutBuffers() {
@@ -145,8 +150,9 @@ private slots:
         plan.bufferOffsets = {64};
         QVERIFY(testing::runToEnd(w, plan));
         emit w.config()->strategyFocused("pread-uninit");
-        QVERIFY(!w.findChild<QTextBrowser*>("explanation")->toPlainText().contains(
-            "Where the buffers landed"));
+        QVERIFY(!w.findChild<QTextBrowser*>("explanation")
+                     ->toPlainText()
+                     .contains("Where the buffers landed"));
     }
 
     void trapLessonSetsUpTheSweep() {
@@ -160,8 +166,7 @@ private slots:
         QVERIFY2(lesson == 1, "no Lessons menu item for the 16-byte trap");
         auto plan = w.config()->plan();
         QVERIFY(plan.ok());
-        QCOMPARE(plan->bufferOffsets,
-                 (std::vector<std::uint32_t>{0, 8, 16, 32, 64, 2048, 4112}));
+        QCOMPARE(plan->bufferOffsets, (std::vector<std::uint32_t>{0, 8, 16, 32, 64, 2048, 4112}));
         QCOMPARE(plan->sizes, (std::vector<std::uint64_t>{256 << 10}));
         QCOMPARE(offsetField(w)->currentText(), QString("0,8,16,32,64,2048,4096+16"));
         const QString text = w.findChild<QTextBrowser*>("explanation")->toPlainText();

@@ -2,12 +2,12 @@
 // export round trips, and bad files that must give a message rather than a crash.
 #include "chart_view.h"
 
-#include <qcustomplot.h>
 #include "compare_view.h"
 #include "results_model.h"
 #include "run_controller.h"
 #include "strategy_picker.h"
 #include "window_fixture.h"
+#include <qcustomplot.h>
 
 #include "readscope/documents.h"
 #include "readscope/generator.h"
@@ -16,23 +16,23 @@
 
 #include <QAbstractItemModelTester>
 #include <QApplication>
-#include <QClipboard>
-#include <QMenu>
-#include <QMimeData>
-#include <QSet>
-#include <QMessageBox>
-#include <QTabWidget>
-#include <QTableView>
-#include <QTimer>
 #include <QCheckBox>
+#include <QClipboard>
 #include <QComboBox>
 #include <QElapsedTimer>
 #include <QImage>
+#include <QMenu>
+#include <QMessageBox>
+#include <QMimeData>
 #include <QPushButton>
+#include <QSet>
 #include <QSignalSpy>
 #include <QStatusBar>
+#include <QTabWidget>
+#include <QTableView>
 #include <QTest>
 #include <QTextBrowser>
+#include <QTimer>
 
 #include <unistd.h>
 
@@ -127,9 +127,8 @@ private slots:
         MainWindow w;
         w.show();
         QVERIFY(QTest::qWaitForWindowExposed(&w));
-        for (const auto& [button, title] :
-             {std::pair{"browseButton", "File to measure"},
-              std::pair{"generateButton", "Generate test file"}}) {
+        for (const auto& [button, title] : {std::pair{"browseButton", "File to measure"},
+                                            std::pair{"generateButton", "Generate test file"}}) {
             auto* b = w.findChild<QPushButton*>(button);
             QVERIFY2(b && b->isVisible(), button);
             QString seen;
@@ -165,8 +164,11 @@ private slots:
         QVERIFY(table);
         const auto* view = table->model();
         for (int row = 0; row + 1 < view->rowCount(); ++row)
-            QVERIFY(view->index(row, ResultsModel::Range).data(ResultsModel::SortRole).toULongLong() <=
-                    view->index(row + 1, ResultsModel::Range).data(ResultsModel::SortRole).toULongLong());
+            QVERIFY(
+                view->index(row, ResultsModel::Range).data(ResultsModel::SortRole).toULongLong() <=
+                view->index(row + 1, ResultsModel::Range)
+                    .data(ResultsModel::SortRole)
+                    .toULongLong());
         QCOMPARE(view->index(0, ResultsModel::Strategy).data().toString(),
                  QString::fromStdString(testing::tinyPlan(*file_).strategies.front()));
         QCOMPARE(w.chart()->graphCountForStrategies(), 2);
@@ -190,8 +192,7 @@ private slots:
         plan.strategies = {"pread-uninit"};
         plan.cache = CacheMode::Cold;
         QVERIFY(testing::runToEnd(w, plan));
-        QCOMPARE(w.model()->index(0, ResultsModel::Status).data().toString(),
-                 QString("not-cold"));
+        QCOMPARE(w.model()->index(0, ResultsModel::Status).data().toString(), QString("not-cold"));
         QVERIFY2(w.statusBar()->currentMessage().contains("1 cell did not go cold"),
                  qPrintable(w.statusBar()->currentMessage()));
         bool marked = false;
@@ -345,7 +346,8 @@ private slots:
         // A killed run leaves its recovery file: header plus finished cells.
         QFile::remove(MainWindow::recoveryPath());
         {
-            struct Quiet : RunSink {} quiet;
+            struct Quiet : RunSink {
+            } quiet;
             RecoverySink sink(quiet, MainWindow::recoveryPath().toStdString());
             ResultDocument header;
             header.plan = testing::tinyPlan(*file_);
@@ -395,8 +397,9 @@ private slots:
         MainWindow w;
         auto* picker = w.config()->strategyPicker();
         for (const auto& s : strategies()) {
-            auto* item = picker->findItems(QString::fromLatin1(s.id.data(), qsizetype(s.id.size())),
-                                           Qt::MatchRecursive)
+            auto* item = picker
+                             ->findItems(QString::fromLatin1(s.id.data(), qsizetype(s.id.size())),
+                                         Qt::MatchRecursive)
                              .value(0);
             QVERIFY(item);
             const QString summary =
@@ -515,8 +518,10 @@ private slots:
         QTest::addColumn<QString>("path");
         QTest::addColumn<QString>("mentions");
         QTest::newRow("directory") << QDir::tempPath() << "is a directory";
-        QTest::newRow("missing") << QDir::tempPath() + "/readscope-no-such-file" << "does not exist";
-        QTest::newRow("device") << "/dev/zero" << "character device";
+        QTest::newRow("missing") << QDir::tempPath() + "/readscope-no-such-file"
+                                 << "does not exist";
+        QTest::newRow("device") << "/dev/zero"
+                                << "character device";
     }
     void badFilesGiveMessages() {
         QFETCH(QString, path);

@@ -30,7 +30,8 @@ class TestResultsModel : public QObject {
 private slots:
     void testerDuringARun() {
         ResultsModel model;
-        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QAbstractItemModelTester tester(&model,
+                                        QAbstractItemModelTester::FailureReportingMode::QtTest);
         ResultDocument header;
         header.plan.strategies = {"a", "b"};
         model.beginRun(header);
@@ -66,7 +67,8 @@ private slots:
         QSortFilterProxyModel proxy;
         proxy.setSourceModel(&model);
         proxy.setSortRole(ResultsModel::SortRole);
-        QAbstractItemModelTester tester(&proxy, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QAbstractItemModelTester tester(&proxy,
+                                        QAbstractItemModelTester::FailureReportingMode::QtTest);
         proxy.sort(ResultsModel::Range);
         QCOMPARE(proxy.index(0, ResultsModel::Range).data().toString(), QString("64 KiB"));
         QCOMPARE(proxy.index(2, ResultsModel::Range).data().toString(), QString("8 MiB"));

@@ -6,8 +6,8 @@
 #include "test_file.h"
 
 #include <QCoreApplication>
-#include <QSignalSpy>
 #include <QSettings>
+#include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>

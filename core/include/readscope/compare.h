@@ -23,7 +23,7 @@ struct ChangeEstimate {
     std::optional<double> pValue; // two-sided: Mann-Whitney U, or Wilcoxon signed-rank (paired)
     bool paired = false;          // per-round pairs of one run: signed-rank on the ratios
     Verdict verdict = Verdict::Unknown;
-    std::string note;             // why a verdict is weak, missing, or "within noise"
+    std::string note; // why a verdict is weak, missing, or "within noise"
 };
 
 inline constexpr double kDefaultNoiseThreshold = 0.02;
@@ -50,8 +50,8 @@ ChangeEstimate estimatePairedChange(std::span<const std::pair<double, double>> p
 double signedRankPValue(std::span<const double> differences);
 
 struct CellComparison {
-    std::string strategy;          // current side's strategy
-    std::string baselineStrategy;  // differs from strategy in reference mode
+    std::string strategy;         // current side's strategy
+    std::string baselineStrategy; // differs from strategy in reference mode
     std::uint64_t rangeBytes = 0;
     std::optional<std::uint32_t> bufferOffset; // the buffers' pinned page offset, if any
     double baselineMedian = 0, currentMedian = 0;
@@ -66,7 +66,7 @@ struct Comparison {
     std::size_t tests = 0;
     std::vector<std::string> onlyInBaseline; // "strategy @ size"
     std::vector<std::string> onlyInCurrent;
-    std::vector<std::string> differences;    // what differs between the runs (CPU, kernel...)
+    std::vector<std::string> differences; // what differs between the runs (CPU, kernel...)
     double noiseThreshold = kDefaultNoiseThreshold;
     std::string title;
     // Where each side was measured and how to rerun it, for a pasted comparison: the system

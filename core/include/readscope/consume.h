@@ -8,10 +8,10 @@ namespace readscope {
 
 // What a read does with the bytes it obtained.
 enum class ConsumeMode {
-    Touch,    // the minimum that keeps a strategy honest: one byte per range (buffers) or one
-              // byte per page (in-place mappings, which read nothing until touched)
-    All,      // read every byte once with foldBytes(), inside the timed region (--consume all)
-    Verify,   // per-range checksums combined by range index (untimed verification pass)
+    Touch,  // the minimum that keeps a strategy honest: one byte per range (buffers) or one
+            // byte per page (in-place mappings, which read nothing until touched)
+    All,    // read every byte once with foldBytes(), inside the timed region (--consume all)
+    Verify, // per-range checksums combined by range index (untimed verification pass)
 };
 
 // What --consume all does to every byte a strategy obtained: a plain word-wise fold (sums of

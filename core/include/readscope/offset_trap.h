@@ -22,7 +22,7 @@ struct OffsetSweepVerdict {
     std::uint32_t worstOffset = 0;
     std::string worstStrategy;
     std::uint64_t rangeBytes = 0;
-    std::string text;                       // the verdict in a sentence or two
+    std::string text; // the verdict in a sentence or two
 };
 
 // Judges a buffer-offset sweep that measured offset 0: nullopt for any other document.

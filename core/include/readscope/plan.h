@@ -41,7 +41,7 @@ struct Plan {
     int rounds = 15;
     int warmup = 2;
     std::uint64_t seed = 42;
-    std::uint64_t budget = 0;  // bytes per cell and round; 0 = min(file size, 256 MiB)
+    std::uint64_t budget = 0;   // bytes per cell and round; 0 = min(file size, 256 MiB)
     double timeCapSeconds = 60; // per range size; rounds stop early (>= 3 kept) past it
     // A round reads the budget or, sooner, this long: each strategy of a cell reads a prefix of
     // the cell's one range sequence, its length set from its own calibration reads before the

@@ -2,8 +2,8 @@
 // One worker's reader for one strategy: owns its descriptors, reused buffers and io_uring
 // ring (set up untimed), and reads a list of ranges the strategy's way (timed by the caller).
 #include "readscope/buffer_offsets.h"
-#include "readscope/probe.h"
 #include "readscope/consume.h"
+#include "readscope/probe.h"
 #include "readscope/range.h"
 #include "readscope/result.h"
 #include "readscope/strategy.h"
@@ -28,14 +28,14 @@ inline unsigned uringQueueDepth(std::uint64_t rangeBytes) {
 }
 
 struct ReadOutcome {
-    std::uint64_t bytes = 0;    // bytes obtained (ranges clipped at end of file)
-    std::uint64_t value = 0;    // what consuming produced (checksum in All/Verify)
-    std::uint64_t syscalls = 0; // system calls the read loop issued
-    std::uint64_t seeks = 0;    // of which lseek
+    std::uint64_t bytes = 0;       // bytes obtained (ranges clipped at end of file)
+    std::uint64_t value = 0;       // what consuming produced (checksum in All/Verify)
+    std::uint64_t syscalls = 0;    // system calls the read loop issued
+    std::uint64_t seeks = 0;       // of which lseek
     std::vector<double> latencies; // seconds per range, when asked for
-    OffsetCounts bufferOffsets; // page offsets of the buffers read into (none: in place)
-    unsigned queueDepth = 0;    // reads kept in flight (io_uring); 0: one at a time
-    bool stopped = false;       // the stop token ended the read early
+    OffsetCounts bufferOffsets;    // page offsets of the buffers read into (none: in place)
+    unsigned queueDepth = 0;       // reads kept in flight (io_uring); 0: one at a time
+    bool stopped = false;          // the stop token ended the read early
 };
 
 class RangeReader {
@@ -68,8 +68,8 @@ public:
 // Fails with a reason when the strategy cannot run on this file (the same reason
 // availability() gives). Kept buffers up to 64 MiB are made here for maxRange; larger ones
 // by prepare() before each round.
-Result<std::unique_ptr<RangeReader>> openReader(const StrategyInfo& strategy,
-                                                const FileProbe& file, std::uint64_t maxRange);
+Result<std::unique_ptr<RangeReader>> openReader(const StrategyInfo& strategy, const FileProbe& file,
+                                                std::uint64_t maxRange);
 
 // Test seam: when set, called on the reading thread after each range that a platform reader
 // obtained, with the range's index in the read() call. Lets a test act at a known point of a

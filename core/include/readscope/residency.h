@@ -27,8 +27,7 @@ struct Residency {
 };
 
 // fd must be open on a regular file of the given size.
-Residency measureResidency(int fd, std::uint64_t size, bool verifiable,
-                           const std::string& whyNot);
+Residency measureResidency(int fd, std::uint64_t size, bool verifiable, const std::string& whyNot);
 
 // The pages a round is about to read: at most kResidencyProbes of them, spread evenly over the
 // ranges' pages in the order they will be read, each asked whether it is cached. On a 32 GiB
@@ -48,7 +47,6 @@ Residency sampleResidencyNowait(int fd, std::uint64_t size, std::span<const Rang
 // one-byte read of each sampled page, as random access so that no read-ahead starts), so that
 // the eviction that follows finds no page still locked under I/O, which it would skip.
 void finishNowaitProbes(int fd, std::uint64_t size, std::span<const Range> ranges);
-
 
 // POSIX_FADV_DONTNEED on the whole file. Pages still mapped anywhere stay resident.
 Status evictFile(int fd, const std::string& path);

@@ -15,7 +15,7 @@ namespace readscope {
 
 struct Sample {
     int round = 0;
-    int position = 0;                 // where in its round the strategy ran (0 = first)
+    int position = 0; // where in its round the strategy ran (0 = first)
     std::uint64_t bytes = 0;
     double seconds = 0;
     double userSeconds = 0;
@@ -41,20 +41,20 @@ struct Cell {
     std::string strategy;
     std::uint64_t rangeBytes = 0;
     std::optional<std::uint32_t> bufferOffset; // pinned page offset; none: the allocator's
-    OffsetCounts bufferPageOffsets; // where the buffers read into started, over the rounds
+    OffsetCounts bufferPageOffsets;     // where the buffers read into started, over the rounds
     std::optional<unsigned> queueDepth; // reads in flight per worker (io_uring cells)
     // --consume all: the fold alone on a cache-warm buffer of this range size, GB/s; its
     // cost per GB (1000 / foldGbps ms) is part of every figure and can be subtracted.
     std::optional<double> foldGbps;
     std::uint64_t rangesPerRound = 0;
     CellStatus status = CellStatus::Ok;
-    std::string message;     // why failed/unavailable, or what to beware of
-    std::string checksum;    // "verified", "mismatch", "not checked"
+    std::string message;  // why failed/unavailable, or what to beware of
+    std::string checksum; // "verified", "mismatch", "not checked"
     std::string residencyMethod;
     std::vector<Sample> samples;
-    Summary summary;         // over samples' GB/s
+    Summary summary;                      // over samples' GB/s
     std::optional<double> residentBefore; // median over rounds
-    void summarize();        // recomputes summary, residentBefore and Ok/Noisy status
+    void summarize();                     // recomputes summary, residentBefore and Ok/Noisy status
     // Has figures to show (ok, noisy or not-cold); failed and unavailable cells have none.
     bool measured() const {
         return status == CellStatus::Ok || status == CellStatus::Noisy ||

@@ -14,14 +14,14 @@
 namespace readscope {
 
 struct Progress {
-    std::uint64_t step = 0;   // finished (strategy, round) steps
-    std::uint64_t total = 0;  // all steps of the run
+    std::uint64_t step = 0;  // finished (strategy, round) steps
+    std::uint64_t total = 0; // all steps of the run
     std::uint64_t rangeBytes = 0;
     std::optional<std::uint32_t> bufferOffset; // the point's pinned offset, if any
     std::string strategy;
-    std::string phase;        // "verify", "warm-up", "round 3/15", "evict"
+    std::string phase; // "verify", "warm-up", "round 3/15", "evict"
     double elapsedSeconds = 0;
-    double etaSeconds = -1;   // < 0 while unknown
+    double etaSeconds = -1; // < 0 while unknown
 };
 
 // One interface for every front end (CLI table, GUI worker, tests). Called on the runner's

@@ -12,7 +12,15 @@ namespace readscope {
 enum class Access { Pread, SeekRead, ReadToEnd, MapCopy, MapInPlace, Direct, UringBatch };
 // FreshCalloc: zeroed by the allocator (calloc), which skips the memset for memory fresh from
 // the kernel and memsets reused heap memory, as Rust's vec![0; n] and alloc_zeroed do.
-enum class BufferKind { FreshZeroed, FreshUninit, Reused, Grown, Preallocated, InPlace, FreshCalloc };
+enum class BufferKind {
+    FreshZeroed,
+    FreshUninit,
+    Reused,
+    Grown,
+    Preallocated,
+    InPlace,
+    FreshCalloc
+};
 // WillNeed is madvise(MADV_WILLNEED) on POSIX and PrefetchVirtualMemory on Windows;
 // SequentialScan and RandomAccess are Windows open flags (FILE_FLAG_SEQUENTIAL_SCAN,
 // FILE_FLAG_RANDOM_ACCESS) that steer the cache manager's read-ahead.

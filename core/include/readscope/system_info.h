@@ -10,8 +10,8 @@ struct SystemInfo {
     std::string filesystem;
     int pageSize = 0;
     std::string toolVersion;
-    std::string date; // ISO 8601, UTC
-    std::string os;   // "Linux", "Windows", "macOS"
+    std::string date;          // ISO 8601, UTC
+    std::string os;            // "Linux", "Windows", "macOS"
     bool faultsCounted = true; // false where the system keeps no page-fault count (Wine)
 };
 

@@ -11,10 +11,10 @@ namespace readscope {
 
 struct ExpectedCost {
     double syscallsPerRangeMin = 0, syscallsPerRangeMax = 0; // read loop, per range
-    std::string syscalls;   // "one pread", "one lseek + one read", ...
-    std::string passes;     // passes over the bytes
+    std::string syscalls; // "one pread", "one lseek + one read", ...
+    std::string passes;   // passes over the bytes
     std::string allocations;
-    std::string faults;     // what page faults to expect
+    std::string faults; // what page faults to expect
 };
 
 ExpectedCost expectedCost(const StrategyInfo& s, std::uint64_t rangeBytes);
@@ -30,7 +30,6 @@ MeasuredCost measuredCost(const Cell& cell); // medians over rounds
 // Where the system counts no page faults (faultsCounted false), faults are not compared: the
 // caller says once that they were not counted.
 std::vector<std::string> disagreements(const StrategyInfo& s, const Cell& cell,
-                                       std::uint32_t pageSize = 4096,
-                                       bool faultsCounted = true);
+                                       std::uint32_t pageSize = 4096, bool faultsCounted = true);
 
 } // namespace readscope

@@ -181,8 +181,8 @@ ChangeEstimate estimateChange(std::span<const double> baseline, std::span<const 
     e.ciHigh = quantile(changes, 0.975);
     if (baseline.size() < kMinRoundsForVerdict || current.size() < kMinRoundsForVerdict) {
         e.verdict = Verdict::TooFewRounds;
-        e.note = fmt::format("fewer than {} rounds a side: no test, no verdict",
-                             kMinRoundsForVerdict);
+        e.note =
+            fmt::format("fewer than {} rounds a side: no test, no verdict", kMinRoundsForVerdict);
         return e;
     }
     e.pValue = mannWhitneyPValue(baseline, current);
@@ -314,8 +314,9 @@ Comparison compareDocuments(const ResultDocument& base, const ResultDocument& cu
             c.onlyInBaseline.push_back(cellName(b));
             continue;
         }
-        CellComparison cc{now->strategy, b.strategy,          b.rangeBytes,
-                          b.bufferOffset, b.summary.median, now->summary.median, {}};
+        CellComparison cc{
+            now->strategy,       b.strategy, b.rangeBytes, b.bufferOffset, b.summary.median,
+            now->summary.median, {}};
         if (b.measured() && now->measured()) {
             const auto rb = rates(b), rc = rates(*now);
             cc.estimate = estimateChange(rb, rc, threshold);
@@ -368,8 +369,9 @@ Comparison compareToReference(const ResultDocument& doc, const std::string& refe
             c.onlyInCurrent.push_back(cellName(cell));
             continue;
         }
-        CellComparison cc{cell.strategy,       reference,           cell.rangeBytes,
-                          cell.bufferOffset,   ref->summary.median, cell.summary.median, {}};
+        CellComparison cc{
+            cell.strategy,       reference, cell.rangeBytes, cell.bufferOffset, ref->summary.median,
+            cell.summary.median, {}};
         if (ref->measured() && cell.measured()) {
             // Same run, same rounds: pair them, so the machine's drift between rounds cancels.
             const auto pairs = roundPairs(*ref, cell);
@@ -424,9 +426,8 @@ std::string change(const ChangeEstimate& e) {
 
 std::string comparisonMethod(const Comparison& c) {
     std::string out;
-    const bool paired = std::any_of(c.cells.begin(), c.cells.end(), [](const CellComparison& cc) {
-        return cc.estimate.paired;
-    });
+    const bool paired = std::any_of(c.cells.begin(), c.cells.end(),
+                                    [](const CellComparison& cc) { return cc.estimate.paired; });
     out += paired ? "Change: the median of the per-round ratios (both ran in the same rounds); "
                     "95% bootstrap interval over the rounds; p from a two-sided Wilcoxon "
                     "signed-rank test on those ratios"
@@ -454,8 +455,8 @@ std::string comparisonMarkdown(const Comparison& c) {
     for (const auto& cc : c.cells) {
         const auto& e = cc.estimate;
         out += fmt::format("| {} | {} | {:.2f} | {:.2f} | {} | {} | {} | {} |\n", who(cc),
-                           pointText(cc.point()), cc.baselineMedian, cc.currentMedian,
-                           change(e), interval(e), pText(e), verdictText(e));
+                           pointText(cc.point()), cc.baselineMedian, cc.currentMedian, change(e),
+                           interval(e), pText(e), verdictText(e));
     }
     out += footer(c);
     // Where and how, so that a reader can rerun both sides.
@@ -469,17 +470,16 @@ std::string comparisonMarkdown(const Comparison& c) {
 }
 
 std::string comparisonText(const Comparison& c) {
-    std::string out = fmt::format("{:<32} {:>8} {:>9} {:>9} {:>8} {:>19} {:>6}  {}\n", "strategy",
-                                  "range", "baseline", "current", "change", "95% CI", "p",
-                                  "verdict");
+    std::string out =
+        fmt::format("{:<32} {:>8} {:>9} {:>9} {:>8} {:>19} {:>6}  {}\n", "strategy", "range",
+                    "baseline", "current", "change", "95% CI", "p", "verdict");
     for (const auto& cc : c.cells) {
         const auto& e = cc.estimate;
-        out += fmt::format("{:<32} {:>8} {:>9.2f} {:>9.2f} {:>8} {:>19} {:>6}  {}{}\n", who(cc),
-                           pointText(cc.point()), cc.baselineMedian, cc.currentMedian,
-                           change(e), interval(e), pText(e), verdictText(e),
-                           e.note.empty() || e.verdict == Verdict::WithinNoise
-                               ? ""
-                               : " (" + e.note + ")");
+        out += fmt::format(
+            "{:<32} {:>8} {:>9.2f} {:>9.2f} {:>8} {:>19} {:>6}  {}{}\n", who(cc),
+            pointText(cc.point()), cc.baselineMedian, cc.currentMedian, change(e), interval(e),
+            pText(e), verdictText(e),
+            e.note.empty() || e.verdict == Verdict::WithinNoise ? "" : " (" + e.note + ")");
     }
     return out + footer(c);
 }

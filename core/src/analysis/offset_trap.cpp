@@ -47,9 +47,8 @@ std::optional<OffsetSweepVerdict> judgeOffsetSweep(const ResultDocument& doc) {
             const std::uint32_t inPage = *c.bufferOffset % page;
             // Slow only when the rounds say so too: a noisy median alone is no cliff.
             const bool separated = c.summary.p75 < aligned.summary.p25;
-            auto& list = ratio < kSlowPlacementRatio && separated && inPage != 0
-                             ? v.slowOffsets
-                             : v.fastOffsets;
+            auto& list = ratio < kSlowPlacementRatio && separated && inPage != 0 ? v.slowOffsets
+                                                                                 : v.fastOffsets;
             if (std::find(list.begin(), list.end(), inPage) == list.end())
                 list.push_back(inPage);
         }
@@ -68,9 +67,9 @@ std::optional<OffsetSweepVerdict> judgeOffsetSweep(const ResultDocument& doc) {
     v.fastOffsets.erase(std::unique(v.fastOffsets.begin(), v.fastOffsets.end()),
                         v.fastOffsets.end());
     v.cliff = !v.slowOffsets.empty();
-    const std::string where = fmt::format("{} ranges on {}", formatSize(v.rangeBytes),
-                                          doc.system.cpuModel.empty() ? "this machine"
-                                                                      : doc.system.cpuModel);
+    const std::string where =
+        fmt::format("{} ranges on {}", formatSize(v.rangeBytes),
+                    doc.system.cpuModel.empty() ? "this machine" : doc.system.cpuModel);
     const bool sixteen =
         std::find(v.slowOffsets.begin(), v.slowOffsets.end(), 16u) != v.slowOffsets.end();
     if (v.cliff)
@@ -81,8 +80,7 @@ std::optional<OffsetSweepVerdict> judgeOffsetSweep(const ResultDocument& doc) {
                                                 : "Slower at some offsets, a mild effect rather "
                                                   "than the 5-7x cliff seen on some CPUs",
                              where, offsetList(v.slowOffsets), kSlowPlacementRatio * 100,
-                             v.worstStrategy, formatBufferOffset(v.worstOffset, page),
-                             v.worstRatio,
+                             v.worstStrategy, formatBufferOffset(v.worstOffset, page), v.worstRatio,
                              sixteen ? "A program whose large buffers come from malloc (page "
                                        "offset 16) pays this on every read."
                                      : "Offset 16, where malloc puts large buffers, was not "

@@ -30,8 +30,11 @@ struct Calls {
 };
 
 const Calls& callsOf(const StrategyInfo& s) {
-    static const Calls posix{"one pread", "one lseek + one read", "one mmap and one munmap",
-                             "one madvise", "one pread on the O_DIRECT descriptor",
+    static const Calls posix{"one pread",
+                             "one lseek + one read",
+                             "one mmap and one munmap",
+                             "one madvise",
+                             "one pread on the O_DIRECT descriptor",
                              "the kernel's copy"};
     static const Calls windows{"one ReadFile (offset in an OVERLAPPED)",
                                "one SetFilePointerEx + one ReadFile",
@@ -56,11 +59,11 @@ ExpectedCost expectedCost(const StrategyInfo& s, std::uint64_t n) {
                  : "none expected: a buffer this small comes from malloc's heap";
     switch (s.access) {
     case Access::Pread:
-        e = {1, 1,
-             fmt::format("{} per range (more only if the kernel returns short reads)",
-                         calls.read),
-             s.buffer == BufferKind::FreshZeroed ? fmt::format("two: the memset, then {}",
-                                                               calls.copy)
+        e = {1,
+             1,
+             fmt::format("{} per range (more only if the kernel returns short reads)", calls.read),
+             s.buffer == BufferKind::FreshZeroed
+                 ? fmt::format("two: the memset, then {}", calls.copy)
              : s.buffer == BufferKind::FreshCalloc
                  ? fmt::format("one or two: calloc memsets reused heap memory but not memory "
                                "fresh from the kernel (already zero), then {}",
@@ -71,15 +74,15 @@ ExpectedCost expectedCost(const StrategyInfo& s, std::uint64_t n) {
                                             : freshFaults};
         break;
     case Access::SeekRead:
-        e = {2, 2, fmt::format("{} per range", calls.seek), copy, "one per range",
-             freshFaults};
+        e = {2, 2, fmt::format("{} per range", calls.seek), copy, "one per range", freshFaults};
         break;
     case Access::ReadToEnd: {
         double reads = 1;
         if (s.buffer == BufferKind::Grown)
             for (std::uint64_t cap = 8 << 10; cap < n; cap *= 2)
                 ++reads;
-        e = {reads, reads + 1,
+        e = {reads,
+             reads + 1,
              s.buffer == BufferKind::Grown
                  ? fmt::format("about {:.0f} reads per range (each limited to the spare "
                                "capacity), one more at end of file",
@@ -94,37 +97,52 @@ ExpectedCost expectedCost(const StrategyInfo& s, std::uint64_t n) {
     }
     case Access::MapCopy:
         if (s.mapping == MapLifetime::Kept) {
-            e = {0, 0.05, "none (mapped once for the whole run, untimed)",
-                 "one: the memcpy out of the mapping", "one per range",
+            e = {0,
+                 0.05,
+                 "none (mapped once for the whole run, untimed)",
+                 "one: the memcpy out of the mapping",
+                 "one per range",
                  "none for cached pages: the warm-up rounds took the mapping's first-touch "
                  "faults (cold rounds fault again: the mapping is dropped around each "
                  "eviction); only the fresh buffer's"};
             break;
         }
-        e = {0, 0.1, fmt::format("none per range ({} per round and worker)", calls.map),
-             "one: the memcpy out of the mapping", "one per range",
+        e = {0,
+             0.1,
+             fmt::format("none per range ({} per round and worker)", calls.map),
+             "one: the memcpy out of the mapping",
+             "one per range",
              "one minor fault per page of the mapping on first touch (fewer with the kernel's "
              "fault-around), plus the fresh buffer's"};
         break;
     case Access::MapInPlace:
-        e = {s.hint == Hint::WillNeed ? 1.0 : 0.0, s.hint == Hint::WillNeed ? 1.0 : 0.1,
-             s.hint == Hint::WillNeed ? fmt::format("{} per range", calls.advice)
-                                      : fmt::format("none per range ({} per round and worker)",
-                                                    calls.map),
-             "none: the bytes are used where they are", "none",
+        e = {s.hint == Hint::WillNeed ? 1.0 : 0.0,
+             s.hint == Hint::WillNeed ? 1.0 : 0.1,
+             s.hint == Hint::WillNeed
+                 ? fmt::format("{} per range", calls.advice)
+                 : fmt::format("none per range ({} per round and worker)", calls.map),
+             "none: the bytes are used where they are",
+             "none",
              s.hint == Hint::Populate ? "taken up front by the populate call, not per touch"
                                       : "one minor fault per page on first touch (fewer with "
                                         "fault-around)"};
         break;
     case Access::Direct:
-        e = {1, 1, fmt::format("{} per range", calls.direct),
-             "one: the device's DMA into the buffer", "none (reused aligned buffer)", "none"};
+        e = {1,
+             1,
+             fmt::format("{} per range", calls.direct),
+             "one: the device's DMA into the buffer",
+             "none (reused aligned buffer)",
+             "none"};
         break;
     case Access::UringBatch:
-        e = {0, 1,
+        e = {0,
+             1,
              fmt::format("one io_uring_enter per batch (up to {} ranges of {} in flight)",
                          uringQueueDepth(n), formatSize(n)),
-             "one: the kernel's copy", "none (pooled buffers)", "none"};
+             "one: the kernel's copy",
+             "none (pooled buffers)",
+             "none"};
         break;
     }
     return e;
@@ -139,16 +157,20 @@ MeasuredCost measuredCost(const Cell& c) {
     const double calls = medianOverRounds(c, [](const Sample& s) { return s.syscalls; });
     m.syscallsPerRange = c.rangesPerRound ? calls / double(c.rangesPerRound) : 0;
     m.syscallsPerMiB = mib > 0 ? calls / mib : 0;
-    m.minorFaultsPerMiB = mib > 0 ? medianOverRounds(c, [](const Sample& s) { return s.minorFaults; }) / mib : 0;
-    m.majorFaultsPerMiB = mib > 0 ? medianOverRounds(c, [](const Sample& s) { return s.majorFaults; }) / mib : 0;
-    m.userMsPerGB = gb > 0 ? medianOverRounds(c, [](const Sample& s) { return s.userSeconds; }) * 1e3 / gb : 0;
+    m.minorFaultsPerMiB =
+        mib > 0 ? medianOverRounds(c, [](const Sample& s) { return s.minorFaults; }) / mib : 0;
+    m.majorFaultsPerMiB =
+        mib > 0 ? medianOverRounds(c, [](const Sample& s) { return s.majorFaults; }) / mib : 0;
+    m.userMsPerGB =
+        gb > 0 ? medianOverRounds(c, [](const Sample& s) { return s.userSeconds; }) * 1e3 / gb : 0;
     m.systemMsPerGB =
-        gb > 0 ? medianOverRounds(c, [](const Sample& s) { return s.systemSeconds; }) * 1e3 / gb : 0;
+        gb > 0 ? medianOverRounds(c, [](const Sample& s) { return s.systemSeconds; }) * 1e3 / gb
+               : 0;
     return m;
 }
 
-std::vector<std::string> disagreements(const StrategyInfo& s, const Cell& c,
-                                       std::uint32_t pageSize, bool faultsCounted) {
+std::vector<std::string> disagreements(const StrategyInfo& s, const Cell& c, std::uint32_t pageSize,
+                                       bool faultsCounted) {
     std::vector<std::string> out;
     if (c.samples.empty())
         return out;
@@ -156,8 +178,8 @@ std::vector<std::string> disagreements(const StrategyInfo& s, const Cell& c,
     const MeasuredCost m = measuredCost(c);
     if (m.syscallsPerRange < e.syscallsPerRangeMin * 0.9 ||
         m.syscallsPerRange > e.syscallsPerRangeMax * 1.1 + 0.05)
-        out.push_back(fmt::format("system calls: expected {}, measured {:.2f} per range", e.syscalls,
-                                  m.syscallsPerRange));
+        out.push_back(fmt::format("system calls: expected {}, measured {:.2f} per range",
+                                  e.syscalls, m.syscallsPerRange));
     if (!faultsCounted)
         return out; // zeros that mean "not counted" contradict nothing
     const double pagesPerMiB = double(1 << 20) / pageSize;

@@ -50,29 +50,21 @@ void Consumer::buffer(std::span<const std::byte> bytes, std::uint64_t index) {
         if (!bytes.empty())
             value_ += static_cast<std::uint64_t>(bytes[bytes.size() / 2]);
         break;
-    case ConsumeMode::All:
-        value_ ^= foldBytes(bytes);
-        break;
-    case ConsumeMode::Verify:
-        value_ = combineRangeChecksum(value_, index, checksum(bytes));
-        break;
+    case ConsumeMode::All: value_ ^= foldBytes(bytes); break;
+    case ConsumeMode::Verify: value_ = combineRangeChecksum(value_, index, checksum(bytes)); break;
     }
 }
 
 void Consumer::inPlace(std::span<const std::byte> bytes, std::uint64_t index) {
     switch (mode_) {
-    case ConsumeMode::Touch:
-        touchPages(bytes);
-        break;
+    case ConsumeMode::Touch: touchPages(bytes); break;
     case ConsumeMode::All:
         if (prefetch_)
             foldWithPrefetch(bytes);
         else
             value_ ^= foldBytes(bytes);
         break;
-    case ConsumeMode::Verify:
-        value_ = combineRangeChecksum(value_, index, checksum(bytes));
-        break;
+    case ConsumeMode::Verify: value_ = combineRangeChecksum(value_, index, checksum(bytes)); break;
     }
 }
 

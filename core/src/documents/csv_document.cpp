@@ -86,12 +86,32 @@ bool parse(std::string_view text, std::vector<std::vector<std::string>>& records
 
 namespace {
 
-const std::vector<std::string> kSummaryHeader = {
-    "strategy", "range_bytes", "pattern",  "cache",    "threads",  "rounds",
-    "median_gbps", "min_gbps", "max_gbps", "p25_gbps", "p75_gbps", "cv",
-    "resident_before", "status", "message", "consume", "checksum", "ranges_per_round",
-    "buffer_offset", "buffer_page_offsets", "queue_depth", "median_ci_low_gbps",
-    "median_ci_high_gbps", "bytes_consumed", "fold_gbps", "median_ci_coverage"};
+const std::vector<std::string> kSummaryHeader = {"strategy",
+                                                 "range_bytes",
+                                                 "pattern",
+                                                 "cache",
+                                                 "threads",
+                                                 "rounds",
+                                                 "median_gbps",
+                                                 "min_gbps",
+                                                 "max_gbps",
+                                                 "p25_gbps",
+                                                 "p75_gbps",
+                                                 "cv",
+                                                 "resident_before",
+                                                 "status",
+                                                 "message",
+                                                 "consume",
+                                                 "checksum",
+                                                 "ranges_per_round",
+                                                 "buffer_offset",
+                                                 "buffer_page_offsets",
+                                                 "queue_depth",
+                                                 "median_ci_low_gbps",
+                                                 "median_ci_high_gbps",
+                                                 "bytes_consumed",
+                                                 "fold_gbps",
+                                                 "median_ci_coverage"};
 
 std::string offsetField(const std::optional<std::uint32_t>& offset) {
     return offset ? std::to_string(*offset) : "auto";
@@ -115,41 +135,50 @@ std::string toSummaryCsv(const ResultDocument& doc) {
         const auto& s = c.summary;
         // A cell without figures has empty rate fields, never 0.
         auto rate = [&](double v) { return c.measured() ? number(v) : std::string(); };
-        out += csv::record({c.strategy, std::to_string(c.rangeBytes),
+        out += csv::record({c.strategy,
+                            std::to_string(c.rangeBytes),
                             std::string(toString(doc.plan.pattern)),
                             std::string(toString(doc.plan.cache)),
-                            std::to_string(doc.plan.threads), std::to_string(c.samples.size()),
-                            rate(s.median), rate(s.min), rate(s.max), rate(s.p25),
-                            rate(s.p75), rate(s.cv), optional(c.residentBefore),
-                            std::string(toString(c.status)), c.message,
-                            std::string(toString(doc.plan.consume)), c.checksum,
-                            std::to_string(c.rangesPerRound), offsetField(c.bufferOffset),
+                            std::to_string(doc.plan.threads),
+                            std::to_string(c.samples.size()),
+                            rate(s.median),
+                            rate(s.min),
+                            rate(s.max),
+                            rate(s.p25),
+                            rate(s.p75),
+                            rate(s.cv),
+                            optional(c.residentBefore),
+                            std::string(toString(c.status)),
+                            c.message,
+                            std::string(toString(doc.plan.consume)),
+                            c.checksum,
+                            std::to_string(c.rangesPerRound),
+                            offsetField(c.bufferOffset),
                             formatOffsetCounts(c.bufferPageOffsets),
                             c.queueDepth ? std::to_string(*c.queueDepth) : std::string(),
-                            rate(s.ciLow), rate(s.ciHigh),
-                            bytesConsumed(c, doc.plan.consume), optional(c.foldGbps),
+                            rate(s.ciLow),
+                            rate(s.ciHigh),
+                            bytesConsumed(c, doc.plan.consume),
+                            optional(c.foldGbps),
                             rate(s.ciCoverage)});
     }
     return out;
 }
 
 std::string toSamplesCsv(const ResultDocument& doc) {
-    std::string out = csv::record({"strategy", "range_bytes", "buffer_offset", "round", "position", "bytes",
-                                   "seconds", "gbps",
-                                   "user_seconds", "system_seconds", "minor_faults",
-                                   "major_faults", "syscalls", "seeks", "latency_p50_s", "latency_p99_s",
-                                   "resident_before"});
+    std::string out = csv::record({"strategy", "range_bytes", "buffer_offset", "round", "position",
+                                   "bytes", "seconds", "gbps", "user_seconds", "system_seconds",
+                                   "minor_faults", "major_faults", "syscalls", "seeks",
+                                   "latency_p50_s", "latency_p99_s", "resident_before"});
     for (const auto& c : doc.cells)
         for (const auto& s : c.samples)
-            out += csv::record({c.strategy, std::to_string(c.rangeBytes),
-                                offsetField(c.bufferOffset), std::to_string(s.round),
-                                std::to_string(s.position), std::to_string(s.bytes),
-                                number(s.seconds), optional(s.gbps()), number(s.userSeconds),
-                                number(s.systemSeconds), std::to_string(s.minorFaults),
-                                std::to_string(s.majorFaults), std::to_string(s.syscalls),
-                                std::to_string(s.seeks),
-                                optional(s.latencyP50), optional(s.latencyP99),
-                                optional(s.residentBefore)});
+            out += csv::record(
+                {c.strategy, std::to_string(c.rangeBytes), offsetField(c.bufferOffset),
+                 std::to_string(s.round), std::to_string(s.position), std::to_string(s.bytes),
+                 number(s.seconds), optional(s.gbps()), number(s.userSeconds),
+                 number(s.systemSeconds), std::to_string(s.minorFaults),
+                 std::to_string(s.majorFaults), std::to_string(s.syscalls), std::to_string(s.seeks),
+                 optional(s.latencyP50), optional(s.latencyP99), optional(s.residentBefore)});
     return out;
 }
 
@@ -164,8 +193,8 @@ Result<ResultDocument> fromSummaryCsv(std::string_view text) {
         column[rows[0][i]] = i;
     for (const char* needed : {"strategy", "range_bytes", "median_gbps", "status"})
         if (!column.count(needed))
-            return Error{fmt::format("the CSV has no '{}' column: is it a readscope summary?",
-                                     needed)};
+            return Error{
+                fmt::format("the CSV has no '{}' column: is it a readscope summary?", needed)};
     ResultDocument doc;
     doc.plan.strategies.clear();
     doc.plan.sizes.clear();
@@ -181,15 +210,17 @@ Result<ResultDocument> fromSummaryCsv(std::string_view text) {
             return Error{fmt::format("CSV row {}: range_bytes '{}' is not a whole number", r + 1,
                                      get(row, "range_bytes"))};
         c.summary.ciLow = c.summary.ciHigh = -1; // absent unless the columns say
-        double* targets[] = {&c.summary.median, &c.summary.min, &c.summary.max,
-                             &c.summary.p25,    &c.summary.p75, &c.summary.cv,
+        double* targets[] = {&c.summary.median, &c.summary.min,   &c.summary.max,
+                             &c.summary.p25,    &c.summary.p75,   &c.summary.cv,
                              &c.summary.ciLow,  &c.summary.ciHigh};
-        const char* names[] = {"median_gbps", "min_gbps", "max_gbps", "p25_gbps", "p75_gbps", "cv",
+        const char* names[] = {"median_gbps",        "min_gbps",           "max_gbps",
+                               "p25_gbps",           "p75_gbps",           "cv",
                                "median_ci_low_gbps", "median_ci_high_gbps"};
         for (int i = 0; i < 8; ++i) {
             const auto v = get(row, names[i]);
             if (!v.empty() && !parseNumber(v, *targets[i]))
-                return Error{fmt::format("CSV row {}: {} '{}' is not a number", r + 1, names[i], v)};
+                return Error{
+                    fmt::format("CSV row {}: {} '{}' is not a number", r + 1, names[i], v)};
         }
         if (c.summary.ciLow < 0 || c.summary.ciHigh < 0) // a CSV from before the interval
             c.summary.ciLow = c.summary.ciHigh = c.summary.median;
@@ -216,9 +247,9 @@ Result<ResultDocument> fromSummaryCsv(std::string_view text) {
         if (!placed)
             return Error{fmt::format("CSV row {}: {}", r + 1, placed.error().message)};
         c.bufferPageOffsets = std::move(*placed);
-        if (c.bufferOffset && std::find(doc.plan.bufferOffsets.begin(),
-                                        doc.plan.bufferOffsets.end(),
-                                        *c.bufferOffset) == doc.plan.bufferOffsets.end())
+        if (c.bufferOffset &&
+            std::find(doc.plan.bufferOffsets.begin(), doc.plan.bufferOffsets.end(),
+                      *c.bufferOffset) == doc.plan.bufferOffsets.end())
             doc.plan.bufferOffsets.push_back(*c.bufferOffset);
         if (r == 1) {
             if (auto p = parsePattern(get(row, "pattern")))

@@ -20,8 +20,8 @@ Result<ResultDocument> loadDocument(const std::string& path) {
     buffer << in.rdbuf();
     const std::string text = buffer.str();
     const auto first = text.find_first_not_of(" \t\r\n");
-    auto doc = (first != std::string::npos && text[first] == '{') ? fromJson(text)
-                                                                   : fromSummaryCsv(text);
+    auto doc =
+        (first != std::string::npos && text[first] == '{') ? fromJson(text) : fromSummaryCsv(text);
     if (!doc)
         return Error{fmt::format("'{}': {}", path, doc.error().message)};
     return doc;

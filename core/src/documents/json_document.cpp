@@ -18,14 +18,21 @@ std::optional<double> readOptional(const json& j, const char* key) {
 }
 
 json planJson(const Plan& p) {
-    return {{"file", p.file},         {"sizes", p.sizes},
-            {"strategies", p.strategies}, {"pattern", toString(p.pattern)},
-            {"cache", toString(p.cache)}, {"consume", toString(p.consume)},
-            {"threads", p.threads},   {"rounds", p.rounds},
-            {"warmup", p.warmup},     {"seed", p.seed},
-            {"budget", p.budget},     {"time_cap_seconds", p.timeCapSeconds},
+    return {{"file", p.file},
+            {"sizes", p.sizes},
+            {"strategies", p.strategies},
+            {"pattern", toString(p.pattern)},
+            {"cache", toString(p.cache)},
+            {"consume", toString(p.consume)},
+            {"threads", p.threads},
+            {"rounds", p.rounds},
+            {"warmup", p.warmup},
+            {"seed", p.seed},
+            {"budget", p.budget},
+            {"time_cap_seconds", p.timeCapSeconds},
             {"round_time_seconds", p.roundTimeSeconds},
-            {"buffer_offsets", p.bufferOffsets}, {"sweep", toString(sweepAxis(p))}};
+            {"buffer_offsets", p.bufferOffsets},
+            {"sweep", toString(sweepAxis(p))}};
 }
 
 json offsetCountsJson(const OffsetCounts& counts) {
@@ -71,10 +78,14 @@ Plan planFrom(const json& j) {
 }
 
 json systemJson(const SystemInfo& s) {
-    return {{"cpu", s.cpuModel},       {"logical_cores", s.logicalCores},
-            {"kernel", s.kernel},      {"os", s.os},
-            {"filesystem", s.filesystem}, {"page_size", s.pageSize},
-            {"tool_version", s.toolVersion}, {"date", s.date},
+    return {{"cpu", s.cpuModel},
+            {"logical_cores", s.logicalCores},
+            {"kernel", s.kernel},
+            {"os", s.os},
+            {"filesystem", s.filesystem},
+            {"page_size", s.pageSize},
+            {"tool_version", s.toolVersion},
+            {"date", s.date},
             {"faults_counted", s.faultsCounted}};
 }
 
@@ -204,14 +215,14 @@ json documentJson(const ResultDocument& doc) {
     for (const auto& c : doc.cells)
         cells.push_back(cellJson(c));
     return json{{"format", "readscope-result"},
-              {"format_version", doc.formatVersion},
-              {"plan", planJson(doc.plan)},
-              {"file_size", doc.fileSize},
-              {"system", systemJson(doc.system)},
-              {"complete", doc.complete},
-              {"file_generated", doc.fileGenerated},
-              {"note", doc.note},
-              {"cells", cells}};
+                {"format_version", doc.formatVersion},
+                {"plan", planJson(doc.plan)},
+                {"file_size", doc.fileSize},
+                {"system", systemJson(doc.system)},
+                {"complete", doc.complete},
+                {"file_generated", doc.fileGenerated},
+                {"note", doc.note},
+                {"cells", cells}};
 }
 } // namespace
 

@@ -63,8 +63,8 @@ void RecoverySink::discard() {
 Result<ResultDocument> readRecovery(const std::string& path) {
     std::ifstream in(path);
     if (!in)
-        return Error{fmt::format("cannot open the recovery file '{}': {}", path,
-                                 std::strerror(errno))};
+        return Error{
+            fmt::format("cannot open the recovery file '{}': {}", path, std::strerror(errno))};
     std::string line;
     if (!std::getline(in, line))
         return Error{fmt::format("the recovery file '{}' is empty", path)};

@@ -7,7 +7,6 @@
 
 namespace readscope {
 
-
 std::string reportMarkdown(const ResultDocument& doc, const Comparison* comparison,
                            const std::string& chartFileName) {
     std::string out = "# readscope results\n\n";

@@ -24,8 +24,8 @@ Result<FileStatus> inspectFile(const std::string& path) {
             ? "you neither own nor may write the file; runs sample the pages of each round with "
               "RWF_NOWAIT reads, which a status display cannot do without reading ahead"
             : probe->residencyReason;
-    FileStatus status{*probe, measureResidency(fd.get(), probe->size, probe->residencyVerifiable,
-                                               whyNot)};
+    FileStatus status{*probe,
+                      measureResidency(fd.get(), probe->size, probe->residencyVerifiable, whyNot)};
     return status;
 }
 

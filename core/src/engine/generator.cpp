@@ -79,8 +79,8 @@ Status generateFile(const std::string& path, std::uint64_t size, bool overwrite,
         return fail(fmt::format("flushing '{}' failed: {}", temp, std::strerror(errno)));
     fd.reset();
     if (!platform::replaceFile(temp, path))
-        return fail(fmt::format("renaming '{}' to '{}' failed: {}", temp, path,
-                                std::strerror(errno)));
+        return fail(
+            fmt::format("renaming '{}' to '{}' failed: {}", temp, path, std::strerror(errno)));
     return okStatus();
 }
 

@@ -121,8 +121,8 @@ Status validatePlan(const Plan& plan, const FileProbe& file) {
     }
     for (auto offset : plan.bufferOffsets)
         if (offset > kMaxBufferOffset)
-            return Error{fmt::format("buffer offset {} is out of range: use 0 to {} bytes",
-                                     offset, kMaxBufferOffset)};
+            return Error{fmt::format("buffer offset {} is out of range: use 0 to {} bytes", offset,
+                                     kMaxBufferOffset)};
     if (sweepAxis(plan) == SweepAxis::BufferOffset && plan.pattern != Pattern::Whole &&
         plan.sizes.size() != 1)
         return Error{fmt::format("a buffer-offset sweep measures one range size, and {} were "

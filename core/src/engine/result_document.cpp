@@ -113,10 +113,10 @@ std::string noiseSummary(const ResultDocument& doc, std::string_view roundsOptio
     std::size_t noisy = 0, measured = 0;
     for (const auto& c : doc.cells) {
         measured += c.measured() ? 1 : 0;
-        noisy += c.status == CellStatus::Noisy || (c.status == CellStatus::NotCold &&
-                                                   c.summary.noisy)
-                     ? 1
-                     : 0;
+        noisy +=
+            c.status == CellStatus::Noisy || (c.status == CellStatus::NotCold && c.summary.noisy)
+                ? 1
+                : 0;
     }
     if (noisy == 0)
         return {};

@@ -1,7 +1,7 @@
 #include "round.h"
 
-#include "platform.h"
 #include "clock.h"
+#include "platform.h"
 #include "readscope/stats.h"
 
 #include <condition_variable>

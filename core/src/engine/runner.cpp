@@ -1,8 +1,7 @@
 #include "readscope/runner.h"
 
-#include "platform.h"
-#include "unique_fd.h"
 #include "clock.h"
+#include "platform.h"
 #include "readscope/generator.h"
 #include "readscope/probe.h"
 #include "readscope/ranges.h"
@@ -11,6 +10,7 @@
 #include "readscope/strategy.h"
 #include "readscope/units.h"
 #include "round.h"
+#include "unique_fd.h"
 
 #include <fmt/format.h>
 
@@ -37,8 +37,8 @@ constexpr int kEvictionAttempts = 4;
 // past that the speed is memory's), repeated for about 20 ms: the median GB/s. Untimed for
 // the sweep, a few tens of ms per range size.
 double measureFoldGbps(std::uint64_t rangeBytes) {
-    const std::size_t n = static_cast<std::size_t>(std::min<std::uint64_t>(
-        std::max<std::uint64_t>(rangeBytes, 1), 64ull << 20));
+    const std::size_t n = static_cast<std::size_t>(
+        std::min<std::uint64_t>(std::max<std::uint64_t>(rangeBytes, 1), 64ull << 20));
     std::vector<std::byte> buffer(n, std::byte{1});
     std::vector<double> rates;
     std::uint64_t value = foldBytes(buffer); // warms the buffer into the caches it fits
@@ -75,8 +75,8 @@ public:
         doc_.system = collectSystemInfo(file_.filesystem);
         control_ = UniqueFd(platform::openForReading(file_.path));
         if (!control_.valid())
-            return Error{fmt::format("cannot open '{}' for reading: {}", file_.path,
-                                     std::strerror(errno))};
+            return Error{
+                fmt::format("cannot open '{}' for reading: {}", file_.path, std::strerror(errno))};
         doc_.fileGenerated = looksGenerated();
         points_ = sweepPoints(plan_, file_.size);
         if (only_)
@@ -89,11 +89,11 @@ public:
         sink_.onStarted(doc_);
         for (const auto& lane : lanes_)
             if (!lane.unavailable.empty())
-                sink_.onWarning(fmt::format("{} is unavailable: {}", lane.info->id,
-                                            lane.unavailable));
+                sink_.onWarning(
+                    fmt::format("{} is unavailable: {}", lane.info->id, lane.unavailable));
         if (!file_.residencyVerifiable && !file_.residencyByNowait)
-            sink_.onWarning(fmt::format("page-cache residency cannot be verified: {}",
-                                        file_.residencyReason));
+            sink_.onWarning(
+                fmt::format("page-cache residency cannot be verified: {}", file_.residencyReason));
         if (const auto why = platform::faultsUncountedReason(); !why.empty()) {
             sink_.onWarning(why);
             doc_.note = why;
@@ -115,10 +115,10 @@ public:
         }
         doc_.complete = !stop_.stop_requested();
         if (!doc_.complete)
-            doc_.note = doc_.note.empty()
-                            ? "stopped before every cell finished; finished cells are kept"
-                            : "stopped before every cell finished; finished cells are kept; " +
-                                  doc_.note;
+            doc_.note =
+                doc_.note.empty()
+                    ? "stopped before every cell finished; finished cells are kept"
+                    : "stopped before every cell finished; finished cells are kept; " + doc_.note;
         return std::move(doc_);
     }
 
@@ -153,7 +153,8 @@ private:
     // Whether the target's first 64 KiB are readscope-cli generate's bytes (untimed, before
     // any eviction or warming).
     bool looksGenerated() const {
-        const std::size_t n = static_cast<std::size_t>(std::min<std::uint64_t>(file_.size, 64 << 10));
+        const std::size_t n =
+            static_cast<std::size_t>(std::min<std::uint64_t>(file_.size, 64 << 10));
         std::vector<std::byte> have(n), want(n);
         if (platform::readAt(control_.get(), have.data(), n, 0) != static_cast<std::int64_t>(n))
             return false;
@@ -192,8 +193,8 @@ private:
     void fail(Cell& cell, std::string message) {
         cell.status = CellStatus::Failed;
         cell.message = std::move(message);
-        sink_.onWarning(fmt::format("{} at {} failed: {}", cell.strategy,
-                                    pointText(cell.point()), cell.message));
+        sink_.onWarning(fmt::format("{} at {} failed: {}", cell.strategy, pointText(cell.point()),
+                                    cell.message));
     }
 
     bool usable(const Lane& lane, const Cell& cell) const {
@@ -205,8 +206,8 @@ private:
     Residency residency(std::span<const Range> ranges) const {
         if (!file_.residencyVerifiable && file_.residencyByNowait)
             return sampleResidencyNowait(control_.get(), file_.size, ranges);
-        return measureRangeResidency(control_.get(), file_.size, ranges,
-                                     file_.residencyVerifiable, file_.residencyReason);
+        return measureRangeResidency(control_.get(), file_.size, ranges, file_.residencyVerifiable,
+                                     file_.residencyReason);
     }
 
     Residency prepareCache(std::span<const Range> ranges) {
@@ -330,8 +331,8 @@ private:
                 return std::clamp<std::size_t>(static_cast<std::size_t>(fit), floor, all);
             }
             const double grow = seconds > 0 ? std::min(16.0, target / seconds) : 16.0;
-            count = std::min(all, std::max(count * 2, static_cast<std::size_t>(
-                                                          double(count) * grow)));
+            count =
+                std::min(all, std::max(count * 2, static_cast<std::size_t>(double(count) * grow)));
         }
         return count;
     }
@@ -430,9 +431,9 @@ private:
             if (record && measured >= kMinRoundsBeforeCap &&
                 secondsBetween(sizeStart, Clock::now()) > plan_.timeCapSeconds)
                 break;
-            const auto phase = record ? fmt::format("round {}/{}", r - plan_.warmup + 1,
-                                                    plan_.rounds)
-                                      : fmt::format("warm-up {}/{}", r + 1, plan_.warmup);
+            const auto phase = record
+                                   ? fmt::format("round {}/{}", r - plan_.warmup + 1, plan_.rounds)
+                                   : fmt::format("warm-up {}/{}", r + 1, plan_.warmup);
             // Each round starts one strategy later than the last (A B C, B C A, C A B ...), so
             // no strategy always follows the same neighbour (its malloc state, CPU frequency,
             // LRU position); each sample records where in its round it ran.
@@ -521,8 +522,8 @@ private:
                                             "buffer keeps the device's {}-byte alignment",
                                             *cell.bufferOffset, file_.directAlign));
             if (measured < plan_.rounds)
-                notes.push_back(fmt::format("time cap reached: {} of {} rounds", measured,
-                                            plan_.rounds));
+                notes.push_back(
+                    fmt::format("time cap reached: {} of {} rounds", measured, plan_.rounds));
             if (plan_.cache == CacheMode::Cold)
                 if (const auto warm = roundsNotCold(cell); !warm.empty()) {
                     cell.status = CellStatus::NotCold;
@@ -541,8 +542,8 @@ private:
         for (std::size_t i = 0; i < notes.size(); ++i)
             cell.message += (i ? "; " : "") + notes[i];
         if (worthWarning && cell.measured())
-            sink_.onWarning(fmt::format("{} at {}: {}", cell.strategy,
-                                        pointText(cell.point()), cell.message));
+            sink_.onWarning(
+                fmt::format("{} at {}: {}", cell.strategy, pointText(cell.point()), cell.message));
         sink_.onCellFinished(cell);
         doc_.cells.push_back(cell);
     }

@@ -11,7 +11,7 @@
 
 namespace readscope::platform {
 
-int openForReading(const std::string& path); // binary, not inherited by children
+int openForReading(const std::string& path);   // binary, not inherited by children
 int createForWriting(const std::string& path); // truncates; 0644 where that means anything
 int closeFile(int fd);
 #ifndef _WIN32

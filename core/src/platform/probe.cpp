@@ -23,12 +23,11 @@ Result<FileProbe> probeFile(const std::string& path) {
         return Error{fmt::format("cannot inspect '{}': {}", path, std::strerror(errno))};
     }
     if (!st->regular)
-        return Error{fmt::format("'{}' is {}: readscope reads regular files only", path,
-                                 st->kind)};
+        return Error{fmt::format("'{}' is {}: readscope reads regular files only", path, st->kind)};
     UniqueFd fd(platform::openForReading(path));
     if (!fd.valid())
-        return Error{fmt::format("cannot open '{}' for reading: {} (check its permissions)",
-                                 path, std::strerror(errno))};
+        return Error{fmt::format("cannot open '{}' for reading: {} (check its permissions)", path,
+                                 std::strerror(errno))};
     if (st->size == 0)
         return Error{fmt::format("'{}' is empty: there is nothing to read", path)};
 

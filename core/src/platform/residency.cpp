@@ -1,6 +1,6 @@
 // Warming is plain reading, the same on every platform.
-#include "platform.h"
 #include "readscope/residency.h"
+#include "platform.h"
 
 #include <fmt/format.h>
 
@@ -18,8 +18,8 @@ Status warmFile(int fd, std::uint64_t size, const std::string& path, std::stop_t
             return okStatus();
         const auto n = platform::readAt(fd, buffer.get(), kChunk, off);
         if (n < 0)
-            return Error{fmt::format("reading '{}' to warm the cache failed at offset {}: {}",
-                                     path, off, std::strerror(errno))};
+            return Error{fmt::format("reading '{}' to warm the cache failed at offset {}: {}", path,
+                                     off, std::strerror(errno))};
         if (n == 0)
             break;
         off += static_cast<std::uint64_t>(n);

@@ -4,8 +4,8 @@
 
 namespace readscope {
 
-Result<std::unique_ptr<RangeReader>> openReader(const StrategyInfo& strategy,
-                                                const FileProbe& file, std::uint64_t maxRange) {
+Result<std::unique_ptr<RangeReader>> openReader(const StrategyInfo& strategy, const FileProbe& file,
+                                                std::uint64_t maxRange) {
     if (auto a = availability(strategy, file); !a.available)
         return Error{a.reason};
     return openPlatformReader(strategy, file, maxRange);

@@ -74,8 +74,8 @@ public:
 
     Status takeBackFile() override { return mapKept(); }
 
-    Result<ReadOutcome> read(std::span<const Range> ranges, ConsumeMode mode,
-                             bool recordLatencies, std::stop_token stop) override {
+    Result<ReadOutcome> read(std::span<const Range> ranges, ConsumeMode mode, bool recordLatencies,
+                             std::stop_token stop) override {
         ReadOutcome out;
         seeks_ = 0;
         tally_ = {};
@@ -108,11 +108,10 @@ public:
                                      "(was the file truncated by another process?)",
                                      f_.path, where)};
         }
-        auto st = readEachRange(ranges, recordLatencies, stop, out,
-                                [&](const Range& r, std::size_t i) {
-                                    return readOne(r, i, consumer, mappedBase(mapping),
-                                                   out.syscalls);
-                                });
+        auto st =
+            readEachRange(ranges, recordLatencies, stop, out, [&](const Range& r, std::size_t i) {
+                return readOne(r, i, consumer, mappedBase(mapping), out.syscalls);
+            });
         if (!st)
             return st.error();
         mapping.unmap(out.syscalls);
@@ -183,11 +182,11 @@ private:
     }
 
     Result<std::uint64_t> readAtFull(std::byte* buf, std::uint64_t want, std::uint64_t off,
-                                    std::uint64_t& syscalls) {
+                                     std::uint64_t& syscalls) {
         std::uint64_t got = 0;
         while (got < want) {
-            const ssize_t n = ::pread(fd_.get(), buf + got, want - got,
-                                      static_cast<off_t>(off + got));
+            const ssize_t n =
+                ::pread(fd_.get(), buf + got, want - got, static_cast<off_t>(off + got));
             ++syscalls;
             if (n < 0) {
                 if (errno == EINTR)
@@ -250,8 +249,8 @@ private:
             std::uint64_t ask = capacity - filled;
             if (!reachesEof)
                 ask = std::min(ask, limit - filled);
-            const ssize_t n = ::pread(fd_.get(), buf.get() + filled, ask,
-                                      static_cast<off_t>(r.offset + filled));
+            const ssize_t n =
+                ::pread(fd_.get(), buf.get() + filled, ask, static_cast<off_t>(r.offset + filled));
             ++syscalls;
             if (n < 0) {
                 if (errno == EINTR)
@@ -270,12 +269,9 @@ private:
                                   std::byte* map, std::uint64_t& syscalls) {
         const std::uint64_t want = clippedLength(r, f_.size);
         switch (s_.access) {
-        case Access::Pread:
-            return readPositioned(r, index, consumer, syscalls);
-        case Access::SeekRead:
-            return readAfterSeek(r, index, consumer, syscalls);
-        case Access::ReadToEnd:
-            return readToEnd(r, index, consumer, syscalls);
+        case Access::Pread: return readPositioned(r, index, consumer, syscalls);
+        case Access::SeekRead: return readAfterSeek(r, index, consumer, syscalls);
+        case Access::ReadToEnd: return readToEnd(r, index, consumer, syscalls);
         case Access::MapCopy: {
             scratch_ = freshBuffer(want, placement_);
             tally_.add(scratch_.get(), f_.pageSize);
@@ -293,10 +289,8 @@ private:
             consumer.inPlace({map + r.offset, want}, index);
             return want;
         }
-        case Access::Direct:
-            return readAligned(r, index, consumer, syscalls);
-        case Access::UringBatch:
-            break;
+        case Access::Direct: return readAligned(r, index, consumer, syscalls);
+        case Access::UringBatch: break;
         }
         return Error{fmt::format("strategy '{}' is not a POSIX read loop", s_.id)};
     }
@@ -315,8 +309,8 @@ Result<std::unique_ptr<RangeReader>> openPosixReader(const StrategyInfo& s, cons
     UniqueFd fd(s.access == Access::Direct ? platform::openUncached(f.path)
                                            : ::open(f.path.c_str(), O_RDONLY | O_CLOEXEC));
     if (!fd.valid())
-        return Error{fmt::format("cannot open '{}' for {}: {}", f.path, s.id,
-                                 std::strerror(errno))};
+        return Error{
+            fmt::format("cannot open '{}' for {}: {}", f.path, s.id, std::strerror(errno))};
     auto reader = std::make_unique<PosixReader>(s, f, std::move(fd));
     if (std::min(maxRange, f.size) <= kKeepBufferLimit)
         if (auto st = reader->prepare(maxRange); !st)
@@ -326,8 +320,7 @@ Result<std::unique_ptr<RangeReader>> openPosixReader(const StrategyInfo& s, cons
 
 } // namespace
 
-Result<std::unique_ptr<RangeReader>> openPlatformReader(const StrategyInfo& s,
-                                                        const FileProbe& f,
+Result<std::unique_ptr<RangeReader>> openPlatformReader(const StrategyInfo& s, const FileProbe& f,
                                                         std::uint64_t maxRange) {
 #ifdef __linux__
     if (s.access == Access::UringBatch)

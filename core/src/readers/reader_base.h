@@ -17,14 +17,11 @@
 
 namespace readscope {
 
-
 // This platform's reader for an available strategy: posix_reader.cpp or win_reader.cpp.
-Result<std::unique_ptr<RangeReader>> openPlatformReader(const StrategyInfo& strategy,
-                                                        const FileProbe& file,
-                                                        std::uint64_t maxRange);
+Result<std::unique_ptr<RangeReader>>
+openPlatformReader(const StrategyInfo& strategy, const FileProbe& file, std::uint64_t maxRange);
 Result<std::unique_ptr<RangeReader>> openUringReader(const StrategyInfo& strategy,
-                                                     const FileProbe& file,
-                                                     std::uint64_t maxRange);
+                                                     const FileProbe& file, std::uint64_t maxRange);
 
 inline std::uint64_t clippedLength(const Range& r, std::uint64_t fileSize) {
     if (r.offset >= fileSize)
@@ -80,7 +77,6 @@ Status readEachRange(std::span<const Range> ranges, bool recordLatencies, std::s
     return okStatus();
 }
 
-
 template <class Derived> class ReaderBase : public RangeReader {
 public:
     // The kept buffer, then the kept mapping of a MapLifetime::Kept strategy (Derived's
@@ -100,9 +96,8 @@ private:
             return okStatus();
         buffer_ = {};
         try {
-            buffer_ = AlignedBuffer(bytes,
-                                    s_.access == Access::Direct ? f_.directAlign : f_.pageSize,
-                                    keptOffset());
+            buffer_ = AlignedBuffer(
+                bytes, s_.access == Access::Direct ? f_.directAlign : f_.pageSize, keptOffset());
         } catch (const std::bad_alloc&) {
             return Error{fmt::format("cannot allocate a {}-byte buffer for {}", bytes, s_.id)};
         }

@@ -1,7 +1,7 @@
 #include "platform.h"
-#include "unique_fd.h"
 #include "reader_base.h"
 #include "readscope/checksum.h"
+#include "unique_fd.h"
 
 #include <fmt/format.h>
 

@@ -1,15 +1,15 @@
 #include "buffers.h"
 #include "consumer.h"
-#include "unique_fd.h"
 #include "reader_base.h"
+#include "unique_fd.h"
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <fcntl.h>
 #include <liburing.h>
-#include <algorithm>
 #include <optional>
 #include <vector>
 
@@ -45,8 +45,8 @@ public:
                 pool_.emplace_back(bytes, f_.pageSize, offset);
         } catch (const std::bad_alloc&) {
             pool_.clear();
-            return Error{fmt::format("cannot allocate {} io_uring buffers of {} bytes", depth_,
-                                     bytes)};
+            return Error{
+                fmt::format("cannot allocate {} io_uring buffers of {} bytes", depth_, bytes)};
         }
         poolBytes_ = bytes;
         return okStatus();
@@ -77,8 +77,8 @@ public:
         return okStatus();
     }
 
-    Result<ReadOutcome> read(std::span<const Range> ranges, ConsumeMode mode,
-                             bool recordLatencies, std::stop_token stop) override {
+    Result<ReadOutcome> read(std::span<const Range> ranges, ConsumeMode mode, bool recordLatencies,
+                             std::stop_token stop) override {
         ReadOutcome out;
         std::uint64_t longest = 0;
         for (const auto& r : ranges)
@@ -156,10 +156,10 @@ public:
                 Slot& s = slots[id];
                 if (res < 0) {
                     if (!failure)
-                        failure = Error{fmt::format("io_uring read of '{}' at offset {} failed: "
-                                                    "{}",
-                                                    f_.path, s.offset + s.filled,
-                                                    std::strerror(-res))};
+                        failure =
+                            Error{fmt::format("io_uring read of '{}' at offset {} failed: "
+                                              "{}",
+                                              f_.path, s.offset + s.filled, std::strerror(-res))};
                 } else {
                     s.filled += static_cast<std::uint64_t>(res);
                     if (res > 0 && s.filled < s.want && !failure) {
@@ -196,8 +196,8 @@ private:
             sqe = io_uring_get_sqe(&ring_);
         }
         const auto chunk = std::min<std::uint64_t>(s.want - s.filled, 1u << 30);
-        io_uring_prep_read(sqe, fd_.get(), s.buffer + s.filled,
-                           static_cast<unsigned>(chunk), s.offset + s.filled);
+        io_uring_prep_read(sqe, fd_.get(), s.buffer + s.filled, static_cast<unsigned>(chunk),
+                           s.offset + s.filled);
         io_uring_sqe_set_data64(sqe, id);
     }
 
@@ -225,8 +225,8 @@ Result<std::unique_ptr<RangeReader>> openUringReader(const StrategyInfo& s, cons
                                                      std::uint64_t maxRange) {
     UniqueFd fd(::open(f.path.c_str(), O_RDONLY | O_CLOEXEC));
     if (!fd.valid())
-        return Error{fmt::format("cannot open '{}' for {}: {}", f.path, s.id,
-                                 std::strerror(errno))};
+        return Error{
+            fmt::format("cannot open '{}' for {}: {}", f.path, s.id, std::strerror(errno))};
     auto reader = std::make_unique<UringReader>(f, std::move(fd));
     if (auto st = reader->init(); !st)
         return st.error();

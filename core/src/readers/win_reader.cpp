@@ -36,8 +36,8 @@ public:
     View& operator=(const View&) = delete;
     ~View() { unmap(nullptr); }
     Status map(HANDLE file, const FileProbe& f, std::uint64_t& syscalls) {
-        mapping_ = win::UniqueHandle(CreateFileMappingW(file, nullptr, PAGE_READONLY, 0, 0,
-                                                        nullptr));
+        mapping_ =
+            win::UniqueHandle(CreateFileMappingW(file, nullptr, PAGE_READONLY, 0, 0, nullptr));
         ++syscalls;
         if (!mapping_.valid())
             return Error{fmt::format("CreateFileMapping on '{}' failed: {}", f.path,
@@ -99,8 +99,8 @@ public:
         return mapKept();
     }
 
-    Result<ReadOutcome> read(std::span<const Range> ranges, ConsumeMode mode,
-                             bool recordLatencies, std::stop_token stop) override {
+    Result<ReadOutcome> read(std::span<const Range> ranges, ConsumeMode mode, bool recordLatencies,
+                             std::stop_token stop) override {
         ReadOutcome out;
         seeks_ = 0;
         tally_ = {};
@@ -114,10 +114,10 @@ public:
             if (auto st = keepsMapping() ? mapKept() : view.map(h_.get(), f_, out.syscalls); !st)
                 return st.error();
         std::byte* const base = keepsMapping() ? kept_.base() : view.base();
-        auto st = readEachRange(ranges, recordLatencies, stop, out,
-                                [&](const Range& r, std::size_t i) {
-                                    return readOne(r, i, consumer, base, out.syscalls);
-                                });
+        auto st =
+            readEachRange(ranges, recordLatencies, stop, out, [&](const Range& r, std::size_t i) {
+                return readOne(r, i, consumer, base, out.syscalls);
+            });
         if (!st)
             return st.error();
         view.unmap(&out.syscalls);
@@ -188,10 +188,8 @@ private:
                                   std::byte* view, std::uint64_t& syscalls) {
         const std::uint64_t want = clippedLength(r, f_.size);
         switch (s_.access) {
-        case Access::Pread:
-            return readPositioned(r, index, consumer, syscalls);
-        case Access::SeekRead:
-            return readAfterSeek(r, index, consumer, syscalls);
+        case Access::Pread: return readPositioned(r, index, consumer, syscalls);
+        case Access::SeekRead: return readAfterSeek(r, index, consumer, syscalls);
         case Access::MapCopy: {
             auto fresh = freshBuffer(want, placement_);
             tally_.add(fresh.get(), f_.pageSize);
@@ -208,11 +206,9 @@ private:
             consumer.inPlace({view + r.offset, want}, index);
             return want;
         }
-        case Access::Direct:
-            return readAligned(r, index, consumer, syscalls);
+        case Access::Direct: return readAligned(r, index, consumer, syscalls);
         case Access::ReadToEnd:
-        case Access::UringBatch:
-            break;
+        case Access::UringBatch: break;
         }
         return Error{fmt::format("strategy '{}' has no Windows read loop", s_.id)};
     }
@@ -223,8 +219,7 @@ private:
 
 } // namespace
 
-Result<std::unique_ptr<RangeReader>> openPlatformReader(const StrategyInfo& s,
-                                                        const FileProbe& f,
+Result<std::unique_ptr<RangeReader>> openPlatformReader(const StrategyInfo& s, const FileProbe& f,
                                                         std::uint64_t maxRange) {
     auto h = win::openShared(f.path, openFlags(s));
     if (!h.valid())

@@ -139,8 +139,8 @@ void probeDirect(FileProbe& p) {
     const int err = errno;
     std::free(block);
     if (got < 0) {
-        p.directReason = fmt::format("a direct read of '{}' ({}) failed: {}", p.path,
-                                     p.filesystem, std::strerror(err));
+        p.directReason = fmt::format("a direct read of '{}' ({}) failed: {}", p.path, p.filesystem,
+                                     std::strerror(err));
         return;
     }
     p.directSupported = true;

@@ -41,8 +41,8 @@ std::optional<double> viaCachestat(int fd, std::uint64_t size, long pageSize) {
     Cachestat cs{};
     if (syscall(SYS_cachestat, fd, &range, &cs, 0) != 0)
         return std::nullopt; // ENOSYS before Linux 6.5
-    const auto pages = (size + static_cast<std::uint64_t>(pageSize) - 1) /
-                       static_cast<std::uint64_t>(pageSize);
+    const auto pages =
+        (size + static_cast<std::uint64_t>(pageSize) - 1) / static_cast<std::uint64_t>(pageSize);
     return pages ? static_cast<double>(cs.cache) / static_cast<double>(pages) : 1.0;
 #endif
 }
@@ -51,8 +51,8 @@ std::optional<double> viaMincore(int fd, std::uint64_t size, long pageSize) {
     void* map = ::mmap(nullptr, size, PROT_READ, MAP_SHARED, fd, 0);
     if (map == MAP_FAILED)
         return std::nullopt;
-    const auto pages = (size + static_cast<std::uint64_t>(pageSize) - 1) /
-                       static_cast<std::uint64_t>(pageSize);
+    const auto pages =
+        (size + static_cast<std::uint64_t>(pageSize) - 1) / static_cast<std::uint64_t>(pageSize);
 #ifdef __APPLE__
     std::vector<char> vec(pages);
 #else
@@ -76,8 +76,8 @@ std::vector<std::uint64_t> probePages(std::uint64_t size, std::span<const Range>
     for (const auto& r : ranges)
         if (r.offset < size && r.length)
             total += (std::min(r.offset + r.length, size) - 1) / page - r.offset / page + 1;
-    const std::uint64_t stride = std::max<std::uint64_t>(1, (total + kResidencyProbes - 1) /
-                                                                kResidencyProbes);
+    const std::uint64_t stride =
+        std::max<std::uint64_t>(1, (total + kResidencyProbes - 1) / kResidencyProbes);
     std::vector<std::uint64_t> pages;
     pages.reserve(std::min<std::uint64_t>(total, kResidencyProbes));
     std::uint64_t index = 0;
@@ -223,8 +223,7 @@ Residency measureRangeResidency(int fd, std::uint64_t size, std::span<const Rang
     return {std::nullopt, "unverified: neither cachestat nor mincore answered"};
 }
 
-Residency measureResidency(int fd, std::uint64_t size, bool verifiable,
-                           const std::string& whyNot) {
+Residency measureResidency(int fd, std::uint64_t size, bool verifiable, const std::string& whyNot) {
     if (!verifiable)
         return {std::nullopt, "unverified: " + whyNot};
     const long pageSize = ::sysconf(_SC_PAGESIZE);
@@ -243,16 +242,17 @@ Status evictFile(int fd, const std::string& path) {
         return Error{fmt::format("could not evict '{}': {}", path, std::strerror(errno))};
     void* map = ::mmap(nullptr, static_cast<std::size_t>(st.st_size), PROT_READ, MAP_SHARED, fd, 0);
     if (map == MAP_FAILED)
-        return Error{fmt::format("could not evict '{}': mmap failed: {}", path,
-                                 std::strerror(errno))};
-    const int rc = ::msync(map, static_cast<std::size_t>(st.st_size), MS_INVALIDATE) == 0 ? 0 : errno;
+        return Error{
+            fmt::format("could not evict '{}': mmap failed: {}", path, std::strerror(errno))};
+    const int rc =
+        ::msync(map, static_cast<std::size_t>(st.st_size), MS_INVALIDATE) == 0 ? 0 : errno;
     ::munmap(map, static_cast<std::size_t>(st.st_size));
 #else
     const int rc = ::posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
 #endif
     if (rc != 0)
-        return Error{fmt::format("could not evict '{}' from the page cache: {}", path,
-                                 std::strerror(rc))};
+        return Error{
+            fmt::format("could not evict '{}' from the page cache: {}", path, std::strerror(rc))};
     return okStatus();
 }
 
@@ -270,8 +270,8 @@ Status dropAllCaches() {
     const int err = errno;
     ::close(fd);
     if (n != 1)
-        return Error{fmt::format("writing /proc/sys/vm/drop_caches failed: {}",
-                                 std::strerror(err))};
+        return Error{
+            fmt::format("writing /proc/sys/vm/drop_caches failed: {}", std::strerror(err))};
     return okStatus();
 #endif
 }

@@ -14,8 +14,8 @@ namespace readscope::win {
 std::wstring widen(const std::string& utf8) {
     if (utf8.empty())
         return {};
-    const int n = MultiByteToWideChar(CP_UTF8, 0, utf8.data(), static_cast<int>(utf8.size()),
-                                      nullptr, 0);
+    const int n =
+        MultiByteToWideChar(CP_UTF8, 0, utf8.data(), static_cast<int>(utf8.size()), nullptr, 0);
     std::wstring out(static_cast<std::size_t>(n), L'\0');
     MultiByteToWideChar(CP_UTF8, 0, utf8.data(), static_cast<int>(utf8.size()), out.data(), n);
     return out;
@@ -36,8 +36,7 @@ std::string errorText(DWORD code) {
     wchar_t* text = nullptr;
     const DWORD n = FormatMessageW(FORMAT_MESSAGE_ALLOCATE_BUFFER | FORMAT_MESSAGE_FROM_SYSTEM |
                                        FORMAT_MESSAGE_IGNORE_INSERTS,
-                                   nullptr, code, 0, reinterpret_cast<wchar_t*>(&text), 0,
-                                   nullptr);
+                                   nullptr, code, 0, reinterpret_cast<wchar_t*>(&text), 0, nullptr);
     std::string out = n ? narrow(std::wstring(text, n)) : "Windows error " + std::to_string(code);
     LocalFree(text);
     while (!out.empty() && (out.back() == '\n' || out.back() == '\r' || out.back() == '.'))
@@ -71,8 +70,7 @@ int openForReading(const std::string& path) {
 
 int createForWriting(const std::string& path) {
     return _wopen(win::widen(path).c_str(),
-                  _O_WRONLY | _O_CREAT | _O_TRUNC | _O_BINARY | _O_NOINHERIT,
-                  _S_IREAD | _S_IWRITE);
+                  _O_WRONLY | _O_CREAT | _O_TRUNC | _O_BINARY | _O_NOINHERIT, _S_IREAD | _S_IWRITE);
 }
 
 int closeFile(int fd) { return _close(fd); }
@@ -103,8 +101,8 @@ void removeFile(const std::string& path) { DeleteFileW(win::widen(path).c_str())
 std::optional<PathFacts> statPath(const std::string& path) {
     // FILE_FLAG_BACKUP_SEMANTICS lets the same call open directories, so they can be named.
     win::UniqueHandle h(CreateFileW(win::widen(path).c_str(), 0,
-                                    FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE,
-                                    nullptr, OPEN_EXISTING, FILE_FLAG_BACKUP_SEMANTICS, nullptr));
+                                    FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE, nullptr,
+                                    OPEN_EXISTING, FILE_FLAG_BACKUP_SEMANTICS, nullptr));
     if (!h.valid()) {
         win::setErrno(GetLastError());
         return std::nullopt;
@@ -167,8 +165,8 @@ std::uint32_t pageSize() {
 std::string cpuModel() {
     HKEY key;
     std::string model = "unknown CPU";
-    if (RegOpenKeyExW(HKEY_LOCAL_MACHINE, L"HARDWARE\\DESCRIPTION\\System\\CentralProcessor\\0",
-                      0, KEY_READ, &key) == ERROR_SUCCESS) {
+    if (RegOpenKeyExW(HKEY_LOCAL_MACHINE, L"HARDWARE\\DESCRIPTION\\System\\CentralProcessor\\0", 0,
+                      KEY_READ, &key) == ERROR_SUCCESS) {
         wchar_t name[256] = {};
         DWORD bytes = sizeof name - sizeof(wchar_t);
         if (RegQueryValueExW(key, L"ProcessorNameString", nullptr, nullptr,

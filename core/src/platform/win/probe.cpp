@@ -15,8 +15,7 @@ namespace {
 
 std::string filesystemOf(HANDLE h) {
     wchar_t name[MAX_PATH + 1] = {};
-    if (GetVolumeInformationByHandleW(h, nullptr, 0, nullptr, nullptr, nullptr, name,
-                                      MAX_PATH + 1))
+    if (GetVolumeInformationByHandleW(h, nullptr, 0, nullptr, nullptr, nullptr, name, MAX_PATH + 1))
         return win::narrow(name);
     return "unknown";
 }

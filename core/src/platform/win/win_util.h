@@ -70,8 +70,8 @@ inline bool readAt(HANDLE h, void* buffer, DWORD n, std::uint64_t offset, DWORD&
 // Opens for reading with every share mode, so readscope never locks others out of the file.
 inline UniqueHandle openShared(const std::string& path, DWORD flags) {
     return UniqueHandle(CreateFileW(widen(path).c_str(), GENERIC_READ,
-                                    FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE,
-                                    nullptr, OPEN_EXISTING, flags, nullptr));
+                                    FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE, nullptr,
+                                    OPEN_EXISTING, flags, nullptr));
 }
 
 } // namespace readscope::win
