@@ -9,10 +9,6 @@ namespace readscope::ui {
 
 namespace {
 
-double gigabytes(const Cell& c) {
-    return medianOverRounds(c, [](const Sample& s) { return s.bytes; }) / 1e9;
-}
-
 // One line per strategy from a per-cell value (nullopt: no point).
 template <class F>
 Series line(const ChartData& data, const ResultDocument& doc, const std::string& id, int color,
@@ -103,10 +99,11 @@ double chartX(const ChartData& data, const SweepPoint& point) {
 }
 
 std::vector<std::string> strategyOrder(const ResultDocument& doc) {
+    // The plan's strategies even before their first cell: a line keeps its colour all run.
     std::vector<std::string> order = doc.plan.strategies;
-    for (const auto& c : doc.cells)
-        if (std::find(order.begin(), order.end(), c.strategy) == order.end())
-            order.push_back(c.strategy);
+    for (const auto& id : doc.measuredStrategies())
+        if (std::find(order.begin(), order.end(), id) == order.end())
+            order.push_back(id);
     return order;
 }
 
@@ -191,20 +188,13 @@ ChartData buildChart(const ResultDocument& doc, const ResultDocument* baseline, 
         for (const auto& id : strategyOrder(doc)) {
             Series total =
                 line(out, doc, id, colorOf(id), [](const Cell& c) -> std::optional<double> {
-                    const double gb = gigabytes(c);
-                    if (gb <= 0)
-                        return std::nullopt;
-                    return (medianOverRounds(c, [](const Sample& s) { return s.userSeconds; }) +
-                            medianOverRounds(c, [](const Sample& s) { return s.systemSeconds; })) *
-                           1e3 / gb;
+                    const auto cpu = cpuMsPerGB(c);
+                    return cpu ? std::optional(cpu->totalMs()) : std::nullopt;
                 });
             Series sys =
                 line(out, doc, id, colorOf(id), [](const Cell& c) -> std::optional<double> {
-                    const double gb = gigabytes(c);
-                    if (gb <= 0)
-                        return std::nullopt;
-                    return medianOverRounds(c, [](const Sample& s) { return s.systemSeconds; }) *
-                           1e3 / gb;
+                    const auto cpu = cpuMsPerGB(c);
+                    return cpu ? std::optional(cpu->systemMs) : std::nullopt;
                 });
             sys.name += " (system)";
             sys.strategy.clear();

@@ -83,13 +83,8 @@ void CompareView::setDocuments(const ResultDocument& current, const ResultDocume
     against_->clear();
     against_->addItem(baseline_ ? "the baseline document" : "the baseline document (none loaded)",
                       QString());
-    std::vector<std::string> seen;
-    for (const auto& c : current_.cells)
-        if (std::find(seen.begin(), seen.end(), c.strategy) == seen.end()) {
-            seen.push_back(c.strategy);
-            against_->addItem(QString("strategy %1 of this run").arg(qs(c.strategy)),
-                              qs(c.strategy));
-        }
+    for (const auto& id : current_.measuredStrategies())
+        against_->addItem(QString("strategy %1 of this run").arg(qs(id)), qs(id));
     const int i = against_->findData(previous);
     against_->setCurrentIndex(i >= 0 ? i : (baseline_ || against_->count() < 2 ? 0 : 1));
     recompute();

@@ -131,14 +131,15 @@ ConfigPanel::ConfigPanel(QWidget* parent) : QWidget(parent) {
     cacheText_ = new QLabel(runBox);
     cacheText_->setWordWrap(true);
     threads_ = new QSpinBox(runBox);
-    threads_->setRange(1, 64);
+    threads_->setObjectName("threads");
+    threads_->setRange(kThreadsLimit.min, kThreadsLimit.max);
     rounds_ = new QSpinBox(runBox);
     rounds_->setObjectName("rounds");
-    rounds_->setRange(1, 1000);
+    rounds_->setRange(kRoundsLimit.min, kRoundsLimit.max);
     rounds_->setValue(15);
     warmup_ = new QSpinBox(runBox);
     warmup_->setObjectName("warmup");
-    warmup_->setRange(0, 100);
+    warmup_->setRange(kWarmupLimit.min, kWarmupLimit.max);
     warmup_->setValue(2);
     consume_ = new QComboBox(runBox);
     consume_->setObjectName("consume");

@@ -207,14 +207,14 @@ QString MainWindow::markdown() const {
 QString MainWindow::exportReport(const QString& dir) const {
     if (!QDir(dir).exists())
         return QString("The folder %1 does not exist.").arg(dir);
-    const QString chart = "readscope-chart.png";
+    const QString chart = ReportFiles::chart;
     QString error = exportChart(QDir(dir).filePath(chart));
     if (error.isEmpty())
-        error = saveResults(QDir(dir).filePath("readscope-results.json"));
+        error = saveResults(QDir(dir).filePath(ReportFiles::results));
     if (!error.isEmpty())
         return error;
     const Comparison* comparison = compare_->hasComparison() ? &compare_->comparison() : nullptr;
-    return saveTextAtomically(QDir(dir).filePath("readscope-report.md"),
+    return saveTextAtomically(QDir(dir).filePath(ReportFiles::markdown),
                               QByteArray::fromStdString(reportMarkdown(
                                   model_->document(), comparison, chart.toStdString())));
 }

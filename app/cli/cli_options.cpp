@@ -175,9 +175,10 @@ Result<RunOptions> parseRunOptions(const std::vector<std::string>& args) {
                 return flagError(a, r.error());
             p.consume = *r;
         } else if (a == "--threads" || a == "--rounds" || a == "--warmup") {
-            const int lo = a == "--warmup" ? 0 : 1;
-            const int hi = a == "--threads" ? 256 : (a == "--rounds" ? 10000 : 1000);
-            auto r = parseInt(a, value, lo, hi);
+            const IntLimit limit = a == "--threads"  ? kThreadsLimit
+                                   : a == "--rounds" ? kRoundsLimit
+                                                     : kWarmupLimit;
+            auto r = parseInt(a, value, limit.min, limit.max);
             if (!r)
                 return r.error();
             (a == "--threads" ? p.threads : a == "--rounds" ? p.rounds : p.warmup) = *r;
@@ -203,8 +204,9 @@ Result<RunOptions> parseRunOptions(const std::vector<std::string>& args) {
             double secs = -1;
             auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), secs);
             if (ec != std::errc{} || end != value.data() + value.size() || !(secs >= 0) ||
-                secs > 3600)
-                return Error{fmt::format("--round-time '{}' must be 0 to 3600 seconds", value)};
+                secs > kMaxRoundTimeSeconds)
+                return Error{fmt::format("--round-time '{}' must be 0 to {} seconds", value,
+                                         kMaxRoundTimeSeconds)};
             p.roundTimeSeconds = secs;
         } else if (a == "--buffer-offset") {
             auto offsets = parseBufferOffsets(value);

@@ -27,7 +27,6 @@ namespace readscope::cli {
 namespace {
 
 namespace fs = std::filesystem;
-constexpr std::uint64_t kDefaultFileSize = 256ull << 20;
 
 // Ctrl-C requests a stop instead of killing the process, so finished cells are printed and a
 // generated file is removed. A watcher thread turns the signal flag into a stop request.
@@ -158,7 +157,7 @@ int runCommand(const std::vector<std::string>& args) {
     {
         InterruptGuard guard(stop);
         if (o.plan.file.empty()) {
-            auto path = generated.create(kDefaultFileSize, !o.quiet, stop.get_token());
+            auto path = generated.create(kDefaultTestFileSize, !o.quiet, stop.get_token());
             if (!path)
                 return complain(path.error().message, kExitFailed);
             o.plan.file = *path;
@@ -209,14 +208,14 @@ int runCommand(const std::vector<std::string>& args) {
     write(o.samplesCsvPath, o.samplesCsvPath ? toSamplesCsv(doc) : "");
     if (o.reportDir) {
         const fs::path dir(*o.reportDir);
-        const std::string json = (dir / "readscope-results.json").string();
-        std::string chart = "readscope-chart.png";
+        const std::string json = (dir / ReportFiles::results).string();
+        std::string chart = ReportFiles::chart;
         write(json, toJson(doc));
         if (auto st = renderChart(json, (dir / chart).string()); !st) {
             fmt::print(stderr, "readscope-cli: {}\n", st.error().message);
             chart.clear();
         }
-        const std::string report = (dir / "readscope-report.md").string();
+        const std::string report = (dir / ReportFiles::markdown).string();
         write(report, reportMarkdown(doc, comparison ? &*comparison : nullptr, chart));
         if (!o.quiet)
             fmt::print(stderr, "report written to {}\n", report);

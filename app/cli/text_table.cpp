@@ -37,7 +37,7 @@ std::string plainTable(const ResultDocument& doc) {
         if (!c->message.empty())
             status += ": " + c->message;
         const std::string where = pointLabel(axis, c->point());
-        if (c->status == CellStatus::Failed || c->status == CellStatus::Unavailable) {
+        if (!c->measured()) {
             out += fmt::format(fmt::runtime(row), where, c->strategy, "-", "-", "-", "-", "-", "-",
                                status);
             continue;

@@ -4,6 +4,7 @@
 #include "main_window.h"
 #include "startup.h"
 
+#include "readscope/generator.h"
 #include "readscope/system_info.h"
 
 #include <QApplication>
@@ -61,7 +62,8 @@ int main(int argc, char** argv) {
         file = readscope::app::defaultTestFilePath();
         if (!QFileInfo::exists(file)) {
             QString why;
-            if (!readscope::ui::generateWithProgress(&window, file, 256ull << 20, &why)) {
+            if (!readscope::ui::generateWithProgress(&window, file, readscope::kDefaultTestFileSize,
+                                                     &why)) {
                 QMessageBox::warning(&window, "readscope",
                                      "Could not generate the default test file: " + why);
                 file.clear();

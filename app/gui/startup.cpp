@@ -1,5 +1,6 @@
 #include "startup.h"
 
+#include "readscope/generator.h"
 #include "readscope/system_info.h"
 
 #include <QDir>
@@ -87,7 +88,8 @@ std::optional<StartOptions> parseStartOptions(const QStringList& args, QString* 
 QString defaultTestFilePath() {
     const QString dir = QStandardPaths::writableLocation(QStandardPaths::CacheLocation);
     QDir().mkpath(dir);
-    return QDir(dir).filePath("readscope-default-256M.bin");
+    return QDir(dir).filePath(
+        QString("readscope-default-%1M.bin").arg(readscope::kDefaultTestFileSize >> 20));
 }
 
 } // namespace readscope::app

@@ -12,6 +12,10 @@
 
 namespace readscope {
 
+// The test file a new user starts with, in the app and in `readscope-cli run` without FILE:
+// large enough that the default sweep's 64 MiB ranges fit, small enough to make in seconds.
+inline constexpr std::uint64_t kDefaultTestFileSize = 256ull << 20;
+
 // Fills out with the bytes that belong at file offset `offset`.
 void generatedBytes(std::uint64_t offset, std::span<std::byte> out);
 

@@ -27,6 +27,17 @@ Result<Consume> parseConsume(std::string_view text);
 
 inline constexpr std::uint64_t kDefaultBudget = 256ull << 20;
 
+// What a plan may ask for, said once: validatePlan(), the CLI's option parsing and the app's
+// spin boxes all use these.
+struct IntLimit {
+    int min, max;
+    constexpr bool contains(int v) const { return v >= min && v <= max; }
+};
+inline constexpr IntLimit kThreadsLimit{1, 256};
+inline constexpr IntLimit kRoundsLimit{1, 10000};
+inline constexpr IntLimit kWarmupLimit{0, 1000};
+inline constexpr double kMaxRoundTimeSeconds = 3600;
+
 struct Plan {
     std::string file;
     std::vector<std::uint64_t> sizes{16ull << 10, 64ull << 10, 256ull << 10, 1ull << 20,

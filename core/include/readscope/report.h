@@ -10,6 +10,14 @@
 
 namespace readscope {
 
+// A report folder's files, the same from the CLI (--report DIR) and the app (File ▸ Export
+// report): the Markdown that links the chart, the chart, and the reloadable results.
+struct ReportFiles {
+    static constexpr const char* markdown = "readscope-report.md";
+    static constexpr const char* chart = "readscope-chart.png";
+    static constexpr const char* results = "readscope-results.json";
+};
+
 std::string reportMarkdown(const ResultDocument& doc, const Comparison* comparison,
                            const std::string& chartFileName);
 

@@ -73,6 +73,14 @@ template <class Field> double medianOverRounds(const Cell& cell, Field field) {
     return median(values);
 }
 
+// CPU time per GB read, median over rounds, split into user and system time: what the teaching
+// panel compares with its expectation and the chart's CPU mode draws. None without rounds.
+struct CpuPerGB {
+    double userMs = 0, systemMs = 0;
+    double totalMs() const { return userMs + systemMs; }
+};
+std::optional<CpuPerGB> cpuMsPerGB(const Cell& cell);
+
 // The same for a field that may be absent (latency percentiles): the median over the rounds
 // that have it; none when no round has.
 template <class Field> std::optional<double> medianOfPresent(const Cell& cell, Field field) {
@@ -101,6 +109,8 @@ struct ResultDocument {
     const Cell* find(std::string_view strategy, const SweepPoint& point) const;
     // The distinct points of the cells, ascending along the run's sweep axis.
     std::vector<SweepPoint> points() const;
+    // The distinct strategies of the cells, in the plan's order (then any not in the plan).
+    std::vector<std::string> measuredStrategies() const;
 };
 
 // What a cell's strategy did with the bytes it obtained: "all", or "1/page" for an in-place

@@ -153,7 +153,7 @@ MeasuredCost measuredCost(const Cell& c) {
     if (c.samples.empty())
         return m;
     const double bytes = medianOverRounds(c, [](const Sample& s) { return s.bytes; });
-    const double mib = bytes / (1 << 20), gb = bytes / 1e9;
+    const double mib = bytes / (1 << 20);
     const double calls = medianOverRounds(c, [](const Sample& s) { return s.syscalls; });
     m.syscallsPerRange = c.rangesPerRound ? calls / double(c.rangesPerRound) : 0;
     m.syscallsPerMiB = mib > 0 ? calls / mib : 0;
@@ -161,11 +161,10 @@ MeasuredCost measuredCost(const Cell& c) {
         mib > 0 ? medianOverRounds(c, [](const Sample& s) { return s.minorFaults; }) / mib : 0;
     m.majorFaultsPerMiB =
         mib > 0 ? medianOverRounds(c, [](const Sample& s) { return s.majorFaults; }) / mib : 0;
-    m.userMsPerGB =
-        gb > 0 ? medianOverRounds(c, [](const Sample& s) { return s.userSeconds; }) * 1e3 / gb : 0;
-    m.systemMsPerGB =
-        gb > 0 ? medianOverRounds(c, [](const Sample& s) { return s.systemSeconds; }) * 1e3 / gb
-               : 0;
+    if (const auto cpu = cpuMsPerGB(c)) {
+        m.userMsPerGB = cpu->userMs;
+        m.systemMsPerGB = cpu->systemMs;
+    }
     return m;
 }
 

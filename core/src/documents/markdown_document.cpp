@@ -9,14 +9,6 @@ namespace readscope {
 
 namespace {
 
-std::vector<std::string> strategyColumns(const ResultDocument& doc) {
-    std::vector<std::string> ids;
-    for (const auto& c : doc.cells)
-        if (std::find(ids.begin(), ids.end(), c.strategy) == ids.end())
-            ids.push_back(c.strategy);
-    return ids;
-}
-
 std::string cellText(const Cell* c) {
     if (!c)
         return "";
@@ -68,7 +60,7 @@ std::string roundsBlock(const ResultDocument& doc) {
 }
 
 std::string toMarkdown(const ResultDocument& doc) {
-    const auto ids = strategyColumns(doc);
+    const auto ids = doc.measuredStrategies();
     const SweepAxis axis = sweepAxis(doc.plan);
     std::string out = axis == SweepAxis::BufferOffset ? "| buffer offset |" : "| range |";
     std::string rule = "|---:|";

@@ -128,16 +128,20 @@ Status validatePlan(const Plan& plan, const FileProbe& file) {
         return Error{fmt::format("a buffer-offset sweep measures one range size, and {} were "
                                  "given: name one size (e.g. --sizes 256K)",
                                  plan.sizes.size())};
-    if (plan.threads < 1 || plan.threads > 256)
-        return Error{fmt::format("threads {} is out of range: use 1 to 256", plan.threads)};
-    if (plan.rounds < 1 || plan.rounds > 10000)
-        return Error{fmt::format("rounds {} is out of range: use 1 to 10000", plan.rounds)};
-    if (plan.warmup < 0 || plan.warmup > 1000)
-        return Error{fmt::format("warm-up rounds {} is out of range: use 0 to 1000", plan.warmup)};
+    if (!kThreadsLimit.contains(plan.threads))
+        return Error{fmt::format("threads {} is out of range: use {} to {}", plan.threads,
+                                 kThreadsLimit.min, kThreadsLimit.max)};
+    if (!kRoundsLimit.contains(plan.rounds))
+        return Error{fmt::format("rounds {} is out of range: use {} to {}", plan.rounds,
+                                 kRoundsLimit.min, kRoundsLimit.max)};
+    if (!kWarmupLimit.contains(plan.warmup))
+        return Error{fmt::format("warm-up rounds {} is out of range: use {} to {}", plan.warmup,
+                                 kWarmupLimit.min, kWarmupLimit.max)};
     if (plan.timeCapSeconds <= 0)
         return Error{"time cap must be positive"};
-    if (!(plan.roundTimeSeconds >= 0) || plan.roundTimeSeconds > 3600)
-        return Error{"round time must be 0 (read the whole budget) to 3600 seconds"};
+    if (!(plan.roundTimeSeconds >= 0) || plan.roundTimeSeconds > kMaxRoundTimeSeconds)
+        return Error{fmt::format("round time must be 0 (read the whole budget) to {} seconds",
+                                 kMaxRoundTimeSeconds)};
     if (plan.budget != 0 && plan.pattern != Pattern::Whole) {
         const auto smallest = *std::min_element(plan.sizes.begin(), plan.sizes.end());
         if (plan.budget < smallest)

@@ -66,6 +66,21 @@ const Cell* ResultDocument::find(std::string_view strategy, const SweepPoint& po
     return it == cells.end() ? nullptr : &*it;
 }
 
+std::vector<std::string> ResultDocument::measuredStrategies() const {
+    std::vector<std::string> out;
+    auto add = [&out](const std::string& id) {
+        if (std::find(out.begin(), out.end(), id) == out.end())
+            out.push_back(id);
+    };
+    for (const auto& id : plan.strategies)
+        if (std::any_of(cells.begin(), cells.end(),
+                        [&](const Cell& c) { return c.strategy == id; }))
+            add(id);
+    for (const auto& c : cells)
+        add(c.strategy);
+    return out;
+}
+
 std::vector<SweepPoint> ResultDocument::points() const {
     std::vector<SweepPoint> out;
     for (const auto& c : cells)
@@ -148,6 +163,15 @@ std::string roundsText(const ResultDocument& doc) {
                            any ? most : std::size_t(doc.plan.rounds));
     return fmt::format("median of {}-{} interleaved rounds (the time cap cut some cells short)",
                        fewest, most);
+}
+
+std::optional<CpuPerGB> cpuMsPerGB(const Cell& cell) {
+    const double gb = medianOverRounds(cell, [](const Sample& s) { return s.bytes; }) / 1e9;
+    if (cell.samples.empty() || !(gb > 0))
+        return std::nullopt;
+    return CpuPerGB{
+        medianOverRounds(cell, [](const Sample& s) { return s.userSeconds; }) * 1e3 / gb,
+        medianOverRounds(cell, [](const Sample& s) { return s.systemSeconds; }) * 1e3 / gb};
 }
 
 } // namespace readscope
