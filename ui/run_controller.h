@@ -24,6 +24,8 @@ public:
     void stop();
     // Stops and waits up to timeoutMs for the worker to return (used when the window closes).
     bool stopAndWait(int timeoutMs);
+    // Its worker, for tests that play a stale job's signals.
+    RunWorker* workerForTesting() const { return worker_; }
 
 signals:
     void runningChanged(bool running);

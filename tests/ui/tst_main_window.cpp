@@ -5,6 +5,7 @@
 #include "compare_view.h"
 #include "results_model.h"
 #include "run_controller.h"
+#include "run_worker.h"
 #include "strategy_picker.h"
 #include "window_fixture.h"
 #include <qcustomplot.h>
@@ -27,12 +28,14 @@
 #include <QPushButton>
 #include <QSet>
 #include <QSignalSpy>
+#include <QSpinBox>
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QTableView>
 #include <QTest>
 #include <QTextBrowser>
 #include <QTimer>
+#include <QTreeWidgetItemIterator>
 
 #include <unistd.h>
 
@@ -597,9 +600,61 @@ private slots:
 
     void explanationFollowsSelection() {
         MainWindow w;
+        w.show();
         auto* text = w.findChild<QTextBrowser*>("explanation");
-        QVERIFY(text);
-        QVERIFY(text->toPlainText().contains("memset"));
+        auto* picker = w.findChild<StrategyPicker*>("strategies");
+        QVERIFY(text && picker);
+        QVERIFY(text->toPlainText().contains("memset")); // pread-zerofill, before any click
+        // A person clicks a strategy's row: the panel explains that strategy.
+        auto click = [picker](const QString& id) {
+            for (QTreeWidgetItemIterator it(picker); *it; ++it) {
+                if ((*it)->text(0) != id)
+                    continue;
+                picker->scrollToItem(*it);
+                const QRect row = picker->visualItemRect(*it);
+                QTest::mouseClick(picker->viewport(), Qt::LeftButton, {}, row.center());
+                return true;
+            }
+            return false;
+        };
+        QVERIFY(click("mmap-touch"));
+        QVERIFY2(text->toPlainText().contains("mmap-touch"), qPrintable(text->toPlainText()));
+        QVERIFY(!text->toPlainText().contains("memset"));
+        QVERIFY(click("seek-read"));
+        QVERIFY2(text->toPlainText().contains("lseek"), qPrintable(text->toPlainText()));
+    }
+
+    void spinBoxesAllowWhatThePlanAllows() {
+        // One set of limits: what the CLI and validatePlan accept, the app offers.
+        MainWindow w;
+        auto* rounds = w.findChild<QSpinBox*>("rounds");
+        auto* warmup = w.findChild<QSpinBox*>("warmup");
+        auto* threads = w.findChild<QSpinBox*>("threads");
+        QVERIFY(rounds && warmup && threads);
+        QCOMPARE(rounds->maximum(), kRoundsLimit.max);
+        QCOMPARE(warmup->maximum(), kWarmupLimit.max);
+        QCOMPARE(threads->maximum(), kThreadsLimit.max);
+        QCOMPARE(threads->minimum(), kThreadsLimit.min);
+    }
+
+    void staleJobsAreDropped() {
+        // A run the window abandoned must not draw into the next one: the controller passes on
+        // only what the current job's worker says.
+        RunController controller;
+        QSignalSpy cells(&controller, &RunController::cellFinished);
+        QSignalSpy warnings(&controller, &RunController::warned);
+        controller.start(testing::tinyPlan(*file_, 5000)); // job 1, runs until stopped
+        QVERIFY(controller.isRunning());
+        Cell stale;
+        stale.strategy = "from-an-old-job";
+        emit controller.workerForTesting()->cellFinished(0, stale); // job 0: never current
+        emit controller.workerForTesting()->warned(0, "old");
+        QCOMPARE(cells.count(), 0);
+        QCOMPARE(warnings.count(), 0);
+        emit controller.workerForTesting()->warned(1, "current");
+        QCOMPARE(warnings.count(), 1);
+        controller.stop();
+        QTRY_VERIFY_WITH_TIMEOUT(!controller.isRunning(), 10000);
     }
 };
 
