@@ -8,6 +8,7 @@ packages=(
     qt6-base-dev qt6-svg-dev libqcustomplot-dev
     libfmt-dev nlohmann-json3-dev liburing-dev
     util-linux xauth xvfb
+    doctest-dev
 )
 if [[ "${READSCOPE_EXTRA_PACKAGES:-}" != "" ]]; then
     read -r -a extra <<<"${READSCOPE_EXTRA_PACKAGES}"

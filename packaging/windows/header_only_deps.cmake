@@ -19,3 +19,13 @@ add_library(fmt::fmt ALIAS readscope_fmt_header_only)
 add_library(readscope_json_header_only INTERFACE)
 target_include_directories(readscope_json_header_only SYSTEM INTERFACE ${_hosted})
 add_library(nlohmann_json::nlohmann_json ALIAS readscope_json_header_only)
+
+# doctest for the portable core tests, header-only from Debian's doctest-dev.
+if(NOT EXISTS /usr/include/doctest/doctest.h)
+    message(FATAL_ERROR "/usr/include/doctest is missing: install doctest-dev "
+                        "(scripts/deps.sh does)")
+endif()
+file(CREATE_LINK /usr/include/doctest ${_hosted}/doctest SYMBOLIC)
+add_library(readscope_doctest_header_only INTERFACE)
+target_include_directories(readscope_doctest_header_only SYSTEM INTERFACE ${_hosted})
+add_library(doctest::doctest ALIAS readscope_doctest_header_only)

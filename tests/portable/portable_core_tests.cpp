@@ -2,8 +2,9 @@
 // under Wine: every strategy of this platform returns exactly the file's bytes, the other
 // platform's strategies say why they cannot run, and a whole run verifies, measures and
 // leaves the file untouched.
-#include "check.h"
 #include "range_shapes.h"
+#include <doctest/doctest.h>
+#include <fmt/format.h>
 
 #include "readscope/checksum.h"
 #include "readscope/documents.h"
@@ -90,28 +91,30 @@ struct QuietSink : RunSink {
 TEST_CASE("this platform has its strategies, each explained") {
     REQUIRE(!strategies().empty());
     for (const auto& s : strategies()) {
-        CHECK(s.platform == currentPlatform(), "{}", s.id);
-        CHECK(strategyExplanation(s.id).size() > 100, "{} has no explanation", s.id);
-        CHECK(findStrategy(s.id) == &s, "{}", s.id);
+        CHECK_MESSAGE((s.platform == currentPlatform()), fmt::format("{}", s.id));
+        CHECK_MESSAGE(strategyExplanation(s.id).size() > 100,
+                      fmt::format("{} has no explanation", s.id));
+        CHECK_MESSAGE(findStrategy(s.id) == &s, fmt::format("{}", s.id));
     }
     std::set<std::string_view> ids;
     for (const auto& s : allStrategies())
-        CHECK(ids.insert(s.id).second, "{} is listed twice", s.id);
+        CHECK_MESSAGE(ids.insert(s.id).second, fmt::format("{} is listed twice", s.id));
     const char* windowsIds[] = {
         "readfile-offset",      "setpointer-readfile", "readfile-reuse",   "readfile-sequential",
         "readfile-random",      "mapview-copy",        "mapview-touch",    "mapview-prefetch",
         "readfile-nobuffering", "readfile-calloc",     "mapview-copy-kept"};
     for (const char* id : windowsIds) {
         const auto* s = findStrategy(id);
-        REQUIRE(s, "{} missing", id);
-        CHECK(s->platform == Platform::Windows, "{}", id);
-        CHECK(strategyExplanation(id).size() > 100, "{} has no explanation", id);
+        REQUIRE_MESSAGE(s != nullptr, fmt::format("{} missing", id));
+        CHECK_MESSAGE((s->platform == Platform::Windows), fmt::format("{}", id));
+        CHECK_MESSAGE(strategyExplanation(id).size() > 100,
+                      fmt::format("{} has no explanation", id));
     }
 }
 
 TEST_CASE("every strategy of this platform returns exactly the file's bytes") {
     auto probe = probeFile(testFile());
-    REQUIRE(probe.ok(), "{}", probe.ok() ? "" : probe.error().message);
+    REQUIRE_MESSAGE(probe.ok(), fmt::format("{}", probe.ok() ? "" : probe.error().message));
     CHECK(probe->size == kFileSize);
     int checked = 0;
     for (const auto& s : strategies()) {
@@ -127,25 +130,27 @@ TEST_CASE("every strategy of this platform returns exactly the file's bytes") {
                     r.offset >= kFileSize ? 0 : std::min(r.length, kFileSize - r.offset);
             }
             auto reader = openReader(s, *probe, maxRange);
-            REQUIRE(reader.ok(), "{} {}: {}", s.id, shape.name,
-                    reader.ok() ? "" : reader.error().message);
+            REQUIRE_MESSAGE(reader.ok(), fmt::format("{} {}: {}", s.id, shape.name,
+                                                     reader.ok() ? "" : reader.error().message));
             auto out = (*reader)->read(shape.ranges, ConsumeMode::Verify, true, {});
-            REQUIRE(out.ok(), "{} {}: {}", s.id, shape.name, out.ok() ? "" : out.error().message);
-            CHECK(out->bytes == expectedBytes, "{} {}: {} bytes, want {}", s.id, shape.name,
-                  out->bytes, expectedBytes);
-            CHECK(out->value == expectedChecksum(shape.ranges), "{} {}: wrong bytes", s.id,
-                  shape.name);
+            REQUIRE_MESSAGE(out.ok(), fmt::format("{} {}: {}", s.id, shape.name,
+                                                  out.ok() ? "" : out.error().message));
+            CHECK_MESSAGE(out->bytes == expectedBytes,
+                          fmt::format("{} {}: {} bytes, want {}", s.id, shape.name, out->bytes,
+                                      expectedBytes));
+            CHECK_MESSAGE(out->value == expectedChecksum(shape.ranges),
+                          fmt::format("{} {}: wrong bytes", s.id, shape.name));
             auto reference = referenceChecksum(*probe, shape.ranges);
-            CHECK(reference.ok() && *reference == out->value, "{} {}: reference differs", s.id,
-                  shape.name);
-            CHECK(!out->stopped && (out->syscalls > 0 || s.access == Access::MapInPlace ||
-                                    s.access == Access::MapCopy),
-                  "{} {}: no calls counted", s.id, shape.name);
+            CHECK_MESSAGE((reference.ok() && *reference == out->value),
+                          fmt::format("{} {}: reference differs", s.id, shape.name));
+            CHECK_MESSAGE((!out->stopped && (out->syscalls > 0 || s.access == Access::MapInPlace ||
+                                             s.access == Access::MapCopy)),
+                          fmt::format("{} {}: no calls counted", s.id, shape.name));
             ++checked;
         }
     }
     fmt::print("  {} strategy x shape combinations matched the file\n", checked);
-    CHECK(checked >= 6 * 6, "only {} combinations ran", checked);
+    CHECK_MESSAGE(checked >= 6 * 6, fmt::format("only {} combinations ran", checked));
 }
 
 TEST_CASE("the other platform's strategies say why they cannot run") {
@@ -157,15 +162,16 @@ TEST_CASE("the other platform's strategies say why they cannot run") {
             continue;
         ++others;
         const auto a = availability(s, *probe);
-        CHECK(!a.available, "{} claims to run here", s.id);
-        CHECK(a.reason.find(s.platform == Platform::Windows
-                                ? "Windows only"
-                                : "Windows does not have") != std::string::npos,
-              "{}: '{}'", s.id, a.reason);
+        CHECK_MESSAGE(!a.available, fmt::format("{} claims to run here", s.id));
+        CHECK_MESSAGE(a.reason.find(s.platform == Platform::Windows
+                                        ? "Windows only"
+                                        : "Windows does not have") != std::string::npos,
+                      fmt::format("{}: '{}'", s.id, a.reason));
         auto reader = openReader(s, *probe, 4096);
-        CHECK(!reader.ok() && reader.error().message == a.reason, "{}", s.id);
+        CHECK_MESSAGE((!reader.ok() && reader.error().message == a.reason),
+                      fmt::format("{}", s.id));
     }
-    CHECK(others >= 9, "{}", others);
+    CHECK_MESSAGE(others >= 9, fmt::format("{}", others));
 }
 
 TEST_CASE("a stop request ends every read before it starts") {
@@ -177,10 +183,10 @@ TEST_CASE("a stop request ends every read before it starts") {
         if (!availability(s, *probe).available)
             continue;
         auto reader = openReader(s, *probe, 4096);
-        REQUIRE(reader.ok(), "{}", s.id);
+        REQUIRE_MESSAGE(reader.ok(), fmt::format("{}", s.id));
         const std::vector<Range> ranges{{0, 4096}, {4096, 4096}};
         auto out = (*reader)->read(ranges, ConsumeMode::Touch, false, stop.get_token());
-        CHECK(out.ok() && out->stopped && out->bytes == 0, "{}", s.id);
+        CHECK_MESSAGE((out.ok() && out->stopped && out->bytes == 0), fmt::format("{}", s.id));
     }
 }
 
@@ -204,34 +210,38 @@ TEST_CASE("a whole run verifies every cell and leaves the file untouched") {
                                          : allStrategies().front().id);
         QuietSink sink;
         auto doc = runPlan(plan, sink);
-        REQUIRE(doc.ok(), "{}: {}", toString(cache), doc.ok() ? "" : doc.error().message);
+        REQUIRE_MESSAGE(
+            doc.ok(), fmt::format("{}: {}", toString(cache), doc.ok() ? "" : doc.error().message));
         CHECK(doc->complete);
-        CHECK(doc->cells.size() == plan.sizes.size() * plan.strategies.size(), "{}",
-              doc->cells.size());
+        CHECK_MESSAGE(doc->cells.size() == plan.sizes.size() * plan.strategies.size(),
+                      fmt::format("{}", doc->cells.size()));
         int measured = 0;
         for (const auto& c : doc->cells) {
             const auto* s = findStrategy(c.strategy);
-            REQUIRE(s);
+            REQUIRE(s != nullptr);
             const bool runs = availability(*s, *probe).available &&
                               (cache != CacheMode::Direct || s->access == Access::Direct);
             if (!runs) {
-                CHECK(c.status == CellStatus::Unavailable && !c.message.empty(), "{} {}",
-                      c.strategy, c.message);
+                CHECK_MESSAGE((c.status == CellStatus::Unavailable && !c.message.empty()),
+                              fmt::format("{} {}", c.strategy, c.message));
                 continue;
             }
             ++measured;
-            CHECK(c.status == CellStatus::Ok || c.status == CellStatus::Noisy, "{} {}: {} {}",
-                  c.strategy, c.rangeBytes, toString(c.status), c.message);
-            CHECK(c.checksum == "verified", "{} {}: {}", c.strategy, c.rangeBytes, c.checksum);
-            CHECK(c.samples.size() == 3, "{}", c.samples.size());
-            CHECK(c.summary.median > 0, "{} {}", c.strategy, c.rangeBytes);
+            CHECK_MESSAGE((c.status == CellStatus::Ok || c.status == CellStatus::Noisy),
+                          fmt::format("{} {}: {} {}", c.strategy, c.rangeBytes, toString(c.status),
+                                      c.message));
+            CHECK_MESSAGE(c.checksum == "verified",
+                          fmt::format("{} {}: {}", c.strategy, c.rangeBytes, c.checksum));
+            CHECK_MESSAGE(c.samples.size() == 3, fmt::format("{}", c.samples.size()));
+            CHECK_MESSAGE(c.summary.median > 0, fmt::format("{} {}", c.strategy, c.rangeBytes));
             if (!probe->residencyVerifiable)
-                CHECK(c.residencyMethod.rfind("unverified", 0) == 0 || cache == CacheMode::Direct,
-                      "{}", c.residencyMethod);
+                CHECK_MESSAGE(
+                    (c.residencyMethod.rfind("unverified", 0) == 0 || cache == CacheMode::Direct),
+                    fmt::format("{}", c.residencyMethod));
         }
-        CHECK(measured > 0, "{}: nothing measured", toString(cache));
+        CHECK_MESSAGE(measured > 0, fmt::format("{}: nothing measured", toString(cache)));
     }
-    CHECK(fileFingerprint(testFile()) == before, "the target file changed");
+    CHECK_MESSAGE(fileFingerprint(testFile()) == before, fmt::format("the target file changed"));
 }
 
 TEST_CASE("documents are written atomically over an older one and read back") {
@@ -252,9 +262,9 @@ TEST_CASE("documents are written atomically over an older one and read back") {
     doc.cells.push_back(cell);
     REQUIRE(writeFileAtomically(path, "old").ok());
     auto written = writeFileAtomically(path, toJson(doc));
-    REQUIRE(written.ok(), "{}", written.ok() ? "" : written.error().message);
+    REQUIRE_MESSAGE(written.ok(), fmt::format("{}", written.ok() ? "" : written.error().message));
     auto back = loadDocument(path);
-    REQUIRE(back.ok(), "{}", back.ok() ? "" : back.error().message);
+    REQUIRE_MESSAGE(back.ok(), fmt::format("{}", back.ok() ? "" : back.error().message));
     REQUIRE(back->cells.size() == 1);
     CHECK(back->cells[0].strategy == cell.strategy);
     CHECK(back->cells[0].summary.median == cell.summary.median);
@@ -264,17 +274,18 @@ TEST_CASE("documents are written atomically over an older one and read back") {
 TEST_CASE("bad targets give clear errors") {
     TempDir dir;
     auto missing = probeFile(dir.file("no-such-file"));
-    CHECK(!missing.ok() && missing.error().message.find("does not exist") != std::string::npos,
-          "{}", missing.ok() ? "" : missing.error().message);
+    CHECK_MESSAGE(
+        (!missing.ok() && missing.error().message.find("does not exist") != std::string::npos),
+        fmt::format("{}", missing.ok() ? "" : missing.error().message));
     fs::create_directories(dir.file("folder"));
     auto folder = probeFile(dir.file("folder"));
-    CHECK(!folder.ok() && folder.error().message.find("a directory") != std::string::npos, "{}",
-          folder.ok() ? "" : folder.error().message);
+    CHECK_MESSAGE((!folder.ok() && folder.error().message.find("a directory") != std::string::npos),
+                  fmt::format("{}", folder.ok() ? "" : folder.error().message));
     { std::ofstream(dir.file("empty")); }
     auto empty = probeFile(dir.file("empty"));
-    CHECK(!empty.ok() && empty.error().message.find("empty") != std::string::npos);
+    CHECK((!empty.ok() && empty.error().message.find("empty") != std::string::npos));
     auto again = generateFile(testFile(), 4096);
-    CHECK(!again.ok() && again.error().message.find("already exists") != std::string::npos);
+    CHECK((!again.ok() && again.error().message.find("already exists") != std::string::npos));
 }
 
 TEST_CASE("checksums take empty and split input alike") {
