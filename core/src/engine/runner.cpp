@@ -337,19 +337,22 @@ private:
         return count;
     }
 
-    // Returns false when stopped.
-    bool measure(Lane& lane, Cell& cell, std::span<const Range> ranges,
-                 const std::vector<std::vector<Range>>& parts, int round, int position,
-                 bool record) {
+    // What one round of one strategy came to: the run goes on after a measured or a failed
+    // round (the cell says why it failed), and ends after a stopped one.
+    enum class RoundEnd { Measured, Failed, Stopped };
+
+    RoundEnd measure(Lane& lane, Cell& cell, std::span<const Range> ranges,
+                     const std::vector<std::vector<Range>>& parts, int round, int position,
+                     bool record) {
         Residency residency = prepareCache(ranges);
         auto result = runRound(lane.readers, parts, consumeMode(), cell.rangeBytes, stop_);
         if (!result) {
             fail(cell, result.error().message);
-            return true;
+            return RoundEnd::Failed;
         }
         gConsumedSink.fetch_xor(result->value, std::memory_order_relaxed);
         if (result->stopped)
-            return false;
+            return RoundEnd::Stopped;
         if (record) {
             result->sample.round = round;
             result->sample.position = position;
@@ -360,7 +363,7 @@ private:
             if (result->queueDepth)
                 cell.queueDepth = result->queueDepth;
         }
-        return true;
+        return RoundEnd::Measured;
     }
 
     void runPoint(const SweepPoint& point) {
@@ -442,9 +445,10 @@ private:
                 const std::size_t i = (k + static_cast<std::size_t>(r)) % lanes_.size();
                 if (!usable(lanes_[i], cells[i]))
                     continue;
-                if (!measure(lanes_[i], cells[i], std::span(ranges).first(counts[i]), parts[i],
-                             r - plan_.warmup + 1, position++, record) ||
-                    stop_.stop_requested())
+                const RoundEnd end =
+                    measure(lanes_[i], cells[i], std::span(ranges).first(counts[i]), parts[i],
+                            r - plan_.warmup + 1, position++, record);
+                if (end == RoundEnd::Stopped || stop_.stop_requested())
                     return; // a stopped size is dropped whole: its cells are incomplete
                 step(phase, lanes_[i], point);
             }

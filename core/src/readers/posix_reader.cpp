@@ -94,19 +94,12 @@ public:
         // frames a fault unwinds: the copy buffer is a member (scratch_).
         SigbusGuard guard;
         std::optional<ScopedSigbusGuard> scope;
-        if (mapped)
+        if (mapped) {
             scope.emplace(guard);
-        if (mapped && sigsetjmp(guard.env, 1) != 0) {
-            scratch_.reset();
-            const auto* at = static_cast<const std::byte*>(guard.faultAddress);
-            const auto* base = mappedBase(mapping);
-            const std::string where =
-                at >= base && at < base + f_.size
-                    ? fmt::format(" at offset {}", static_cast<std::uint64_t>(at - base))
-                    : std::string();
-            return Error{fmt::format("'{}' shrank while it was mapped: reading{} raised SIGBUS "
-                                     "(was the file truncated by another process?)",
-                                     f_.path, where)};
+            // The whole controlling expression, as C requires of setjmp; and in this frame,
+            // which stays alive while the guarded reads run.
+            if (sigsetjmp(guard.env, 1) != 0)
+                return shrankWhileMapped(guard, mappedBase(mapping));
         }
         auto st =
             readEachRange(ranges, recordLatencies, stop, out, [&](const Range& r, std::size_t i) {
@@ -122,6 +115,19 @@ public:
     }
 
 private:
+    // The error for a SIGBUS in a guarded read: the file shrank under its mapping.
+    Error shrankWhileMapped(const SigbusGuard& guard, const std::byte* base) {
+        scratch_.reset();
+        const auto* at = static_cast<const std::byte*>(guard.faultAddress);
+        const std::string where =
+            at >= base && at < base + f_.size
+                ? fmt::format(" at offset {}", static_cast<std::uint64_t>(at - base))
+                : std::string();
+        return Error{fmt::format("'{}' shrank while it was mapped: reading{} raised SIGBUS "
+                                 "(was the file truncated by another process?)",
+                                 f_.path, where)};
+    }
+
     // The mapping this read uses: the kept one, or this read's own.
     std::byte* mappedBase(const Mapping& own) const {
         return keepsMapping() ? kept_.base() : own.base();

@@ -79,106 +79,43 @@ public:
 
     Result<ReadOutcome> read(std::span<const Range> ranges, ConsumeMode mode, bool recordLatencies,
                              std::stop_token stop) override {
-        ReadOutcome out;
         std::uint64_t longest = 0;
         for (const auto& r : ranges)
             longest = std::max(longest, r.length);
         if (pool_.empty() || poolBytes_ < std::min(longest, f_.size))
             if (auto st = prepare(longest); !st)
                 return st.error();
-        Consumer consumer(mode, f_.pageSize, false);
-        OffsetTally tally;
-        std::vector<Slot> slots(depth_);
-        std::vector<unsigned> freeSlots;
+        Batch b(ranges, Consumer(mode, f_.pageSize, false));
         for (unsigned i = 0; i < depth_; ++i) {
-            slots[i].buffer = pool_[i].data();
-            freeSlots.push_back(depth_ - 1 - i);
+            b.slots.emplace_back().buffer = pool_[i].data();
+            b.freeSlots.push_back(depth_ - 1 - i);
         }
-        const std::size_t stride = latencyStride(recordLatencies, ranges.size());
-        if (stride)
-            out.latencies.reserve(ranges.size() / stride + 1);
-        std::size_t next = 0;
-        unsigned inflight = 0;
-        std::optional<Error> failure;
-        while (next < ranges.size() || inflight > 0) {
-            const bool halt = failure || stop.stop_requested();
-            if (halt && !failure)
-                out.stopped = next < ranges.size();
+        b.stride = latencyStride(recordLatencies, ranges.size());
+        if (b.stride)
+            b.out.latencies.reserve(ranges.size() / b.stride + 1);
+        while (b.next < ranges.size() || b.inflight > 0) {
+            const bool halt = b.failure || stop.stop_requested();
+            if (halt && !b.failure)
+                b.out.stopped = b.next < ranges.size();
             // Queue new reads only while running; in-flight ones are always drained, since
             // the kernel still owns their buffers.
-            while (!halt && inflight < depth_ && next < ranges.size() && !freeSlots.empty()) {
-                const unsigned id = freeSlots.back();
-                freeSlots.pop_back();
-                Slot& s = slots[id];
-                s.index = next;
-                s.offset = ranges[next].offset;
-                s.want = clippedLength(ranges[next], f_.size);
-                s.filled = 0;
-                s.timed = stride && next % stride == 0;
-                s.start = s.timed ? Clock::now() : Clock::time_point{};
-                ++next;
-                if (s.want == 0) { // past end of file: nothing to read
-                    finish(s, consumer, out);
-                    freeSlots.push_back(id);
-                    continue;
-                }
-                tally.add(s.buffer, f_.pageSize);
-                queue(id, s);
-                ++inflight;
-            }
-            if (inflight == 0) {
+            if (!halt)
+                submit(b);
+            if (b.inflight == 0) {
                 if (halt)
                     break;
                 continue;
             }
-            io_uring_cqe* cqe = nullptr;
-            if (failure) {
-                // Only drain: wait for what the kernel still holds, submit nothing new.
-                const int rc = io_uring_wait_cqe(&ring_, &cqe);
-                ++out.syscalls;
-                if (rc < 0 && rc != -EINTR) {
-                    // The ring is unusable: keep the pool alive for good rather than free
-                    // memory the kernel may still write to.
-                    leaked_ = true;
-                    break;
-                }
-            } else {
-                const int rc = io_uring_submit_and_wait(&ring_, 1);
-                ++out.syscalls;
-                if (rc < 0 && rc != -EINTR && rc != -EAGAIN && rc != -EBUSY)
-                    failure = Error{fmt::format("io_uring_enter on '{}' failed: {}", f_.path,
-                                                std::strerror(-rc))};
-            }
-            while (io_uring_peek_cqe(&ring_, &cqe) == 0 && cqe) {
-                const auto id = static_cast<unsigned>(io_uring_cqe_get_data64(cqe));
-                const int res = cqe->res;
-                io_uring_cqe_seen(&ring_, cqe);
-                Slot& s = slots[id];
-                if (res < 0) {
-                    if (!failure)
-                        failure =
-                            Error{fmt::format("io_uring read of '{}' at offset {} failed: "
-                                              "{}",
-                                              f_.path, s.offset + s.filled, std::strerror(-res))};
-                } else {
-                    s.filled += static_cast<std::uint64_t>(res);
-                    if (res > 0 && s.filled < s.want && !failure) {
-                        queue(id, s); // short read: ask for the rest
-                        continue;
-                    }
-                    if (!failure)
-                        finish(s, consumer, out);
-                }
-                freeSlots.push_back(id);
-                --inflight;
-            }
+            if (!wait(b))
+                break;
+            reap(b);
         }
-        if (failure)
-            return *failure;
-        out.value = consumer.value();
-        out.bufferOffsets = tally.counts();
-        out.queueDepth = depth_;
-        return out;
+        if (b.failure)
+            return *b.failure;
+        b.out.value = b.consumer.value();
+        b.out.bufferOffsets = b.tally.counts();
+        b.out.queueDepth = depth_;
+        return std::move(b.out);
     }
 
 private:
@@ -188,6 +125,96 @@ private:
         Clock::time_point start;
         bool timed = false;
     };
+
+    // One read() call: its slots (free or in flight), the next range to queue, the first
+    // failure, and what it has read so far.
+    struct Batch {
+        Batch(std::span<const Range> r, Consumer c) : ranges(r), consumer(c) {}
+        std::span<const Range> ranges;
+        Consumer consumer;
+        std::vector<Slot> slots;
+        std::vector<unsigned> freeSlots;
+        std::size_t next = 0, stride = 0;
+        unsigned inflight = 0;
+        std::optional<Error> failure;
+        OffsetTally tally;
+        ReadOutcome out;
+    };
+
+    // Fills every free slot with the next ranges and queues their reads (not yet submitted).
+    void submit(Batch& b) {
+        while (b.inflight < depth_ && b.next < b.ranges.size() && !b.freeSlots.empty()) {
+            const unsigned id = b.freeSlots.back();
+            b.freeSlots.pop_back();
+            Slot& s = b.slots[id];
+            s.index = b.next;
+            s.offset = b.ranges[b.next].offset;
+            s.want = clippedLength(b.ranges[b.next], f_.size);
+            s.filled = 0;
+            s.timed = b.stride && b.next % b.stride == 0;
+            s.start = s.timed ? Clock::now() : Clock::time_point{};
+            ++b.next;
+            if (s.want == 0) { // past end of file: nothing to read
+                finish(s, b.consumer, b.out);
+                b.freeSlots.push_back(id);
+                continue;
+            }
+            b.tally.add(s.buffer, f_.pageSize);
+            queue(id, s);
+            ++b.inflight;
+        }
+    }
+
+    // Submits what is queued and waits for at least one completion; after a failure only
+    // waits, submitting nothing new. False when the ring itself is unusable.
+    bool wait(Batch& b) {
+        if (b.failure) {
+            io_uring_cqe* cqe = nullptr;
+            const int rc = io_uring_wait_cqe(&ring_, &cqe);
+            ++b.out.syscalls;
+            if (rc < 0 && rc != -EINTR) {
+                // The ring is unusable: keep the pool alive for good rather than free memory
+                // the kernel may still write to.
+                leaked_ = true;
+                return false;
+            }
+            return true;
+        }
+        const int rc = io_uring_submit_and_wait(&ring_, 1);
+        ++b.out.syscalls;
+        if (rc < 0 && rc != -EINTR && rc != -EAGAIN && rc != -EBUSY)
+            b.failure = Error{
+                fmt::format("io_uring_enter on '{}' failed: {}", f_.path, std::strerror(-rc))};
+        return true;
+    }
+
+    // Takes every completion there is: a finished range is consumed, a short read asks for
+    // the rest, an error becomes the batch's failure (its slot is freed, nothing consumed).
+    void reap(Batch& b) {
+        io_uring_cqe* cqe = nullptr;
+        while (io_uring_peek_cqe(&ring_, &cqe) == 0 && cqe) {
+            const auto id = static_cast<unsigned>(io_uring_cqe_get_data64(cqe));
+            const int res = cqe->res;
+            io_uring_cqe_seen(&ring_, cqe);
+            Slot& s = b.slots[id];
+            if (res < 0) {
+                if (!b.failure)
+                    b.failure =
+                        Error{fmt::format("io_uring read of '{}' at offset {} failed: {}", f_.path,
+                                          s.offset + s.filled, std::strerror(-res))};
+            } else {
+                s.filled += static_cast<std::uint64_t>(res);
+                if (res > 0 && s.filled < s.want && !b.failure) {
+                    queue(id, s); // short read: ask for the rest
+                    continue;
+                }
+                if (!b.failure)
+                    finish(s, b.consumer, b.out);
+            }
+            b.freeSlots.push_back(id);
+            --b.inflight;
+        }
+    }
 
     void queue(unsigned id, Slot& s) {
         io_uring_sqe* sqe = io_uring_get_sqe(&ring_);
