@@ -216,6 +216,11 @@ void ConfigPanel::showFileStatus(const FileStatus* status, const QString& proble
     updateSizeFeedback();
 }
 
+void ConfigPanel::showInspecting() {
+    showFileStatus(nullptr, {});
+    fileInfo_->setText("Looking at the file…");
+}
+
 void ConfigPanel::updateCacheText() {
     QString text = cacheSentence(CacheMode(cache_->currentData().toInt()));
     if (status_ && CacheMode(cache_->currentData().toInt()) != CacheMode::Direct)

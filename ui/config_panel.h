@@ -31,6 +31,8 @@ public:
     void setFilePath(const QString& path);
     // What the core found out about the file (nullptr + message when it cannot be read).
     void showFileStatus(const FileStatus* status, const QString& problem);
+    // While the file is looked at in the background: no status yet, and says so.
+    void showInspecting();
     // The status last shown (nullptr when the file could not be inspected).
     const FileStatus* fileStatus() const { return status_ ? &*status_ : nullptr; }
     StrategyPicker* strategyPicker() const { return picker_; }

@@ -5,6 +5,7 @@
 #include "compare_view.h"
 #include "config_panel.h"
 #include "explanation_html.h"
+#include "file_inspector.h"
 #include "results_model.h"
 #include "run_controller.h"
 #include "strategy_picker.h"
@@ -49,6 +50,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     model_ = new ResultsModel(this);
     controller_ = new RunController(this);
     controller_->setRecoveryPath(recoveryPath());
+    inspector_ = new FileInspector(this);
+    connect(inspector_, &FileInspector::inspected, this, &MainWindow::onFileInspected);
     buildLayout();
     buildActions();
     connect(controller_, &RunController::started, model_, &ResultsModel::beginRun);
@@ -176,18 +179,22 @@ void MainWindow::log(const QString& message, bool warning) {
         tabs_->setTabText(logTab_, QString("Log (%1)").arg(++warnings_));
 }
 
-bool MainWindow::openTargetFile(const QString& path) {
+void MainWindow::openTargetFile(const QString& path) {
     config_->setFilePath(path);
-    auto status = inspectFile(path.toStdString());
-    if (!status) {
-        const QString why = QString::fromStdString(status.error().message);
-        config_->showFileStatus(nullptr, why);
-        showBanner(why);
-        return false;
-    }
-    config_->showFileStatus(&*status, {});
-    showBanner({});
-    return true;
+    config_->showInspecting();
+    inspector_->inspect(path);
+}
+
+bool MainWindow::isInspectingFile() const { return inspector_->busy(); }
+
+void MainWindow::onFileInspected(const QString& path, const FileStatus* status,
+                                 const QString& error) {
+    if (path != config_->filePath())
+        return; // the field names another file by now; its own look is on its way
+    config_->showFileStatus(status, error);
+    fileProblem_ = error;
+    showBanner(error);
+    emit fileInspected(status != nullptr);
 }
 
 void MainWindow::refreshFileStatus() {
@@ -202,9 +209,17 @@ bool MainWindow::startRun() {
         showBanner("Choose a file to read first (Open…, Generate…, or drop one on the window).");
         return false;
     }
-    if (!openTargetFile(config_->filePath())) // refreshed before each run
+    if (inspector_->busy()) {
+        showBanner("Still looking at the file; press Run again in a moment.");
         return false;
+    }
+    // The last look at the file decides here; the run probes it again before its first read,
+    // so a file that changed since is caught there.
     const FileStatus* status = config_->fileStatus();
+    if (!status) {
+        showBanner(fileProblem_);
+        return false;
+    }
     auto plan = config_->plan();
     if (!plan) {
         showBanner(QString::fromStdString(plan.error().message));

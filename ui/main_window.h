@@ -27,6 +27,7 @@ class CompareView;
 class ConfigPanel;
 class ResultsModel;
 class RunController;
+class FileInspector;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -34,8 +35,10 @@ public:
     explicit MainWindow(QWidget* parent = nullptr);
     ~MainWindow() override;
 
-    // Chooses the file to measure; returns false (and says why on screen) when it is unusable.
-    bool openTargetFile(const QString& path);
+    // Chooses the file to measure and looks at it in the background; fileInspected tells when
+    // the look is done (and the panel, or the banner, what it found).
+    void openTargetFile(const QString& path);
+    bool isInspectingFile() const;
     void chooseTargetFile();   // the Open… dialog for the file to measure
     void copyChartImage();     // Edit ▸ Copy chart: the exported picture, on the clipboard
     void copyMarkdown();       // Edit ▸ Copy as Markdown
@@ -73,6 +76,8 @@ public:
 
 signals:
     void runFinished();
+    // The chosen file was looked at: usable (ok) or not (the banner says why).
+    void fileInspected(bool ok);
 
 protected:
     void closeEvent(QCloseEvent* event) override;
@@ -85,6 +90,7 @@ private:
     void buildActions();
     void saveSettings() const;
     void refreshFileStatus();
+    void onFileInspected(const QString& path, const FileStatus* status, const QString& error);
     void showBanner(const QString& message);
     void log(const QString& message, bool warning = false);
     void onProgress(const Progress& p);
@@ -118,6 +124,8 @@ private:
     QPushButton* runButton_ = nullptr;
     QPushButton* stopButton_ = nullptr;
     RunController* controller_ = nullptr;
+    FileInspector* inspector_ = nullptr;
+    QString fileProblem_; // why the last file looked at cannot be measured
     QElapsedTimer runClock_;
     int warnings_ = 0;
     QList<QAction*> resultActions_;

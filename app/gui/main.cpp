@@ -80,7 +80,18 @@ int main(int argc, char** argv) {
         if (const QString e = window.loadBaseline(options->baseline); !e.isEmpty())
             std::fprintf(stderr, "readscope: %s\n", qPrintable(e));
     }
-    if (options->run)
-        QTimer::singleShot(0, &window, [&window] { window.startRun(); });
+    if (options->run) {
+        // After the file has been looked at (in the background), or at once without a file.
+        if (window.isInspectingFile())
+            QObject::connect(
+                &window, &readscope::ui::MainWindow::fileInspected, &window,
+                [&window](bool ok) {
+                    if (ok)
+                        window.startRun();
+                },
+                Qt::SingleShotConnection);
+        else
+            QTimer::singleShot(0, &window, [&window] { window.startRun(); });
+    }
     return QApplication::exec();
 }

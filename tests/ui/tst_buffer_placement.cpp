@@ -51,7 +51,7 @@ private slots:
         QFETCH(QString, offsets);
         MainWindow w;
         w.show();
-        QVERIFY(w.openTargetFile(QString::fromStdString(file_->path())));
+        QVERIFY(testing::openAndWait(w, file_->path()));
         w.config()->setPlan(testing::tinyPlan(*file_));
         QComboBox* field = offsetField(w);
         QVERIFY(field && field->isEditable());
@@ -157,7 +157,7 @@ private slots:
 
     void trapLessonSetsUpTheSweep() {
         MainWindow w;
-        QVERIFY(w.openTargetFile(QString::fromStdString(file_->path())));
+        QVERIFY(testing::openAndWait(w, file_->path()));
         int lesson = -1;
         const auto lessons = w.findChildren<QAction*>();
         for (QAction* a : lessons)

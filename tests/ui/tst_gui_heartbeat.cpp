@@ -21,7 +21,7 @@ private slots:
         testing::TestFile file(64 << 20);
         MainWindow w;
         w.show();
-        QVERIFY(w.openTargetFile(QString::fromStdString(file.path())));
+        QVERIFY(testing::openAndWait(w, file.path()));
         auto plan = testing::tinyPlan(file, 5);
         plan.sizes = {4 << 10, 64 << 10, 1 << 20, 8 << 20};
         plan.strategies = {"pread-zerofill", "pread-uninit", "mmap-touch", "uring-batch"};

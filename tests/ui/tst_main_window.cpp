@@ -151,7 +151,7 @@ private slots:
     void tinyRunFillsChartAndTable() {
         MainWindow w;
         w.show();
-        QVERIFY(w.openTargetFile(QString::fromStdString(file_->path())));
+        QVERIFY(testing::openAndWait(w, file_->path()));
         w.config()->setPlan(testing::tinyPlan(*file_));
         QAbstractItemModelTester tester(w.model(),
                                         QAbstractItemModelTester::FailureReportingMode::QtTest);
@@ -414,7 +414,7 @@ private slots:
 
     void lessonsSetUpSweeps() {
         MainWindow w;
-        QVERIFY(w.openTargetFile(QString::fromStdString(file_->path())));
+        QVERIFY(testing::openAndWait(w, file_->path()));
         w.applyLesson(1); // the extra lseek
         auto plan = w.config()->plan();
         QVERIFY(plan.ok());
@@ -440,7 +440,7 @@ private slots:
     void stopButtonEndsTheRunPromptly() {
         MainWindow w;
         w.show();
-        QVERIFY(w.openTargetFile(QString::fromStdString(file_->path())));
+        QVERIFY(testing::openAndWait(w, file_->path()));
         auto plan = testing::tinyPlan(*file_, 5000); // minutes of rounds: never ends by itself
         plan.sizes = {1 << 20, 16 << 10};
         w.config()->setPlan(plan);
@@ -493,7 +493,7 @@ private slots:
     void closingMidRunStopsCleanly() {
         auto* w = new MainWindow;
         w->show();
-        QVERIFY(w->openTargetFile(QString::fromStdString(file_->path())));
+        QVERIFY(testing::openAndWait(*w, file_->path()));
         w->config()->setPlan(testing::tinyPlan(*file_, 5000));
         QVERIFY(w->startRun());
         QVERIFY(testing::waitForMeasuredRound(*w));
@@ -530,7 +530,7 @@ private slots:
         QFETCH(QString, path);
         QFETCH(QString, mentions);
         MainWindow w;
-        QVERIFY(!w.openTargetFile(path));
+        QVERIFY(!testing::openAndWait(w, path));
         QVERIFY2(w.bannerText().contains(mentions), qPrintable(w.bannerText()));
         QVERIFY(!w.startRun());
         QVERIFY(!w.isRunning());
@@ -544,13 +544,40 @@ private slots:
         QVERIFY(QFile::copy(QString::fromStdString(file_->path()), path));
         QVERIFY(QFile::setPermissions(path, QFileDevice::WriteOwner));
         MainWindow w;
-        QVERIFY(!w.openTargetFile(path));
+        QVERIFY(!testing::openAndWait(w, path));
         QVERIFY(w.bannerText().contains("cannot open"));
+    }
+
+    void filesAreLookedAtOffTheGuiThread() {
+        // inspectFile (statx, a trial O_DIRECT read, io_uring, residency) can take seconds on a
+        // network file: the window hands it to the thread pool and answers when it is done.
+        MainWindow w;
+        w.openTargetFile(QString::fromStdString(file_->path()));
+        QVERIFY(w.isInspectingFile()); // returned before the answer: nothing ran inline
+        auto* info = w.findChild<QLabel*>("fileInfo");
+        QVERIFY(info);
+        QCOMPARE(info->text(), QString("Looking at the file…"));
+        QVERIFY(!w.startRun()); // not yet: says so
+        QVERIFY2(w.bannerText().contains("Still looking"), qPrintable(w.bannerText()));
+        QSignalSpy inspected(&w, &MainWindow::fileInspected);
+        QVERIFY(inspected.wait(30000));
+        QVERIFY(inspected.at(0).at(0).toBool());
+        QVERIFY(!w.isInspectingFile());
+        QVERIFY2(info->text().contains("MiB"), qPrintable(info->text()));
+        // Two files chosen in a row: only the second one's answer shows.
+        w.openTargetFile("/nonexistent/first.bin");
+        w.openTargetFile(QString::fromStdString(file_->path()));
+        QSignalSpy again(&w, &MainWindow::fileInspected);
+        QVERIFY(again.wait(30000));
+        QTest::qWait(50); // the first look's late answer, had it not been dropped
+        QCOMPARE(again.count(), 1);
+        QVERIFY(again.at(0).at(0).toBool());
+        QVERIFY(w.bannerText().isEmpty());
     }
 
     void badSizesAreRefusedWithAMessage() {
         MainWindow w;
-        QVERIFY(w.openTargetFile(QString::fromStdString(file_->path())));
+        QVERIFY(testing::openAndWait(w, file_->path()));
         auto plan = testing::tinyPlan(*file_);
         plan.sizes = {64 << 20}; // larger than the 8 MiB file
         w.config()->setPlan(plan);
@@ -565,7 +592,7 @@ private slots:
         plan.threads = 2;
         {
             MainWindow w;
-            QVERIFY(w.openTargetFile(QString::fromStdString(file_->path())));
+            QVERIFY(testing::openAndWait(w, file_->path()));
             w.config()->setPlan(plan);
             w.close(); // settings are saved on close
         }

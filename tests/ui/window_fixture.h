@@ -24,9 +24,22 @@ inline Plan tinyPlan(const TestFile& f, int rounds = 2) {
     return p;
 }
 
+// Chooses a file as a person does and waits until the window has looked at it (in the
+// background). True when the window found it usable.
+inline bool openAndWait(ui::MainWindow& w, const QString& path) {
+    QSignalSpy inspected(&w, &ui::MainWindow::fileInspected);
+    w.openTargetFile(path);
+    if (!inspected.wait(30000))
+        return false;
+    return inspected.takeFirst().at(0).toBool();
+}
+inline bool openAndWait(ui::MainWindow& w, const std::string& path) {
+    return openAndWait(w, QString::fromStdString(path));
+}
+
 // Chooses the plan's file, runs the plan through the window and waits for it to finish.
 inline bool runToEnd(ui::MainWindow& w, const Plan& plan) {
-    if (!w.openTargetFile(QString::fromStdString(plan.file)))
+    if (!openAndWait(w, plan.file))
         return false;
     w.config()->setPlan(plan);
     QSignalSpy finished(&w, &ui::MainWindow::runFinished);
