@@ -14,6 +14,7 @@
 #include "readscope/documents.h"
 #include "readscope/recovery.h"
 #include "readscope/report.h"
+#include "settings_store.h"
 
 #include <QAction>
 #include <QApplication>
@@ -36,17 +37,6 @@
 #include <algorithm>
 
 namespace readscope::ui {
-
-namespace {
-
-QStringList toQStrings(const std::vector<std::string>& v) {
-    QStringList out;
-    for (const auto& s : v)
-        out << QString::fromStdString(s);
-    return out;
-}
-
-} // namespace
 
 void MainWindow::buildActions() {
     auto* file = menuBar()->addMenu("&File");
@@ -320,55 +310,20 @@ QString MainWindow::openResults(const QString& path) {
 
 void MainWindow::saveSettings() const {
     QSettings s;
-    s.setValue("file", config_->filePath());
-    if (auto plan = config_->plan()) {
-        QStringList sizes;
-        for (auto v : plan->sizes)
-            sizes << QString::number(v);
-        s.setValue("sizes", sizes);
-        s.setValue("strategies", toQStrings(plan->strategies));
-        s.setValue("pattern", int(plan->pattern));
-        s.setValue("cache", int(plan->cache));
-        s.setValue("threads", plan->threads);
-        s.setValue("rounds", plan->rounds);
-        s.setValue("warmup", plan->warmup);
-        s.setValue("seed", quint64(plan->seed));
-        QStringList offsets;
-        for (auto o : plan->bufferOffsets)
-            offsets << QString::number(o);
-        s.setValue("bufferOffsets", offsets);
-    }
+    if (auto plan = config_->plan())
+        savePlanSettings(s, config_->filePath(), *plan);
+    else
+        s.setValue("file", config_->filePath());
     s.setValue("geometry", saveGeometry());
     s.setValue("state", saveState());
 }
 
 void MainWindow::restoreSettings() {
     QSettings s;
-    Plan plan;
-    plan.strategies = {"pread-zerofill", "pread-uninit", "seek-read",
-                       "pread-reuse",    "mmap-copy",    "mmap-touch"};
-    if (s.contains("strategies")) {
-        plan.strategies.clear();
-        for (const auto& id : s.value("strategies").toStringList())
-            plan.strategies.push_back(id.toStdString());
-    }
-    if (s.contains("sizes")) {
-        plan.sizes.clear();
-        for (const auto& v : s.value("sizes").toStringList())
-            plan.sizes.push_back(v.toULongLong());
-    }
-    plan.pattern = Pattern(s.value("pattern", int(plan.pattern)).toInt());
-    plan.cache = CacheMode(s.value("cache", int(plan.cache)).toInt());
-    plan.threads = s.value("threads", plan.threads).toInt();
-    plan.rounds = s.value("rounds", plan.rounds).toInt();
-    plan.warmup = s.value("warmup", plan.warmup).toInt();
-    plan.seed = s.value("seed", quint64(plan.seed)).toULongLong();
-    for (const auto& v : s.value("bufferOffsets").toStringList()) {
-        bool ok = false; // a value that is not a number is dropped, not read as offset 0
-        if (const uint o = v.toUInt(&ok); ok && o <= kMaxBufferOffset)
-            plan.bufferOffsets.push_back(o);
-    }
-    config_->setPlan(plan);
+    Plan defaults;
+    defaults.strategies = {"pread-zerofill", "pread-uninit", "seek-read",
+                           "pread-reuse",    "mmap-copy",    "mmap-touch"};
+    config_->setPlan(loadPlanSettings(s, defaults));
     restoreGeometry(s.value("geometry").toByteArray());
     restoreState(s.value("state").toByteArray());
     const QString file = s.value("file").toString();

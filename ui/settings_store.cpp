@@ -1,0 +1,86 @@
+#include "settings_store.h"
+
+#include "readscope/buffer_offsets.h"
+
+#include <QStringList>
+
+namespace readscope::ui {
+
+namespace {
+
+QString text(std::string_view v) { return QString::fromUtf8(v.data(), qsizetype(v.size())); }
+
+// An enum saved by name; an unknown name (or the integers older versions wrote) keeps the
+// default rather than becoming an enum value nobody defined.
+template <class E, class Parse>
+E enumSetting(const QSettings& s, const char* key, E fallback, Parse parse) {
+    if (!s.contains(key))
+        return fallback;
+    auto parsed = parse(s.value(key).toString().toStdString());
+    return parsed ? *parsed : fallback;
+}
+
+int intSetting(const QSettings& s, const char* key, int fallback, IntLimit limit) {
+    bool ok = false;
+    const int v = s.value(key, fallback).toInt(&ok);
+    return ok && limit.contains(v) ? v : fallback;
+}
+
+} // namespace
+
+void savePlanSettings(QSettings& s, const QString& file, const Plan& plan) {
+    s.setValue("file", file);
+    QStringList sizes;
+    for (auto v : plan.sizes)
+        sizes << QString::number(v);
+    s.setValue("sizes", sizes);
+    QStringList ids;
+    for (const auto& id : plan.strategies)
+        ids << QString::fromStdString(id);
+    s.setValue("strategies", ids);
+    s.setValue("pattern", text(toString(plan.pattern)));
+    s.setValue("cache", text(toString(plan.cache)));
+    s.setValue("consume", text(toString(plan.consume)));
+    s.setValue("threads", plan.threads);
+    s.setValue("rounds", plan.rounds);
+    s.setValue("warmup", plan.warmup);
+    s.setValue("seed", quint64(plan.seed));
+    QStringList offsets;
+    for (auto o : plan.bufferOffsets)
+        offsets << QString::number(o);
+    s.setValue("bufferOffsets", offsets);
+}
+
+Plan loadPlanSettings(const QSettings& s, const Plan& defaults) {
+    Plan plan = defaults;
+    if (s.contains("strategies")) {
+        plan.strategies.clear();
+        for (const auto& id : s.value("strategies").toStringList())
+            plan.strategies.push_back(id.toStdString());
+    }
+    if (s.contains("sizes")) {
+        plan.sizes.clear();
+        for (const auto& v : s.value("sizes").toStringList()) {
+            bool ok = false;
+            if (const auto size = v.toULongLong(&ok); ok && size > 0)
+                plan.sizes.push_back(size);
+        }
+        if (plan.sizes.empty())
+            plan.sizes = defaults.sizes;
+    }
+    plan.pattern = enumSetting(s, "pattern", defaults.pattern, parsePattern);
+    plan.cache = enumSetting(s, "cache", defaults.cache, parseCacheMode);
+    plan.consume = enumSetting(s, "consume", defaults.consume, parseConsume);
+    plan.threads = intSetting(s, "threads", defaults.threads, kThreadsLimit);
+    plan.rounds = intSetting(s, "rounds", defaults.rounds, kRoundsLimit);
+    plan.warmup = intSetting(s, "warmup", defaults.warmup, kWarmupLimit);
+    plan.seed = s.value("seed", quint64(defaults.seed)).toULongLong();
+    for (const auto& v : s.value("bufferOffsets").toStringList()) {
+        bool ok = false; // a value that is not a number is dropped, not read as offset 0
+        if (const uint o = v.toUInt(&ok); ok && o <= kMaxBufferOffset)
+            plan.bufferOffsets.push_back(o);
+    }
+    return plan;
+}
+
+} // namespace readscope::ui
