@@ -77,9 +77,7 @@ public:
     Result<ReadOutcome> read(std::span<const Range> ranges, ConsumeMode mode, bool recordLatencies,
                              std::stop_token stop) override {
         ReadOutcome out;
-        seeks_ = 0;
-        tally_ = {};
-        if (auto st = prepareFor(ranges); !st)
+        if (auto st = beginRead(ranges); !st)
             return st.error();
         Consumer consumer(mode, f_.pageSize, s_.hint == Hint::Prefetch);
         Mapping mapping;
@@ -108,10 +106,7 @@ public:
         if (!st)
             return st.error();
         mapping.unmap(out.syscalls);
-        out.value = consumer.value();
-        out.seeks = std::exchange(seeks_, 0);
-        out.bufferOffsets = takeBufferOffsets();
-        return out;
+        return finishRead(out, consumer);
     }
 
 private:
@@ -175,7 +170,9 @@ private:
 
     // Linux: madvise(MADV_WILLNEED) on the mapped range. macOS: F_RDADVISE, the file-level
     // read-ahead request, since its madvise advice on file mappings starts no I/O.
-    void adviseWillNeed(std::byte* at, std::uint64_t offset, std::uint64_t length) {
+    Status adviseWillNeed(std::byte* at, std::uint64_t offset, std::uint64_t length,
+                          std::uint64_t& syscalls) {
+        ++syscalls; // advice: a refusal changes nothing read
 #ifdef __APPLE__
         (void)at;
         radvisory advice{static_cast<off_t>(offset),
@@ -185,46 +182,40 @@ private:
         (void)offset;
         ::madvise(at, length, MADV_WILLNEED);
 #endif
+        return okStatus();
     }
 
-    Result<std::uint64_t> readAtFull(std::byte* buf, std::uint64_t want, std::uint64_t off,
-                                     std::uint64_t& syscalls) {
-        std::uint64_t got = 0;
-        while (got < want) {
-            const ssize_t n =
-                ::pread(fd_.get(), buf + got, want - got, static_cast<off_t>(off + got));
+    // One pread (again after EINTR): the bytes it read, 0 at the end of the file.
+    Result<std::uint64_t> readAt(std::byte* buf, std::uint64_t n, std::uint64_t off,
+                                 std::uint64_t& syscalls) {
+        for (;;) {
+            const ssize_t got = ::pread(fd_.get(), buf, n, static_cast<off_t>(off));
             ++syscalls;
-            if (n < 0) {
-                if (errno == EINTR)
-                    continue;
-                return Error{ioError("pread", off + got, std::strerror(errno))};
-            }
-            if (n == 0)
-                break;
-            got += static_cast<std::uint64_t>(n);
+            if (got >= 0)
+                return static_cast<std::uint64_t>(got);
+            if (errno != EINTR)
+                return Error{ioError("pread", off, std::strerror(errno))};
         }
-        return got;
     }
 
-    Result<std::uint64_t> seekReadFull(std::byte* buf, std::uint64_t want, std::uint64_t off,
-                                       std::uint64_t& syscalls) {
+    Status seekTo(std::uint64_t off, std::uint64_t& syscalls) {
         ++syscalls;
         if (::lseek(fd_.get(), static_cast<off_t>(off), SEEK_SET) < 0)
             return Error{ioError("lseek", off, std::strerror(errno))};
-        std::uint64_t got = 0;
-        while (got < want) {
-            const ssize_t n = ::read(fd_.get(), buf + got, want - got);
+        return okStatus();
+    }
+
+    // One read at the file position (off names it in an error).
+    Result<std::uint64_t> readNext(std::byte* buf, std::uint64_t n, std::uint64_t off,
+                                   std::uint64_t& syscalls) {
+        for (;;) {
+            const ssize_t got = ::read(fd_.get(), buf, n);
             ++syscalls;
-            if (n < 0) {
-                if (errno == EINTR)
-                    continue;
-                return Error{ioError("read", off + got, std::strerror(errno))};
-            }
-            if (n == 0)
-                break;
-            got += static_cast<std::uint64_t>(n);
+            if (got >= 0)
+                return static_cast<std::uint64_t>(got);
+            if (errno != EINTR)
+                return Error{ioError("read", off, std::strerror(errno))};
         }
-        return got;
     }
 
     // Read-to-end into a growable buffer: reads are limited to the spare capacity; a full
@@ -271,39 +262,9 @@ private:
         return filled;
     }
 
-    Result<std::uint64_t> readOne(const Range& r, std::uint64_t index, Consumer& consumer,
-                                  std::byte* map, std::uint64_t& syscalls) {
-        const std::uint64_t want = clippedLength(r, f_.size);
-        switch (s_.access) {
-        case Access::Pread: return readPositioned(r, index, consumer, syscalls);
-        case Access::SeekRead: return readAfterSeek(r, index, consumer, syscalls);
-        case Access::ReadToEnd: return readToEnd(r, index, consumer, syscalls);
-        case Access::MapCopy: {
-            scratch_ = freshBuffer(want, placement_);
-            tally_.add(scratch_.get(), f_.pageSize);
-            std::memcpy(scratch_.get(), map + r.offset, want);
-            consumer.buffer({scratch_.get(), want}, index);
-            scratch_.reset();
-            return want;
-        }
-        case Access::MapInPlace: {
-            if (s_.hint == Hint::WillNeed && want) {
-                const auto start = alignDown(r.offset, f_.pageSize);
-                ++syscalls;
-                adviseWillNeed(map + start, start, r.offset + want - start);
-            }
-            consumer.inPlace({map + r.offset, want}, index);
-            return want;
-        }
-        case Access::Direct: return readAligned(r, index, consumer, syscalls);
-        case Access::UringBatch: break;
-        }
-        return Error{fmt::format("strategy '{}' is not a POSIX read loop", s_.id)};
-    }
-
+    static constexpr const char* kPlatform = "POSIX";
     UniqueFd fd_;
-    Mapping kept_;        // mmap-copy-kept's mapping, for the whole run
-    FreshBuffer scratch_; // mmap-copy's fresh buffer, owned outside the fault path
+    Mapping kept_; // mmap-copy-kept's mapping, for the whole run
 };
 
 } // namespace

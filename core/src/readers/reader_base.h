@@ -1,8 +1,10 @@
 #pragma once
 // What the POSIX and Windows readers share: the kept buffer (reused, or aligned for direct
-// reads), and the strategy steps that differ between platforms only in the call that reads.
-// Derived supplies readAtFull (a positioned read loop), seekReadFull (seek, then read) and
-// mapKept (the kept mapping of a MapLifetime::Kept strategy, made when missing).
+// reads), read()'s opening and closing, the dispatch of one range to the strategy's way of
+// reading it, and the loops that read until a range is done. Derived supplies the calls that
+// differ between platforms: readAt (one positioned read), seekTo and readNext (seek, then
+// read), adviseWillNeed, readToEnd, and mapKept (the kept mapping of a MapLifetime::Kept
+// strategy, made when missing), and its platform's name, kPlatform.
 // Also the loop every reader's read() shares and the platform readers' factories. Private to
 // the core.
 #include "buffers.h"
@@ -13,7 +15,9 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstring>
 #include <new>
+#include <utility>
 
 namespace readscope {
 
@@ -163,6 +167,87 @@ protected:
                    : okStatus();
     }
 
+    // read()'s opening: a fresh seek count and buffer tally, the kept buffer ready.
+    Status beginRead(std::span<const Range> ranges) {
+        seeks_ = 0;
+        tally_ = {};
+        return prepareFor(ranges);
+    }
+
+    // read()'s closing: what consuming produced, the seeks and where the buffers were.
+    ReadOutcome finishRead(ReadOutcome& out, const Consumer& consumer) {
+        out.value = consumer.value();
+        out.seeks = std::exchange(seeks_, 0);
+        out.bufferOffsets = takeBufferOffsets();
+        return std::move(out);
+    }
+
+    // One range, the strategy's way. map is the file's mapping for the mapping strategies.
+    Result<std::uint64_t> readOne(const Range& r, std::uint64_t index, Consumer& consumer,
+                                  std::byte* map, std::uint64_t& syscalls) {
+        const std::uint64_t want = clippedLength(r, f_.size);
+        switch (s_.access) {
+        case Access::Pread: return readPositioned(r, index, consumer, syscalls);
+        case Access::SeekRead: return readAfterSeek(r, index, consumer, syscalls);
+        case Access::ReadToEnd: return derived().readToEnd(r, index, consumer, syscalls);
+        case Access::MapCopy: {
+            // A member, not a local: a SIGBUS guard's jump out of the copy must not leak it.
+            scratch_ = freshBuffer(want, placement_);
+            tally_.add(scratch_.get(), f_.pageSize);
+            std::memcpy(scratch_.get(), map + r.offset, want);
+            consumer.buffer({scratch_.get(), want}, index);
+            scratch_.reset();
+            return want;
+        }
+        case Access::MapInPlace: {
+            if (s_.hint == Hint::WillNeed && want) {
+                const auto start = alignDown(r.offset, f_.pageSize);
+                if (auto st = derived().adviseWillNeed(map + start, start, r.offset + want - start,
+                                                       syscalls);
+                    !st)
+                    return st.error();
+            }
+            consumer.inPlace({map + r.offset, want}, index);
+            return want;
+        }
+        case Access::Direct: return readAligned(r, index, consumer, syscalls);
+        case Access::UringBatch: break;
+        }
+        return Error{fmt::format("strategy '{}' has no {} read loop", s_.id, Derived::kPlatform)};
+    }
+
+    // Positioned reads until want bytes or the end of the file.
+    Result<std::uint64_t> readAtFull(std::byte* buf, std::uint64_t want, std::uint64_t off,
+                                     std::uint64_t& syscalls) {
+        std::uint64_t got = 0;
+        while (got < want) {
+            auto n = derived().readAt(buf + got, want - got, off + got, syscalls);
+            if (!n)
+                return n;
+            if (*n == 0)
+                break;
+            got += *n;
+        }
+        return got;
+    }
+
+    // One seek, then reads until want bytes or the end of the file.
+    Result<std::uint64_t> seekReadFull(std::byte* buf, std::uint64_t want, std::uint64_t off,
+                                       std::uint64_t& syscalls) {
+        if (auto st = derived().seekTo(off, syscalls); !st)
+            return st.error();
+        std::uint64_t got = 0;
+        while (got < want) {
+            auto n = derived().readNext(buf + got, want - got, off + got, syscalls);
+            if (!n)
+                return n;
+            if (*n == 0)
+                break;
+            got += *n;
+        }
+        return got;
+    }
+
     // pread / ReadFile at an offset, into a fresh (zeroed or not) or the reused buffer.
     Result<std::uint64_t> readPositioned(const Range& r, std::uint64_t index, Consumer& consumer,
                                          std::uint64_t& syscalls) {
@@ -178,7 +263,7 @@ protected:
                 zeroFill(buf, want);
         }
         tally_.add(buf, f_.pageSize);
-        auto got = derived().readAtFull(buf, want, r.offset, syscalls);
+        auto got = readAtFull(buf, want, r.offset, syscalls);
         if (got)
             consumer.buffer({buf, *got}, index);
         return got;
@@ -191,7 +276,7 @@ protected:
         auto fresh = freshBuffer(want, placement_);
         tally_.add(fresh.get(), f_.pageSize);
         ++seeks_;
-        auto got = derived().seekReadFull(fresh.get(), want, r.offset, syscalls);
+        auto got = seekReadFull(fresh.get(), want, r.offset, syscalls);
         if (got)
             consumer.buffer({fresh.get(), *got}, index);
         return got;
@@ -208,7 +293,7 @@ protected:
         if (end - start > buffer_.size())
             return Error{fmt::format("direct read of {} bytes exceeds its buffer", end - start)};
         tally_.add(buffer_.data(), f_.pageSize);
-        auto got = derived().readAtFull(buffer_.data(), end - start, start, syscalls);
+        auto got = readAtFull(buffer_.data(), end - start, start, syscalls);
         if (!got)
             return got;
         const std::uint64_t skip = r.offset - start;
@@ -223,6 +308,7 @@ protected:
     BufferPlacement placement_;
     OffsetTally tally_;
     std::uint64_t seeks_ = 0;
+    FreshBuffer scratch_; // a mapping copy's fresh buffer, owned outside the fault path
 
 private:
     Derived& derived() { return static_cast<Derived&>(*this); }

@@ -102,9 +102,7 @@ public:
     Result<ReadOutcome> read(std::span<const Range> ranges, ConsumeMode mode, bool recordLatencies,
                              std::stop_token stop) override {
         ReadOutcome out;
-        seeks_ = 0;
-        tally_ = {};
-        if (auto st = prepareFor(ranges); !st)
+        if (auto st = beginRead(ranges); !st)
             return st.error();
         Consumer consumer(mode, f_.pageSize, false);
         if (!h_.valid())
@@ -121,10 +119,7 @@ public:
         if (!st)
             return st.error();
         view.unmap(&out.syscalls);
-        out.value = consumer.value();
-        out.seeks = std::exchange(seeks_, 0);
-        out.bufferOffsets = takeBufferOffsets();
-        return out;
+        return finishRead(out, consumer);
     }
 
 private:
@@ -136,45 +131,39 @@ private:
         return kept_.map(h_.get(), f_, untimed);
     }
 
-    // ReadFile with the offset in an OVERLAPPED: on a synchronous handle this is pread.
-    Result<std::uint64_t> readAtFull(std::byte* buf, std::uint64_t want, std::uint64_t off,
-                                     std::uint64_t& syscalls) {
-        std::uint64_t got = 0;
-        while (got < want) {
-            DWORD n = 0;
-            const auto ask = static_cast<DWORD>(std::min(kMaxPiece, want - got));
-            ++syscalls;
-            if (!win::readAt(h_.get(), buf + got, ask, off + got, n))
-                return Error{ioError("ReadFile", off + got, win::errorText(GetLastError()))};
-            if (n == 0)
-                break;
-            got += n;
-        }
-        return got;
+    // ReadFile with the offset in an OVERLAPPED (on a synchronous handle this is pread), of
+    // at most kMaxPiece bytes: the bytes it read, 0 at the end of the file.
+    Result<std::uint64_t> readAt(std::byte* buf, std::uint64_t n, std::uint64_t off,
+                                 std::uint64_t& syscalls) {
+        DWORD got = 0;
+        ++syscalls;
+        if (!win::readAt(h_.get(), buf, static_cast<DWORD>(std::min(kMaxPiece, n)), off, got))
+            return Error{ioError("ReadFile", off, win::errorText(GetLastError()))};
+        return std::uint64_t{got};
     }
 
-    Result<std::uint64_t> seekReadFull(std::byte* buf, std::uint64_t want, std::uint64_t off,
-                                       std::uint64_t& syscalls) {
+    Status seekTo(std::uint64_t off, std::uint64_t& syscalls) {
         ++syscalls;
         LARGE_INTEGER to;
         to.QuadPart = static_cast<LONGLONG>(off);
         if (!SetFilePointerEx(h_.get(), to, nullptr, FILE_BEGIN))
             return Error{ioError("SetFilePointerEx", off, win::errorText(GetLastError()))};
-        std::uint64_t got = 0;
-        while (got < want) {
-            DWORD n = 0;
-            const auto ask = static_cast<DWORD>(std::min(kMaxPiece, want - got));
-            ++syscalls;
-            if (!ReadFile(h_.get(), buf + got, ask, &n, nullptr))
-                return Error{ioError("ReadFile", off + got, win::errorText(GetLastError()))};
-            if (n == 0)
-                break;
-            got += n;
-        }
-        return got;
+        return okStatus();
     }
 
-    Status prefetch(std::byte* at, std::uint64_t length, std::uint64_t& syscalls) {
+    // One ReadFile at the file pointer (off names it in an error).
+    Result<std::uint64_t> readNext(std::byte* buf, std::uint64_t n, std::uint64_t off,
+                                   std::uint64_t& syscalls) {
+        DWORD got = 0;
+        ++syscalls;
+        if (!ReadFile(h_.get(), buf, static_cast<DWORD>(std::min(kMaxPiece, n)), &got, nullptr))
+            return Error{ioError("ReadFile", off, win::errorText(GetLastError()))};
+        return std::uint64_t{got};
+    }
+
+    // PrefetchVirtualMemory on the view's range (Windows 8 and later).
+    Status adviseWillNeed(std::byte* at, std::uint64_t, std::uint64_t length,
+                          std::uint64_t& syscalls) {
         const auto fn = prefetchVirtualMemory();
         if (!fn)
             return Error{"PrefetchVirtualMemory is missing (it needs Windows 8 or later)"};
@@ -184,35 +173,12 @@ private:
         return okStatus();
     }
 
-    Result<std::uint64_t> readOne(const Range& r, std::uint64_t index, Consumer& consumer,
-                                  std::byte* view, std::uint64_t& syscalls) {
-        const std::uint64_t want = clippedLength(r, f_.size);
-        switch (s_.access) {
-        case Access::Pread: return readPositioned(r, index, consumer, syscalls);
-        case Access::SeekRead: return readAfterSeek(r, index, consumer, syscalls);
-        case Access::MapCopy: {
-            auto fresh = freshBuffer(want, placement_);
-            tally_.add(fresh.get(), f_.pageSize);
-            std::memcpy(fresh.get(), view + r.offset, want);
-            consumer.buffer({fresh.get(), want}, index);
-            return want;
-        }
-        case Access::MapInPlace: {
-            if (s_.hint == Hint::WillNeed && want) {
-                const auto start = alignDown(r.offset, f_.pageSize);
-                if (auto st = prefetch(view + start, r.offset + want - start, syscalls); !st)
-                    return st.error();
-            }
-            consumer.inPlace({view + r.offset, want}, index);
-            return want;
-        }
-        case Access::Direct: return readAligned(r, index, consumer, syscalls);
-        case Access::ReadToEnd:
-        case Access::UringBatch: break;
-        }
+    // Read-to-end strategies are POSIX ones (the registry lists no Windows form).
+    Result<std::uint64_t> readToEnd(const Range&, std::uint64_t, Consumer&, std::uint64_t&) {
         return Error{fmt::format("strategy '{}' has no Windows read loop", s_.id)};
     }
 
+    static constexpr const char* kPlatform = "Windows";
     win::UniqueHandle h_;
     View kept_; // mapview-copy-kept's view, for the whole run
 };
