@@ -219,16 +219,9 @@ protected:
     // Positioned reads until want bytes or the end of the file.
     Result<std::uint64_t> readAtFull(std::byte* buf, std::uint64_t want, std::uint64_t off,
                                      std::uint64_t& syscalls) {
-        std::uint64_t got = 0;
-        while (got < want) {
-            auto n = derived().readAt(buf + got, want - got, off + got, syscalls);
-            if (!n)
-                return n;
-            if (*n == 0)
-                break;
-            got += *n;
-        }
-        return got;
+        return untilDone(want, [&](std::uint64_t got) {
+            return derived().readAt(buf + got, want - got, off + got, syscalls);
+        });
     }
 
     // One seek, then reads until want bytes or the end of the file.
@@ -236,9 +229,17 @@ protected:
                                        std::uint64_t& syscalls) {
         if (auto st = derived().seekTo(off, syscalls); !st)
             return st.error();
+        return untilDone(want, [&](std::uint64_t got) {
+            return derived().readNext(buf + got, want - got, off + got, syscalls);
+        });
+    }
+
+    // Calls readSome(bytes so far) until want bytes or a read of 0 (the end of the file).
+    template <class ReadSome>
+    static Result<std::uint64_t> untilDone(std::uint64_t want, ReadSome&& readSome) {
         std::uint64_t got = 0;
         while (got < want) {
-            auto n = derived().readNext(buf + got, want - got, off + got, syscalls);
+            Result<std::uint64_t> n = readSome(got);
             if (!n)
                 return n;
             if (*n == 0)
