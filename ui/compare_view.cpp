@@ -24,8 +24,6 @@ std::string joined(const std::vector<std::string>& items) {
     return out;
 }
 
-QString pct(double v) { return QString("%1%2%").arg(v >= 0 ? "+" : "").arg(v * 100, 0, 'f', 1); }
-
 QColor verdictColor(Verdict v) {
     switch (v) {
     case Verdict::Faster: return QColor(0x2c, 0xa0, 0x2c);
@@ -134,18 +132,9 @@ void CompareView::recompute() {
     for (int row = 0; row < table_->rowCount(); ++row) {
         const auto& cc = comparison_.cells[std::size_t(row)];
         const auto& e = cc.estimate;
-        const QString who = cc.baselineStrategy == cc.strategy
-                                ? qs(cc.strategy)
-                                : QString("%1 vs %2").arg(qs(cc.strategy), qs(cc.baselineStrategy));
-        const QStringList values = {
-            who,
-            QString::fromStdString(pointText(cc.point())),
-            QString::number(cc.baselineMedian, 'f', 2),
-            QString::number(cc.currentMedian, 'f', 2),
-            e.verdict == Verdict::Unknown ? "–" : pct(e.change),
-            e.ciLow ? QString("%1 … %2").arg(pct(*e.ciLow), pct(*e.ciHigh)) : "–",
-            e.pValue ? (*e.pValue < 0.001 ? "<0.001" : QString::number(*e.pValue, 'f', 3)) : "–",
-            QString::fromStdString(verdictText(e))};
+        const auto r = comparisonRowText(cc);
+        const QStringList values = {qs(r.who),    qs(r.point),    qs(r.baseline), qs(r.current),
+                                    qs(r.change), qs(r.interval), qs(r.p),        qs(r.verdict)};
         for (int col = 0; col < values.size(); ++col) {
             auto* item = new QTableWidgetItem(values[col]);
             if (col >= 1 && col <= 6)

@@ -449,6 +449,18 @@ std::string verdictText(const ChangeEstimate& e) {
     return std::string(toString(e.verdict));
 }
 
+ComparisonRowText comparisonRowText(const CellComparison& cc) {
+    const auto& e = cc.estimate;
+    return {who(cc),
+            pointText(cc.point()),
+            fmt::format("{:.2f}", cc.baselineMedian),
+            fmt::format("{:.2f}", cc.currentMedian),
+            change(e),
+            interval(e),
+            pText(e),
+            verdictText(e)};
+}
+
 std::string comparisonMarkdown(const Comparison& c) {
     std::string out = "| strategy | range | baseline GB/s | current GB/s | change | 95% CI | p | "
                       "verdict |\n|---|---:|---:|---:|---:|---:|---:|---|\n";
@@ -475,10 +487,10 @@ std::string comparisonText(const Comparison& c) {
                     "baseline", "current", "change", "95% CI", "p", "verdict");
     for (const auto& cc : c.cells) {
         const auto& e = cc.estimate;
+        const auto r = comparisonRowText(cc);
         out += fmt::format(
-            "{:<32} {:>8} {:>9.2f} {:>9.2f} {:>8} {:>19} {:>6}  {}{}\n", who(cc),
-            pointText(cc.point()), cc.baselineMedian, cc.currentMedian, change(e), interval(e),
-            pText(e), verdictText(e),
+            "{:<32} {:>8} {:>9} {:>9} {:>8} {:>19} {:>6}  {}{}\n", r.who, r.point, r.baseline,
+            r.current, r.change, r.interval, r.p, r.verdict,
             e.note.empty() || e.verdict == Verdict::WithinNoise ? "" : " (" + e.note + ")");
     }
     return out + footer(c);
