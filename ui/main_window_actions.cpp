@@ -365,50 +365,12 @@ void MainWindow::reportOffsetSweep(const ResultDocument& doc, bool remember) {
     if (!remember)
         return; // opened results may come from another machine
     QSettings s;
-    s.beginGroup("offsetTrap");
-    s.setValue("cpu", QString::fromStdString(doc.system.cpuModel));
-    s.setValue("verdict", text);
-    auto numbers = [](const std::vector<std::uint32_t>& v) {
-        QStringList out;
-        for (auto o : v)
-            out << QString::number(o);
-        return out;
-    };
-    if (const auto band = slowBand(*verdict)) {
-        s.setValue("slow", numbers(band->slow));
-        s.setValue("fast", numbers(band->fast));
-        s.setValue("ratio", band->worstRatio);
-    } else {
-        s.remove("slow");
-        s.remove("fast");
-        s.remove("ratio");
-    }
+    saveSlowBand(s, doc.system.cpuModel, text, slowBand(*verdict));
 }
 
 std::optional<SlowBand> MainWindow::measuredSlowBand() const {
-    QSettings s;
-    s.beginGroup("offsetTrap");
-    if (!s.contains("slow"))
-        return std::nullopt;
-    // Measured on another CPU, the band says nothing about this document's figures.
-    const auto& cpu = model_->document().system.cpuModel;
-    if (!cpu.empty() && s.value("cpu").toString().toStdString() != cpu)
-        return std::nullopt;
-    auto offsets = [&](const char* key) {
-        std::vector<std::uint32_t> out;
-        for (const auto& v : s.value(key).toStringList()) {
-            bool ok = false;
-            const uint o = v.toUInt(&ok);
-            if (ok && o <= kMaxBufferOffset)
-                out.push_back(o);
-        }
-        std::sort(out.begin(), out.end());
-        return out;
-    };
-    SlowBand band{offsets("slow"), offsets("fast"), s.value("ratio", 1.0).toDouble()};
-    if (band.slow.empty())
-        return std::nullopt;
-    return band;
+    const QSettings s;
+    return loadSlowBand(s, model_->document().system.cpuModel);
 }
 
 } // namespace readscope::ui

@@ -4,6 +4,8 @@
 
 #include <QStringList>
 
+#include <algorithm>
+
 namespace readscope::ui {
 
 namespace {
@@ -81,6 +83,53 @@ Plan loadPlanSettings(const QSettings& s, const Plan& defaults) {
             plan.bufferOffsets.push_back(o);
     }
     return plan;
+}
+
+void saveSlowBand(QSettings& s, const std::string& cpu, const QString& verdict,
+                  const std::optional<SlowBand>& band) {
+    s.beginGroup("offsetTrap");
+    s.setValue("cpu", QString::fromStdString(cpu));
+    s.setValue("verdict", verdict);
+    auto numbers = [](const std::vector<std::uint32_t>& v) {
+        QStringList out;
+        for (auto o : v)
+            out << QString::number(o);
+        return out;
+    };
+    if (band) {
+        s.setValue("slow", numbers(band->slow));
+        s.setValue("fast", numbers(band->fast));
+        s.setValue("ratio", band->worstRatio);
+    } else {
+        s.remove("slow");
+        s.remove("fast");
+        s.remove("ratio");
+    }
+    s.endGroup();
+}
+
+std::optional<SlowBand> loadSlowBand(const QSettings& s, const std::string& cpu) {
+    auto key = [](const char* k) { return QString("offsetTrap/%1").arg(k); };
+    if (!s.contains(key("slow")))
+        return std::nullopt;
+    // Measured on another CPU, the band says nothing about this document's figures.
+    if (!cpu.empty() && s.value(key("cpu")).toString().toStdString() != cpu)
+        return std::nullopt;
+    auto offsets = [&](const char* k) {
+        std::vector<std::uint32_t> out;
+        for (const auto& v : s.value(key(k)).toStringList()) {
+            bool ok = false;
+            const uint o = v.toUInt(&ok);
+            if (ok && o <= kMaxBufferOffset)
+                out.push_back(o);
+        }
+        std::sort(out.begin(), out.end());
+        return out;
+    };
+    SlowBand band{offsets("slow"), offsets("fast"), s.value(key("ratio"), 1.0).toDouble()};
+    if (band.slow.empty())
+        return std::nullopt;
+    return band;
 }
 
 } // namespace readscope::ui

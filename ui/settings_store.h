@@ -3,6 +3,7 @@
 // What is read back is validated, never cast: a value from an older version or a hand-edited
 // file that names no pattern, cache mode or consume mode, or a count outside the plan's limits,
 // is dropped for the default, so the window never starts from a plan validatePlan refuses.
+#include "readscope/offset_trap.h"
 #include "readscope/plan.h"
 
 #include <QSettings>
@@ -12,5 +13,12 @@ namespace readscope::ui {
 
 void savePlanSettings(QSettings& s, const QString& file, const Plan& plan);
 Plan loadPlanSettings(const QSettings& s, const Plan& defaults);
+
+// The slow band of this machine's last offset sweep (the teaching panel warns about cells in
+// it), with the CPU it was measured on and the verdict's text; none clears it.
+void saveSlowBand(QSettings& s, const std::string& cpu, const QString& verdict,
+                  const std::optional<SlowBand>& band);
+// The remembered band, when it was measured on this CPU (an empty cpu: any).
+std::optional<SlowBand> loadSlowBand(const QSettings& s, const std::string& cpu);
 
 } // namespace readscope::ui
