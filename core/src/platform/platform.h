@@ -17,6 +17,15 @@ int closeFile(int fd);
 #ifndef _WIN32
 // The descriptor direct reads use: O_DIRECT on Linux, F_NOCACHE on macOS. -1 with errno set.
 int openUncached(const std::string& path);
+// The whole file mapped read-only and shared; populate: every page read at mapping time
+// (MAP_POPULATE, where the system has it). nullptr with errno set.
+void* mapFile(int fd, std::uint64_t size, bool populate);
+// Reads the pages of a file mapping's [at, at + length) into the page cache now
+// (MADV_POPULATE_READ, Linux 5.14+). False with errno set: EINVAL where it does not exist.
+bool populateMapping(void* at, std::uint64_t length);
+// Asks for the file's [offset, offset + length), mapped at `at`, to be read ahead:
+// madvise(MADV_WILLNEED) on Linux, F_RDADVISE on macOS (whose madvise starts no file I/O).
+void adviseWillNeed(int fd, void* at, std::uint64_t offset, std::uint64_t length);
 #endif
 // One read of at most n bytes at offset, not moving any file pointer; -1 on error.
 std::int64_t readAt(int fd, void* buffer, std::size_t n, std::uint64_t offset);

@@ -32,15 +32,9 @@ public:
             ::munmap(base_, size_);
     }
     Status map(int fd, std::uint64_t size, bool populateAtMap, std::uint64_t& syscalls) {
-#ifdef MAP_POPULATE
-        const int flags = MAP_SHARED | (populateAtMap ? MAP_POPULATE : 0);
-#else
-        const int flags = MAP_SHARED; // macOS: availability() keeps mmap-populate off
-        (void)populateAtMap;
-#endif
-        void* p = ::mmap(nullptr, size, PROT_READ, flags, fd, 0);
+        void* p = platform::mapFile(fd, size, populateAtMap);
         ++syscalls;
-        if (p == MAP_FAILED)
+        if (!p)
             return Error{fmt::format("mmap failed: {}", std::strerror(errno))};
         base_ = static_cast<std::byte*>(p);
         size_ = size;
@@ -154,12 +148,8 @@ private:
             return okStatus();
         const auto start = alignDown(lo, f_.pageSize);
         ++syscalls;
-#ifdef __linux__
-        if (::madvise(mapping.base() + start, hi - start, MADV_POPULATE_READ) == 0)
+        if (platform::populateMapping(mapping.base() + start, hi - start))
             return okStatus();
-#else
-        errno = EINVAL;
-#endif
         if (errno != EINVAL)
             return Error{fmt::format("madvise(MADV_POPULATE_READ) on '{}' failed: {}", f_.path,
                                      std::strerror(errno))};
@@ -168,20 +158,11 @@ private:
         return mapping.map(fd_.get(), f_.size, true, syscalls);
     }
 
-    // Linux: madvise(MADV_WILLNEED) on the mapped range. macOS: F_RDADVISE, the file-level
-    // read-ahead request, since its madvise advice on file mappings starts no I/O.
+    // mmap-willneed's read-ahead request for the mapped range (platform::adviseWillNeed).
     Status adviseWillNeed(std::byte* at, std::uint64_t offset, std::uint64_t length,
                           std::uint64_t& syscalls) {
         ++syscalls; // advice: a refusal changes nothing read
-#ifdef __APPLE__
-        (void)at;
-        radvisory advice{static_cast<off_t>(offset),
-                         static_cast<int>(std::min<std::uint64_t>(length, INT32_MAX))};
-        ::fcntl(fd_.get(), F_RDADVISE, &advice);
-#else
-        (void)offset;
-        ::madvise(at, length, MADV_WILLNEED);
-#endif
+        platform::adviseWillNeed(fd_.get(), at, offset, length);
         return okStatus();
     }
 
@@ -289,10 +270,8 @@ Result<std::unique_ptr<RangeReader>> openPosixReader(const StrategyInfo& s, cons
 
 Result<std::unique_ptr<RangeReader>> openPlatformReader(const StrategyInfo& s, const FileProbe& f,
                                                         std::uint64_t maxRange) {
-#ifdef __linux__
     if (s.access == Access::UringBatch)
         return openUringReader(s, f, maxRange);
-#endif
     return openPosixReader(s, f, maxRange);
 }
 

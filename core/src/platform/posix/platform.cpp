@@ -1,10 +1,12 @@
 // The platform services on Linux (and, behind __APPLE__ guards, macOS).
 #include "platform.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <fcntl.h>
 #include <fstream>
+#include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/utsname.h>
@@ -46,6 +48,41 @@ int openUncached(const std::string& path) {
     return fd;
 #else
     return ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_DIRECT);
+#endif
+}
+
+void* mapFile(int fd, std::uint64_t size, bool populate) {
+#ifdef MAP_POPULATE
+    const int flags = MAP_SHARED | (populate ? MAP_POPULATE : 0);
+#else
+    const int flags = MAP_SHARED; // macOS: availability() keeps mmap-populate off
+    (void)populate;
+#endif
+    void* p = ::mmap(nullptr, size, PROT_READ, flags, fd, 0);
+    return p == MAP_FAILED ? nullptr : p;
+}
+
+bool populateMapping(void* at, std::uint64_t length) {
+#ifdef __linux__
+    return ::madvise(at, length, MADV_POPULATE_READ) == 0;
+#else
+    (void)at;
+    (void)length;
+    errno = EINVAL;
+    return false;
+#endif
+}
+
+void adviseWillNeed(int fd, void* at, std::uint64_t offset, std::uint64_t length) {
+#ifdef __APPLE__
+    (void)at;
+    radvisory advice{static_cast<off_t>(offset),
+                     static_cast<int>(std::min<std::uint64_t>(length, INT32_MAX))};
+    ::fcntl(fd, F_RDADVISE, &advice);
+#else
+    (void)fd;
+    (void)offset;
+    ::madvise(at, length, MADV_WILLNEED);
 #endif
 }
 
