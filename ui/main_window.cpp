@@ -23,6 +23,7 @@
 #include <QPlainTextEdit>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QScreen>
 #include <QScrollArea>
 #include <QSortFilterProxyModel>
 #include <QSplitter>
@@ -32,6 +33,8 @@
 #include <QTextBrowser>
 #include <QTime>
 #include <QVBoxLayout>
+
+#include <algorithm>
 
 namespace readscope::ui {
 
@@ -78,7 +81,8 @@ void MainWindow::buildLayout() {
     auto* scroll = new QScrollArea;
     scroll->setWidget(config_);
     scroll->setWidgetResizable(true);
-    scroll->setMinimumWidth(380);
+    scroll->setObjectName("configScroll");
+    scroll->setMinimumWidth(300);
 
     chart_ = new ChartView(model_);
     proxy_ = new QSortFilterProxyModel(this);
@@ -125,14 +129,22 @@ void MainWindow::buildLayout() {
 
     explanation_ = new QTextBrowser;
     explanation_->setObjectName("explanation");
-    explanation_->setMinimumWidth(240);
+    explanation_->setMinimumWidth(220);
 
-    auto* splitter = new QSplitter;
-    splitter->addWidget(scroll);
-    splitter->addWidget(centre);
-    splitter->addWidget(explanation_);
-    splitter->setStretchFactor(1, 1);
-    splitter->setSizes({400, 800, 280});
+    // The chart gets every pixel the panels do not need, and keeps at least 420 of them; both
+    // side panels can be dragged shut (or toggled in the View menu) on a small screen.
+    splitter_ = new QSplitter;
+    splitter_->setObjectName("mainSplitter");
+    splitter_->addWidget(scroll);
+    splitter_->addWidget(centre);
+    splitter_->addWidget(explanation_);
+    centre->setMinimumWidth(420);
+    splitter_->setCollapsible(0, true);
+    splitter_->setCollapsible(1, false);
+    splitter_->setCollapsible(2, true);
+    splitter_->setStretchFactor(0, 0);
+    splitter_->setStretchFactor(1, 1);
+    splitter_->setStretchFactor(2, 0);
 
     progress_ = new QProgressBar;
     progress_->setRange(0, 1000);
@@ -155,10 +167,22 @@ void MainWindow::buildLayout() {
 
     auto* root = new QWidget;
     auto* rootLayout = new QVBoxLayout(root);
-    rootLayout->addWidget(splitter, 1);
+    rootLayout->addWidget(splitter_, 1);
     rootLayout->addLayout(bottom);
     setCentralWidget(root);
-    resize(1400, 860);
+    setMinimumSize(760, 520);
+    fitToScreen();
+}
+
+void MainWindow::fitToScreen() {
+    // First start: as large as the work wants (1400 x 860) but inside the screen's available
+    // area, centred; the teaching panel starts shut below 1280 px so the chart keeps its room.
+    const QRect avail = screen()->availableGeometry();
+    const QSize size(std::min(1400, avail.width() - 40), std::min(860, avail.height() - 40));
+    resize(size.expandedTo(minimumSize()));
+    move(avail.center() - QPoint(width() / 2, height() / 2));
+    const int config = 390, teaching = size.width() >= 1280 ? 280 : 0;
+    splitter_->setSizes({config, size.width() - config - teaching, teaching});
 }
 
 QString MainWindow::bannerText() const { return banner_->isHidden() ? QString() : banner_->text(); }

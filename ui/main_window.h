@@ -17,6 +17,7 @@ class QProgressBar;
 class QPushButton;
 class QSortFilterProxyModel;
 class QTabWidget;
+class QSplitter;
 class QTableView;
 class QTextBrowser;
 
@@ -87,6 +88,7 @@ protected:
 private:
     QString explainedId_; // the strategy the teaching panel explains
     void buildLayout();
+    void fitToScreen();
     void buildActions();
     void saveSettings() const;
     void refreshFileStatus();
@@ -113,6 +115,7 @@ private:
     QTextBrowser* details_ = nullptr;
     QPlainTextEdit* log_ = nullptr;
     QTabWidget* tabs_ = nullptr;
+    QSplitter* splitter_ = nullptr;
     CompareView* compare_ = nullptr;
     int logTab_ = 0;
     std::optional<ResultDocument> baseline_;

@@ -25,10 +25,13 @@
 #include <QDropEvent>
 #include <QFile>
 #include <QFileDialog>
+#include <QMenu>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
+#include <QScreen>
 #include <QSettings>
+#include <QSplitter>
 #include <QStandardPaths>
 
 #include <QStatusBar>
@@ -123,6 +126,30 @@ void MainWindow::buildActions() {
     connect(chart_, &ChartView::copyRequested, this, &MainWindow::copyChartImage);
     connect(chart_, &ChartView::copyMarkdownRequested, this, &MainWindow::copyMarkdown);
     connect(chart_, &ChartView::saveRequested, exportPng, &QAction::trigger);
+
+    // The side panels, for small screens: shut, the chart takes their room.
+    auto* view = menuBar()->addMenu("&View");
+    auto panelToggle = [this, view](const QString& text, const QKeySequence& keys, int index,
+                                    const char* name) {
+        QAction* a = view->addAction(text);
+        a->setObjectName(name);
+        a->setCheckable(true);
+        a->setShortcut(keys);
+        connect(view, &QMenu::aboutToShow, a,
+                [this, a, index] { a->setChecked(splitter_->sizes().at(index) > 0); });
+        // Decided by the panel, not the action's check mark (a shortcut does not refresh it).
+        connect(a, &QAction::triggered, this, [this, a, index] {
+            auto sizes = splitter_->sizes();
+            const bool show = sizes[index] == 0;
+            const int want = show ? (index == 0 ? 390 : 280) : 0;
+            sizes[1] = std::max(420, sizes[1] + sizes[index] - want);
+            sizes[index] = want;
+            splitter_->setSizes(sizes);
+            a->setChecked(show);
+        });
+    };
+    panelToggle("&Configuration panel", QKeySequence("Ctrl+1"), 0, "toggleConfigPanel");
+    panelToggle("&Teaching panel", QKeySequence("Ctrl+2"), 2, "toggleTeachingPanel");
 
     auto* run = menuBar()->addMenu("&Run");
     QAction* runAction = add(run, "&Run", QKeySequence("Ctrl+R"), [this] { startRun(); });
@@ -316,6 +343,7 @@ void MainWindow::saveSettings() const {
         s.setValue("file", config_->filePath());
     s.setValue("geometry", saveGeometry());
     s.setValue("state", saveState());
+    s.setValue("splitter", splitter_->saveState());
 }
 
 void MainWindow::restoreSettings() {
@@ -324,7 +352,12 @@ void MainWindow::restoreSettings() {
     defaults.strategies = {"pread-zerofill", "pread-uninit", "seek-read",
                            "pread-reuse",    "mmap-copy",    "mmap-touch"};
     config_->setPlan(loadPlanSettings(s, defaults));
-    restoreGeometry(s.value("geometry").toByteArray());
+    // The size it was closed at, when that still fits this screen; else the first-start fit.
+    if (!restoreGeometry(s.value("geometry").toByteArray()) ||
+        !screen()->availableGeometry().contains(frameGeometry()))
+        fitToScreen();
+    else
+        splitter_->restoreState(s.value("splitter").toByteArray());
     restoreState(s.value("state").toByteArray());
     const QString file = s.value("file").toString();
     if (!file.isEmpty())

@@ -16,6 +16,7 @@
 #include "readscope/strategy.h"
 
 #include <QAbstractItemModelTester>
+#include <QAction>
 #include <QApplication>
 #include <QCheckBox>
 #include <QClipboard>
@@ -26,10 +27,12 @@
 #include <QMessageBox>
 #include <QMimeData>
 #include <QPushButton>
+#include <QScreen>
 #include <QSet>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QSpinBox>
+#include <QSplitter>
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QTableView>
@@ -635,6 +638,44 @@ private slots:
         QCOMPARE(plan->threads, defaults.threads);
         QCOMPARE(plan->sizes, std::vector<std::uint64_t>{65536});
         QSettings().clear();
+    }
+
+    void firstStartFitsTheScreen() {
+        // On a small screen the window opens inside the available area, and the chart keeps
+        // the largest share (the offscreen platform's screen is 800 x 600).
+        QSettings().clear();
+        MainWindow w;
+        w.restoreSettings(); // nothing saved: the first-start fit
+        w.show();
+        const QRect avail = w.screen()->availableGeometry();
+        QVERIFY2(avail.contains(w.geometry()), qPrintable(QString("%1x%2 on %3x%4")
+                                                              .arg(w.width())
+                                                              .arg(w.height())
+                                                              .arg(avail.width())
+                                                              .arg(avail.height())));
+        auto* splitter = w.findChild<QSplitter*>("mainSplitter");
+        QVERIFY(splitter);
+        const auto sizes = splitter->sizes();
+        QVERIFY2(sizes[1] >= sizes[0] && sizes[1] >= sizes[2], "the chart's share is the largest");
+    }
+
+    void panelsFoldAwayForTheChart() {
+        MainWindow w;
+        w.resize(1300, 800);
+        w.show();
+        auto* splitter = w.findChild<QSplitter*>("mainSplitter");
+        auto* teaching = w.findChild<QAction*>("toggleTeachingPanel");
+        auto* config = w.findChild<QAction*>("toggleConfigPanel");
+        QVERIFY(splitter && teaching && config);
+        splitter->setSizes({390, 600, 280});
+        const int chartBefore = splitter->sizes()[1];
+        teaching->trigger(); // View > Teaching panel, unchecked
+        QTRY_COMPARE(splitter->sizes()[2], 0);
+        QVERIFY(splitter->sizes()[1] > chartBefore);
+        config->trigger(); // View > Configuration panel, unchecked
+        QTRY_COMPARE(splitter->sizes()[0], 0);
+        teaching->trigger(); // shown again
+        QTRY_VERIFY(splitter->sizes()[2] > 0);
     }
 
     void chartFollowsDarkPalette() {
