@@ -1,10 +1,12 @@
 #include "csv_document.h"
 #include "readscope/documents.h"
+#include "summary_fields.h"
 
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <charconv>
+#include <functional>
 #include <map>
 
 namespace readscope {
@@ -86,33 +88,6 @@ bool parse(std::string_view text, std::vector<std::vector<std::string>>& records
 
 namespace {
 
-const std::vector<std::string> kSummaryHeader = {"strategy",
-                                                 "range_bytes",
-                                                 "pattern",
-                                                 "cache",
-                                                 "threads",
-                                                 "rounds",
-                                                 "median_gbps",
-                                                 "min_gbps",
-                                                 "max_gbps",
-                                                 "p25_gbps",
-                                                 "p75_gbps",
-                                                 "cv",
-                                                 "resident_before",
-                                                 "status",
-                                                 "message",
-                                                 "consume",
-                                                 "checksum",
-                                                 "ranges_per_round",
-                                                 "buffer_offset",
-                                                 "buffer_page_offsets",
-                                                 "queue_depth",
-                                                 "median_ci_low_gbps",
-                                                 "median_ci_high_gbps",
-                                                 "bytes_consumed",
-                                                 "fold_gbps",
-                                                 "median_ci_coverage"};
-
 std::string offsetField(const std::optional<std::uint32_t>& offset) {
     return offset ? std::to_string(*offset) : "auto";
 }
@@ -129,38 +104,72 @@ template <class T> bool parseNumber(const std::string& text, T& out) {
 
 } // namespace
 
+namespace {
+
+// The summary CSV, column by column, in the order people's scripts know; the figures' names
+// come from the table the JSON uses too (summary_fields.h).
+struct Column {
+    const char* name;
+    std::function<std::string(const Cell&, const ResultDocument&)> value;
+};
+
+Column figure(const char* name) {
+    const auto member = summaryField(name).member;
+    // A cell without figures has empty rate fields, never 0.
+    return {name, [member](const Cell& c, const ResultDocument&) {
+                return c.measured() ? number(c.summary.*member) : std::string();
+            }};
+}
+
+std::vector<Column> summaryColumns() {
+    using D = const ResultDocument&;
+    return {
+        {"strategy", [](const Cell& c, D) { return c.strategy; }},
+        {"range_bytes", [](const Cell& c, D) { return std::to_string(c.rangeBytes); }},
+        {"pattern", [](const Cell&, D d) { return std::string(toString(d.plan.pattern)); }},
+        {"cache", [](const Cell&, D d) { return std::string(toString(d.plan.cache)); }},
+        {"threads", [](const Cell&, D d) { return std::to_string(d.plan.threads); }},
+        {"rounds", [](const Cell& c, D) { return std::to_string(c.samples.size()); }},
+        figure("median_gbps"),
+        figure("min_gbps"),
+        figure("max_gbps"),
+        figure("p25_gbps"),
+        figure("p75_gbps"),
+        figure("cv"),
+        {"resident_before", [](const Cell& c, D) { return optional(c.residentBefore); }},
+        {"status", [](const Cell& c, D) { return std::string(toString(c.status)); }},
+        {"message", [](const Cell& c, D) { return c.message; }},
+        {"consume", [](const Cell&, D d) { return std::string(toString(d.plan.consume)); }},
+        {"checksum", [](const Cell& c, D) { return c.checksum; }},
+        {"ranges_per_round", [](const Cell& c, D) { return std::to_string(c.rangesPerRound); }},
+        {"buffer_offset", [](const Cell& c, D) { return offsetField(c.bufferOffset); }},
+        {"buffer_page_offsets",
+         [](const Cell& c, D) { return formatOffsetCounts(c.bufferPageOffsets); }},
+        {"queue_depth",
+         [](const Cell& c, D) {
+             return c.queueDepth ? std::to_string(*c.queueDepth) : std::string();
+         }},
+        figure("median_ci_low_gbps"),
+        figure("median_ci_high_gbps"),
+        {"bytes_consumed", [](const Cell& c, D d) { return bytesConsumed(c, d.plan.consume); }},
+        {"fold_gbps", [](const Cell& c, D) { return optional(c.foldGbps); }},
+        figure("median_ci_coverage"),
+    };
+}
+
+} // namespace
+
 std::string toSummaryCsv(const ResultDocument& doc) {
-    std::string out = csv::record(kSummaryHeader);
+    const auto columns = summaryColumns();
+    std::vector<std::string> header;
+    for (const auto& col : columns)
+        header.push_back(col.name);
+    std::string out = csv::record(header);
     for (const auto& c : doc.cells) {
-        const auto& s = c.summary;
-        // A cell without figures has empty rate fields, never 0.
-        auto rate = [&](double v) { return c.measured() ? number(v) : std::string(); };
-        out += csv::record({c.strategy,
-                            std::to_string(c.rangeBytes),
-                            std::string(toString(doc.plan.pattern)),
-                            std::string(toString(doc.plan.cache)),
-                            std::to_string(doc.plan.threads),
-                            std::to_string(c.samples.size()),
-                            rate(s.median),
-                            rate(s.min),
-                            rate(s.max),
-                            rate(s.p25),
-                            rate(s.p75),
-                            rate(s.cv),
-                            optional(c.residentBefore),
-                            std::string(toString(c.status)),
-                            c.message,
-                            std::string(toString(doc.plan.consume)),
-                            c.checksum,
-                            std::to_string(c.rangesPerRound),
-                            offsetField(c.bufferOffset),
-                            formatOffsetCounts(c.bufferPageOffsets),
-                            c.queueDepth ? std::to_string(*c.queueDepth) : std::string(),
-                            rate(s.ciLow),
-                            rate(s.ciHigh),
-                            bytesConsumed(c, doc.plan.consume),
-                            optional(c.foldGbps),
-                            rate(s.ciCoverage)});
+        std::vector<std::string> row;
+        for (const auto& col : columns)
+            row.push_back(col.value(c, doc));
+        out += csv::record(row);
     }
     return out;
 }
@@ -210,17 +219,10 @@ Result<ResultDocument> fromSummaryCsv(std::string_view text) {
             return Error{fmt::format("CSV row {}: range_bytes '{}' is not a whole number", r + 1,
                                      get(row, "range_bytes"))};
         c.summary.ciLow = c.summary.ciHigh = -1; // absent unless the columns say
-        double* targets[] = {&c.summary.median, &c.summary.min,   &c.summary.max,
-                             &c.summary.p25,    &c.summary.p75,   &c.summary.cv,
-                             &c.summary.ciLow,  &c.summary.ciHigh};
-        const char* names[] = {"median_gbps",        "min_gbps",           "max_gbps",
-                               "p25_gbps",           "p75_gbps",           "cv",
-                               "median_ci_low_gbps", "median_ci_high_gbps"};
-        for (int i = 0; i < 8; ++i) {
-            const auto v = get(row, names[i]);
-            if (!v.empty() && !parseNumber(v, *targets[i]))
-                return Error{
-                    fmt::format("CSV row {}: {} '{}' is not a number", r + 1, names[i], v)};
+        for (const auto& f : kSummaryFields) {
+            const auto v = get(row, f.name);
+            if (!v.empty() && !parseNumber(v, c.summary.*f.member))
+                return Error{fmt::format("CSV row {}: {} '{}' is not a number", r + 1, f.name, v)};
         }
         if (c.summary.ciLow < 0 || c.summary.ciHigh < 0) // a CSV from before the interval
             c.summary.ciLow = c.summary.ciHigh = c.summary.median;
@@ -236,7 +238,6 @@ Result<ResultDocument> fromSummaryCsv(std::string_view text) {
             c.queueDepth = depth;
         if (double fold = 0; parseNumber(get(row, "fold_gbps"), fold))
             c.foldGbps = fold;
-        parseNumber(get(row, "median_ci_coverage"), c.summary.ciCoverage);
         if (const auto text = get(row, "buffer_offset"); !text.empty()) {
             auto offset = parseBufferOffset(text);
             if (!offset)

@@ -1,5 +1,7 @@
 #include "readscope/documents.h"
 
+#include "summary_fields.h"
+
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
@@ -137,6 +139,14 @@ Sample sampleFrom(const json& j) {
     return s;
 }
 
+template <class Rate> json summaryJson(const Summary& m, Rate rate) {
+    json out = json::object();
+    for (const auto& f : kSummaryFields)
+        out[f.name] = rate(m.*f.member);
+    out["noisy"] = m.noisy;
+    return out;
+}
+
 json cellJson(const Cell& c) {
     json samples = json::array();
     for (const auto& s : c.samples)
@@ -156,17 +166,7 @@ json cellJson(const Cell& c) {
             {"checksum", c.checksum},
             {"residency_method", c.residencyMethod},
             {"resident_before", optionalNumber(c.residentBefore)},
-            {"summary",
-             {{"median_gbps", rate(m.median)},
-              {"min_gbps", rate(m.min)},
-              {"max_gbps", rate(m.max)},
-              {"p25_gbps", rate(m.p25)},
-              {"p75_gbps", rate(m.p75)},
-              {"cv", rate(m.cv)},
-              {"median_ci_low_gbps", rate(m.ciLow)},
-              {"median_ci_high_gbps", rate(m.ciHigh)},
-              {"median_ci_coverage", rate(m.ciCoverage)},
-              {"noisy", m.noisy}}},
+            {"summary", summaryJson(m, rate)},
             {"samples", samples}};
 }
 
@@ -192,16 +192,12 @@ Cell cellFrom(const json& j) {
             c.samples.push_back(sampleFrom(s));
     if (j.contains("summary")) {
         const auto& m = j.at("summary");
-        c.summary.median = readOptional(m, "median_gbps").value_or(0);
-        c.summary.min = readOptional(m, "min_gbps").value_or(0);
-        c.summary.max = readOptional(m, "max_gbps").value_or(0);
-        c.summary.p25 = readOptional(m, "p25_gbps").value_or(0);
-        c.summary.p75 = readOptional(m, "p75_gbps").value_or(0);
-        c.summary.cv = readOptional(m, "cv").value_or(0);
+        for (const auto& f : kSummaryFields)
+            c.summary.*f.member = readOptional(m, f.name).value_or(0);
         // Documents from before the interval existed: no bar rather than a made-up one.
-        c.summary.ciLow = readOptional(m, "median_ci_low_gbps").value_or(c.summary.median);
-        c.summary.ciHigh = readOptional(m, "median_ci_high_gbps").value_or(c.summary.median);
-        c.summary.ciCoverage = readOptional(m, "median_ci_coverage").value_or(0);
+        for (const char* bound : {"median_ci_low_gbps", "median_ci_high_gbps"})
+            if (!readOptional(m, bound))
+                c.summary.*summaryField(bound).member = c.summary.median;
         c.summary.noisy = m.value("noisy", false);
     }
     return c;
