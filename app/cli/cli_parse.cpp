@@ -10,7 +10,7 @@ namespace readscope::cli {
 
 namespace {
 
-constexpr const char* kRootColumn = "Commands";
+constexpr const char* kCommandsGroup = "Commands";
 constexpr std::size_t kOptionColumnWidth = 24;
 constexpr std::size_t kCommandColumnWidth = 28;
 
@@ -41,7 +41,7 @@ void configureRoot(CLI::App& root) {
 
 CLI::App* addCommand(CLI::App& root, const std::string& name, const std::string& description) {
     CLI::App* command = root.add_subcommand(name, description);
-    command->group(kRootColumn);
+    command->group(kCommandsGroup);
     command->formatter(std::make_shared<HelpFormatter>(kOptionColumnWidth));
     command->set_help_flag("-h,--help", "this text");
     command->set_version_flag("--version", versionText())->group(""); // works, but not listed
