@@ -6,7 +6,7 @@ set -euo pipefail
 packages=(
     build-essential cmake pkg-config
     qt6-base-dev qt6-svg-dev libqcustomplot-dev
-    libfmt-dev nlohmann-json3-dev liburing-dev
+    libfmt-dev nlohmann-json3-dev liburing-dev libcli11-dev
     util-linux xauth xvfb
     doctest-dev
 )

@@ -1,12 +1,19 @@
 #pragma once
-// Command-line parsing for `readscope-cli run`. Every bad value is a usage error (exit 2)
-// whose message names the flag and the value.
+// Command-line options of `readscope-cli run`. Every bad value is a usage error (exit 2) whose
+// message names the flag and the value.
+#include "option_values.h"
+
+#include "readscope/compare.h"
 #include "readscope/plan.h"
 #include "readscope/result.h"
 
 #include <optional>
 #include <string>
 #include <vector>
+
+namespace CLI {
+class App;
+}
 
 namespace readscope::cli {
 
@@ -16,17 +23,15 @@ struct RunOptions {
     std::optional<std::string> csvPath, samplesCsvPath, jsonPath, baselinePath, reportDir;
     std::optional<std::string> recoveryPath, resumePath;
     bool planFlagsGiven = false; // sizes, strategies, modes...: not allowed with --resume
-    double threshold = 0.02;
+    double threshold = kDefaultNoiseThreshold;
     bool markdown = false;
     bool quiet = false;
     bool help = false;
 };
 
+// Adds `run` to root: FILE and run's options, each writing into o as it is parsed.
+CLI::App* addRunOptions(CLI::App& root, RunOptions& o);
+// The arguments after `run`, parsed as readscope-cli parses them; help is set for --help.
 Result<RunOptions> parseRunOptions(const std::vector<std::string>& args);
-Result<int> parseInt(const std::string& flag, const std::string& value, int lo, int hi);
-// "2" or "2.5" (percent) -> 0.02 / 0.025.
-Result<double> parseThreshold(const std::string& value);
-
-extern const char* const kRunHelp;
 
 } // namespace readscope::cli

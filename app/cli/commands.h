@@ -1,13 +1,23 @@
 #pragma once
+#include <functional>
 #include <string>
-#include <vector>
+
+namespace CLI {
+class App;
+}
 
 namespace readscope::cli {
 
-int runCommand(const std::vector<std::string>& args);
-int strategiesCommand(const std::vector<std::string>& args);
-int generateCommand(const std::vector<std::string>& args);
-int compareCommand(const std::vector<std::string>& args);
+// A command declared on the root App, and what it does once the command line chose it.
+struct Command {
+    CLI::App* app = nullptr;
+    std::function<int()> run;
+};
+
+Command addRunCommand(CLI::App& root);
+Command addStrategiesCommand(CLI::App& root);
+Command addGenerateCommand(CLI::App& root);
+Command addCompareCommand(CLI::App& root);
 
 inline constexpr int kExitOk = 0;
 inline constexpr int kExitFailed = 1;

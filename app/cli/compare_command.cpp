@@ -1,5 +1,6 @@
-#include "cli_options.h"
+#include "cli_parse.h"
 #include "commands.h"
+#include "option_values.h"
 
 #include "readscope/compare.h"
 #include "readscope/documents.h"
@@ -7,60 +8,21 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <memory>
 
 namespace readscope::cli {
 
 namespace {
 
-constexpr const char* kCompareHelp =
-    R"(Usage: readscope-cli compare BASELINE CURRENT [--markdown] [--threshold PCT]
-       readscope-cli compare RESULT --reference ID [--markdown] [--threshold PCT]
-
-Compares result documents (JSON, or CSV summaries): for every cell in both, the change of the
-median GB/s, a 95% bootstrap interval, a Mann-Whitney U p-value (5 or more rounds a side), and
-a verdict: faster, slower, or within noise (changes under PCT percent, default 2, are noise).
-Cells in only one document are listed; differences between the runs (CPU, kernel,
-filesystem, cache mode, pattern, threads) are warned about.
-With --reference, every strategy of one RESULT is compared with strategy ID, size by size.
-
-Exit codes: 0 the comparison ran (whatever it found), 2 a usage error or unreadable document.
-)";
-
-} // namespace
-
-int compareCommand(const std::vector<std::string>& args) {
+struct CompareOptions {
     std::vector<std::string> files;
     bool markdown = false;
     double threshold = kDefaultNoiseThreshold;
     std::string reference;
-    for (std::size_t i = 0; i < args.size(); ++i) {
-        const auto& a = args[i];
-        if (a == "-h" || a == "--help") {
-            fmt::print("{}", kCompareHelp);
-            return kExitOk;
-        }
-        if (a == "--markdown") {
-            markdown = true;
-        } else if (a == "--threshold" || a == "--reference") {
-            if (i + 1 >= args.size() || args[i + 1].empty())
-                return complain(fmt::format("{} needs a value", a), kExitUsage);
-            if (a == "--reference") {
-                reference = args[++i];
-                continue;
-            }
-            auto t = parseThreshold(args[++i]);
-            if (!t)
-                return complain(t.error().message, kExitUsage);
-            threshold = *t;
-        } else if (a.rfind("-", 0) == 0) {
-            return complain(fmt::format("unknown option '{}' (see 'readscope-cli compare "
-                                        "--help')",
-                                        a),
-                            kExitUsage);
-        } else {
-            files.push_back(a);
-        }
-    }
+};
+
+int runCompare(const CompareOptions& o) {
+    const auto& [files, markdown, threshold, reference] = o;
     const std::size_t wanted = reference.empty() ? 2 : 1;
     if (files.size() != wanted)
         return complain(reference.empty() ? "compare needs two documents: BASELINE CURRENT"
@@ -85,6 +47,38 @@ int compareCommand(const std::vector<std::string>& args) {
     }
     fmt::print("{}", markdown ? comparisonMarkdown(c) : comparisonText(c));
     return kExitOk;
+}
+
+} // namespace
+
+Command addCompareCommand(CLI::App& root) {
+    auto o = std::make_shared<CompareOptions>();
+    CLI::App* command = addCommand(
+        root, "compare",
+        "compare two result documents (faster, slower, within noise)\n\n"
+        "Compares result documents (JSON, or CSV summaries): for every cell in both, the change "
+        "of the\nmedian GB/s, a 95% bootstrap interval, a Mann-Whitney U p-value (5 or more "
+        "rounds a side), and\na verdict: faster, slower, or within noise (changes under PCT "
+        "percent are noise).\nCells in only one document are listed; differences between the "
+        "runs (CPU, kernel,\nfilesystem, cache mode, pattern, threads) are warned about.\n"
+        "With --reference ID, give one document, RESULT: every strategy in it is compared with "
+        "strategy\nID, size by size.");
+    command->footer("Exit codes: 0 the comparison ran (whatever it found), 2 a usage error or "
+                    "unreadable document.");
+    addPositionals(*command, "DOCUMENT", [o](const std::vector<std::string>& files) {
+        o->files = files;
+        return okStatus();
+    })->option_text("BASELINE CURRENT");
+    command->add_flag("--markdown", o->markdown, "print Markdown tables");
+    addValue(*command, "--threshold", "PCT", "noise threshold, in percent",
+             [o](const std::string& v) { return assign(o->threshold, parseThreshold(v)); })
+        ->default_str(fmt::format("{}", kDefaultNoiseThreshold * 100));
+    addValue(*command, "--reference", "ID", "compare every strategy of one RESULT with this one",
+             [o](const std::string& v) {
+                 o->reference = v;
+                 return okStatus();
+             });
+    return {command, [o] { return runCompare(*o); }};
 }
 
 } // namespace readscope::cli

@@ -1,3 +1,4 @@
+#include "cli_parse.h"
 #include "cli_platform.h"
 #include "commands.h"
 
@@ -11,7 +12,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
-#include <optional>
+#include <memory>
 
 namespace readscope::cli {
 
@@ -21,20 +22,6 @@ int complain(const std::string& message, int code) {
 }
 
 namespace {
-
-constexpr const char* kStrategiesHelp = R"(Usage: readscope-cli strategies [FILE] [--explain]
-
-Lists every strategy: id, family, name, and whether it can run on FILE (default: a small
-probe file in the temporary folder), with the reason when it cannot. --explain adds what each
-strategy does per range and what that costs.
-)";
-
-constexpr const char* kGenerateHelp = R"(Usage: readscope-cli generate PATH --size SIZE [--force]
-
-Writes a test file whose bytes depend on their offset (a read from a wrong offset shows up as
-a wrong checksum). SIZE takes K, M, G suffixes (1K = 1024). An existing file is never replaced
-unless --force is given.
-)";
 
 // A small throwaway file, so availability can be judged where test files usually live.
 Result<FileProbe> probeTemporary() {
@@ -52,28 +39,7 @@ Result<FileProbe> probeTemporary() {
     return probe;
 }
 
-} // namespace
-
-int strategiesCommand(const std::vector<std::string>& args) {
-    std::string file;
-    bool explain = false;
-    for (const auto& a : args) {
-        if (a == "-h" || a == "--help") {
-            fmt::print("{}", kStrategiesHelp);
-            return kExitOk;
-        }
-        if (a == "--explain")
-            explain = true;
-        else if (a.rfind("-", 0) == 0)
-            return complain(fmt::format("unknown option '{}' (see 'readscope-cli strategies "
-                                        "--help')",
-                                        a),
-                            kExitUsage);
-        else if (!file.empty())
-            return complain("give at most one FILE", kExitUsage);
-        else
-            file = a;
-    }
+int listStrategies(const std::string& file, bool explain) {
     auto probe = file.empty() ? probeTemporary() : probeFile(file);
     if (!probe)
         return complain(probe.error().message, file.empty() ? kExitFailed : kExitUsage);
@@ -97,42 +63,63 @@ int strategiesCommand(const std::vector<std::string>& args) {
     return kExitOk;
 }
 
-int generateCommand(const std::vector<std::string>& args) {
+struct GenerateOptions {
     std::string path;
-    std::optional<std::uint64_t> size;
+    std::uint64_t size = 0;
     bool force = false;
-    for (std::size_t i = 0; i < args.size(); ++i) {
-        const auto& a = args[i];
-        if (a == "-h" || a == "--help") {
-            fmt::print("{}", kGenerateHelp);
-            return kExitOk;
-        }
-        if (a == "--force") {
-            force = true;
-        } else if (a == "--size") {
-            if (i + 1 >= args.size())
-                return complain("--size needs a value such as 256M", kExitUsage);
-            auto s = parseSize(args[++i]);
-            if (!s)
-                return complain("--size: " + s.error().message, kExitUsage);
-            size = *s;
-        } else if (a.rfind("-", 0) == 0) {
-            return complain(fmt::format("unknown option '{}' (see 'readscope-cli generate "
-                                        "--help')",
-                                        a),
-                            kExitUsage);
-        } else if (!path.empty()) {
-            return complain("give exactly one PATH", kExitUsage);
-        } else {
-            path = a;
-        }
-    }
-    if (path.empty() || !size)
-        return complain("usage: readscope-cli generate PATH --size SIZE", kExitUsage);
-    if (auto st = generateFile(path, *size, force); !st)
+};
+
+int generate(const GenerateOptions& o) {
+    const auto& [path, size, force] = o;
+    if (auto st = generateFile(path, size, force); !st)
         return complain(st.error().message, kExitFailed);
-    fmt::print("wrote {} ({})\n", path, formatSize(*size));
+    fmt::print("wrote {} ({})\n", path, formatSize(size));
     return kExitOk;
+}
+
+} // namespace
+
+Command addStrategiesCommand(CLI::App& root) {
+    struct Options {
+        std::string file;
+        bool explain = false;
+    };
+    auto o = std::make_shared<Options>();
+    CLI::App* command = addCommand(
+        root, "strategies",
+        "list the strategies and whether they can run on FILE\n\n"
+        "Lists every strategy: id, family, name, and whether it can run on FILE (default: a "
+        "small\nprobe file in the temporary folder), with the reason when it cannot.");
+    addPositionals(*command, "FILE", [o](const std::vector<std::string>& files) -> Status {
+        if (files.size() > 1)
+            return Error{"give at most one FILE"};
+        o->file = files.front();
+        return okStatus();
+    });
+    command->add_flag("--explain", o->explain,
+                      "add what each strategy does per range and what that costs");
+    return {command, [o] { return listStrategies(o->file, o->explain); }};
+}
+
+Command addGenerateCommand(CLI::App& root) {
+    auto o = std::make_shared<GenerateOptions>();
+    CLI::App* command = addCommand(
+        root, "generate",
+        "write a test file (--size SIZE)\n\n"
+        "Writes a test file whose bytes depend on their offset (a read from a wrong offset shows "
+        "up as\na wrong checksum). SIZE takes K, M, G suffixes (1K = 1024). An existing file is "
+        "never replaced\nunless --force is given.");
+    addPositionals(*command, "PATH", [o](const std::vector<std::string>& paths) -> Status {
+        if (paths.size() > 1)
+            return Error{"give exactly one PATH"};
+        o->path = paths.front();
+        return okStatus();
+    })->required();
+    addValue(*command, "--size", "SIZE", "size of the file, e.g. 256M", [o](const std::string& v) {
+        return assign(o->size, parseSize(v), "--size");
+    })->required();
+    command->add_flag("--force", o->force, "replace an existing file");
+    return {command, [o] { return generate(*o); }};
 }
 
 } // namespace readscope::cli

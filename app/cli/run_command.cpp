@@ -20,6 +20,7 @@
 #include <chrono>
 #include <cstring>
 #include <filesystem>
+#include <memory>
 #include <thread>
 
 namespace readscope::cli {
@@ -102,17 +103,7 @@ Status checkOutput(const std::optional<std::string>& path, const char* flag,
     return okStatus();
 }
 
-} // namespace
-
-int runCommand(const std::vector<std::string>& args) {
-    auto parsed = parseRunOptions(args);
-    if (!parsed)
-        return complain(parsed.error().message, kExitUsage);
-    RunOptions& o = *parsed;
-    if (o.help) {
-        fmt::print("{}", kRunHelp);
-        return kExitOk;
-    }
+int runCommand(RunOptions& o) {
     for (auto [path, flag] : {std::pair{&o.csvPath, "--csv"},
                               {&o.samplesCsvPath, "--samples-csv"},
                               {&o.jsonPath, "--json"}})
@@ -230,6 +221,13 @@ int runCommand(const std::vector<std::string>& args) {
     if (const auto warm = notColdWarning(doc); !warm.empty())
         code = complain(warm, kExitFailed);
     return code;
+}
+
+} // namespace
+
+Command addRunCommand(CLI::App& root) {
+    auto options = std::make_shared<RunOptions>();
+    return {addRunOptions(root, *options), [options] { return runCommand(*options); }};
 }
 
 } // namespace readscope::cli

@@ -228,6 +228,8 @@ private slots:
             << QStringList{"run", path_, "--rounds", "99999999999"} << "out of range";
         QTest::newRow("missing value") << QStringList{"run", path_, "--rounds"} << "needs a value";
         QTest::newRow("unknown option") << QStringList{"run", "--frobnicate"} << "--frobnicate";
+        QTest::newRow("unknown option after FILE")
+            << QStringList{"run", path_, "--frobnicate"} << "unknown option '--frobnicate'";
         QTest::newRow("output folder missing")
             << QStringList{"run", path_, "--csv", dir + "/no/such/x.csv"} << "does not exist";
         QTest::newRow("output is target")
