@@ -166,21 +166,4 @@ CLI::App* addRunOptions(CLI::App& root, RunOptions& o) {
     return run;
 }
 
-Result<RunOptions> parseRunOptions(const std::vector<std::string>& args) {
-    RunOptions o;
-    CLI::App root{"", "readscope-cli"};
-    configureRoot(root);
-    addRunOptions(root, o);
-    std::vector<std::string> reversed(args.rbegin(), args.rend()); // as CLI11 takes them
-    reversed.push_back("run");
-    try {
-        root.parse(reversed);
-    } catch (const CLI::Success&) {
-        o.help = true;
-    } catch (const CLI::ParseError& e) {
-        return Error{usageMessage(root, e)};
-    }
-    return o;
-}
-
 } // namespace readscope::cli

@@ -31,7 +31,5 @@ struct RunOptions {
 
 // Adds `run` to root: FILE and run's options, each writing into o as it is parsed.
 CLI::App* addRunOptions(CLI::App& root, RunOptions& o);
-// The arguments after `run`, parsed as readscope-cli parses them; help is set for --help.
-Result<RunOptions> parseRunOptions(const std::vector<std::string>& args);
 
 } // namespace readscope::cli
