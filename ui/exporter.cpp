@@ -1,6 +1,19 @@
 #include "exporter.h"
 
+#include "chart_view.h"
+
+#include "readscope/documents.h"
+#include "readscope/report.h"
+
+#include <QApplication>
+#include <QClipboard>
+#include <QDateTime>
+#include <QDir>
+#include <QImage>
+#include <QMimeData>
 #include <QSaveFile>
+#include <QStandardPaths>
+#include <QUrl>
 
 namespace readscope::ui {
 
@@ -17,6 +30,49 @@ QString saveTextAtomically(const QString& path, const QByteArray& content) {
         return QString("Writing %1 failed: %2. Any previous file is unchanged.")
             .arg(path, file.errorString());
     return {};
+}
+
+QString saveDocument(const ResultDocument& doc, DocumentFormat format, const QString& path) {
+    std::string text;
+    switch (format) {
+    case DocumentFormat::Json: text = toJson(doc); break;
+    case DocumentFormat::SummaryCsv: text = toSummaryCsv(doc); break;
+    case DocumentFormat::SamplesCsv: text = toSamplesCsv(doc); break;
+    case DocumentFormat::Markdown: text = toMarkdown(doc); break;
+    }
+    return saveTextAtomically(path, QByteArray::fromStdString(text));
+}
+
+QString saveChart(ChartView& chart, const QString& path) {
+    QString error;
+    return chart.exportTo(path, &error) ? QString() : error;
+}
+
+QString saveReport(const ResultDocument& doc, ChartView& chart, const Comparison* comparison,
+                   const QString& dir) {
+    if (!QDir(dir).exists())
+        return QString("The folder %1 does not exist.").arg(dir);
+    QString error = saveChart(chart, QDir(dir).filePath(ReportFiles::chart));
+    if (error.isEmpty())
+        error = saveDocument(doc, DocumentFormat::Json, QDir(dir).filePath(ReportFiles::results));
+    if (!error.isEmpty())
+        return error;
+    return saveTextAtomically(
+        QDir(dir).filePath(ReportFiles::markdown),
+        QByteArray::fromStdString(reportMarkdown(doc, comparison, ReportFiles::chart)));
+}
+
+void copyChartToClipboard(ChartView& chart) {
+    const QImage image = chart.imageForSharing();
+    auto* mime = new QMimeData;
+    mime->setImageData(image);
+    const QString path =
+        QDir(QStandardPaths::writableLocation(QStandardPaths::TempLocation))
+            .filePath(QString("readscope-chart-%1.png")
+                          .arg(QDateTime::currentDateTime().toString("yyyyMMdd-HHmmss")));
+    if (image.save(path, "PNG"))
+        mime->setUrls({QUrl::fromLocalFile(path)});
+    QApplication::clipboard()->setMimeData(mime);
 }
 
 } // namespace readscope::ui

@@ -1,10 +1,25 @@
 #pragma once
 // Writing exports: always through QSaveFile, so a failure leaves any previous file intact.
+// Every export returns an empty string on success, else a message naming the path and cause.
+#include "readscope/compare.h"
+#include "readscope/result_document.h"
+
 #include <QString>
 
 namespace readscope::ui {
 
-// Returns an empty string on success, else a message naming the path and the cause.
+class ChartView;
+
 QString saveTextAtomically(const QString& path, const QByteArray& content);
+
+enum class DocumentFormat { Json, SummaryCsv, SamplesCsv, Markdown };
+QString saveDocument(const ResultDocument& doc, DocumentFormat format, const QString& path);
+QString saveChart(ChartView& chart, const QString& path);
+// readscope-report.md, readscope-results.json and readscope-chart.png into dir (ReportFiles).
+QString saveReport(const ResultDocument& doc, ChartView& chart, const Comparison* comparison,
+                   const QString& dir);
+// The chart as an image on the clipboard (what GitHub, GitLab and chat tools take as a paste),
+// and as a PNG file's URL in the temporary folder for the platforms that paste files.
+void copyChartToClipboard(ChartView& chart);
 
 } // namespace readscope::ui

@@ -180,35 +180,21 @@ void MainWindow::updateActions() {
 }
 
 QString MainWindow::saveResults(const QString& path) const {
-    return saveTextAtomically(path, QByteArray::fromStdString(toJson(model_->document())));
+    return saveDocument(model_->document(), DocumentFormat::Json, path);
 }
 
 QString MainWindow::exportSummaryCsv(const QString& path) const {
-    return saveTextAtomically(path, QByteArray::fromStdString(toSummaryCsv(model_->document())));
+    return saveDocument(model_->document(), DocumentFormat::SummaryCsv, path);
 }
 
 QString MainWindow::exportSamplesCsv(const QString& path) const {
-    return saveTextAtomically(path, QByteArray::fromStdString(toSamplesCsv(model_->document())));
+    return saveDocument(model_->document(), DocumentFormat::SamplesCsv, path);
 }
 
-QString MainWindow::exportChart(const QString& path) const {
-    QString error;
-    return chart_->exportTo(path, &error) ? QString() : error;
-}
+QString MainWindow::exportChart(const QString& path) const { return saveChart(*chart_, path); }
 
-// The chart as an image on the clipboard (what GitHub, GitLab and chat tools take as a
-// paste), and as a PNG file's URL for the platforms that paste files.
 void MainWindow::copyChartImage() {
-    const QImage image = chart_->imageForSharing();
-    auto* mime = new QMimeData;
-    mime->setImageData(image);
-    const QString path =
-        QDir(QStandardPaths::writableLocation(QStandardPaths::TempLocation))
-            .filePath(QString("readscope-chart-%1.png")
-                          .arg(QDateTime::currentDateTime().toString("yyyyMMdd-HHmmss")));
-    if (image.save(path, "PNG"))
-        mime->setUrls({QUrl::fromLocalFile(path)});
-    QApplication::clipboard()->setMimeData(mime);
+    copyChartToClipboard(*chart_);
     statusBar()->showMessage("Chart copied: paste it into an issue.", 5000);
 }
 
@@ -222,18 +208,8 @@ QString MainWindow::markdown() const {
 }
 
 QString MainWindow::exportReport(const QString& dir) const {
-    if (!QDir(dir).exists())
-        return QString("The folder %1 does not exist.").arg(dir);
-    const QString chart = ReportFiles::chart;
-    QString error = exportChart(QDir(dir).filePath(chart));
-    if (error.isEmpty())
-        error = saveResults(QDir(dir).filePath(ReportFiles::results));
-    if (!error.isEmpty())
-        return error;
     const Comparison* comparison = compare_->hasComparison() ? &compare_->comparison() : nullptr;
-    return saveTextAtomically(QDir(dir).filePath(ReportFiles::markdown),
-                              QByteArray::fromStdString(reportMarkdown(
-                                  model_->document(), comparison, chart.toStdString())));
+    return saveReport(model_->document(), *chart_, comparison, dir);
 }
 
 QString MainWindow::recoveryPath() {
