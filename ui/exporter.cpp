@@ -32,6 +32,19 @@ QString saveTextAtomically(const QString& path, const QByteArray& content) {
     return {};
 }
 
+namespace {
+QString text(std::string_view v) { return QString::fromUtf8(v.data(), qsizetype(v.size())); }
+} // namespace
+
+QString suggestedFileName(const ResultDocument& doc, const QString& suffix, const QString& part) {
+    QString date = QString::fromStdString(doc.system.date.substr(0, 10));
+    if (date.isEmpty())
+        date = QDate::currentDate().toString("yyyy-MM-dd");
+    return QString("readscope-%1-%2-%3%4.%5")
+        .arg(date, text(toString(doc.plan.pattern)), text(toString(doc.plan.cache)),
+             part.isEmpty() ? QString() : "-" + part, suffix);
+}
+
 QString saveDocument(const ResultDocument& doc, DocumentFormat format, const QString& path) {
     std::string text;
     switch (format) {

@@ -12,6 +12,11 @@ class ChartView;
 
 QString saveTextAtomically(const QString& path, const QByteArray& content);
 
+// A name that says what a saved file holds: readscope-2026-12-01-sequential-warm.csv, with
+// "-samples" (or another part) before the suffix when given.
+QString suggestedFileName(const ResultDocument& doc, const QString& suffix,
+                          const QString& part = {});
+
 enum class DocumentFormat { Json, SummaryCsv, SamplesCsv, Markdown };
 QString saveDocument(const ResultDocument& doc, DocumentFormat format, const QString& path);
 QString saveChart(ChartView& chart, const QString& path);

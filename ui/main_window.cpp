@@ -11,6 +11,7 @@
 #include "strategy_picker.h"
 
 #include "readscope/compare.h"
+#include "readscope/probe.h"
 #include "readscope/units.h"
 
 #include <QApplication>
@@ -215,9 +216,13 @@ void MainWindow::onFileInspected(const QString& path, const FileStatus* status,
                                  const QString& error) {
     if (path != config_->filePath())
         return; // the field names another file by now; its own look is on its way
-    config_->showFileStatus(status, error);
-    fileProblem_ = error;
-    showBanner(error);
+    // The core's advice to generate a test file, made into where the app does it.
+    const QString problem = advisesGenerating(error.toStdString())
+                                ? error + " with the Generate… button beside the file field."
+                                : error;
+    config_->showFileStatus(status, problem);
+    fileProblem_ = problem;
+    showBanner(problem);
     emit fileInspected(status != nullptr);
 }
 

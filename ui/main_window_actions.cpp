@@ -56,17 +56,29 @@ void MainWindow::buildActions() {
     file->addSeparator();
     add(file, "&Open results…", QKeySequence::Open, [this] {
         const QString path = QFileDialog::getOpenFileName(
-            this, "Open results", {}, "readscope results (*.json *.csv);;All files (*)");
+            this, "Open results", rememberedFolder(QSettings(), "results", {}),
+            "readscope results (*.json *.csv);;All files (*)");
+        if (!path.isEmpty()) {
+            QSettings s;
+            rememberFolder(s, "results", path);
+        }
         if (!path.isEmpty())
             if (const QString error = openResults(path); !error.isEmpty())
                 QMessageBox::warning(this, "Open results", error);
     });
     auto exportWith = [this](const QString& title, const QString& filter, const QString& suffix,
-                             QString (MainWindow::*write)(const QString&) const) {
+                             QString (MainWindow::*write)(const QString&) const,
+                             const QString& part = {}) {
         return [=, this] {
-            QString path = QFileDialog::getSaveFileName(this, title, {}, filter);
+            // In the folder used last, under a name that says what the file holds.
+            QSettings settings;
+            const QString start =
+                QDir(rememberedFolder(settings, "results", QDir::homePath()))
+                    .filePath(suggestedFileName(model_->document(), suffix, part));
+            QString path = QFileDialog::getSaveFileName(this, title, start, filter);
             if (path.isEmpty())
                 return;
+            rememberFolder(settings, "results", path);
             if (QFileInfo(path).suffix().isEmpty())
                 path += "." + suffix;
             const QString error = (this->*write)(path);
@@ -82,23 +94,26 @@ void MainWindow::buildActions() {
     resultActions_ << add(
         file, "Export &CSV summary…", QKeySequence("Ctrl+E"),
         exportWith("Export CSV summary", "CSV (*.csv)", "csv", &MainWindow::exportSummaryCsv));
-    resultActions_ << add(
-        file, "Export CSV &samples…", QKeySequence(),
-        exportWith("Export CSV samples", "CSV (*.csv)", "csv", &MainWindow::exportSamplesCsv));
-    QAction* exportPng =
-        add(file, "Export chart as &PNG…", QKeySequence("Ctrl+Shift+E"),
-            exportWith("Export chart", "PNG image (*.png)", "png", &MainWindow::exportChart));
+    resultActions_ << add(file, "Export CSV &samples…", QKeySequence(),
+                          exportWith("Export CSV samples", "CSV (*.csv)", "csv",
+                                     &MainWindow::exportSamplesCsv, "samples"));
+    QAction* exportPng = add(
+        file, "Export chart as &PNG…", QKeySequence("Ctrl+Shift+E"),
+        exportWith("Export chart", "PNG image (*.png)", "png", &MainWindow::exportChart, "chart"));
     resultActions_ << exportPng;
     resultActions_ << add(
         file, "Export chart as P&DF…", QKeySequence(),
-        exportWith("Export chart", "PDF (*.pdf)", "pdf", &MainWindow::exportChart));
+        exportWith("Export chart", "PDF (*.pdf)", "pdf", &MainWindow::exportChart, "chart"));
     resultActions_ << add(
         file, "Export chart as S&VG…", QKeySequence(),
-        exportWith("Export chart", "SVG (*.svg)", "svg", &MainWindow::exportChart));
+        exportWith("Export chart", "SVG (*.svg)", "svg", &MainWindow::exportChart, "chart"));
     resultActions_ << add(file, "Export &report…", QKeySequence("Ctrl+Shift+R"), [this] {
-        const QString dir = QFileDialog::getExistingDirectory(this, "Folder for the report");
+        QSettings settings;
+        const QString dir = QFileDialog::getExistingDirectory(
+            this, "Folder for the report", rememberedFolder(settings, "report", QDir::homePath()));
         if (dir.isEmpty())
             return;
+        rememberFolder(settings, "report", dir);
         if (const QString error = exportReport(dir); !error.isEmpty())
             QMessageBox::warning(this, "Export report", error);
         else
@@ -106,8 +121,12 @@ void MainWindow::buildActions() {
     });
     file->addSeparator();
     add(file, "Load &baseline…", QKeySequence("Ctrl+B"), [this] {
+        QSettings settings;
         const QString path = QFileDialog::getOpenFileName(
-            this, "Baseline results", {}, "readscope results (*.json *.csv);;All files (*)");
+            this, "Baseline results", rememberedFolder(settings, "results", {}),
+            "readscope results (*.json *.csv);;All files (*)");
+        if (!path.isEmpty())
+            rememberFolder(settings, "results", path);
         if (!path.isEmpty())
             if (const QString error = loadBaseline(path); !error.isEmpty())
                 QMessageBox::warning(this, "Load baseline", error);
@@ -255,11 +274,16 @@ void MainWindow::clearBaseline() {
 }
 
 void MainWindow::chooseTargetFile() {
-    const QString path =
-        QFileDialog::getOpenFileName(this, "File to measure", config_->filePath(), {}, nullptr,
-                                     QFileDialog::DontUseNativeDialog);
-    if (!path.isEmpty())
-        openTargetFile(path);
+    QSettings settings;
+    const QString start = config_->filePath().isEmpty()
+                              ? rememberedFolder(settings, "target", QDir::homePath())
+                              : config_->filePath();
+    const QString path = QFileDialog::getOpenFileName(this, "File to measure", start, {}, nullptr,
+                                                      QFileDialog::DontUseNativeDialog);
+    if (path.isEmpty())
+        return;
+    rememberFolder(settings, "target", path);
+    openTargetFile(path);
 }
 
 void MainWindow::generateTargetFile() {

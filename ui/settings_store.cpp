@@ -2,6 +2,7 @@
 
 #include "readscope/buffer_offsets.h"
 
+#include <QFileInfo>
 #include <QStringList>
 
 #include <algorithm>
@@ -83,6 +84,16 @@ Plan loadPlanSettings(const QSettings& s, const Plan& defaults) {
             plan.bufferOffsets.push_back(o);
     }
     return plan;
+}
+
+QString rememberedFolder(const QSettings& s, const QString& purpose, const QString& fallback) {
+    const QString dir = s.value("folders/" + purpose).toString();
+    return !dir.isEmpty() && QFileInfo(dir).isDir() ? dir : fallback;
+}
+
+void rememberFolder(QSettings& s, const QString& purpose, const QString& path) {
+    const QFileInfo info(path);
+    s.setValue("folders/" + purpose, info.isDir() ? info.absoluteFilePath() : info.absolutePath());
 }
 
 void saveSlowBand(QSettings& s, const std::string& cpu, const QString& verdict,

@@ -14,6 +14,12 @@ namespace readscope::ui {
 void savePlanSettings(QSettings& s, const QString& file, const Plan& plan);
 Plan loadPlanSettings(const QSettings& s, const Plan& defaults);
 
+// The folder a file dialog for this purpose ("target", "results", "report") last chose, or
+// fallback; dialogs start there.
+QString rememberedFolder(const QSettings& s, const QString& purpose, const QString& fallback);
+// Remembers the folder of path (a file, or a folder itself) for the next dialog.
+void rememberFolder(QSettings& s, const QString& purpose, const QString& path);
+
 // The slow band of this machine's last offset sweep (the teaching panel warns about cells in
 // it), with the CPU it was measured on and the verdict's text; none clears it.
 void saveSlowBand(QSettings& s, const std::string& cpu, const QString& verdict,

@@ -25,5 +25,7 @@ inline constexpr int kExitUsage = 2;
 
 // Prints "readscope-cli: <message>" to stderr and returns code.
 int complain(const std::string& message, int code);
+// A core message that advises generating a test file, with the command that does it.
+std::string cliAdvice(const std::string& message);
 
 } // namespace readscope::cli

@@ -21,6 +21,11 @@ int complain(const std::string& message, int code) {
     return code;
 }
 
+std::string cliAdvice(const std::string& message) {
+    return advisesGenerating(message) ? message + " with 'readscope-cli generate PATH --size 256M'"
+                                      : message;
+}
+
 namespace {
 
 // A small throwaway file, so availability can be judged where test files usually live.
@@ -42,7 +47,7 @@ Result<FileProbe> probeTemporary() {
 int listStrategies(const std::string& file, bool explain) {
     auto probe = file.empty() ? probeTemporary() : probeFile(file);
     if (!probe)
-        return complain(probe.error().message, file.empty() ? kExitFailed : kExitUsage);
+        return complain(cliAdvice(probe.error().message), file.empty() ? kExitFailed : kExitUsage);
     fmt::print("Availability checked on '{}' ({}).\n\n", file.empty() ? "a temporary file" : file,
                probe->filesystem);
     fmt::print("{:<21} {:<16} {:<38} {}\n", "id", "family", "name", "available");

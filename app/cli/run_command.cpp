@@ -155,7 +155,7 @@ int runCommand(RunOptions& o) {
         }
         auto probe = probeFile(o.plan.file);
         if (!probe)
-            return complain(probe.error().message, kExitUsage);
+            return complain(cliAdvice(probe.error().message), kExitUsage);
         if (auto st = validatePlan(o.plan, *probe); !st)
             return complain(st.error().message, kExitUsage);
         RecoverySink recovery(sink, o.recoveryPath ? *o.recoveryPath : defaultRecoveryPath());

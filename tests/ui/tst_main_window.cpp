@@ -6,6 +6,7 @@
 #include "results_model.h"
 #include "run_controller.h"
 #include "run_worker.h"
+#include "settings_store.h"
 #include "strategy_picker.h"
 #include "window_fixture.h"
 #include <qcustomplot.h>
@@ -22,6 +23,8 @@
 #include <QClipboard>
 #include <QComboBox>
 #include <QElapsedTimer>
+#include <QFileDialog>
+#include <QFileInfo>
 #include <QImage>
 #include <QMenu>
 #include <QMessageBox>
@@ -36,6 +39,7 @@
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QTableView>
+#include <QTemporaryDir>
 #include <QTest>
 #include <QTextBrowser>
 #include <QTimer>
@@ -521,12 +525,47 @@ private slots:
         delete w; // joins the run thread; must not hang or crash
     }
 
+    void exportDialogsSuggestANameInTheLastFolder() {
+        // File > Export CSV summary, as a person picks it: the dialog opens in the folder used
+        // last, on a name that says what the file holds.
+        QTemporaryDir last;
+        {
+            QSettings s;
+            rememberFolder(s, "results", last.path());
+        }
+        MainWindow w;
+        w.show();
+        QVERIFY(testing::runToEnd(w, testing::tinyPlan(*file_)));
+        QAction* exportCsv = nullptr;
+        for (QAction* a : w.findChildren<QAction*>())
+            if (a->text() == "Export &CSV summary…")
+                exportCsv = a;
+        QVERIFY(exportCsv && exportCsv->isEnabled());
+        QString folder, name;
+        QTimer::singleShot(200, [&] {
+            if (auto* dialog = qobject_cast<QFileDialog*>(QApplication::activeModalWidget())) {
+                folder = dialog->directory().absolutePath();
+                const auto files = dialog->selectedFiles();
+                name = files.isEmpty() ? QString() : QFileInfo(files.front()).fileName();
+                dialog->reject();
+            }
+        });
+        exportCsv->trigger();
+        QTRY_VERIFY_WITH_TIMEOUT(!folder.isEmpty(), 5000);
+        QCOMPARE(folder, QDir(last.path()).absolutePath());
+        const QString date =
+            QString::fromStdString(w.model()->document().system.date.substr(0, 10));
+        QCOMPARE(name, QString("readscope-%1-sequential-warm.csv").arg(date));
+        QSettings().remove("folders");
+    }
+
     void badFilesGiveMessages_data() {
         QTest::addColumn<QString>("path");
         QTest::addColumn<QString>("mentions");
         QTest::newRow("directory") << QDir::tempPath() << "is a directory";
         QTest::newRow("missing") << QDir::tempPath() + "/readscope-no-such-file"
-                                 << "does not exist";
+                                 << "does not exist: check the path, or generate a test file "
+                                    "with the Generate… button";
         QTest::newRow("device") << "/dev/zero"
                                 << "character device";
     }

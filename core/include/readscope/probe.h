@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 
 namespace readscope {
 
@@ -29,5 +30,14 @@ struct FileProbe {
 
 // Checks that path names a non-empty readable regular file and gathers its facts.
 Result<FileProbe> probeFile(const std::string& path);
+
+// How the errors for a missing or empty file end; each front end adds how it generates one
+// (the app's Generate… button, `readscope-cli generate`).
+inline constexpr const char* kGenerateAdvice = "generate a test file";
+inline bool advisesGenerating(const std::string& message) {
+    const std::string_view advice = kGenerateAdvice;
+    return message.size() >= advice.size() &&
+           message.compare(message.size() - advice.size(), advice.size(), advice) == 0;
+}
 
 } // namespace readscope

@@ -17,9 +17,8 @@ Result<FileProbe> probeFile(const std::string& path) {
     const auto st = platform::statPath(path);
     if (!st) {
         if (errno == ENOENT)
-            return Error{fmt::format("'{}' does not exist: check the path, or generate a test "
-                                     "file with 'readscope-cli generate'",
-                                     path)};
+            return Error{
+                fmt::format("'{}' does not exist: check the path, or {}", path, kGenerateAdvice)};
         return Error{fmt::format("cannot inspect '{}': {}", path, std::strerror(errno))};
     }
     if (!st->regular)
@@ -29,7 +28,8 @@ Result<FileProbe> probeFile(const std::string& path) {
         return Error{fmt::format("cannot open '{}' for reading: {} (check its permissions)", path,
                                  std::strerror(errno))};
     if (st->size == 0)
-        return Error{fmt::format("'{}' is empty: there is nothing to read", path)};
+        return Error{
+            fmt::format("'{}' is empty: there is nothing to read; {}", path, kGenerateAdvice)};
 
     FileProbe p;
     p.path = path;
