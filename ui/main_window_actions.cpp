@@ -6,6 +6,7 @@
 #include "config_panel.h"
 #include "exporter.h"
 #include "generate_dialog.h"
+#include "help_pages.h"
 #include "lessons.h"
 #include "results_model.h"
 #include "run_controller.h"
@@ -182,6 +183,13 @@ void MainWindow::buildActions() {
         add(lessons, all[i].title, QKeySequence(), [this, i] { applyLesson(i); });
 
     auto* help = menuBar()->addMenu("&Help");
+    add(help, "How readscope &measures", QKeySequence::HelpContents, [this] {
+        showMeasuringHelp(this);
+    })->setObjectName("measuringHelpAction");
+    add(help, "&Keyboard shortcuts", QKeySequence(), [this] {
+        showShortcuts(this, findChildren<QAction*>());
+    })->setObjectName("shortcutsHelpAction");
+    help->addSeparator();
     add(help, "&About readscope", QKeySequence(), [this] {
         QMessageBox::about(this, "About readscope",
                            QString("<b>readscope %1</b><p>What it costs to read byte ranges of "

@@ -22,11 +22,13 @@
 #include <QCheckBox>
 #include <QClipboard>
 #include <QComboBox>
+#include <QDialog>
 #include <QElapsedTimer>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QImage>
 #include <QMenu>
+#include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
 #include <QPushButton>
@@ -39,6 +41,7 @@
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QTableView>
+#include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTextBrowser>
@@ -557,6 +560,43 @@ private slots:
             QString::fromStdString(w.model()->document().system.date.substr(0, 10));
         QCOMPARE(name, QString("readscope-%1-sequential-warm.csv").arg(date));
         QSettings().remove("folders");
+    }
+
+    void helpPagesOpenFromTheHelpMenu() {
+        MainWindow w;
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        // F1, as a person presses it: the measuring page, its Markdown rendered.
+        QTest::keyClick(&w, Qt::Key_F1);
+        QDialog* measuring = nullptr;
+        QTRY_VERIFY((measuring = w.findChild<QDialog*>("measuringHelp")) != nullptr);
+        auto* text = measuring->findChild<QTextBrowser*>("measuringText");
+        QVERIFY(text);
+        QVERIFY(text->toPlainText().startsWith("How readscope measures")); // the # heading
+        QVERIFY(!text->toPlainText().contains("## ")); // rendered, not shown as source
+        QVERIFY(text->toHtml().contains("<h2"));
+        measuring->close();
+        // Help > Keyboard shortcuts, clicked in the open menu.
+        QMenu* help = nullptr;
+        for (QMenu* m : w.menuBar()->findChildren<QMenu*>())
+            if (m->title() == "&Help")
+                help = m;
+        QVERIFY(help);
+        auto* item = w.findChild<QAction*>("shortcutsHelpAction");
+        QVERIFY(item);
+        help->popup(w.mapToGlobal(QPoint(10, 10)));
+        QTRY_VERIFY(help->isVisible());
+        QTest::mouseClick(help, Qt::LeftButton, {}, help->actionGeometry(item).center());
+        QDialog* keys = nullptr;
+        QTRY_VERIFY((keys = w.findChild<QDialog*>("shortcutsHelp")) != nullptr);
+        auto* table = keys->findChild<QTableWidget*>("shortcutsTable");
+        QVERIFY(table && table->rowCount() > 5);
+        bool runListed = false;
+        for (int r = 0; r < table->rowCount(); ++r)
+            runListed |= table->item(r, 0)->text() == "Run" &&
+                         table->item(r, 1)->text() ==
+                             QKeySequence("Ctrl+R").toString(QKeySequence::NativeText);
+        QVERIFY(runListed);
     }
 
     void badFilesGiveMessages_data() {
