@@ -317,8 +317,19 @@ void ChartView::rebuild() {
     markers("failed", QCPScatterStyle(QCPScatterStyle::ssCross, QPen(red, 3), Qt::NoBrush, 12),
             data.failedX, data.failedY);
     setUpXAxis(doc, data);
-    plot_->legend->setVisible(plot_->graphCount() > 0); // no empty box before a run
     const bool logY = (mode_ == ChartMode::Latency || logY_->isChecked()) && bottom > 0;
+    // A legend entry names something drawn: a line with no point it can draw (no value yet,
+    // or none above zero on a log axis) leaves the legend.
+    for (int i = 0; i < plot_->graphCount(); ++i) {
+        QCPGraph* g = plot_->graph(i);
+        const bool drawsAPoint = std::any_of(
+            g->data()->constBegin(), g->data()->constEnd(), [logY](const QCPGraphData& p) {
+                return std::isfinite(p.value) && (!logY || p.value > 0);
+            });
+        if (!drawsAPoint)
+            g->removeFromLegend();
+    }
+    plot_->legend->setVisible(plot_->legend->itemCount() > 0); // no empty box before a run
     plot_->yAxis->setScaleType(logY ? QCPAxis::stLogarithmic : QCPAxis::stLinear);
     plot_->yAxis->setTicker(logY ? QSharedPointer<QCPAxisTicker>(new QCPAxisTickerLog)
                                  : QSharedPointer<QCPAxisTicker>(new QCPAxisTicker));

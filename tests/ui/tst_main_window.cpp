@@ -1,8 +1,10 @@
 // The real main window, offscreen: a tiny sweep run to completion, Stop, close mid-run,
 // export round trips, and bad files that must give a message rather than a crash.
+#include "chart_series.h"
 #include "chart_view.h"
 
 #include "compare_view.h"
+#include "exporter.h"
 #include "results_model.h"
 #include "run_controller.h"
 #include "run_worker.h"
