@@ -8,6 +8,7 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QPushButton>
+#include <QScrollBar>
 #include <QTableWidget>
 #include <QVBoxLayout>
 
@@ -59,8 +60,10 @@ CompareView::CompareView(QWidget* parent) : QWidget(parent) {
     table_ = new QTableWidget(this);
     table_->setObjectName("compareTable");
     table_->setColumnCount(8);
-    table_->setHorizontalHeaderLabels({"Strategy", "Range", "Baseline GB/s", "Current GB/s",
-                                       "Change", "95% interval", "p", "Verdict"});
+    // What changed and whether it is real first, so both stay in view on a narrow window;
+    // the medians they come from last.
+    table_->setHorizontalHeaderLabels({"Strategy", "Range", "Change", "Verdict", "95% interval",
+                                       "p", "Baseline GB/s", "Current GB/s"});
     table_->horizontalHeader()->setStretchLastSection(true);
     table_->verticalHeader()->hide();
     table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
@@ -133,13 +136,14 @@ void CompareView::recompute() {
         const auto& cc = comparison_.cells[std::size_t(row)];
         const auto& e = cc.estimate;
         const auto r = comparisonRowText(cc);
-        const QStringList values = {qs(r.who),    qs(r.point),    qs(r.baseline), qs(r.current),
-                                    qs(r.change), qs(r.interval), qs(r.p),        qs(r.verdict)};
+        const QStringList values = {qs(r.who),      qs(r.point), qs(r.change),   qs(r.verdict),
+                                    qs(r.interval), qs(r.p),     qs(r.baseline), qs(r.current)};
+        constexpr int kVerdict = 3;
         for (int col = 0; col < values.size(); ++col) {
             auto* item = new QTableWidgetItem(values[col]);
-            if (col >= 1 && col <= 6)
+            if (col != 0 && col != kVerdict)
                 item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
-            if (col == 7) {
+            if (col == kVerdict) {
                 if (const QColor c = verdictColor(e.verdict); c.isValid())
                     item->setForeground(c);
                 if (!e.note.empty())
@@ -149,6 +153,9 @@ void CompareView::recompute() {
         }
     }
     table_->resizeColumnsToContents();
+    // A new comparison starts at its first column, whatever the last one was scrolled to.
+    table_->horizontalScrollBar()->setValue(0);
+    table_->scrollToTop();
 }
 
 } // namespace readscope::ui

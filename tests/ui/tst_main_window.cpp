@@ -35,6 +35,7 @@
 #include <QMimeData>
 #include <QPushButton>
 #include <QScreen>
+#include <QScrollBar>
 #include <QSet>
 #include <QSettings>
 #include <QSignalSpy>
@@ -599,6 +600,33 @@ private slots:
                          table->item(r, 1)->text() ==
                              QKeySequence("Ctrl+R").toString(QKeySequence::NativeText);
         QVERIFY(runListed);
+    }
+
+    void compareShowsItsVerdictOnA1366Window() {
+        MainWindow w;
+        w.resize(1366, 740);
+        w.show();
+        auto* splitter = w.findChild<QSplitter*>("mainSplitter");
+        QVERIFY(splitter);
+        splitter->setSizes({390, 1366 - 390 - 280, 280}); // both side panels open
+        QVERIFY(testing::runToEnd(w, testing::tinyPlan(*file_)));
+        QTemporaryDir dir;
+        const QString saved = dir.filePath("base.json");
+        QVERIFY(w.saveResults(saved).isEmpty());
+        QVERIFY(w.loadBaseline(saved).isEmpty()); // switches to Compare
+        auto* table = w.findChild<QTableWidget*>("compareTable");
+        QVERIFY(table && table->isVisible() && table->rowCount() > 0);
+        QCOMPARE(table->horizontalHeaderItem(3)->text(), QString("Verdict"));
+        const QRect verdict = table->visualItemRect(table->item(0, 3));
+        QVERIFY2(table->viewport()->rect().contains(verdict),
+                 qPrintable(QString("verdict at x %1..%2, viewport %3 wide")
+                                .arg(verdict.left())
+                                .arg(verdict.right())
+                                .arg(table->viewport()->width())));
+        // Scrolled away, then a new comparison: it starts at the first column again.
+        table->horizontalScrollBar()->setValue(table->horizontalScrollBar()->maximum());
+        QVERIFY(w.loadBaseline(saved).isEmpty());
+        QCOMPARE(table->horizontalScrollBar()->value(), 0);
     }
 
     void badFilesGiveMessages_data() {
