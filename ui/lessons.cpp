@@ -36,6 +36,21 @@ QList<Lesson> loadLessons() {
         if (auto c = parseConsume(o["consume"].toString("all").toStdString()))
             l.plan.consume = *c;
         l.plan.rounds = o["rounds"].toInt(15);
+        if (o.contains("finding")) {
+            const QJsonObject f = o["finding"].toObject();
+            Finding finding;
+            finding.faster = f["faster"].toString().toStdString();
+            finding.than = f["than"].toString().toStdString();
+            if (auto sizes = parseSizeList(f["sizes"].toString().toStdString());
+                sizes && f.contains("sizes"))
+                finding.sizes = *sizes;
+            if (f.contains("published_low") && f.contains("published_high")) {
+                finding.publishedLow = f["published_low"].toDouble();
+                finding.publishedHigh = f["published_high"].toDouble();
+            }
+            finding.published = f["published"].toString().toStdString();
+            l.finding = finding;
+        }
         lessons << l;
     }
     return lessons;

@@ -1,18 +1,22 @@
 #pragma once
 // Prepared sweeps that each reproduce a published finding, with what to look for
 // (resources/lessons.json).
+#include "readscope/finding.h"
 #include "readscope/plan.h"
 
 #include <QList>
 #include <QString>
+
+#include <optional>
 
 namespace readscope::ui {
 
 struct Lesson {
     QString title;
     QString text;
-    QString reference; // strategy to compare the others against
-    Plan plan;         // without a file: the lesson runs on whatever file is chosen
+    QString reference;              // strategy to compare the others against
+    Plan plan;                      // without a file: the lesson runs on whatever file is chosen
+    std::optional<Finding> finding; // what the run is checked against when it ends
 };
 
 QList<Lesson> loadLessons();

@@ -11,6 +11,7 @@
 #include "strategy_picker.h"
 
 #include "readscope/compare.h"
+#include "readscope/finding.h"
 #include "readscope/probe.h"
 #include "readscope/units.h"
 
@@ -126,6 +127,13 @@ void MainWindow::buildLayout() {
     auto* centreLayout = new QVBoxLayout(centre);
     centreLayout->setContentsMargins(0, 0, 0, 0);
     centreLayout->addWidget(banner_);
+    // A lesson stays in view above the tabs while its run goes on, and says at the end whether
+    // this machine agrees with the finding it reproduces.
+    lessonPanel_ = new QTextBrowser;
+    lessonPanel_->setObjectName("lessonPanel");
+    lessonPanel_->setMaximumHeight(150);
+    lessonPanel_->hide();
+    centreLayout->addWidget(lessonPanel_);
     centreLayout->addWidget(tabs_, 1);
 
     explanation_ = new QTextBrowser;
@@ -184,6 +192,30 @@ void MainWindow::fitToScreen() {
     move(avail.center() - QPoint(width() / 2, height() / 2));
     const int config = 390, teaching = size.width() >= 1280 ? 280 : 0;
     splitter_->setSizes({config, size.width() - config - teaching, teaching});
+}
+
+void MainWindow::showLesson(const Lesson& lesson, const QString& next) {
+    lesson_ = lesson;
+    lessonPanel_->setHtml(
+        QString("<b>Lesson: %1</b> %2 <i>%3</i>")
+            .arg(lesson.title.toHtmlEscaped(), lesson.text.toHtmlEscaped(), next.toHtmlEscaped()));
+    lessonPanel_->show();
+}
+
+void MainWindow::judgeLesson(const ResultDocument& doc) {
+    // Only the lesson's own run: the same strategies, finished.
+    if (!lesson_ || !lesson_->finding || !doc.complete ||
+        doc.plan.strategies != lesson_->plan.strategies)
+        return;
+    const auto verdict = judgeFinding(doc, *lesson_->finding);
+    const QString text = verdict ? QString::fromStdString(verdict->text)
+                                 : QString("This run measured neither side of the finding.");
+    lessonPanel_->append(QString("<p><b>This machine:</b> %1</p>").arg(text.toHtmlEscaped()));
+    log("lesson: " + text);
+}
+
+QString MainWindow::lessonText() const {
+    return lessonPanel_->isHidden() ? QString() : lessonPanel_->toPlainText();
 }
 
 QString MainWindow::bannerText() const { return banner_->isHidden() ? QString() : banner_->text(); }
@@ -321,6 +353,7 @@ void MainWindow::onFinished(const ResultDocument& doc, const QString& error) {
         refreshFileStatus();
         refreshComparison();
         showExplanation(explainedId_); // this run's cells, or that it did not measure them
+        judgeLesson(doc);
         if (!pendingReference_.isEmpty()) {
             compare_->setReference(std::exchange(pendingReference_, QString()));
             tabs_->setCurrentWidget(compare_);

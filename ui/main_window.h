@@ -1,6 +1,8 @@
 #pragma once
 // The main window: configuration on the left, Chart / Table / Details / Log in the middle,
 // the selected strategy's explanation on the right, progress and Run / Stop at the bottom.
+#include "lessons.h"
+
 #include "readscope/file_status.h"
 #include "readscope/offset_trap.h"
 #include "readscope/result_document.h"
@@ -72,6 +74,7 @@ public:
     ChartView* chart() const { return chart_; }
     ResultsModel* model() const { return model_; }
     QString bannerText() const;
+    QString lessonText() const; // the lesson panel's text; empty when no lesson is shown
     QString logText() const;
     void restoreSettings();
 
@@ -89,6 +92,8 @@ private:
     QString explainedId_; // the strategy the teaching panel explains
     void buildLayout();
     void fitToScreen();
+    void showLesson(const Lesson& lesson, const QString& next);
+    void judgeLesson(const ResultDocument& doc);
     void buildActions();
     void saveSettings() const;
     void refreshFileStatus();
@@ -119,7 +124,9 @@ private:
     CompareView* compare_ = nullptr;
     int logTab_ = 0;
     std::optional<ResultDocument> baseline_;
-    QString pendingReference_; // a lesson's reference, applied when its run finishes
+    QString pendingReference_;     // a lesson's reference, applied when its run finishes
+    std::optional<Lesson> lesson_; // the lesson chosen last: its run is judged at the end
+    QTextBrowser* lessonPanel_ = nullptr;
     QTextBrowser* explanation_ = nullptr;
     QLabel* banner_ = nullptr;
     QProgressBar* progress_ = nullptr;

@@ -313,10 +313,8 @@ void MainWindow::applyLesson(int index) {
         lesson.reference.isEmpty()
             ? QString("Press Run (Ctrl+R) and watch the chart.")
             : QString("Press Run (Ctrl+R); then open the Compare tab, which compares against %1.")
-                  .arg(lesson.reference.toHtmlEscaped());
-    explanation_->setHtml(
-        QString("<h3>Lesson: %1</h3><p>%2</p><p><i>%3</i></p>")
-            .arg(lesson.title.toHtmlEscaped(), lesson.text.toHtmlEscaped(), next));
+                  .arg(lesson.reference);
+    showLesson(lesson, next);
     pendingReference_ = lesson.reference;
 }
 

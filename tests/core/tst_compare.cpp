@@ -1,5 +1,6 @@
 // Comparison statistics and the before/after documents built on them.
 #include "readscope/compare.h"
+#include "readscope/finding.h"
 #include "test_file.h"
 
 #include <QTest>
@@ -230,6 +231,46 @@ private slots:
         QCOMPARE(c.cells[0].baselineStrategy, std::string("pread-zerofill"));
         QVERIFY(qAbs(c.cells[0].estimate.change - 0.15) < 1e-9);
         QCOMPARE(c.onlyInCurrent.size(), std::size_t(1)); // no reference at 1 MiB
+    }
+
+    // A lesson's finding judged from the run's own cells: all sizes faster by the paired test
+    // agrees; some sizes, partly; none, does not; too few rounds, no say.
+    void findingsAreJudgedFromTheCells() {
+        ResultDocument doc;
+        doc.plan.strategies = {"pread-zerofill", "pread-uninit"};
+        Finding f{"pread-uninit", "pread-zerofill", {65536, 1 << 20}, 0.08, 0.19, "(M3 Max)"};
+        doc.cells = {cellWith("pread-zerofill", 65536, kTight),
+                     cellWith("pread-uninit", 65536, scaled(kTight, 1.15)),
+                     cellWith("pread-zerofill", 1 << 20, kTight),
+                     cellWith("pread-uninit", 1 << 20, scaled(kTight, 1.10)),
+                     cellWith("pread-zerofill", 8 << 20, kTight),
+                     cellWith("pread-uninit", 8 << 20, kTight)}; // not a size of the finding
+        auto v = judgeFinding(doc, f);
+        QVERIFY(v);
+        QCOMPARE(int(v->agreement), int(Agreement::Agrees));
+        QCOMPARE(v->sizesFaster, 2);
+        QVERIFY(qAbs(v->lowChange - 0.10) < 1e-9 && qAbs(v->highChange - 0.15) < 1e-9);
+        QVERIFY2(v->text.find("+10% … +15%") != std::string::npos, v->text.c_str());
+        QVERIFY2(v->text.find("published: +8% … +19% (M3 Max)") != std::string::npos,
+                 v->text.c_str());
+        QVERIFY2(v->text.find("agrees, within the published range") != std::string::npos,
+                 v->text.c_str());
+
+        doc.cells[3] = cellWith("pread-uninit", 1 << 20, kTight); // a tie at 1 MiB
+        v = judgeFinding(doc, f);
+        QCOMPARE(int(v->agreement), int(Agreement::Partly));
+        doc.cells[1] = cellWith("pread-uninit", 65536, scaled(kTight, 0.8)); // slower
+        v = judgeFinding(doc, f);
+        QCOMPARE(int(v->agreement), int(Agreement::Disagrees));
+        QVERIFY2(v->text.find("does not agree") != std::string::npos, v->text.c_str());
+
+        const Samples three{10, 10, 10};
+        doc.cells = {cellWith("pread-zerofill", 65536, three),
+                     cellWith("pread-uninit", 65536, scaled(three, 1.2))};
+        v = judgeFinding(doc, f);
+        QCOMPARE(int(v->agreement), int(Agreement::Undecided));
+        f.faster = "mmap-touch"; // not measured
+        QVERIFY(!judgeFinding(doc, f));
     }
 };
 

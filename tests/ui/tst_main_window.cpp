@@ -629,6 +629,37 @@ private slots:
         QCOMPARE(table->horizontalScrollBar()->value(), 0);
     }
 
+    void lessonsStayInViewAndJudgeTheirRun() {
+        MainWindow w;
+        w.show();
+        QVERIFY(testing::openAndWait(w, file_->path()));
+        QAction* lessonAction = nullptr;
+        for (QAction* a : w.findChildren<QAction*>())
+            if (a->text() == "Zero-filled versus uninitialised buffers")
+                lessonAction = a;
+        QVERIFY(lessonAction);
+        lessonAction->trigger(); // Lessons > Zero-filled versus uninitialised buffers
+        QVERIFY2(w.lessonText().contains("Lesson: Zero-filled"), qPrintable(w.lessonText()));
+        // A shorter run of the same comparison, so the test takes seconds.
+        auto plan = w.config()->plan();
+        QVERIFY(plan.ok());
+        plan->sizes = {64 << 10};
+        plan->rounds = 8;
+        plan->roundTimeSeconds = 0.01;
+        QVERIFY(testing::runToEnd(w, *plan));
+        // Still in view after the run, with what this machine says about the finding.
+        auto* panel = w.findChild<QTextBrowser*>("lessonPanel");
+        QVERIFY(panel && panel->isVisible());
+        const QString text = w.lessonText();
+        qInfo("%s", qPrintable(text.section("This machine:", 1)));
+        QVERIFY2(text.contains("This machine: pread-uninit against pread-zerofill at 64 KiB here"),
+                 qPrintable(text));
+        QVERIFY2(text.contains("published: +8% … +19%"), qPrintable(text));
+        QVERIFY2(text.contains("agrees") || text.contains("does not agree") ||
+                     text.contains("Too few rounds"),
+                 qPrintable(text));
+    }
+
     void badFilesGiveMessages_data() {
         QTest::addColumn<QString>("path");
         QTest::addColumn<QString>("mentions");
