@@ -169,7 +169,7 @@ private slots:
         QCOMPARE(plan->bufferOffsets, (std::vector<std::uint32_t>{0, 8, 16, 32, 64, 2048, 4112}));
         QCOMPARE(plan->sizes, (std::vector<std::uint64_t>{256 << 10}));
         QCOMPARE(offsetField(w)->currentText(), QString("0,8,16,32,64,2048,4096+16"));
-        const QString text = w.findChild<QTextBrowser*>("explanation")->toPlainText();
+        const QString text = w.lessonText(); // the lesson's own panel
         QVERIFY(text.contains("rep movsb"));
         QVERIFY(text.contains("Press Run"));
         QVERIFY(!text.contains("compares against ."));
