@@ -51,7 +51,10 @@ void declarePlanOptions(CLI::App& run, RunOptions& o) {
                         });
     };
     planValue("--sizes", "LIST", "range sizes separated by commas (1K = 1024)",
-              [&p](const std::string& v) { return assign(p.sizes, parseSizeList(v), "--sizes"); })
+              [&p, &o](const std::string& v) {
+                  o.sizesGiven = true;
+                  return assign(p.sizes, parseSizeList(v), "--sizes");
+              })
         ->default_str(sizeList(defaults.sizes));
     planValue("--strategies", "LIST",
               "strategy ids separated by commas, or 'all';\nsee 'readscope-cli strategies'",

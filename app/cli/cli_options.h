@@ -23,6 +23,7 @@ struct RunOptions {
     std::optional<std::string> csvPath, samplesCsvPath, jsonPath, baselinePath, reportDir;
     std::optional<std::string> recoveryPath, resumePath;
     bool planFlagsGiven = false; // sizes, strategies, modes...: not allowed with --resume
+    bool sizesGiven = false;
     double threshold = kDefaultNoiseThreshold;
     bool markdown = false;
     bool quiet = false;

@@ -211,6 +211,9 @@ private slots:
         QTest::addColumn<QString>("mentions");
         const QString dir = file_->dir();
         QTest::newRow("missing file") << QStringList{"run", dir + "/nope"} << "does not exist";
+        QTest::newRow("sizes with the whole pattern")
+            << QStringList{"run", path_, "--pattern", "whole", "--sizes", "8K,64K"}
+            << "--sizes (as file sizes) is not supported with it yet";
         QTest::newRow("directory") << QStringList{"run", dir} << "is a directory";
         QTest::newRow("device") << QStringList{"run", "/dev/null"} << "character device";
         QTest::newRow("range larger than file")
