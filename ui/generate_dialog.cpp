@@ -58,7 +58,8 @@ QString generateTestFile(QWidget* parent, const QString& suggestedFolder) {
     QDialog dialog(parent);
     dialog.setWindowTitle("Generate test file");
     auto* form = new QFormLayout(&dialog);
-    auto* size = new QLineEdit("256M", &dialog);
+    auto* size =
+        new QLineEdit(QString::fromStdString(formatSizeShort(kDefaultTestFileSize)), &dialog);
     size->setToolTip("e.g. 64M, 256M, 1G (1K = 1024)");
     auto* folder = new QLineEdit(suggestedFolder, &dialog);
     auto* browse = new QPushButton("…", &dialog);

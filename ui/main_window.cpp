@@ -254,6 +254,7 @@ void MainWindow::onFileInspected(const QString& path, const FileStatus* status,
                                 : error;
     config_->showFileStatus(status, problem);
     fileProblem_ = problem;
+    inspectedPath_ = path;
     showBanner(problem);
     emit fileInspected(status != nullptr);
 }
@@ -270,6 +271,10 @@ bool MainWindow::startRun() {
         showBanner("Choose a file to read first (Open…, Generate…, or drop one on the window).");
         return false;
     }
+    // The status must be the look at the file the field names now: a path typed without
+    // Return was never looked at, and its answer may have been dropped for an older name.
+    if (inspectedPath_ != config_->filePath() && !inspector_->busy())
+        openTargetFile(config_->filePath());
     if (inspector_->busy()) {
         showBanner("Still looking at the file; press Run again in a moment.");
         return false;

@@ -135,7 +135,8 @@ private:
     QPushButton* stopButton_ = nullptr;
     RunController* controller_ = nullptr;
     FileInspector* inspector_ = nullptr;
-    QString fileProblem_; // why the last file looked at cannot be measured
+    QString fileProblem_;   // why the last file looked at cannot be measured
+    QString inspectedPath_; // the file the panel's status is about
     QElapsedTimer runClock_;
     int warnings_ = 0;
     QList<QAction*> resultActions_;

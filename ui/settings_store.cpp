@@ -78,6 +78,8 @@ Plan loadPlanSettings(const QSettings& s, const Plan& defaults) {
     plan.rounds = intSetting(s, "rounds", defaults.rounds, kRoundsLimit);
     plan.warmup = intSetting(s, "warmup", defaults.warmup, kWarmupLimit);
     plan.seed = s.value("seed", quint64(defaults.seed)).toULongLong();
+    if (s.contains("bufferOffsets"))
+        plan.bufferOffsets.clear();
     for (const auto& v : s.value("bufferOffsets").toStringList()) {
         bool ok = false; // a value that is not a number is dropped, not read as offset 0
         if (const uint o = v.toUInt(&ok); ok && o <= kMaxBufferOffset)

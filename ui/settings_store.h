@@ -2,7 +2,7 @@
 // The app's remembered configuration (QSettings): the plan of the last run and its file.
 // What is read back is validated, never cast: a value from an older version or a hand-edited
 // file that names no pattern, cache mode or consume mode, or a count outside the plan's limits,
-// is dropped for the default, so the window never starts from a plan validatePlan refuses.
+// is dropped for the default (Run still validates the whole plan and says what is wrong).
 #include "readscope/offset_trap.h"
 #include "readscope/plan.h"
 

@@ -22,8 +22,10 @@ int complain(const std::string& message, int code) {
 }
 
 std::string cliAdvice(const std::string& message) {
-    return advisesGenerating(message) ? message + " with 'readscope-cli generate PATH --size 256M'"
-                                      : message;
+    return advisesGenerating(message)
+               ? message + fmt::format(" with 'readscope-cli generate PATH --size {}'",
+                                       formatSizeShort(kDefaultTestFileSize))
+               : message;
 }
 
 namespace {

@@ -113,10 +113,10 @@ struct Column {
     std::function<std::string(const Cell&, const ResultDocument&)> value;
 };
 
-Column figure(const char* name) {
-    const auto member = summaryField(name).member;
+Column figure(const SummaryField& field) {
+    const auto member = field.member;
     // A cell without figures has empty rate fields, never 0.
-    return {name, [member](const Cell& c, const ResultDocument&) {
+    return {field.name, [member](const Cell& c, const ResultDocument&) {
                 return c.measured() ? number(c.summary.*member) : std::string();
             }};
 }
@@ -130,12 +130,12 @@ std::vector<Column> summaryColumns() {
         {"cache", [](const Cell&, D d) { return std::string(toString(d.plan.cache)); }},
         {"threads", [](const Cell&, D d) { return std::to_string(d.plan.threads); }},
         {"rounds", [](const Cell& c, D) { return std::to_string(c.samples.size()); }},
-        figure("median_gbps"),
-        figure("min_gbps"),
-        figure("max_gbps"),
-        figure("p25_gbps"),
-        figure("p75_gbps"),
-        figure("cv"),
+        figure(summaryField("median_gbps")),
+        figure(summaryField("min_gbps")),
+        figure(summaryField("max_gbps")),
+        figure(summaryField("p25_gbps")),
+        figure(summaryField("p75_gbps")),
+        figure(summaryField("cv")),
         {"resident_before", [](const Cell& c, D) { return optional(c.residentBefore); }},
         {"status", [](const Cell& c, D) { return std::string(toString(c.status)); }},
         {"message", [](const Cell& c, D) { return c.message; }},
@@ -149,11 +149,11 @@ std::vector<Column> summaryColumns() {
          [](const Cell& c, D) {
              return c.queueDepth ? std::to_string(*c.queueDepth) : std::string();
          }},
-        figure("median_ci_low_gbps"),
-        figure("median_ci_high_gbps"),
+        figure(summaryField("median_ci_low_gbps")),
+        figure(summaryField("median_ci_high_gbps")),
         {"bytes_consumed", [](const Cell& c, D d) { return bytesConsumed(c, d.plan.consume); }},
         {"fold_gbps", [](const Cell& c, D) { return optional(c.foldGbps); }},
-        figure("median_ci_coverage"),
+        figure(summaryField("median_ci_coverage")),
     };
 }
 

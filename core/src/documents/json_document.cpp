@@ -195,9 +195,10 @@ Cell cellFrom(const json& j) {
         for (const auto& f : kSummaryFields)
             c.summary.*f.member = readOptional(m, f.name).value_or(0);
         // Documents from before the interval existed: no bar rather than a made-up one.
-        for (const char* bound : {"median_ci_low_gbps", "median_ci_high_gbps"})
-            if (!readOptional(m, bound))
-                c.summary.*summaryField(bound).member = c.summary.median;
+        for (const SummaryField& bound :
+             {summaryField("median_ci_low_gbps"), summaryField("median_ci_high_gbps")})
+            if (!readOptional(m, bound.name))
+                c.summary.*bound.member = c.summary.median;
         c.summary.noisy = m.value("noisy", false);
     }
     return c;

@@ -25,12 +25,12 @@ inline constexpr SummaryField kSummaryFields[] = {
     {"median_ci_coverage", &Summary::ciCoverage},
 };
 
-// The field of that name; there is one for every name the formats use.
-constexpr const SummaryField& summaryField(std::string_view name) {
+// The field of that name, found while compiling: a name not in the table does not compile.
+consteval const SummaryField& summaryField(std::string_view name) {
     for (const auto& f : kSummaryFields)
         if (name == f.name)
             return f;
-    throw "no summary field of that name"; // a compile-time error where it is constexpr
+    throw "no summary field of that name";
 }
 
 } // namespace readscope

@@ -1,7 +1,7 @@
 #pragma once
 // The few operating-system services the platform-neutral parts of the core need (opening,
 // reading at an offset, replacing files, file identity, CPU time, machine facts). One
-// implementation per platform: platform_posix.cpp, platform_win.cpp. Private to the core.
+// implementation per platform: posix/platform.cpp, win/platform.cpp. Private to the core.
 // Files are C runtime descriptors on both; failures leave errno set.
 #include <cstddef>
 #include <cstdint>

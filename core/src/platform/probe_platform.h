@@ -1,6 +1,6 @@
 #pragma once
 // The platform half of probeFile(): probe.cpp checks that the path names a non-empty readable
-// regular file, then probe_posix.cpp or probe_win.cpp fills in the filesystem, page size,
+// regular file, then posix/probe.cpp or win/probe.cpp fills in the filesystem, page size,
 // direct I/O, io_uring and residency facts. Private to the core.
 #include "readscope/probe.h"
 
