@@ -182,9 +182,15 @@ private:
         }
         const int rc = io_uring_submit_and_wait(&ring_, 1);
         ++b.out.syscalls;
-        if (rc < 0 && rc != -EINTR && rc != -EAGAIN && rc != -EBUSY)
+        if (rc < 0 && rc != -EINTR && rc != -EAGAIN && rc != -EBUSY) {
             b.failure = Error{
                 fmt::format("io_uring_enter on '{}' failed: {}", f_.path, std::strerror(-rc))};
+            // Reads queued by this call may never have reached the kernel, so waiting for
+            // them could wait forever; those that did may still be written: keep the pool for
+            // good (as when waiting fails) and stop here.
+            leaked_ = true;
+            return false;
+        }
         return true;
     }
 
