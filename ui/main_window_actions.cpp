@@ -8,6 +8,7 @@
 #include "generate_dialog.h"
 #include "help_pages.h"
 #include "lessons.h"
+#include "recovery_file.h"
 #include "results_model.h"
 #include "run_controller.h"
 #include "strategy_picker.h"
@@ -239,27 +240,23 @@ QString MainWindow::exportReport(const QString& dir) const {
     return saveReport(model_->document(), *chart_, comparison, dir);
 }
 
-QString MainWindow::recoveryPath() {
-    const QString dir = QStandardPaths::writableLocation(QStandardPaths::AppLocalDataLocation);
-    QDir().mkpath(dir);
-    return QDir(dir).filePath("recovery.jsonl");
-}
+QString MainWindow::recoveryPath() { return recoveryFilePath(); }
 
-bool MainWindow::hasRecovery() const { return QFile::exists(recoveryPath()); }
+bool MainWindow::hasRecovery() const { return recoveryFileExists(); }
 
 QString MainWindow::restoreRecovery() {
-    auto doc = readRecovery(recoveryPath().toStdString());
+    auto doc = readRecoveryFile();
     if (!doc)
         return QString::fromStdString(doc.error().message);
     model_->setDocument(*doc);
     config_->setPlan(doc->plan);
     refreshComparison();
     log(QString("restored %1 finished cells of an interrupted run").arg(doc->cells.size()));
-    discardRecovery();
+    removeRecoveryFile();
     return {};
 }
 
-void MainWindow::discardRecovery() { QFile::remove(recoveryPath()); }
+void MainWindow::discardRecovery() { removeRecoveryFile(); }
 
 QString MainWindow::loadBaseline(const QString& path) {
     auto doc = loadDocument(path.toStdString());

@@ -1,0 +1,17 @@
+#pragma once
+// The app's recovery file: the run worker appends each finished cell to it as the run goes,
+// so that a crash or a kill loses nothing; the next start offers to show what it holds, and it
+// is removed once shown or declined. (The CLI keeps its own, one per process.)
+#include "readscope/result.h"
+#include "readscope/result_document.h"
+
+#include <QString>
+
+namespace readscope::ui {
+
+QString recoveryFilePath(); // in the app's local data folder, made if missing
+bool recoveryFileExists();
+Result<ResultDocument> readRecoveryFile();
+void removeRecoveryFile();
+
+} // namespace readscope::ui
