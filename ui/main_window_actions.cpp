@@ -14,7 +14,6 @@
 #include "strategy_picker.h"
 
 #include "readscope/documents.h"
-#include "readscope/recovery.h"
 #include "readscope/report.h"
 #include "settings_store.h"
 
