@@ -1,5 +1,6 @@
 #include "csv_document.h"
 #include "readscope/documents.h"
+#include "sample_fields.h"
 #include "summary_fields.h"
 
 #include <fmt/format.h>
@@ -8,6 +9,9 @@
 #include <charconv>
 #include <functional>
 #include <map>
+#include <string_view>
+#include <type_traits>
+#include <variant>
 
 namespace readscope {
 
@@ -175,19 +179,36 @@ std::string toSummaryCsv(const ResultDocument& doc) {
 }
 
 std::string toSamplesCsv(const ResultDocument& doc) {
-    std::string out = csv::record({"strategy", "range_bytes", "buffer_offset", "round", "position",
-                                   "bytes", "seconds", "gbps", "user_seconds", "system_seconds",
-                                   "minor_faults", "major_faults", "syscalls", "seeks",
-                                   "latency_p50_s", "latency_p99_s", "resident_before"});
+    // The cell's columns, the sample's (gbps, derived, after seconds), as scripts know them.
+    std::vector<std::string> header = {"strategy", "range_bytes", "buffer_offset"};
+    for (const auto& f : kSampleFields) {
+        header.push_back(f.csv);
+        if (std::string_view(f.csv) == "seconds")
+            header.push_back("gbps");
+    }
+    std::string out = csv::record(header);
     for (const auto& c : doc.cells)
-        for (const auto& s : c.samples)
-            out += csv::record(
-                {c.strategy, std::to_string(c.rangeBytes), offsetField(c.bufferOffset),
-                 std::to_string(s.round), std::to_string(s.position), std::to_string(s.bytes),
-                 number(s.seconds), optional(s.gbps()), number(s.userSeconds),
-                 number(s.systemSeconds), std::to_string(s.minorFaults),
-                 std::to_string(s.majorFaults), std::to_string(s.syscalls), std::to_string(s.seeks),
-                 optional(s.latencyP50), optional(s.latencyP99), optional(s.residentBefore)});
+        for (const auto& s : c.samples) {
+            std::vector<std::string> row = {c.strategy, std::to_string(c.rangeBytes),
+                                            offsetField(c.bufferOffset)};
+            for (const auto& f : kSampleFields) {
+                std::visit(
+                    [&](auto member) {
+                        const auto& v = s.*member;
+                        using T = std::decay_t<decltype(v)>;
+                        if constexpr (std::is_same_v<T, std::optional<double>>)
+                            row.push_back(optional(v));
+                        else if constexpr (std::is_same_v<T, double>)
+                            row.push_back(number(v));
+                        else
+                            row.push_back(std::to_string(v));
+                    },
+                    f.member);
+                if (std::string_view(f.csv) == "seconds")
+                    row.push_back(optional(s.gbps()));
+            }
+            out += csv::record(row);
+        }
     return out;
 }
 

@@ -1,9 +1,13 @@
 #include "readscope/documents.h"
 
+#include "sample_fields.h"
 #include "summary_fields.h"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
+
+#include <type_traits>
+#include <variant>
 
 namespace readscope {
 
@@ -106,36 +110,33 @@ SystemInfo systemFrom(const json& j) {
 }
 
 json sampleJson(const Sample& s) {
-    return {{"round", s.round},
-            {"position", s.position},
-            {"bytes", s.bytes},
-            {"seconds", s.seconds},
-            {"user_seconds", s.userSeconds},
-            {"system_seconds", s.systemSeconds},
-            {"minor_faults", s.minorFaults},
-            {"major_faults", s.majorFaults},
-            {"syscalls", s.syscalls},
-            {"seeks", s.seeks},
-            {"latency_p50", optionalNumber(s.latencyP50)},
-            {"latency_p99", optionalNumber(s.latencyP99)},
-            {"resident_before", optionalNumber(s.residentBefore)}};
+    json out = json::object();
+    for (const auto& f : kSampleFields)
+        std::visit(
+            [&](auto member) {
+                const auto& v = s.*member;
+                if constexpr (std::is_same_v<std::decay_t<decltype(v)>, std::optional<double>>)
+                    out[f.json] = optionalNumber(v);
+                else
+                    out[f.json] = v;
+            },
+            f.member);
+    return out;
 }
 
 Sample sampleFrom(const json& j) {
     Sample s;
-    s.round = j.value("round", 0);
-    s.position = j.value("position", 0);
-    s.bytes = j.value("bytes", std::uint64_t{0});
-    s.seconds = j.value("seconds", 0.0);
-    s.userSeconds = j.value("user_seconds", 0.0);
-    s.systemSeconds = j.value("system_seconds", 0.0);
-    s.minorFaults = j.value("minor_faults", std::uint64_t{0});
-    s.majorFaults = j.value("major_faults", std::uint64_t{0});
-    s.syscalls = j.value("syscalls", std::uint64_t{0});
-    s.seeks = j.value("seeks", std::uint64_t{0});
-    s.latencyP50 = readOptional(j, "latency_p50");
-    s.latencyP99 = readOptional(j, "latency_p99");
-    s.residentBefore = readOptional(j, "resident_before");
+    for (const auto& f : kSampleFields)
+        std::visit(
+            [&](auto member) {
+                auto& v = s.*member;
+                using T = std::decay_t<decltype(v)>;
+                if constexpr (std::is_same_v<T, std::optional<double>>)
+                    v = readOptional(j, f.json);
+                else
+                    v = j.value(f.json, T{});
+            },
+            f.member);
     return s;
 }
 
