@@ -36,6 +36,10 @@ void configureRoot(CLI::App& root) {
     // As the hand-written parsers did: a flag given twice keeps its last value.
     root.option_defaults()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
     root.require_subcommand(1);
+    // CLI11 takes /word for an option on Windows by default, so a Unix-style path under Wine
+    // (/tmp/x.bin) or a Windows one given with forward slashes would be refused as an unknown
+    // option. readscope's options are --long only; subcommands inherit this.
+    root.allow_windows_style_options(false);
     root.set_version_flag("-V,--version", versionText(), "print the version");
 }
 
