@@ -51,7 +51,6 @@ QString saveDocument(const ResultDocument& doc, DocumentFormat format, const QSt
     case DocumentFormat::Json: text = toJson(doc); break;
     case DocumentFormat::SummaryCsv: text = toSummaryCsv(doc); break;
     case DocumentFormat::SamplesCsv: text = toSamplesCsv(doc); break;
-    case DocumentFormat::Markdown: text = toMarkdown(doc); break;
     }
     return saveTextAtomically(path, QByteArray::fromStdString(text));
 }

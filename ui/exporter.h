@@ -17,7 +17,7 @@ QString saveTextAtomically(const QString& path, const QByteArray& content);
 QString suggestedFileName(const ResultDocument& doc, const QString& suffix,
                           const QString& part = {});
 
-enum class DocumentFormat { Json, SummaryCsv, SamplesCsv, Markdown };
+enum class DocumentFormat { Json, SummaryCsv, SamplesCsv };
 QString saveDocument(const ResultDocument& doc, DocumentFormat format, const QString& path);
 QString saveChart(ChartView& chart, const QString& path);
 // readscope-report.md, readscope-results.json and readscope-chart.png into dir (ReportFiles).
