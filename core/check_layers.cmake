@@ -2,6 +2,7 @@
 # (the order of LAYERS), or when a public header has no owner.
 # Usage: cmake -DROOT=core -DLAYERS="base:a.h b.h|platform:c.h|..." -DSTAMP=file -P check_layers.cmake
 string(REPLACE "|" ";" LAYERS "${LAYERS}")
+set(problems "")
 set(rank 0)
 set(names "")
 foreach(entry IN LISTS LAYERS)
@@ -12,11 +13,13 @@ foreach(entry IN LISTS LAYERS)
     set(rank_of_${layer} ${rank})
     foreach(h IN LISTS headers)
         set(owner_of_${h} ${layer})
+        if(NOT EXISTS ${ROOT}/include/readscope/${h})
+            string(APPEND problems "  ${h}: named in the layer order but not in include/readscope\n")
+        endif()
     endforeach()
     math(EXPR rank "${rank} + 1")
 endforeach()
 
-set(problems "")
 file(GLOB public RELATIVE ${ROOT}/include/readscope ${ROOT}/include/readscope/*.h)
 foreach(h IN LISTS public)
     if(NOT DEFINED owner_of_${h})
@@ -71,16 +74,7 @@ foreach(d IN LISTS folders)
         string(APPEND problems "  src/${d}/: a folder that is not in the layer order\n")
     endif()
 endforeach()
-# A header the order names must exist.
-foreach(entry IN LISTS LAYERS)
-    string(REGEX MATCH "^[a-z]+:(.*)$" _ "${entry}")
-    string(REPLACE " " ";" named "${CMAKE_MATCH_1}")
-    foreach(h IN LISTS named)
-        if(NOT EXISTS ${ROOT}/include/readscope/${h})
-            string(APPEND problems "  ${h}: named in the layer order but not in include/readscope\n")
-        endif()
-    endforeach()
-endforeach()
+
 
 if(problems)
     message(FATAL_ERROR "core layering (base ← platform ← readers ← engine ← analysis ← "
