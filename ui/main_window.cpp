@@ -140,14 +140,14 @@ void MainWindow::buildLayout() {
     explanation_->setObjectName("explanation");
     explanation_->setMinimumWidth(220);
 
-    // The chart gets every pixel the panels do not need, and keeps at least 420 of them; both
+    // The chart gets every pixel the panels do not need, and keeps kChartMinWidth; both
     // side panels can be dragged shut (or toggled in the View menu) on a small screen.
     splitter_ = new QSplitter;
     splitter_->setObjectName("mainSplitter");
     splitter_->addWidget(scroll);
     splitter_->addWidget(centre);
     splitter_->addWidget(explanation_);
-    centre->setMinimumWidth(420);
+    centre->setMinimumWidth(kChartMinWidth);
     splitter_->setCollapsible(0, true);
     splitter_->setCollapsible(1, false);
     splitter_->setCollapsible(2, true);
@@ -190,7 +190,7 @@ void MainWindow::fitToScreen() {
     const QSize size(std::min(1400, avail.width() - 40), std::min(860, avail.height() - 40));
     resize(size.expandedTo(minimumSize()));
     move(avail.center() - QPoint(width() / 2, height() / 2));
-    const int config = 390, teaching = size.width() >= 1280 ? 280 : 0;
+    const int config = kConfigPanelWidth, teaching = size.width() >= 1280 ? kTeachingPanelWidth : 0;
     splitter_->setSizes({config, size.width() - config - teaching, teaching});
 }
 

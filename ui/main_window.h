@@ -92,6 +92,8 @@ private:
     QString explainedId_; // the strategy the teaching panel explains
     void buildLayout();
     void fitToScreen();
+    // The side panels' widths when open, and the least the chart's column keeps.
+    static constexpr int kConfigPanelWidth = 390, kTeachingPanelWidth = 280, kChartMinWidth = 420;
     void showLesson(const Lesson& lesson, const QString& next);
     void judgeLesson(const ResultDocument& doc);
     void buildActions();

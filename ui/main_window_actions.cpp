@@ -161,8 +161,8 @@ void MainWindow::buildActions() {
         connect(a, &QAction::triggered, this, [this, a, index] {
             auto sizes = splitter_->sizes();
             const bool show = sizes[index] == 0;
-            const int want = show ? (index == 0 ? 390 : 280) : 0;
-            sizes[1] = std::max(420, sizes[1] + sizes[index] - want);
+            const int want = show ? (index == 0 ? kConfigPanelWidth : kTeachingPanelWidth) : 0;
+            sizes[1] = std::max(kChartMinWidth, sizes[1] + sizes[index] - want);
             sizes[index] = want;
             splitter_->setSizes(sizes);
             a->setChecked(show);
