@@ -50,7 +50,9 @@ void declarePlanOptions(CLI::App& run, RunOptions& o) {
                             return apply(v);
                         });
     };
-    planValue("--sizes", "LIST", "range sizes separated by commas (1K = 1024)",
+    planValue("--sizes", "LIST",
+              "range sizes separated by commas (1K = 1024);\nwith --pattern whole: file sizes, "
+              "each a copy of FILE's\nfirst bytes read whole (none: FILE itself)",
               [&p, &o](const std::string& v) {
                   o.sizesGiven = true;
                   return assign(p.sizes, parseSizeList(v), "--sizes");
@@ -61,7 +63,7 @@ void declarePlanOptions(CLI::App& run, RunOptions& o) {
               [&o](const std::string& v) { return setStrategies(o, v); })
         ->default_str("all");
     planValue(
-        "--pattern", "P", "sequential, random, or whole (one range = the file)",
+        "--pattern", "P", "sequential, random, or whole (open, read to the end, close)",
         [&p](const std::string& v) { return assign(p.pattern, parsePattern(v), "--pattern"); })
         ->default_str(std::string(toString(defaults.pattern)));
     planValue("--cache", "MODE", "warm, cold (evict before every round), or direct",

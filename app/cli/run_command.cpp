@@ -22,6 +22,7 @@
 #include <filesystem>
 #include <memory>
 #include <thread>
+#include <utility>
 
 namespace readscope::cli {
 
@@ -118,14 +119,9 @@ int runCommand(RunOptions& o) {
                                         *o.reportDir, ec.message()),
                             kExitUsage);
     }
-    // The whole pattern reads FILE itself as one range: sizes would be ignored, and a reader
-    // would take the one cell for the sweep it asked for. Said, until file sizes are built.
+    // With the whole pattern, --sizes are file sizes: each a copy of FILE's first bytes.
     if (o.sizesGiven && o.plan.pattern == Pattern::Whole)
-        return complain("--pattern whole reads FILE itself, whole, as one range; --sizes (as "
-                        "file sizes) is not supported with it yet. Leave out --sizes, or "
-                        "generate a file of each size ('readscope-cli generate PATH --size 8K') "
-                        "and run each",
-                        kExitUsage);
+        o.plan.fileSizes = std::exchange(o.plan.sizes, Plan{}.sizes);
     std::optional<ResultDocument> recovered;
     if (o.resumePath) {
         if (o.planFlagsGiven || !o.plan.file.empty())

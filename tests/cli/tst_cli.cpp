@@ -4,6 +4,7 @@
 #include "readscope/recovery.h"
 #include "test_file.h"
 
+#include <QDir>
 #include <QFile>
 #include <QImage>
 #include <QProcess>
@@ -35,6 +36,27 @@ Outcome cli(const QStringList& args, const QStringList& prefix = {}) {
 }
 
 const QStringList kQuick = {"--rounds", "2", "--warmup", "0", "--quiet"};
+
+// Lines in a recovery file: its header, then one per finished cell.
+int recoveryLines(const QString& path) {
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? int(f.readAll().count('\n')) : 0;
+}
+
+// kill -9 of a run once its recovery file holds this many lines; false (with the reason in
+// the test log) when the run ended first or never got there.
+bool killOnceRecovered(QProcess& p, const QString& recovery, int lines) {
+    if (!QTest::qWaitFor([&] { return recoveryLines(recovery) >= lines; }, 60000)) {
+        qWarning("the recovery file never held %d lines", lines);
+        return false;
+    }
+    if (p.state() != QProcess::Running) {
+        qWarning("the run ended before it could be killed");
+        return false;
+    }
+    ::kill(static_cast<pid_t>(p.processId()), SIGKILL);
+    return p.waitForFinished(10000) && p.exitStatus() == QProcess::CrashExit;
+}
 
 } // namespace
 
@@ -206,14 +228,95 @@ private slots:
         QVERIFY(QString(f.readAll()).contains(",not-cold,"));
     }
 
+    // The issue's own command: four file sizes, each read whole by both strategies from a copy
+    // of FILE's first bytes; eight verified cells, and nothing left in FILE's folder.
+    void wholeFileSweepVerifiesEveryCellAndLeavesNothing() {
+        QTemporaryDir dir;
+        const QString path = dir.filePath("f.bin");
+        QCOMPARE(cli({"generate", path, "--size", "32M"}).code, 0);
+        const QString csv = dir.filePath("sweep.csv");
+        auto r = cli({"run", path, "--pattern", "whole", "--sizes", "128,8K,1M,32M", "--strategies",
+                      "read-grow,read-prealloc", "--rounds", "3", "--warmup", "0", "--csv", csv,
+                      "--quiet"});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        QFile f(csv);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QStringList rows = QString(f.readAll()).trimmed().split('\n').mid(1);
+        QCOMPARE(rows.size(), 8);
+        for (const auto& row : rows)
+            QVERIFY2(row.contains(",verified,"), qPrintable(row));
+        for (const char* size : {",128,", ",8192,", ",1048576,", ",33554432,"})
+            QCOMPARE(rows.filter(size).size(), 2);
+        QCOMPARE(QDir(dir.path()).entryList(QDir::AllEntries | QDir::Hidden | QDir::NoDotAndDotDot),
+                 (QStringList{"f.bin", "sweep.csv"}));
+    }
+
+    void wholeFileSweepKilledAndResumedLeavesNothing() {
+        QTemporaryDir dir;
+        const QString path = dir.filePath("f.bin");
+        QCOMPARE(cli({"generate", path, "--size", "1M"}).code, 0);
+        const QString rec = dir.filePath("recovery.jsonl");
+        QProcess p;
+        p.start(READSCOPE_CLI, {"run", path, "--pattern", "whole", "--sizes", "128,64K,1M",
+                                "--strategies", "read-grow,read-prealloc", "--rounds", "10000",
+                                "--warmup", "0", "--time-cap", "3", "--quiet", "--recovery", rec});
+        QVERIFY(p.waitForStarted());
+        auto copies = [&] {
+            return QDir(dir.path()).entryList({".readscope-copies-*"}, QDir::Dirs | QDir::Hidden);
+        };
+        // Header + the 128 B cells: the 64 KiB copy is being read (two sizes left, >= 6 s).
+        QVERIFY(killOnceRecovered(p, rec, 3));
+        QCOMPARE(copies().size(), 1); // what a kill leaves behind
+        const QString out = dir.filePath("resumed.json");
+        auto r = cli({"run", "--resume", rec, "--quiet", "--json", out});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        auto doc = readscope::loadDocument(out.toStdString());
+        QVERIFY(doc.ok());
+        QCOMPARE(doc->cells.size(), std::size_t(6));
+        QVERIFY2(copies().isEmpty(), qPrintable(copies().join(", ")));
+    }
+
+    // A target in a folder readscope may not write in: the copies go to the temporary folder,
+    // and every cell says on which filesystem it was measured.
+    void wholeFileCopiesGoElsewhereWhenTheFolderIsNotWritable() {
+        if (::geteuid() != 0)
+            QSKIP("needs root to make a folder that 'nobody' may not write in");
+        const QString setpriv = QStandardPaths::findExecutable("setpriv");
+        if (setpriv.isEmpty())
+            QSKIP("no setpriv(1) to run as 'nobody'");
+        QTemporaryDir dir("/tmp/readscope-ro-XXXXXX"); // root's, mode 0755 below
+        QTemporaryDir temp("/tmp/readscope-tmp-XXXXXX");
+        const auto open = QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner |
+                          QFileDevice::ReadOther | QFileDevice::ExeOther;
+        QVERIFY(QFile::setPermissions(dir.path(), open));
+        QVERIFY(QFile::setPermissions(temp.path(), open | QFileDevice::WriteOther));
+        const QString path = dir.filePath("f.bin");
+        QVERIFY(QFile::copy(path_, path));
+        const QString json = temp.filePath("out.json");
+        auto r = cli({"run", path, "--pattern", "whole", "--sizes", "64K", "--strategies",
+                      "read-prealloc", "--rounds", "2", "--warmup", "0", "--json", json, "--quiet"},
+                     {setpriv, "--reuid=65534", "--regid=65534", "--clear-groups", "env",
+                      "HOME=" + temp.path(), "TMPDIR=" + temp.path()});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        auto doc = readscope::loadDocument(json.toStdString());
+        QVERIFY(doc.ok());
+        const auto& message = doc->cells.at(0).message;
+        QVERIFY2(message.find("read from copies on") != std::string::npos &&
+                     message.find("cannot write in") != std::string::npos,
+                 message.c_str());
+        QVERIFY(QString::fromStdString(doc->copiesFolder).startsWith(temp.path()));
+        QCOMPARE(QDir(temp.path()).entryList({".readscope-copies-*"}, QDir::Dirs | QDir::Hidden),
+                 QStringList{});
+    }
+
     void badInput_data() {
         QTest::addColumn<QStringList>("args");
         QTest::addColumn<QString>("mentions");
         const QString dir = file_->dir();
         QTest::newRow("missing file") << QStringList{"run", dir + "/nope"} << "does not exist";
-        QTest::newRow("sizes with the whole pattern")
-            << QStringList{"run", path_, "--pattern", "whole", "--sizes", "8K,64K"}
-            << "--sizes (as file sizes) is not supported with it yet";
+        QTest::newRow("file sizes all larger than the file")
+            << QStringList{"run", path_, "--pattern", "whole", "--sizes", "8M,16M"}
+            << "every file size is larger";
         QTest::newRow("directory") << QStringList{"run", dir} << "is a directory";
         QTest::newRow("device") << QStringList{"run", "/dev/null"} << "character device";
         QTest::newRow("range larger than file")
@@ -478,18 +581,10 @@ private slots:
                                 "pread-uninit,seek-read", "--rounds", "10000", "--warmup", "0",
                                 "--time-cap", "3", "--quiet", "--recovery", rec});
         QVERIFY(p.waitForStarted());
-        auto lines = [&] {
-            QFile f(rec);
-            return f.open(QIODevice::ReadOnly) ? f.readAll().count('\n') : 0;
-        };
         // Header + the 1 MiB cells. The kill must land before the run ends: with the 3 s time
         // cap (10000 rounds of 4 MiB per strategy outlast it) the two sizes left need 6 s,
         // against a 50 ms poll; and the test says so if it ever lost that race.
-        QTRY_VERIFY_WITH_TIMEOUT(lines() >= 3, 60000);
-        QVERIFY2(p.state() == QProcess::Running, "the run ended before it could be killed");
-        ::kill(static_cast<pid_t>(p.processId()), SIGKILL);
-        QVERIFY(p.waitForFinished(10000));
-        QCOMPARE(p.exitStatus(), QProcess::CrashExit);
+        QVERIFY(killOnceRecovered(p, rec, 3));
         auto recovered = readscope::readRecovery(rec.toStdString());
         QVERIFY(recovered.ok());
         QVERIFY(recovered->cells.size() >= 2);

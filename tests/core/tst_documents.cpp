@@ -231,6 +231,18 @@ private slots:
                         "readscope-cli run readscope-test.bin ") != std::string::npos);
         auto back = fromJson(toJson(doc));
         QVERIFY(back.ok() && back->fileGenerated);
+        // A whole-file sweep's --sizes are its file sizes; the folder of its copies travels
+        // (a recovery file needs it to clear a crash's leftovers).
+        doc.plan.pattern = Pattern::Whole;
+        doc.plan.fileSizes = {128, 8 << 10};
+        doc.copiesFolder = "/data/.readscope-copies-12345678";
+        md = toMarkdown(doc);
+        QVERIFY2(md.find("--sizes 128,8K") != std::string::npos, md.c_str());
+        QVERIFY(md.find("--pattern whole") != std::string::npos);
+        back = fromJson(toJson(doc));
+        QVERIFY(back.ok());
+        QCOMPARE(back->plan.fileSizes, doc.plan.fileSizes);
+        QCOMPARE(back->copiesFolder, doc.copiesFolder);
     }
 
     void malformed_data() {

@@ -111,6 +111,14 @@ private slots:
                                 << "warm-up rounds -1";
         QTest::newRow("budget") << "budget=100"
                                 << "budget";
+        QTest::newRow("file sizes without whole") << "fileSizes=8K"
+                                                  << "file sizes are for the whole pattern";
+        QTest::newRow("file size zero") << "whole,fileSizes=0"
+                                        << "file size 0";
+        QTest::newRow("file size twice") << "whole,fileSizes=8K,8K"
+                                         << "file size 8 KiB is named twice";
+        QTest::newRow("every file size too large") << "whole,fileSizes=2M"
+                                                   << "every file size is larger";
     }
     void validation() {
         QFETCH(QString, field);
@@ -139,6 +147,16 @@ private slots:
             plan.warmup = -1;
         if (field == "budget=100")
             plan.budget = 100;
+        if (field.startsWith("whole,"))
+            plan.pattern = Pattern::Whole;
+        if (field.endsWith("fileSizes=8K"))
+            plan.fileSizes = {8 << 10};
+        if (field.endsWith("fileSizes=0"))
+            plan.fileSizes = {0};
+        if (field.endsWith("fileSizes=8K,8K"))
+            plan.fileSizes = {8 << 10, 8 << 10};
+        if (field.endsWith("fileSizes=2M"))
+            plan.fileSizes = {2 << 20};
         const auto msg = messageOf(validatePlan(plan, file_->probe()));
         QVERIFY2(msg.contains(mentions), qPrintable(msg));
     }
@@ -153,6 +171,11 @@ private slots:
         plan.sizes = {64 << 20};
         QVERIFY(validatePlan(plan, file_->probe()).ok());
         QCOMPARE(effectiveSizes(plan, 1 << 20), std::vector<std::uint64_t>{1 << 20});
+        // File sizes below a page are whole files too; those over the target are skipped.
+        plan.fileSizes = {128, 1 << 10, 4 << 20};
+        QVERIFY(validatePlan(plan, file_->probe()).ok());
+        QCOMPARE(effectiveSizes(plan, 1 << 20), (std::vector<std::uint64_t>{128, 1 << 10}));
+        QCOMPARE(skippedFileSizes(plan, 1 << 20), std::vector<std::uint64_t>{4 << 20});
     }
 
     void enumsParse() {

@@ -44,6 +44,10 @@ struct Plan {
                                      8ull << 20};
     std::vector<std::string> strategies; // ids, in the order they are interleaved
     Pattern pattern = Pattern::Sequential;
+    // The whole pattern's sweep: each a file of that size, a copy of the target's first bytes,
+    // read whole (open, read to the end, close). Empty: the whole pattern reads the target
+    // itself, one cell. Sizes larger than the target are skipped, with a warning.
+    std::vector<std::uint64_t> fileSizes;
     CacheMode cache = CacheMode::Warm;
     // Every strategy reads every byte it obtained (comparable by default); minimal leaves
     // in-place mappings at one byte per page, as published benchmarks that did not consume.
@@ -82,7 +86,14 @@ std::vector<SweepPoint> sweepPoints(const Plan& plan, std::uint64_t fileSize);
 Status validatePlan(const Plan& plan, const FileProbe& file);
 std::uint64_t effectiveBudget(const Plan& plan, std::uint64_t fileSize);
 inline constexpr std::size_t kMinRangesPerRound = 64;
-// Range sizes the run actually uses (the file size alone for the whole-file pattern).
+// Range sizes the run actually uses: for the whole pattern, the file sizes up to the target's
+// size, or the target's size alone.
 std::vector<std::uint64_t> effectiveSizes(const Plan& plan, std::uint64_t fileSize);
+// Whether the run reads copies of several sizes whole (the whole pattern with file sizes).
+bool wholeFileSweep(const Plan& plan);
+// The file sizes a whole-file sweep skips because the target is smaller.
+std::vector<std::uint64_t> skippedFileSizes(const Plan& plan, std::uint64_t fileSize);
+// A whole-file sweep's reads per round at most (small files are read this many times).
+inline constexpr std::size_t kMaxWholeFileReads = 65536;
 
 } // namespace readscope

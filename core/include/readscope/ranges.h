@@ -11,6 +11,10 @@ namespace readscope {
 std::vector<Range> makeRanges(Pattern pattern, std::uint64_t rangeSize, std::uint64_t fileSize,
                               std::uint64_t budget, std::uint64_t seed);
 
+// A whole-file sweep's reads of one size's file: the file whole, as many times as the budget
+// covers (at most kMaxWholeFileReads); once for a cold cache, whose first read warms it.
+std::vector<Range> wholeFileReads(std::uint64_t fileSize, std::uint64_t budget, bool cold);
+
 // Splits ranges over workers in contiguous blocks of (nearly) equal count.
 std::vector<std::vector<Range>> splitRanges(const std::vector<Range>& ranges, int workers);
 

@@ -63,7 +63,15 @@ public:
     // takeBackFile() succeeded.
     virtual void letGoOfFile() {}
     virtual Status takeBackFile() { return okStatus(); }
+    // A whole-file sweep's reads: every range opens the file, reads it (mapping and unmapping
+    // it, for the mapping strategies) and closes it, all inside the timed read, as a program
+    // that reads files whole pays. Readers that cannot (io_uring batches, kept mappings) are
+    // not offered such runs (see wholeFileReadExclusion).
+    virtual void openEachRead(bool /*on*/) {}
 };
+
+// Why a strategy has no whole-file-sweep form (empty: it has one).
+std::string wholeFileReadExclusion(const StrategyInfo& strategy);
 
 // Fails with a reason when the strategy cannot run on this file (the same reason
 // availability() gives). Kept buffers up to 64 MiB are made here for maxRange; larger ones

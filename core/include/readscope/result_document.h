@@ -103,6 +103,9 @@ struct ResultDocument {
     // The target's bytes are readscope-cli generate's (its first 64 KiB matched): anyone can
     // make the same file, so a rerun command can start by generating it.
     bool fileGenerated = false;
+    // A whole-file sweep's private folder of copies (removed when the run ends; named here so
+    // that the recovery file lets removeLeftoverCopies() clear a crash's leftovers).
+    std::string copiesFolder;
     std::string note;
     // The first cell of this strategy at this range size (any buffer offset).
     const Cell* find(std::string_view strategy, std::uint64_t rangeBytes) const;

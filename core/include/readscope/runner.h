@@ -43,4 +43,9 @@ Result<ResultDocument> runPlan(const Plan& plan, RunSink& sink, std::stop_token 
 Result<ResultDocument> runPlanPoints(const Plan& plan, const std::vector<SweepPoint>& points,
                                      RunSink& sink, std::stop_token stop = {});
 
+// A whole-file sweep's copies that a crash or kill left behind, in the folder the document
+// names (copiesFolder): removes those copies and the folder, nothing else. Resuming the run,
+// or the app's recovery, calls it.
+void removeLeftoverCopies(const ResultDocument& doc);
+
 } // namespace readscope

@@ -26,6 +26,7 @@ std::optional<double> readOptional(const json& j, const char* key) {
 json planJson(const Plan& p) {
     return {{"file", p.file},
             {"sizes", p.sizes},
+            {"file_sizes", p.fileSizes},
             {"strategies", p.strategies},
             {"pattern", toString(p.pattern)},
             {"cache", toString(p.cache)},
@@ -65,6 +66,7 @@ Plan planFrom(const json& j) {
     Plan p;
     p.file = j.value("file", "");
     p.sizes = j.value("sizes", std::vector<std::uint64_t>{});
+    p.fileSizes = j.value("file_sizes", std::vector<std::uint64_t>{});
     p.strategies = j.value("strategies", std::vector<std::string>{});
     if (auto r = parsePattern(j.value("pattern", "sequential")))
         p.pattern = *r;
@@ -219,6 +221,7 @@ json documentJson(const ResultDocument& doc) {
                 {"system", systemJson(doc.system)},
                 {"complete", doc.complete},
                 {"file_generated", doc.fileGenerated},
+                {"copies_folder", doc.copiesFolder},
                 {"note", doc.note},
                 {"cells", cells}};
 }
@@ -244,6 +247,7 @@ Result<ResultDocument> fromJson(std::string_view text) {
         doc.system = systemFrom(j.value("system", json::object()));
         doc.complete = j.value("complete", true);
         doc.fileGenerated = j.value("file_generated", false);
+        doc.copiesFolder = j.value("copies_folder", "");
         doc.note = j.value("note", "");
         for (const auto& c : j.value("cells", json::array()))
             doc.cells.push_back(cellFrom(c));

@@ -87,6 +87,9 @@ Result<ResultDocument> resumeRun(const ResultDocument& recovered, RunSink& sink,
                                  std::stop_token stop) {
     // A point that was cut short mid-way has some cells: it is measured again whole, so every
     // cell of a point comes from the same interleaved rounds.
+    // A whole-file sweep killed midway left its copies: they go before anything is measured
+    // (the resumed run makes its own).
+    removeLeftoverCopies(recovered);
     const Plan& plan = recovered.plan;
     std::vector<SweepPoint> remaining;
     for (const auto& point : sweepPoints(plan, recovered.fileSize))

@@ -61,10 +61,29 @@ std::uint64_t effectiveBudget(const Plan& plan, std::uint64_t fileSize) {
     return plan.budget ? plan.budget : std::min(fileSize, kDefaultBudget);
 }
 
+bool wholeFileSweep(const Plan& plan) {
+    return plan.pattern == Pattern::Whole && !plan.fileSizes.empty();
+}
+
 std::vector<std::uint64_t> effectiveSizes(const Plan& plan, std::uint64_t fileSize) {
-    if (plan.pattern == Pattern::Whole)
+    if (plan.pattern != Pattern::Whole)
+        return plan.sizes;
+    if (plan.fileSizes.empty())
         return {fileSize};
-    return plan.sizes;
+    std::vector<std::uint64_t> sizes;
+    for (auto size : plan.fileSizes)
+        if (size <= fileSize)
+            sizes.push_back(size);
+    return sizes;
+}
+
+std::vector<std::uint64_t> skippedFileSizes(const Plan& plan, std::uint64_t fileSize) {
+    std::vector<std::uint64_t> skipped;
+    if (wholeFileSweep(plan))
+        for (auto size : plan.fileSizes)
+            if (size > fileSize)
+                skipped.push_back(size);
+    return skipped;
 }
 
 SweepAxis sweepAxis(const Plan& plan) {
@@ -105,6 +124,23 @@ Status validatePlan(const Plan& plan, const FileProbe& file) {
                                      id)};
         if (!seen.insert(id).second)
             return Error{fmt::format("strategy '{}' is named twice", id)};
+    }
+    if (!plan.fileSizes.empty() && plan.pattern != Pattern::Whole)
+        return Error{"file sizes are for the whole pattern: with sequential or random ranges, "
+                     "give range sizes"};
+    if (wholeFileSweep(plan)) {
+        std::set<std::uint64_t> sizes;
+        for (auto size : plan.fileSizes) {
+            if (size == 0)
+                return Error{"file size 0: a file read whole must hold at least one byte"};
+            if (!sizes.insert(size).second)
+                return Error{fmt::format("file size {} is named twice", formatSize(size))};
+        }
+        if (skippedFileSizes(plan, file.size).size() == plan.fileSizes.size())
+            return Error{fmt::format(
+                "every file size is larger than '{}' ({}): the copies are made of its first "
+                "bytes, so choose sizes up to {} or a larger file",
+                file.path, formatSize(file.size), formatSize(file.size))};
     }
     if (plan.pattern != Pattern::Whole) {
         if (plan.sizes.empty())

@@ -35,9 +35,11 @@ std::string reproduceCommand(const Plan& p) {
     std::string cmd = "readscope-cli run";
     if (!p.file.empty())
         cmd += " " + shellWord(p.file);
-    if (p.pattern != Pattern::Whole && !p.sizes.empty()) {
+    // The whole pattern's --sizes are its file sizes (none: the file itself).
+    const auto& given = p.pattern == Pattern::Whole ? p.fileSizes : p.sizes;
+    if (!given.empty()) {
         std::string sizes;
-        for (auto s : p.sizes)
+        for (auto s : given)
             sizes += (sizes.empty() ? "" : ",") + formatSizeShort(s);
         cmd += " --sizes " + sizes;
     }

@@ -40,6 +40,14 @@ std::vector<Range> makeRanges(Pattern pattern, std::uint64_t rangeSize, std::uin
     return ranges;
 }
 
+std::vector<Range> wholeFileReads(std::uint64_t fileSize, std::uint64_t budget, bool cold) {
+    const std::uint64_t count =
+        cold ? 1
+             : std::clamp<std::uint64_t>(budget / std::max<std::uint64_t>(fileSize, 1), 1,
+                                         kMaxWholeFileReads);
+    return std::vector<Range>(static_cast<std::size_t>(count), Range{0, fileSize});
+}
+
 std::vector<std::vector<Range>> splitRanges(const std::vector<Range>& ranges, int workers) {
     workers = std::max(1, workers);
     std::vector<std::vector<Range>> parts(static_cast<std::size_t>(workers));

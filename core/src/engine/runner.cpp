@@ -11,6 +11,7 @@
 #include "readscope/units.h"
 #include "round.h"
 #include "unique_fd.h"
+#include "whole_file_copies.h"
 
 #include <fmt/format.h>
 
@@ -78,6 +79,16 @@ public:
             return Error{
                 fmt::format("cannot open '{}' for reading: {}", file_.path, std::strerror(errno))};
         doc_.fileGenerated = looksGenerated();
+        if (wholeFileSweep(plan_)) {
+            // The copies are read from the target through a descriptor of their own: control_
+            // follows the file each point reads.
+            target_ = std::move(control_);
+            auto copies = WholeFileCopies::make(file_, target_.get());
+            if (!copies)
+                return copies.error();
+            copies_.emplace(std::move(*copies));
+            doc_.copiesFolder = copies_->folder();
+        }
         points_ = sweepPoints(plan_, file_.size);
         if (only_)
             std::erase_if(points_, [this](const SweepPoint& p) {
@@ -91,6 +102,8 @@ public:
             if (!lane.unavailable.empty())
                 sink_.onWarning(
                     fmt::format("{} is unavailable: {}", lane.info->id, lane.unavailable));
+        if (const auto skipped = skippedFileSizes(plan_, file_.size); !skipped.empty())
+            sink_.onWarning(skippedSizesWarning(skipped));
         if (!file_.residencyVerifiable && !file_.residencyByNowait)
             sink_.onWarning(
                 fmt::format("page-cache residency cannot be verified: {}", file_.residencyReason));
@@ -103,7 +116,7 @@ public:
         progress_.total = points_.size() * static_cast<std::uint64_t>(active) *
                           static_cast<std::uint64_t>(1 + plan_.warmup + plan_.rounds);
         started_ = Clock::now();
-        if (plan_.cache == CacheMode::Warm) {
+        if (plan_.cache == CacheMode::Warm && !copies_) {
             report("warming the page cache", "", {});
             if (auto st = warmFile(control_.get(), file_.size, file_.path, stop_); !st)
                 return st.error();
@@ -137,6 +150,8 @@ private:
                 lane.unavailable = "cache mode 'direct' runs direct-I/O strategies only";
             else if (sweepAxis(plan_) == SweepAxis::BufferOffset)
                 lane.unavailable = offsetSweepExclusion(*lane.info);
+            else if (copies_)
+                lane.unavailable = wholeFileReadExclusion(*lane.info);
             for (int w = 0; lane.unavailable.empty() && w < plan_.threads; ++w) {
                 auto reader = openReader(*lane.info, file_, maxRange);
                 if (!reader)
@@ -172,6 +187,74 @@ private:
         return {};
     }
 
+    // "file sizes 512 MiB, 1 GiB are larger than 'f' (256 MiB): skipped ..."
+    std::string skippedSizesWarning(const std::vector<std::uint64_t>& skipped) const {
+        std::string list;
+        for (auto size : skipped)
+            list += (list.empty() ? "" : ", ") + formatSize(size);
+        return fmt::format("file size{} {} {} larger than '{}' ({}): skipped, since each size's "
+                           "file is a copy of its first bytes",
+                           skipped.size() > 1 ? "s" : "", list, skipped.size() > 1 ? "are" : "is",
+                           file_.path, formatSize(file_.size));
+    }
+
+    // A whole-file sweep's point: its copy made (untimed), the readers and the control
+    // descriptor on it, every read opening the file. Cells whose readers cannot open it fail.
+    Status useCopy(std::uint64_t size, std::vector<Cell>& cells, const SweepPoint& point) {
+        report("copying", "", point);
+        auto path = copies_->copy(size, stop_);
+        if (!path)
+            return path.error();
+        copyPath_ = *path;
+        auto probe = probeFile(*path);
+        if (!probe)
+            return probe.error();
+        copyProbe_ = std::move(*probe);
+        reading_ = &copyProbe_;
+        control_ = UniqueFd(platform::openForReading(copyProbe_.path));
+        if (!control_.valid())
+            return Error{fmt::format("cannot open the whole-file copy '{}': {}", copyProbe_.path,
+                                     std::strerror(errno))};
+        for (std::size_t i = 0; i < lanes_.size(); ++i) {
+            auto& lane = lanes_[i];
+            if (!lane.unavailable.empty())
+                continue;
+            lane.readers.clear();
+            for (int w = 0; w < plan_.threads; ++w) {
+                auto reader = openReader(*lane.info, copyProbe_, size);
+                if (!reader) {
+                    lane.readers.clear();
+                    fail(cells[i], reader.error().message);
+                    break;
+                }
+                (*reader)->openEachRead(true);
+                lane.readers.push_back(std::move(*reader));
+            }
+        }
+        if (plan_.cache == CacheMode::Warm)
+            return warmFile(control_.get(), copyProbe_.size, copyProbe_.path, stop_);
+        return okStatus();
+    }
+
+    // After a whole-file sweep's point: nothing open on its copy, and the copy gone.
+    void dropCopy() {
+        for (auto& lane : lanes_)
+            lane.readers.clear();
+        control_.reset();
+        reading_ = &file_;
+        if (copyPath_.empty())
+            return;
+        copies_->remove(std::exchange(copyPath_, {}));
+    }
+
+    // Where a cell's copies were, when not beside the target (another filesystem).
+    std::string copiesElsewhereNote() const {
+        if (!copies_ || copies_->elsewhereBecause().empty())
+            return {};
+        return fmt::format("read from copies on {} in '{}', since {}", copyProbe_.filesystem,
+                           copies_->folder(), copies_->elsewhereBecause());
+    }
+
     void report(std::string phase, std::string strategy, const SweepPoint& point) {
         progress_.phase = std::move(phase);
         progress_.strategy = std::move(strategy);
@@ -204,10 +287,11 @@ private:
     // Over the pages this round is about to read, not the whole file: leftovers of read-ahead
     // land exactly where the next round reads, and 1% of a large file can be a whole round.
     Residency residency(std::span<const Range> ranges) const {
-        if (!file_.residencyVerifiable && file_.residencyByNowait)
-            return sampleResidencyNowait(control_.get(), file_.size, ranges);
-        return measureRangeResidency(control_.get(), file_.size, ranges, file_.residencyVerifiable,
-                                     file_.residencyReason);
+        const FileProbe& f = *reading_;
+        if (!f.residencyVerifiable && f.residencyByNowait)
+            return sampleResidencyNowait(control_.get(), f.size, ranges);
+        return measureRangeResidency(control_.get(), f.size, ranges, f.residencyVerifiable,
+                                     f.residencyReason);
     }
 
     Residency prepareCache(std::span<const Range> ranges) {
@@ -222,7 +306,7 @@ private:
             control_.reset();
         const Residency r = evictUntilCold(ranges);
         if (!control_.valid())
-            control_ = UniqueFd(platform::openForReading(file_.path));
+            control_ = UniqueFd(platform::openForReading(reading_->path));
         for (auto& lane : lanes_)
             for (auto& reader : lane.readers)
                 if (auto st = reader->takeBackFile(); !st)
@@ -242,7 +326,7 @@ private:
             if (r.disturbsCache) {
                 // The probe's misses started reads of the pages it asked about: let them
                 // finish (pages under I/O are locked, and eviction skips them), then evict.
-                finishNowaitProbes(control_.get(), file_.size, ranges);
+                finishNowaitProbes(control_.get(), reading_->size, ranges);
                 evict();
             }
             if (!r.fraction || *r.fraction <= kColdThreshold)
@@ -252,7 +336,7 @@ private:
     }
 
     void evict() {
-        if (auto st = evictFile(control_.get(), file_.path); !st)
+        if (auto st = evictFile(control_.get(), reading_->path); !st)
             sink_.onWarning(st.error().message);
         if (plan_.dropCachesAsRoot)
             if (auto st = dropAllCaches(); !st)
@@ -369,7 +453,9 @@ private:
     void runPoint(const SweepPoint& point) {
         const std::uint64_t size = point.rangeBytes;
         const auto budget = effectiveBudget(plan_, file_.size);
-        const auto ranges = makeRanges(plan_.pattern, size, file_.size, budget, plan_.seed);
+        const auto ranges = copies_
+                                ? wholeFileReads(size, budget, plan_.cache == CacheMode::Cold)
+                                : makeRanges(plan_.pattern, size, file_.size, budget, plan_.seed);
         std::vector<Cell> cells(lanes_.size());
         for (std::size_t i = 0; i < lanes_.size(); ++i) {
             cells[i].strategy = std::string(lanes_[i].info->id);
@@ -382,6 +468,27 @@ private:
                 cells[i].message = lanes_[i].unavailable;
             }
         }
+        if (copies_) {
+            struct DropCopy {
+                PlanRun& run;
+                ~DropCopy() { run.dropCopy(); }
+            } drop{*this};
+            if (auto st = useCopy(size, cells, point); !st) {
+                if (stop_.stop_requested())
+                    return;
+                for (std::size_t i = 0; i < cells.size(); ++i)
+                    if (usable(lanes_[i], cells[i]))
+                        fail(cells[i], st.error().message);
+            }
+            measurePoint(point, ranges, cells);
+            return;
+        }
+        measurePoint(point, ranges, cells);
+    }
+
+    void measurePoint(const SweepPoint& point, const std::vector<Range>& ranges,
+                      std::vector<Cell>& cells) {
+        const std::uint64_t size = point.rangeBytes;
         const std::uint32_t largestOffset =
             plan_.bufferOffsets.empty()
                 ? 0
@@ -403,7 +510,7 @@ private:
         std::vector<std::uint64_t> rangeSums;
         std::optional<Error> referenceError;
         for (std::size_t i = 0; i < lanes_.size(); ++i) {
-            if (!lanes_[i].unavailable.empty())
+            if (!usable(lanes_[i], cells[i]))
                 continue;
             report("calibrate", cells[i].strategy, point);
             counts[i] = calibrate(lanes_[i], cells[i], ranges);
@@ -413,7 +520,7 @@ private:
             cells[i].rangesPerRound = counts[i];
             parts[i] = splitRanges({prefix.begin(), prefix.end()}, plan_.threads);
             if (!referenceError && rangeSums.size() < counts[i]) {
-                auto more = referenceRangeChecksums(file_, prefix.subspan(rangeSums.size()));
+                auto more = referenceRangeChecksums(*reading_, prefix.subspan(rangeSums.size()));
                 if (more)
                     rangeSums.insert(rangeSums.end(), more->begin(), more->end());
                 else
@@ -521,10 +628,12 @@ private:
         if (!change.empty())
             notes.push_back("file changed during the run: " + change);
         if (cell.status == CellStatus::Ok || cell.status == CellStatus::Noisy) {
+            if (const auto elsewhere = copiesElsewhereNote(); !elsewhere.empty())
+                notes.push_back(elsewhere);
             if (cell.bufferOffset && findStrategy(cell.strategy)->access == Access::Direct)
                 notes.push_back(fmt::format("buffer offset {} does not apply to direct I/O: its "
                                             "buffer keeps the device's {}-byte alignment",
-                                            *cell.bufferOffset, file_.directAlign));
+                                            *cell.bufferOffset, reading_->directAlign));
             if (measured < plan_.rounds)
                 notes.push_back(
                     fmt::format("time cap reached: {} of {} rounds", measured, plan_.rounds));
@@ -554,12 +663,19 @@ private:
 
     const Plan& plan_;
     const FileProbe& file_;
+    const FileProbe* reading_ = &file_; // the file the current point reads: target, or a copy
     RunSink& sink_;
     std::stop_token stop_;
     ResultDocument doc_;
-    UniqueFd control_;
     const std::vector<SweepPoint>* only_ = nullptr;
     std::vector<SweepPoint> points_;
+    // A whole-file sweep's copies (declared before what opens them, so destroyed after), and
+    // the target's descriptor they are copied through.
+    UniqueFd target_;
+    std::optional<WholeFileCopies> copies_;
+    FileProbe copyProbe_;
+    std::string copyPath_;
+    UniqueFd control_; // the file being read: the target, or the current copy
     std::vector<Lane> lanes_;
     Progress progress_;
     Clock::time_point started_;

@@ -33,6 +33,11 @@ bool flushToDisk(int fd);
 // Atomically puts from in place of to (replacing an existing file).
 bool replaceFile(const std::string& from, const std::string& to);
 void removeFile(const std::string& path);
+// A new folder only its owner may enter (0700); false with errno set (EEXIST when it exists).
+bool makePrivateFolder(const std::string& path);
+void removeEmptyFolder(const std::string& path);
+// The system's folder for temporary files: $TMPDIR or /tmp; GetTempPath on Windows.
+std::string temporaryFolder();
 
 struct PathFacts {
     bool regular = false;

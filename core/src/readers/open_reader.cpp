@@ -11,6 +11,16 @@ Result<std::unique_ptr<RangeReader>> openReader(const StrategyInfo& strategy, co
     return openPlatformReader(strategy, file, maxRange);
 }
 
+std::string wholeFileReadExclusion(const StrategyInfo& strategy) {
+    if (strategy.access == Access::UringBatch)
+        return "io_uring keeps many reads of one open file in flight; a whole-file sweep opens "
+               "every file it reads, one at a time";
+    if (strategy.mapping == MapLifetime::Kept)
+        return "its mapping is kept across reads; a whole-file sweep opens and maps every file "
+               "it reads, as the mapping copied per round does";
+    return {};
+}
+
 namespace {
 // Set by tests between reads, read once per range. The context is published before the hook
 // (and the hook cleared first), so a reader that sees a hook sees its context.

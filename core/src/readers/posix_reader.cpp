@@ -76,7 +76,7 @@ public:
         Consumer consumer(mode, f_.pageSize, s_.hint == Hint::Prefetch);
         Mapping mapping;
         const bool mapped = mapsFile();
-        if (mapped) {
+        if (mapped && !eachRead_) {
             if (auto st = keepsMapping() ? mapKept() : setUpMapping(mapping, ranges, out.syscalls);
                 !st)
                 return st.error();
@@ -94,16 +94,44 @@ public:
                 return shrankWhileMapped(guard, mappedBase(mapping));
         }
         auto st =
-            readEachRange(ranges, recordLatencies, stop, out, [&](const Range& r, std::size_t i) {
-                return readOne(r, i, consumer, mappedBase(mapping), out.syscalls);
-            });
+            readEachRange(ranges, recordLatencies, stop, out,
+                          [&](const Range& r, std::size_t i) -> Result<std::uint64_t> {
+                              if (eachRead_)
+                                  return readWholeFile(r, i, consumer, mapping, out.syscalls);
+                              return readOne(r, i, consumer, mappedBase(mapping), out.syscalls);
+                          });
+        if (eachRead_)
+            fd_.reset(); // a read that failed midway leaves nothing open
         if (!st)
             return st.error();
         mapping.unmap(out.syscalls);
         return finishRead(out, consumer);
     }
 
+    // The descriptor this strategy reads through: O_DIRECT (F_NOCACHE) for direct I/O.
+    static int openFor(const StrategyInfo& s, const std::string& path) {
+        return s.access == Access::Direct ? platform::openUncached(path)
+                                          : ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    }
+
 private:
+    // A whole-file sweep's read: open, map (for the mapping strategies), read, unmap, close.
+    Result<std::uint64_t> readWholeFile(const Range& r, std::size_t index, Consumer& consumer,
+                                        Mapping& mapping, std::uint64_t& syscalls) {
+        fd_ = UniqueFd(openFor(s_, f_.path));
+        ++syscalls;
+        if (!fd_.valid())
+            return Error{ioError("open", r.offset, std::strerror(errno))};
+        if (mapsFile())
+            if (auto st = setUpMapping(mapping, std::span(&r, 1), syscalls); !st)
+                return st.error();
+        auto got = readOne(r, index, consumer, mapping.base(), syscalls);
+        mapping.unmap(syscalls);
+        fd_.reset();
+        ++syscalls;
+        return got;
+    }
+
     // The error for a SIGBUS in a guarded read: the file shrank under its mapping.
     Error shrankWhileMapped(const SigbusGuard& guard, const std::byte* base) {
         scratch_.reset();
@@ -254,8 +282,7 @@ namespace {
 
 Result<std::unique_ptr<RangeReader>> openPosixReader(const StrategyInfo& s, const FileProbe& f,
                                                      std::uint64_t maxRange) {
-    UniqueFd fd(s.access == Access::Direct ? platform::openUncached(f.path)
-                                           : ::open(f.path.c_str(), O_RDONLY | O_CLOEXEC));
+    UniqueFd fd(PosixReader::openFor(s, f.path));
     if (!fd.valid())
         return Error{
             fmt::format("cannot open '{}' for {}: {}", f.path, s.id, std::strerror(errno))};

@@ -114,6 +114,8 @@ public:
             buffer_ = {};
     }
 
+    void openEachRead(bool on) override { eachRead_ = on; }
+
     void placeBuffers(std::optional<std::uint32_t> offset, std::uint32_t largest) override {
         placement_.offset = offset; // a kept buffer elsewhere is remade by prepare()
         placement_.largestOffset = largest;
@@ -309,7 +311,8 @@ protected:
     BufferPlacement placement_;
     OffsetTally tally_;
     std::uint64_t seeks_ = 0;
-    FreshBuffer scratch_; // a mapping copy's fresh buffer, owned outside the fault path
+    bool eachRead_ = false; // a whole-file sweep: every range opens and closes the file
+    FreshBuffer scratch_;   // a mapping copy's fresh buffer, owned outside the fault path
 
 private:
     Derived& derived() { return static_cast<Derived&>(*this); }

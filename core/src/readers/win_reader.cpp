@@ -105,6 +105,8 @@ public:
         if (auto st = beginRead(ranges); !st)
             return st.error();
         Consumer consumer(mode, f_.pageSize, false);
+        if (eachRead_)
+            return readWholeFiles(ranges, recordLatencies, stop, out, consumer);
         if (!h_.valid())
             return Error{fmt::format("'{}' is not open for {}", f_.path, s_.id)};
         View view;
@@ -123,6 +125,33 @@ public:
     }
 
 private:
+    // A whole-file sweep's reads: each range opens the file, maps a view (for the mapping
+    // strategies), reads, unmaps and closes it, all timed.
+    Result<ReadOutcome> readWholeFiles(std::span<const Range> ranges, bool recordLatencies,
+                                       std::stop_token stop, ReadOutcome& out, Consumer& consumer) {
+        auto st = readEachRange(
+            ranges, recordLatencies, stop, out,
+            [&](const Range& r, std::size_t i) -> Result<std::uint64_t> {
+                h_ = win::openShared(f_.path, openFlags(s_));
+                ++out.syscalls;
+                if (!h_.valid())
+                    return Error{ioError("CreateFile", r.offset, win::errorText(GetLastError()))};
+                View view;
+                if (mapsFile())
+                    if (auto mapped = view.map(h_.get(), f_, out.syscalls); !mapped)
+                        return mapped.error();
+                auto got = readOne(r, i, consumer, view.base(), out.syscalls);
+                view.unmap(&out.syscalls);
+                h_.reset();
+                ++out.syscalls;
+                return got;
+            });
+        h_.reset();
+        if (!st)
+            return st.error();
+        return finishRead(out, consumer);
+    }
+
     // The kept view, made (untimed) when it is not there.
     Status mapKept() {
         if (!keepsMapping() || kept_.base())

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstdio>
+#include <cstdlib>
 #include <fcntl.h>
 #include <fstream>
 #include <sys/mman.h>
@@ -99,6 +100,15 @@ bool replaceFile(const std::string& from, const std::string& to) {
 }
 
 void removeFile(const std::string& path) { ::unlink(path.c_str()); }
+
+bool makePrivateFolder(const std::string& path) { return ::mkdir(path.c_str(), 0700) == 0; }
+
+void removeEmptyFolder(const std::string& path) { ::rmdir(path.c_str()); }
+
+std::string temporaryFolder() {
+    const char* dir = std::getenv("TMPDIR");
+    return dir && *dir ? dir : "/tmp";
+}
 
 namespace {
 std::string kindOf(mode_t mode) {

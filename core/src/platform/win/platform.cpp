@@ -98,6 +98,27 @@ bool replaceFile(const std::string& from, const std::string& to) {
 
 void removeFile(const std::string& path) { DeleteFileW(win::widen(path).c_str()); }
 
+// Private by the folder's inherited ACL (a user's own profile or working folder).
+bool makePrivateFolder(const std::string& path) {
+    if (CreateDirectoryW(win::widen(path).c_str(), nullptr))
+        return true;
+    win::setErrno(GetLastError());
+    return false;
+}
+
+void removeEmptyFolder(const std::string& path) { RemoveDirectoryW(win::widen(path).c_str()); }
+
+std::string temporaryFolder() {
+    wchar_t buffer[MAX_PATH + 1];
+    const DWORD n = GetTempPathW(MAX_PATH + 1, buffer);
+    if (n == 0 || n > MAX_PATH)
+        return ".";
+    std::wstring dir(buffer, n);
+    while (!dir.empty() && (dir.back() == L'\\' || dir.back() == L'/'))
+        dir.pop_back();
+    return win::narrow(dir);
+}
+
 std::optional<PathFacts> statPath(const std::string& path) {
     // FILE_FLAG_BACKUP_SEMANTICS lets the same call open directories, so they can be named.
     win::UniqueHandle h(CreateFileW(win::widen(path).c_str(), 0,

@@ -1,0 +1,250 @@
+// The whole pattern across file sizes: each size read whole from a copy of the target's first
+// bytes (open, read to the end, close, all timed), verified, and no copy left behind after
+// the run, a stop, or a crash that a resume clears up.
+#include "readscope/recovery.h"
+#include "readscope/runner.h"
+#include "test_file.h"
+
+#include <QDir>
+#include <QFile>
+#include <QTest>
+
+#include <mutex>
+
+using namespace readscope;
+using readscope::testing::TestFile;
+
+namespace {
+
+class Sink : public RunSink {
+public:
+    void onProgress(const Progress& p) override {
+        if (onRound && p.phase.starts_with("round "))
+            onRound(p);
+    }
+    void onWarning(const std::string& w) override {
+        std::lock_guard lock(mutex);
+        warnings.push_back(w);
+    }
+    std::mutex mutex;
+    std::vector<std::string> warnings;
+    std::function<void(const Progress&)> onRound;
+};
+
+// What is in the target's folder besides the target itself.
+QStringList leftovers(const TestFile& f) {
+    QStringList names = QDir(f.dir()).entryList(QDir::AllEntries | QDir::Hidden |
+                                                QDir::NoDotAndDotDot | QDir::System);
+    names.removeAll("data.bin");
+    return names;
+}
+
+Plan sweep(const TestFile& f) {
+    Plan p;
+    p.file = f.path();
+    p.pattern = Pattern::Whole;
+    p.fileSizes = {128, 8 << 10, 256 << 10};
+    p.strategies = {"read-grow", "read-prealloc", "mmap-copy", "uring-batch", "mmap-copy-kept"};
+    p.rounds = 2;
+    p.warmup = 0;
+    return p;
+}
+
+} // namespace
+
+class TestWholeFiles : public QObject {
+    Q_OBJECT
+    std::unique_ptr<TestFile> file_;
+
+private slots:
+    void init() { file_ = std::make_unique<TestFile>(1 << 20); }
+
+    void eachSizeIsReadWholeFromItsCopy() {
+        const auto before = testing::fileFingerprint(file_->path());
+        Sink sink;
+        auto doc = runPlan(sweep(*file_), sink);
+        QVERIFY2(doc.ok(), doc.ok() ? "" : doc.error().message.c_str());
+        QVERIFY(doc->complete);
+        QCOMPARE(doc->cells.size(), std::size_t(15));
+        for (std::uint64_t size : {128ull, 8ull << 10, 256ull << 10}) {
+            for (const char* id : {"read-grow", "read-prealloc", "mmap-copy"}) {
+                const Cell* c = doc->find(id, size);
+                QVERIFY(c);
+                QVERIFY2(c->measured(), c->message.c_str());
+                QCOMPARE(c->checksum, std::string("verified"));
+                QCOMPARE(c->samples.size(), std::size_t(2));
+                for (const auto& s : c->samples) {
+                    // Every read is the whole file of this size, and pays open and close: at
+                    // least three system calls (open, a read, close) per read.
+                    QCOMPARE(s.bytes, c->rangesPerRound * size);
+                    QVERIFY2(s.syscalls >= 3 * c->rangesPerRound,
+                             qPrintable(QString("%1 at %2: %3 calls for %4 reads")
+                                            .arg(id)
+                                            .arg(size)
+                                            .arg(s.syscalls)
+                                            .arg(c->rangesPerRound)));
+                }
+            }
+            // Small files are read many times a round, so that the round is measurable.
+            QVERIFY(doc->find("read-prealloc", 128)->rangesPerRound > 1);
+            for (const char* id : {"uring-batch", "mmap-copy-kept"}) {
+                const Cell* c = doc->find(id, size);
+                QVERIFY(c);
+                QCOMPARE(testing::name(c->status), QString("unavailable"));
+                QVERIFY2(c->message.find("whole-file sweep") != std::string::npos,
+                         c->message.c_str());
+            }
+        }
+        QVERIFY(!doc->copiesFolder.empty());
+        QVERIFY(!QFile::exists(QString::fromStdString(doc->copiesFolder)));
+        QVERIFY2(leftovers(*file_).isEmpty(), qPrintable(leftovers(*file_).join(", ")));
+        QCOMPARE(testing::fileFingerprint(file_->path()), before);
+    }
+
+    void theCopyHoldsTheTargetsFirstBytes() {
+        // Verification compares every read with the copy's own bytes; this checks that the
+        // copy is the target's beginning, read back while the run is under way.
+        Plan plan = sweep(*file_);
+        plan.fileSizes = {4096 + 17};
+        plan.strategies = {"pread-uninit"};
+        Sink sink;
+        QByteArray seen;
+        sink.onRound = [&](const Progress&) {
+            if (!seen.isEmpty())
+                return;
+            const auto folders =
+                QDir(file_->dir()).entryList({".readscope-copies-*"}, QDir::Dirs | QDir::Hidden);
+            if (folders.size() != 1)
+                return;
+            QFile copy(file_->dir() + "/" + folders.front() + "/4113.bin");
+            if (copy.open(QIODevice::ReadOnly))
+                seen = copy.readAll();
+        };
+        QVERIFY(runPlan(plan, sink).ok());
+        QFile target(QString::fromStdString(file_->path()));
+        QVERIFY(target.open(QIODevice::ReadOnly));
+        QCOMPARE(seen.size(), 4113);
+        QCOMPARE(seen, target.read(4113));
+    }
+
+    void sizesLargerThanTheTargetAreSkippedAndSaid() {
+        Plan plan = sweep(*file_);
+        plan.fileSizes = {64 << 10, 4 << 20, 16 << 20};
+        plan.strategies = {"read-prealloc"};
+        Sink sink;
+        auto doc = runPlan(plan, sink);
+        QVERIFY(doc.ok());
+        QCOMPARE(doc->cells.size(), std::size_t(1));
+        QCOMPARE(doc->cells[0].rangeBytes, std::uint64_t(64 << 10));
+        const bool said = std::any_of(sink.warnings.begin(), sink.warnings.end(), [](auto& w) {
+            return w.find("4 MiB, 16 MiB are larger than") != std::string::npos &&
+                   w.find("skipped") != std::string::npos;
+        });
+        QVERIFY(said);
+        // None left: refused before anything runs.
+        plan.fileSizes = {4 << 20};
+        auto none = runPlan(plan, sink);
+        QVERIFY(!none.ok());
+        QVERIFY2(none.error().message.find("every file size is larger") != std::string::npos,
+                 none.error().message.c_str());
+        QVERIFY(leftovers(*file_).isEmpty());
+    }
+
+    void withoutSizesTheTargetItselfIsRead() {
+        Plan plan = sweep(*file_);
+        plan.fileSizes.clear();
+        plan.strategies = {"read-prealloc"};
+        Sink sink;
+        auto doc = runPlan(plan, sink);
+        QVERIFY(doc.ok());
+        QCOMPARE(doc->cells.size(), std::size_t(1));
+        QCOMPARE(doc->cells[0].rangeBytes, file_->size());
+        QVERIFY(doc->copiesFolder.empty());
+    }
+
+    void coldEvictsEachCopyBeforeItsRound() {
+        Plan plan = sweep(*file_);
+        plan.cache = CacheMode::Cold;
+        plan.fileSizes = {64 << 10};
+        plan.strategies = {"read-prealloc"};
+        Sink sink;
+        auto doc = runPlan(plan, sink);
+        QVERIFY(doc.ok());
+        const Cell& c = doc->cells.at(0);
+        QCOMPARE(c.rangesPerRound, std::uint64_t(1)); // a second read would be warm
+        if (c.residencyMethod.empty())
+            QSKIP("residency cannot be measured on this filesystem");
+        for (const auto& s : c.samples) {
+            QVERIFY(s.residentBefore.has_value());
+            QVERIFY2(*s.residentBefore <= 0.01 || c.status == CellStatus::NotCold,
+                     c.message.c_str());
+        }
+    }
+
+    void aStopMidSweepLeavesNoCopy() {
+        Plan plan = sweep(*file_);
+        plan.strategies = {"read-grow"};
+        plan.rounds = 3;
+        Sink sink;
+        std::stop_source stop;
+        sink.onRound = [&](const Progress& p) {
+            if (p.rangeBytes == (8u << 10))
+                stop.request_stop(); // mid-way through the second size
+        };
+        auto doc = runPlan(plan, sink, stop.get_token());
+        QVERIFY(doc.ok());
+        QVERIFY(!doc->complete);
+        QCOMPARE(doc->cells.size(), std::size_t(1)); // 128 B finished; 8 KiB dropped
+        QVERIFY2(leftovers(*file_).isEmpty(), qPrintable(leftovers(*file_).join(", ")));
+    }
+
+    void resumingRemovesWhatACrashLeft() {
+        // What a kill -9 leaves: the folder the recovery file names, with a copy in it. Files
+        // that are not readscope's copies are left alone.
+        const QString folder = file_->dir() + "/.readscope-copies-0badf00d";
+        QVERIFY(QDir().mkdir(folder));
+        for (const char* name : {"/128.bin", "/8192.bin", "/notes.txt"}) {
+            QFile f(folder + name);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write("x");
+        }
+        ResultDocument crashed;
+        crashed.plan = sweep(*file_);
+        crashed.plan.strategies = {"read-prealloc"};
+        crashed.fileSize = file_->size();
+        crashed.copiesFolder = folder.toStdString();
+        crashed.complete = false;
+        removeLeftoverCopies(crashed);
+        QVERIFY(!QFile::exists(folder + "/128.bin"));
+        QVERIFY(!QFile::exists(folder + "/8192.bin"));
+        QVERIFY(QFile::exists(folder + "/notes.txt"));
+        QVERIFY(QFile::remove(folder + "/notes.txt"));
+        // Through a resume, which also measures what was missing and cleans up after itself.
+        for (const char* name : {"/128.bin", "/262144.bin"}) {
+            QVERIFY(QDir().mkpath(folder));
+            QFile f(folder + name);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+        }
+        Sink sink;
+        auto resumed = resumeRun(crashed, sink);
+        QVERIFY2(resumed.ok(), resumed.ok() ? "" : resumed.error().message.c_str());
+        QCOMPARE(resumed->cells.size(), std::size_t(3));
+        QVERIFY2(leftovers(*file_).isEmpty(), qPrintable(leftovers(*file_).join(", ")));
+    }
+
+    void aFolderThatIsNotOursIsLeftAlone() {
+        const QString folder = file_->dir() + "/mine";
+        QVERIFY(QDir().mkdir(folder));
+        QFile f(folder + "/128.bin");
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.close();
+        ResultDocument doc;
+        doc.plan = sweep(*file_);
+        doc.copiesFolder = folder.toStdString();
+        removeLeftoverCopies(doc);
+        QVERIFY(QFile::exists(folder + "/128.bin"));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestWholeFiles)
+#include "tst_whole_files.moc"
