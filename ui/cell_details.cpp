@@ -106,9 +106,9 @@ QString cellDetailsHtml(const Cell& c, const ResultDocument& doc) {
         html += row("Latency per range", QString("p50 %1, p99 %2").arg(micros(p50), micros(p99)));
     }
     html += "</table>";
-    html += QString("<p><small>%1 cache, %2 pattern, %3 thread(s), consume %4.</small></p>")
+    html += QString("<p><small>%1 cache, %2, %3 thread(s), consume %4.</small></p>")
                 .arg(QString::fromStdString(std::string(toString(doc.plan.cache))),
-                     QString::fromStdString(std::string(toString(doc.plan.pattern))))
+                     QString::fromStdString(patternWords(doc.plan)))
                 .arg(doc.plan.threads)
                 .arg(QString::fromStdString(std::string(toString(doc.plan.consume))));
     return html;

@@ -63,9 +63,9 @@ QString planTitle(const ResultDocument& doc, ChartMode mode, const QString& refe
         return "readscope: press Run to measure";
     const auto& p = doc.plan;
     const QString what =
-        QString("%1 · %2 cache · %3 ranges · %4 thread%5 · %6 file")
+        QString("%1 · %2 cache · %3 · %4 thread%5 · %6 file")
             .arg(modeTitle(mode, reference), QString::fromStdString(std::string(toString(p.cache))),
-                 QString::fromStdString(std::string(toString(p.pattern))))
+                 QString::fromStdString(patternWords(p)))
             .arg(p.threads)
             .arg(p.threads == 1 ? "" : "s")
             .arg(QString::fromStdString(formatSize(doc.fileSize))) +
@@ -394,12 +394,12 @@ void ChartView::setUpXAxis(const ResultDocument& doc, const ChartData& data) {
     }
     plot_->xAxis->setScaleType(QCPAxis::stLogarithmic);
     plot_->xAxis->setTicker(ticker_);
-    plot_->xAxis->setLabel("range size (log scale)");
+    plot_->xAxis->setLabel(QString::fromStdString(std::string(axisName(doc.plan))) +
+                           " (log scale)");
     // The axis spans the planned sizes from the start, so points land where they belong
     // while a run fills in.
     std::vector<double> sizes;
-    for (auto size :
-         doc.plan.pattern == Pattern::Whole ? std::vector<std::uint64_t>{} : doc.plan.sizes)
+    for (auto size : effectiveSizes(doc.plan, doc.fileSize))
         sizes.push_back(double(size));
     for (const auto& c : doc.cells)
         if (std::find(sizes.begin(), sizes.end(), double(c.rangeBytes)) == sizes.end())

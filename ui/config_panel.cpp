@@ -12,8 +12,11 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
+#include <QSignalBlocker>
 #include <QSpinBox>
 #include <QVBoxLayout>
+
+#include <utility>
 
 namespace readscope::ui {
 
@@ -50,6 +53,24 @@ const std::vector<std::pair<QString, QString>>& ConfigPanel::sizePresets() {
     return presets;
 }
 
+const std::vector<std::pair<QString, QString>>& ConfigPanel::fileSizePresets() {
+    static const std::vector<std::pair<QString, QString>> presets = {
+        {"The file itself, whole", ""},
+        {"read_to_end sweep: 128 B - 32 MiB", "128,1K,8K,64K,512K,2M,8M,32M"},
+        {"Custom", ""}};
+    return presets;
+}
+
+namespace {
+// Fills a preset box; the last entry (Custom) carries no list, so choosing it keeps the text.
+void fillPresets(QComboBox* box, const std::vector<std::pair<QString, QString>>& presets) {
+    box->clear();
+    for (std::size_t i = 0; i < presets.size(); ++i)
+        box->addItem(presets[i].first,
+                     i + 1 < presets.size() ? QVariant(presets[i].second) : QVariant());
+}
+} // namespace
+
 ConfigPanel::ConfigPanel(QWidget* parent) : QWidget(parent) {
     auto* layout = new QVBoxLayout(this);
 
@@ -77,15 +98,17 @@ ConfigPanel::ConfigPanel(QWidget* parent) : QWidget(parent) {
     connect(generate, &QPushButton::clicked, this, &ConfigPanel::generateRequested);
     connect(file_, &QLineEdit::editingFinished, this, [this] { emit fileEdited(file_->text()); });
 
-    auto* sizeBox = new QGroupBox("Range sizes", this);
+    auto* sizeBox = sizeBox_ = new QGroupBox("Range sizes", this);
+    sizeBox->setObjectName("sizeBox");
     auto* sizeLayout = new QVBoxLayout(sizeBox);
     sizePreset_ = new QComboBox(sizeBox);
-    for (const auto& [name, list] : sizePresets())
-        sizePreset_->addItem(name, list);
+    sizePreset_->setObjectName("sizePreset");
+    fillPresets(sizePreset_, sizePresets());
     sizes_ = new QLineEdit(sizePresets().front().second, sizeBox);
     sizes_->setObjectName("sizes");
     sizes_->setToolTip("Sizes separated by commas: 4096, 64K, 1M, 2G (1K = 1024)");
     sizeError_ = new QLabel(sizeBox);
+    sizeError_->setObjectName("sizeError");
     sizeError_->setStyleSheet("color: #d62728");
     sizeError_->setWordWrap(true);
     sizeLayout->addWidget(sizePreset_);
@@ -93,9 +116,8 @@ ConfigPanel::ConfigPanel(QWidget* parent) : QWidget(parent) {
     sizeLayout->addWidget(sizeError_);
     layout->addWidget(sizeBox);
     connect(sizePreset_, &QComboBox::currentIndexChanged, this, [this](int i) {
-        const QString list = sizePreset_->itemData(i).toString();
-        if (!list.isEmpty())
-            sizes_->setText(list);
+        if (const QVariant list = sizePreset_->itemData(i); list.isValid())
+            sizes_->setText(list.toString());
     });
     connect(sizes_, &QLineEdit::textEdited, this,
             [this] { sizePreset_->setCurrentIndex(sizePreset_->count() - 1); });
@@ -116,9 +138,10 @@ ConfigPanel::ConfigPanel(QWidget* parent) : QWidget(parent) {
     auto* runBox = new QGroupBox("How to read", this);
     auto* form = new QFormLayout(runBox);
     pattern_ = new QComboBox(runBox);
+    pattern_->setObjectName("pattern");
     pattern_->addItem("Sequential ranges", int(Pattern::Sequential));
     pattern_->addItem("Random ranges", int(Pattern::Random));
-    pattern_->addItem("Whole file (one range)", int(Pattern::Whole));
+    pattern_->addItem("Whole files (open, read, close)", int(Pattern::Whole));
     seed_ = new QSpinBox(runBox);
     seed_->setRange(0, 1'000'000'000);
     seed_->setValue(42);
@@ -175,8 +198,7 @@ ConfigPanel::ConfigPanel(QWidget* parent) : QWidget(parent) {
     connect(pattern_, &QComboBox::currentIndexChanged, this, [this] {
         const auto p = Pattern(pattern_->currentData().toInt());
         seed_->setEnabled(p == Pattern::Random);
-        sizes_->setEnabled(p != Pattern::Whole);
-        sizePreset_->setEnabled(p != Pattern::Whole);
+        showSizesFor(p);
         emit changed();
     });
     connect(cache_, &QComboBox::currentIndexChanged, this, [this] {
@@ -235,10 +257,48 @@ void ConfigPanel::updateCacheText() {
     cacheText_->setText(text);
 }
 
+bool ConfigPanel::showsFileSizes() const { return fileSizesShown_; }
+
+void ConfigPanel::showSizesFor(Pattern pattern) {
+    const bool files = pattern == Pattern::Whole;
+    if (files == fileSizesShown_)
+        return;
+    fileSizesShown_ = files;
+    const QString other = std::exchange(hiddenSizes_, sizes_->text());
+    QSignalBlocker block(sizePreset_);
+    fillPresets(sizePreset_, files ? fileSizePresets() : sizePresets());
+    sizeBox_->setTitle(files ? "File sizes" : "Range sizes");
+    sizes_->setPlaceholderText(files ? "none: the file itself, read whole" : "");
+    sizes_->setToolTip(
+        files ? "Files of these sizes are read whole (open, read to the end, close), each a "
+                "copy of the chosen file's first bytes, made in a private folder beside it and "
+                "removed after the run. Leave empty to read the chosen file itself. 128 B or "
+                "1K are allowed here."
+              : "Sizes separated by commas: 4096, 64K, 1M, 2G (1K = 1024)");
+    sizes_->setText(other.isNull() ? (files ? QString() : sizePresets().front().second) : other);
+    const int preset = sizePreset_->findData(sizes_->text());
+    sizePreset_->setCurrentIndex(preset >= 0 ? preset : sizePreset_->count() - 1);
+}
+
 void ConfigPanel::updateSizeFeedback() {
     auto sizes = parseSizeList(sizes_->text().toStdString());
     QString error;
-    if (!sizes)
+    if (showsFileSizes()) {
+        // Empty reads the file itself; sizes over the file are skipped, unless all are.
+        QStringList over;
+        if (sizes && status_)
+            for (auto s : *sizes)
+                if (s > status_->probe.size)
+                    over << QString::fromStdString(formatSize(s));
+        if (!sizes_->text().trimmed().isEmpty() && !sizes)
+            error = QString::fromStdString(sizes.error().message);
+        else if (!over.isEmpty())
+            error = QString("%1 %2 larger than the file (%3): %4")
+                        .arg(over.join(", "), over.size() > 1 ? "are" : "is",
+                             QString::fromStdString(formatSize(status_->probe.size)),
+                             over.size() == qsizetype(sizes->size()) ? "nothing left to read"
+                                                                     : "skipped");
+    } else if (!sizes)
         error = QString::fromStdString(sizes.error().message);
     else if (status_)
         for (auto s : *sizes)
@@ -259,11 +319,17 @@ Result<Plan> ConfigPanel::plan() const {
     if (p.file.empty())
         return Error{"Choose a file to read first (Open…, Generate…, or drop one on the window)."};
     p.pattern = Pattern(pattern_->currentData().toInt());
+    const std::string sizeText = sizes_->text().trimmed().toStdString();
     if (p.pattern != Pattern::Whole) {
-        auto sizes = parseSizeList(sizes_->text().toStdString());
+        auto sizes = parseSizeList(sizeText);
         if (!sizes)
             return Error{"Range sizes: " + sizes.error().message};
         p.sizes = *sizes;
+    } else if (!sizeText.empty()) {
+        auto sizes = parseSizeList(sizeText);
+        if (!sizes)
+            return Error{"File sizes: " + sizes.error().message};
+        p.fileSizes = *sizes;
     }
     p.strategies = picker_->checkedIds();
     if (p.strategies.empty())
@@ -284,15 +350,18 @@ Result<Plan> ConfigPanel::plan() const {
 void ConfigPanel::setPlan(const Plan& p) {
     if (!p.file.empty())
         file_->setText(QString::fromStdString(p.file));
-    if (!p.sizes.empty()) {
-        const QString list = sizeListText(p.sizes);
-        int preset = sizePreset_->findData(list);
-        sizePreset_->setCurrentIndex(preset >= 0 ? preset : sizePreset_->count() - 1);
-        sizes_->setText(list);
-    }
     if (!p.strategies.empty())
         picker_->setChecked(p.strategies);
     pattern_->setCurrentIndex(pattern_->findData(int(p.pattern)));
+    // Both kinds of sizes, the shown one in the field (the pattern chose which).
+    const bool files = p.pattern == Pattern::Whole;
+    const QString ranges =
+        p.sizes.empty() ? (files ? hiddenSizes_ : sizes_->text()) : sizeListText(p.sizes);
+    const QString list = files ? sizeListText(p.fileSizes) : ranges;
+    hiddenSizes_ = files ? ranges : sizeListText(p.fileSizes);
+    const int preset = sizePreset_->findData(list);
+    sizePreset_->setCurrentIndex(preset >= 0 ? preset : sizePreset_->count() - 1);
+    sizes_->setText(list);
     seed_->setValue(int(std::min<std::uint64_t>(p.seed, 1'000'000'000)));
     cache_->setCurrentIndex(cache_->findData(int(p.cache)));
     threads_->setValue(p.threads);

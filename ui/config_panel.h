@@ -9,6 +9,7 @@
 #include <optional>
 
 class QComboBox;
+class QGroupBox;
 class QLabel;
 class QLineEdit;
 class QPushButton;
@@ -37,7 +38,10 @@ public:
     const FileStatus* fileStatus() const { return status_ ? &*status_ : nullptr; }
     StrategyPicker* strategyPicker() const { return picker_; }
 
+    // Named lists for the sizes field: range sizes, or (whole pattern) file sizes. An empty
+    // list of file sizes reads the file itself.
     static const std::vector<std::pair<QString, QString>>& sizePresets();
+    static const std::vector<std::pair<QString, QString>>& fileSizePresets();
 
 signals:
     void browseRequested();
@@ -48,12 +52,19 @@ signals:
 
 private:
     void updateSizeFeedback();
+    // The sizes field shows range sizes, or file sizes for the whole pattern; each kind keeps
+    // its own text while the other is shown.
+    void showSizesFor(Pattern pattern);
+    bool showsFileSizes() const;
     void updateCacheText();
 
     QLineEdit* file_;
     QLabel* fileInfo_;
+    QGroupBox* sizeBox_;
     QComboBox* sizePreset_;
     QLineEdit* sizes_;
+    QString hiddenSizes_; // the other kind's text (range sizes while file sizes show, ...)
+    bool fileSizesShown_ = false;
     QLabel* sizeError_;
     StrategyPicker* picker_;
     QComboBox* pattern_;

@@ -1,6 +1,7 @@
 #include "recovery_file.h"
 
 #include "readscope/recovery.h"
+#include "readscope/runner.h"
 
 #include <QDir>
 #include <QFile>
@@ -18,6 +19,11 @@ bool recoveryFileExists() { return QFile::exists(recoveryFilePath()); }
 
 Result<ResultDocument> readRecoveryFile() { return readRecovery(recoveryFilePath().toStdString()); }
 
-void removeRecoveryFile() { QFile::remove(recoveryFilePath()); }
+void removeRecoveryFile() {
+    // A whole-file sweep that crashed left its copies in the folder the file names.
+    if (auto doc = readRecoveryFile())
+        removeLeftoverCopies(*doc);
+    QFile::remove(recoveryFilePath());
+}
 
 } // namespace readscope::ui

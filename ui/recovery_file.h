@@ -12,6 +12,6 @@ namespace readscope::ui {
 QString recoveryFilePath(); // in the app's local data folder, made if missing
 bool recoveryFileExists();
 Result<ResultDocument> readRecoveryFile();
-void removeRecoveryFile();
+void removeRecoveryFile(); // and the copies a crashed whole-file sweep left
 
 } // namespace readscope::ui

@@ -29,14 +29,30 @@ int intSetting(const QSettings& s, const char* key, int fallback, IntLimit limit
     return ok && limit.contains(v) ? v : fallback;
 }
 
+QStringList numberList(const std::vector<std::uint64_t>& values) {
+    QStringList out;
+    for (auto v : values)
+        out << QString::number(v);
+    return out;
+}
+
+// The positive whole numbers of a saved list; anything else (a hand edit) is dropped.
+std::vector<std::uint64_t> sizesFrom(const QStringList& saved) {
+    std::vector<std::uint64_t> sizes;
+    for (const auto& v : saved) {
+        bool ok = false;
+        if (const auto size = v.toULongLong(&ok); ok && size > 0)
+            sizes.push_back(size);
+    }
+    return sizes;
+}
+
 } // namespace
 
 void savePlanSettings(QSettings& s, const QString& file, const Plan& plan) {
     s.setValue("file", file);
-    QStringList sizes;
-    for (auto v : plan.sizes)
-        sizes << QString::number(v);
-    s.setValue("sizes", sizes);
+    s.setValue("sizes", numberList(plan.sizes));
+    s.setValue("fileSizes", numberList(plan.fileSizes));
     QStringList ids;
     for (const auto& id : plan.strategies)
         ids << QString::fromStdString(id);
@@ -62,15 +78,11 @@ Plan loadPlanSettings(const QSettings& s, const Plan& defaults) {
             plan.strategies.push_back(id.toStdString());
     }
     if (s.contains("sizes")) {
-        plan.sizes.clear();
-        for (const auto& v : s.value("sizes").toStringList()) {
-            bool ok = false;
-            if (const auto size = v.toULongLong(&ok); ok && size > 0)
-                plan.sizes.push_back(size);
-        }
+        plan.sizes = sizesFrom(s.value("sizes").toStringList());
         if (plan.sizes.empty())
             plan.sizes = defaults.sizes;
     }
+    plan.fileSizes = sizesFrom(s.value("fileSizes").toStringList()); // none: the file itself
     plan.pattern = enumSetting(s, "pattern", defaults.pattern, parsePattern);
     plan.cache = enumSetting(s, "cache", defaults.cache, parseCacheMode);
     plan.consume = enumSetting(s, "consume", defaults.consume, parseConsume);

@@ -25,7 +25,10 @@ std::string plainTable(const ResultDocument& doc) {
     });
     const char* row = "{:<9} {:<15} {:>8} {:>8} {:>8} {:>6} {:>10} {:>8}  {}\n";
     std::string out =
-        fmt::format(fmt::runtime(row), axis == SweepAxis::BufferOffset ? "offset" : "range",
+        fmt::format(fmt::runtime(row),
+                    axis == SweepAxis::BufferOffset ? "offset"
+                    : wholeFileSweep(doc.plan)      ? "file"
+                                                    : "range",
                     "strategy", "GB/s", "min", "max", "cv", "resident", "buffers", "status");
     std::optional<SweepPoint> last;
     for (const Cell* c : cells) {
@@ -53,9 +56,9 @@ std::string plainTable(const ResultDocument& doc) {
                         percent(c->residentBefore), placed.empty() ? "in place" : placed, status);
     }
     const auto& p = doc.plan;
-    out += fmt::format("\nGB/s = 10^9 bytes/s; {}; {} cache, {} "
-                       "pattern, {} thread(s), consume {}; file {} ({}).\n",
-                       roundsText(doc), toString(p.cache), toString(p.pattern), p.threads,
+    out += fmt::format("\nGB/s = 10^9 bytes/s; {}; {} cache, {}, {} thread(s), consume {}; "
+                       "file {} ({}).\n",
+                       roundsText(doc), toString(p.cache), patternWords(p), p.threads,
                        toString(p.consume), p.file, formatSize(doc.fileSize));
     out += axis == SweepAxis::BufferOffset
                ? fmt::format("Offset: the page offset every destination buffer started at, at "

@@ -237,8 +237,14 @@ private slots:
         const QString csv = dir.filePath("sweep.csv");
         auto r = cli({"run", path, "--pattern", "whole", "--sizes", "128,8K,1M,32M", "--strategies",
                       "read-grow,read-prealloc", "--rounds", "3", "--warmup", "0", "--csv", csv,
-                      "--quiet"});
+                      "--markdown"});
         QVERIFY2(r.code == 0, qPrintable(r.err));
+        // Rows are file sizes, and the line under the table says how the files were read.
+        QVERIFY2(r.out.startsWith("| file size | read-grow | read-prealloc |") &&
+                     r.out.contains("warm cache, whole files (open, read, close)") &&
+                     r.out.contains("--sizes 128,8K,1M,32M --strategies read-grow,read-prealloc "
+                                    "--pattern whole"),
+                 qPrintable(r.out));
         QFile f(csv);
         QVERIFY(f.open(QIODevice::ReadOnly));
         const QStringList rows = QString(f.readAll()).trimmed().split('\n').mid(1);

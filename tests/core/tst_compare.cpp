@@ -255,6 +255,11 @@ private slots:
                  v->text.c_str());
         QVERIFY2(v->text.find("agrees, within the published range") != std::string::npos,
                  v->text.c_str());
+        // A published curve is also judged size by size.
+        QCOMPARE(v->sizesWithinPublished, 2);
+        QVERIFY2(v->text.find("Per size here: 64 KiB +15%, 1 MiB +10%; 2 of 2 within the "
+                              "published +8% … +19%.") != std::string::npos,
+                 v->text.c_str());
 
         doc.cells[3] = cellWith("pread-uninit", 1 << 20, kTight); // a tie at 1 MiB
         v = judgeFinding(doc, f);

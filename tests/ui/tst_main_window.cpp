@@ -26,10 +26,13 @@
 #include <QClipboard>
 #include <QComboBox>
 #include <QDialog>
+#include <QDir>
 #include <QElapsedTimer>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QGroupBox>
 #include <QImage>
+#include <QLabel>
 #include <QLineEdit>
 #include <QMenu>
 #include <QMenuBar>
@@ -735,6 +738,80 @@ private slots:
         QTest::qWait(100); // time for the first look's answer, were it not dropped
         QCOMPARE(answers.count(), 1);
         QCOMPARE(answers.at(0).at(0).toString(), path);
+    }
+
+    // The whole pattern's sizes are file sizes, typed into the same field, whose title says
+    // so; each kind of size keeps its own text; a run reads copies and leaves none behind.
+    void wholePatternTakesFileSizes() {
+        MainWindow w;
+        w.show();
+        QVERIFY(testing::openAndWait(w, file_->path()));
+        auto* pattern = w.findChild<QComboBox*>("pattern");
+        auto* sizes = w.findChild<QLineEdit*>("sizes");
+        auto* box = w.findChild<QGroupBox*>("sizeBox");
+        auto* error = w.findChild<QLabel*>("sizeError");
+        QVERIFY(pattern && sizes && box && error);
+        w.config()->setPlan(testing::tinyPlan(*file_));
+        const QString rangeSizes = sizes->text();
+        pattern->setCurrentIndex(pattern->findData(int(Pattern::Whole)));
+        QCOMPARE(box->title(), QString("File sizes"));
+        QCOMPARE(sizes->text(), QString()); // the file itself, as before
+        auto chosen = w.config()->plan();
+        QVERIFY2(chosen.ok(), chosen.ok() ? "" : chosen.error().message.c_str());
+        QVERIFY(chosen->fileSizes.empty());
+        sizes->setFocus();
+        QTest::keyClicks(sizes, "128,8K,16M");
+        QVERIFY2(error->isVisibleTo(&w) && error->text().contains("16 MiB is larger than the "
+                                                                  "file (8 MiB): skipped"),
+                 qPrintable(error->text()));
+        QCOMPARE(w.config()->plan()->fileSizes,
+                 (std::vector<std::uint64_t>{128, 8 << 10, 16 << 20}));
+        pattern->setCurrentIndex(pattern->findData(int(Pattern::Sequential)));
+        QCOMPARE(box->title(), QString("Range sizes"));
+        QCOMPARE(sizes->text(), rangeSizes);
+        pattern->setCurrentIndex(pattern->findData(int(Pattern::Whole)));
+        QCOMPARE(sizes->text(), QString("128,8K,16M"));
+
+        auto plan = *w.config()->plan();
+        plan.fileSizes = {128, 8 << 10};
+        plan.strategies = {"read-grow", "read-prealloc"};
+        QVERIFY(testing::runToEnd(w, plan));
+        QCOMPARE(w.model()->rowCount(), 4);
+        QCOMPARE(w.chart()->pointCount("read-prealloc"), 2);
+        QCOMPARE(QDir(file_->dir()).entryList({".readscope-copies-*"}, QDir::Dirs | QDir::Hidden),
+                 QStringList{});
+        // The lesson reproduces the published sweep of eight file sizes.
+        w.applyLesson(3);
+        QCOMPARE(w.config()->plan()->fileSizes,
+                 (std::vector<std::uint64_t>{128, 1 << 10, 8 << 10, 64 << 10, 512 << 10, 2 << 20,
+                                             8 << 20, 32 << 20}));
+        QCOMPARE(box->title(), QString("File sizes"));
+    }
+
+    // What a crashed whole-file sweep left goes with its recovery file.
+    void discardingARecoveryRemovesItsCopies() {
+        QFile::remove(MainWindow::recoveryPath());
+        const QString folder = file_->dir() + "/.readscope-copies-feedf00d";
+        QVERIFY(QDir().mkdir(folder));
+        QFile copy(folder + "/8192.bin");
+        QVERIFY(copy.open(QIODevice::WriteOnly));
+        copy.close();
+        {
+            struct Quiet : RunSink {
+            } quiet;
+            RecoverySink sink(quiet, MainWindow::recoveryPath().toStdString());
+            ResultDocument header;
+            header.plan = testing::tinyPlan(*file_);
+            header.plan.pattern = Pattern::Whole;
+            header.plan.fileSizes = {8 << 10};
+            header.copiesFolder = folder.toStdString();
+            sink.onStarted(header);
+        } // no discard(): as after kill -9
+        MainWindow w;
+        QVERIFY(w.hasRecovery());
+        w.discardRecovery();
+        QVERIFY(!w.hasRecovery());
+        QVERIFY(!QFile::exists(folder));
     }
 
     void badSizesAreRefusedWithAMessage() {

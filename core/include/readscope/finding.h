@@ -25,6 +25,7 @@ struct FindingVerdict {
     Agreement agreement = Agreement::Undecided;
     int sizesFaster = 0, sizesJudged = 0; // sizes where the paired test says faster / has a say
     double lowChange = 0, highChange = 0; // the measured changes' range over those sizes
+    int sizesWithinPublished = 0;         // sizes whose change lies in the published range
     std::string text;                     // the sentence the lesson shows
 };
 

@@ -89,6 +89,12 @@ inline constexpr std::size_t kMinRangesPerRound = 64;
 // Range sizes the run actually uses: for the whole pattern, the file sizes up to the target's
 // size, or the target's size alone.
 std::vector<std::uint64_t> effectiveSizes(const Plan& plan, std::uint64_t fileSize);
+// How a run read, for the lines under its tables and charts: "sequential ranges", "random
+// ranges", "whole file", or "whole files (open, read, close)" for a whole-file sweep.
+std::string patternWords(const Plan& plan);
+// What a run's x positions are: "range size", "file size" (a whole-file sweep) or "buffer
+// offset".
+std::string_view axisName(const Plan& plan);
 // Whether the run reads copies of several sizes whole (the whole pattern with file sizes).
 bool wholeFileSweep(const Plan& plan);
 // The file sizes a whole-file sweep skips because the target is smaller.

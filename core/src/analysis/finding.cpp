@@ -84,6 +84,23 @@ std::optional<FindingVerdict> judgeFinding(const ResultDocument& doc, const Find
     } else {
         text += ".";
     }
+    if (n > 1 && finding.publishedLow && finding.publishedHigh) {
+        // A published curve is judged point by point: where on it this machine differs.
+        std::vector<const CellComparison*> bySize = rows;
+        std::sort(bySize.begin(), bySize.end(),
+                  [](auto* a, auto* b) { return a->rangeBytes < b->rangeBytes; });
+        std::string list;
+        for (const auto* cc : bySize) {
+            const double change = cc->estimate.change;
+            if (change >= *finding.publishedLow - 0.02 && change <= *finding.publishedHigh + 0.02)
+                ++v.sizesWithinPublished;
+            list += fmt::format("{}{} {}", list.empty() ? "" : ", ", formatSize(cc->rangeBytes),
+                                pct(change));
+        }
+        text += fmt::format(" Per size here: {}; {} of {} within the published {}.", list,
+                            v.sizesWithinPublished, n,
+                            range(*finding.publishedLow, *finding.publishedHigh));
+    }
     v.text = text;
     return v;
 }

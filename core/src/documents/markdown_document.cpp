@@ -62,7 +62,9 @@ std::string roundsBlock(const ResultDocument& doc) {
 std::string toMarkdown(const ResultDocument& doc) {
     const auto ids = doc.measuredStrategies();
     const SweepAxis axis = sweepAxis(doc.plan);
-    std::string out = axis == SweepAxis::BufferOffset ? "| buffer offset |" : "| range |";
+    std::string out = axis == SweepAxis::BufferOffset ? "| buffer offset |"
+                      : wholeFileSweep(doc.plan)      ? "| file size |"
+                                                      : "| range |";
     std::string rule = "|---:|";
     // Under --consume minimal an in-place mapping touched one byte per page: its column is
     // marked, so that nobody sets it beside copies that had every byte.
@@ -83,9 +85,9 @@ std::string toMarkdown(const ResultDocument& doc) {
         out += "\n";
     }
     const auto& p = doc.plan;
-    out += fmt::format("\nGB/s (10^9 bytes/s), {}; {} cache, {} "
-                       "ranges, {} thread{}, file {}, consume {}.",
-                       roundsText(doc), toString(p.cache), toString(p.pattern), p.threads,
+    out += fmt::format("\nGB/s (10^9 bytes/s), {}; {} cache, {}, {} thread{}, file {}, "
+                       "consume {}.",
+                       roundsText(doc), toString(p.cache), patternWords(p), p.threads,
                        p.threads == 1 ? "" : "s", formatSize(doc.fileSize), toString(p.consume));
     out += placementSentence(doc);
     const bool anyNoisy = std::any_of(doc.cells.begin(), doc.cells.end(),

@@ -61,6 +61,20 @@ std::uint64_t effectiveBudget(const Plan& plan, std::uint64_t fileSize) {
     return plan.budget ? plan.budget : std::min(fileSize, kDefaultBudget);
 }
 
+std::string patternWords(const Plan& plan) {
+    if (wholeFileSweep(plan))
+        return "whole files (open, read, close)";
+    if (plan.pattern == Pattern::Whole)
+        return "whole file";
+    return fmt::format("{} ranges", toString(plan.pattern));
+}
+
+std::string_view axisName(const Plan& plan) {
+    if (sweepAxis(plan) == SweepAxis::BufferOffset)
+        return "buffer offset";
+    return wholeFileSweep(plan) ? "file size" : "range size";
+}
+
 bool wholeFileSweep(const Plan& plan) {
     return plan.pattern == Pattern::Whole && !plan.fileSizes.empty();
 }
