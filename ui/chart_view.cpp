@@ -43,9 +43,10 @@ QCPScatterStyle::ScatterShape seriesShape(int i) {
     return kShapes[(i + i / int(std::size(kSeries))) % int(std::size(kShapes))];
 }
 
-QString modeTitle(ChartMode mode, const QString& reference) {
+QString modeTitle(ChartMode mode, const QString& reference, const Plan& plan) {
     switch (mode) {
-    case ChartMode::Throughput: return "GB/s per range size";
+    case ChartMode::Throughput:
+        return "GB/s per " + QString::fromStdString(std::string(axisName(plan)));
     case ChartMode::Relative: return "GB/s relative to " + reference;
     case ChartMode::CpuPerGB: return "CPU time per GB read";
     case ChartMode::Latency: return "Latency per range";
@@ -64,7 +65,8 @@ QString planTitle(const ResultDocument& doc, ChartMode mode, const QString& refe
     const auto& p = doc.plan;
     const QString what =
         QString("%1 · %2 cache · %3 · %4 thread%5 · %6 file")
-            .arg(modeTitle(mode, reference), QString::fromStdString(std::string(toString(p.cache))),
+            .arg(modeTitle(mode, reference, p),
+                 QString::fromStdString(std::string(toString(p.cache))),
                  QString::fromStdString(patternWords(p)))
             .arg(p.threads)
             .arg(p.threads == 1 ? "" : "s")
@@ -163,7 +165,7 @@ ChartView::ChartView(ResultsModel* model, QWidget* parent)
     plot_->legend->setFont(text);
     // Title on top across the whole width; below it the plot with the legend beside it, at
     // the top, never over the points.
-    auto* body = new QCPLayoutGrid;
+    auto* body = body_ = new QCPLayoutGrid;
     QCPAxisRect* rect = plot_->axisRect();
     plot_->plotLayout()->take(rect);
     plot_->plotLayout()->simplify();
@@ -172,13 +174,14 @@ ChartView::ChartView(ResultsModel* model, QWidget* parent)
     plot_->plotLayout()->addElement(1, 0, body);
     body->addElement(0, 0, rect);
     rect->insetLayout()->take(plot_->legend);
-    auto* side = new QCPLayoutGrid;
+    auto* side = side_ = new QCPLayoutGrid;
     body->addElement(0, 1, side);
     body->setColumnStretchFactor(1, 0.001);
     side->addElement(0, 0, plot_->legend);
     side->addElement(1, 0, new QCPLayoutElement(plot_));
     side->setRowStretchFactor(0, 0.001);
     plot_->legend->setMargins(QMargins(8, 6, 8, 6));
+    plot_->installEventFilter(this);
     plot_->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
     plot_->setMouseTracking(true);
     connect(plot_, &QCustomPlot::mouseMove, this, &ChartView::showTooltip);
@@ -186,6 +189,73 @@ ChartView::ChartView(ResultsModel* model, QWidget* parent)
     connect(model_, &QAbstractItemModel::rowsInserted, this, &ChartView::rebuild);
     applyPalette();
     rebuild();
+}
+
+namespace {
+
+// A title line broken between its " · " parts wherever it would run past width.
+QString wrapAtSeparators(const QString& line, const QFontMetrics& metrics, int width) {
+    const QStringList parts = line.split(" · ");
+    QString out, current;
+    for (const auto& part : parts) {
+        const QString longer = current.isEmpty() ? part : current + " · " + part;
+        if (!current.isEmpty() && metrics.horizontalAdvance(longer) > width) {
+            out += (out.isEmpty() ? "" : "\n") + current;
+            current = part;
+        } else {
+            current = longer;
+        }
+    }
+    return out.isEmpty() ? current : out + "\n" + current;
+}
+
+constexpr int kLegendBelowWidth = 760; // narrower charts put the legend under the plot
+
+} // namespace
+
+void ChartView::setTitle(const QString& text) {
+    titleText_ = text;
+    fitToWidth();
+}
+
+void ChartView::fitToWidth() {
+    if (exporting_)
+        return;
+    const int width = plot_->width() - 16;
+    const QFontMetrics metrics(title_->font());
+    QStringList lines = titleText_.split('\n');
+    for (auto& line : lines)
+        line = wrapAtSeparators(line, metrics, width);
+    title_->setText(lines.join('\n'));
+    placeLegend(plot_->width() < kLegendBelowWidth);
+}
+
+void ChartView::placeLegend(bool below) {
+    if (below == legendBelow_)
+        return;
+    legendBelow_ = below;
+    // The legend's column (the legend above a spacer) moves as one: beside the plot, or in a
+    // row under it, where the legend wraps into two columns.
+    auto* legend = plot_->legend;
+    body_->take(side_);
+    body_->simplify();
+    legend->setWrap(below ? 2 : 0); // before the fill order, which rearranges by the wrap
+    legend->setFillOrder(below ? QCPLayoutGrid::foColumnsFirst : QCPLayoutGrid::foRowsFirst);
+    if (below) {
+        body_->addElement(1, 0, side_);
+        body_->setRowStretchFactor(1, 0.001);
+    } else {
+        body_->addElement(0, 1, side_);
+        body_->setColumnStretchFactor(1, 0.001);
+    }
+}
+
+bool ChartView::eventFilter(QObject* watched, QEvent* event) {
+    if (watched == plot_ && event->type() == QEvent::Resize) {
+        fitToWidth();
+        plot_->replot(QCustomPlot::rpQueuedReplot);
+    }
+    return QWidget::eventFilter(watched, event);
 }
 
 void ChartView::changeEvent(QEvent* event) {
@@ -252,7 +322,7 @@ void ChartView::rebuild() {
     const auto& doc = model_->document();
     if (referenceBox_->count() != int(strategyOrder(doc).size()))
         refreshReferenceChoices();
-    title_->setText(planTitle(doc, mode_, referenceBox_->currentText(), false));
+    setTitle(planTitle(doc, mode_, referenceBox_->currentText(), false));
     const ChartData data = buildChart(doc, baseline_ ? &*baseline_ : nullptr, mode_,
                                       referenceBox_->currentText().toStdString(), barKind());
     barsBox_->setVisible(mode_ == ChartMode::Throughput);
@@ -514,7 +584,8 @@ ChartView::ExportDress::ExportDress(ChartView& chart) : chart_(chart) {
                                QFont(chart.font().family(), 9));
     note_->setTextColor(chart.palette().color(QPalette::WindowText));
     chart.plot_->plotLayout()->addElement(2, 0, note_);
-    shortTitle_ = chart.title_->text();
+    chart.exporting_ = true;
+    chart.placeLegend(false); // an image is wide enough for the legend beside the plot
     chart.title_->setText(
         planTitle(chart.model_->document(), chart.mode_, chart.referenceBox_->currentText(), true));
 }
@@ -522,7 +593,8 @@ ChartView::ExportDress::ExportDress(ChartView& chart) : chart_(chart) {
 ChartView::ExportDress::~ExportDress() {
     chart_.plot_->plotLayout()->remove(note_);
     chart_.plot_->plotLayout()->simplify();
-    chart_.title_->setText(shortTitle_);
+    chart_.exporting_ = false;
+    chart_.fitToWidth();
     chart_.plot_->replot(QCustomPlot::rpQueuedReplot);
 }
 

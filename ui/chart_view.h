@@ -16,6 +16,7 @@ class QPoint;
 class QColor;
 class QComboBox;
 class QCustomPlot;
+class QCPLayoutGrid;
 class QCPTextElement;
 class QMouseEvent;
 
@@ -57,6 +58,7 @@ public slots:
 
 protected:
     void changeEvent(QEvent* event) override;
+    bool eventFilter(QObject* watched, QEvent* event) override; // the plot's resizes
 
 private:
     class ExportDress {
@@ -69,10 +71,15 @@ private:
     private:
         ChartView& chart_;
         QCPTextElement* note_ = nullptr;
-        QString shortTitle_;
     };
 
     void showContextMenu(const QPoint& at);
+    // In the window, fitted to its width: the title wrapped between its " · " parts, and the
+    // legend beside the plot, or below it when the chart is narrow (it would squeeze the
+    // plot to a strip whose size labels run into each other). Exports keep their layout.
+    void fitToWidth();
+    void setTitle(const QString& text);
+    void placeLegend(bool below);
     void applyPalette();
     void setUpXAxis(const ResultDocument& doc, const ChartData& data);
     void addErrorBars(const Series& series, const QColor& color, int lane, int lanes,
@@ -89,6 +96,11 @@ private:
     QCheckBox* logY_;
     QSharedPointer<SizeAxisTicker> ticker_;
     QCPTextElement* title_ = nullptr;
+    QString titleText_;             // the title before fitting it to the window's width
+    QCPLayoutGrid* body_ = nullptr; // the plot, with the legend beside (side_) or below it
+    QCPLayoutGrid* side_ = nullptr;
+    bool legendBelow_ = false;
+    bool exporting_ = false; // an ExportDress lays the chart out for its image
     ChartMode mode_ = ChartMode::Throughput;
     std::optional<ResultDocument> baseline_;
     std::vector<SweepPoint> points_;      // the category axis's points (empty: a size axis)

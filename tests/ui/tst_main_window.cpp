@@ -788,6 +788,32 @@ private slots:
         QCOMPARE(box->title(), QString("File sizes"));
     }
 
+    // A narrow chart keeps its plot wide: the legend moves under it and the title wraps
+    // between its parts; a wide one has the legend beside the plot, as exports do.
+    void narrowChartsPutTheLegendBelow() {
+        MainWindow w;
+        QVERIFY(testing::runToEnd(w, testing::tinyPlan(*file_)));
+        ChartView chart(w.model());
+        auto* plot = chart.plot();
+        auto* title = qobject_cast<QCPTextElement*>(plot->plotLayout()->element(0, 0));
+        QVERIFY(title);
+        chart.resize(450, 500);
+        chart.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&chart));
+        auto legendBelow = [&] {
+            return plot->legend->outerRect().top() > plot->axisRect()->outerRect().bottom();
+        };
+        QVERIFY(legendBelow());
+        QVERIFY2(title->text().count('\n') >= 2, qPrintable(title->text()));
+        const QImage image = chart.imageForSharing();
+        QVERIFY(!image.isNull());
+        QTRY_VERIFY(legendBelow()); // back after the image (at the next replot)
+        chart.resize(1300, 600);
+        QTRY_VERIFY(!legendBelow());
+        QVERIFY(plot->legend->outerRect().left() > plot->axisRect()->outerRect().right());
+        QCOMPARE(title->text().count('\n'), 1); // what, then where
+    }
+
     // What a crashed whole-file sweep left goes with its recovery file.
     void discardingARecoveryRemovesItsCopies() {
         QFile::remove(MainWindow::recoveryPath());
