@@ -132,6 +132,9 @@ int runCommand(RunOptions& o) {
         if (!doc)
             return complain("--resume: " + doc.error().message, kExitUsage);
         recovered = std::move(*doc);
+        // A crashed whole-file sweep's copies go now, even if the run cannot resume (its
+        // target changed or is gone).
+        removeLeftoverCopies(*recovered);
         o.plan = recovered->plan;
     }
     std::optional<ResultDocument> baseline;

@@ -119,6 +119,8 @@ private slots:
                                          << "file size 8 KiB is named twice";
         QTest::newRow("every file size too large") << "whole,fileSizes=2M"
                                                    << "every file size is larger";
+        QTest::newRow("file sizes and an offset sweep") << "whole,offsets,fileSizes=8K"
+                                                        << "give one offset, or none";
     }
     void validation() {
         QFETCH(QString, field);
@@ -149,6 +151,8 @@ private slots:
             plan.budget = 100;
         if (field.startsWith("whole,"))
             plan.pattern = Pattern::Whole;
+        if (field.contains(",offsets,"))
+            plan.bufferOffsets = {0, 64};
         if (field.endsWith("fileSizes=8K"))
             plan.fileSizes = {8 << 10};
         if (field.endsWith("fileSizes=0"))

@@ -336,8 +336,7 @@ Comparison compareDocuments(const ResultDocument& base, const ResultDocument& cu
     differ(d, "filesystem", base.system.filesystem, cur.system.filesystem);
     differ(d, "cache mode", std::string(toString(base.plan.cache)),
            std::string(toString(cur.plan.cache)));
-    differ(d, "pattern", std::string(toString(base.plan.pattern)),
-           std::string(toString(cur.plan.pattern)));
+    differ(d, "pattern", patternWords(base.plan), patternWords(cur.plan));
     differ(d, "threads", std::to_string(base.plan.threads), std::to_string(cur.plan.threads));
     differ(d, "consume", std::string(toString(base.plan.consume)),
            std::string(toString(cur.plan.consume)));

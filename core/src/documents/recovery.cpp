@@ -33,6 +33,11 @@ void RecoverySink::appendLine(const std::string& line) {
 }
 
 void RecoverySink::onStarted(const ResultDocument& header) {
+    // A recovery file left at this path by a crash is about to be overwritten: what it names
+    // on disk (a whole-file sweep's copies) must not be lost with it.
+    if (platform::statPath(path_))
+        if (auto old = readRecovery(path_))
+            removeLeftoverCopies(*old);
     fd_ = platform::createForWriting(path_);
     if (fd_ < 0)
         inner_.onWarning(fmt::format("cannot create the recovery file '{}': {}; finished cells "

@@ -150,6 +150,9 @@ Status validatePlan(const Plan& plan, const FileProbe& file) {
             if (!sizes.insert(size).second)
                 return Error{fmt::format("file size {} is named twice", formatSize(size))};
         }
+        if (sweepAxis(plan) == SweepAxis::BufferOffset)
+            return Error{"a whole-file sweep varies the file size; a list of buffer offsets "
+                         "would make the offset the sweep's axis too: give one offset, or none"};
         if (skippedFileSizes(plan, file.size).size() == plan.fileSizes.size())
             return Error{fmt::format(
                 "every file size is larger than '{}' ({}): the copies are made of its first "

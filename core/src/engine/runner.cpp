@@ -102,8 +102,10 @@ public:
             if (!lane.unavailable.empty())
                 sink_.onWarning(
                     fmt::format("{} is unavailable: {}", lane.info->id, lane.unavailable));
-        if (const auto skipped = skippedFileSizes(plan_, file_.size); !skipped.empty())
-            sink_.onWarning(skippedSizesWarning(skipped));
+        if (const auto skipped = skippedFileSizes(plan_, file_.size); !skipped.empty()) {
+            doc_.note = skippedSizesWarning(skipped); // kept with the figures, not only said
+            sink_.onWarning(doc_.note);
+        }
         if (!file_.residencyVerifiable && !file_.residencyByNowait)
             sink_.onWarning(
                 fmt::format("page-cache residency cannot be verified: {}", file_.residencyReason));
@@ -148,10 +150,10 @@ private:
                 lane.unavailable = a.reason;
             else if (plan_.cache == CacheMode::Direct && lane.info->access != Access::Direct)
                 lane.unavailable = "cache mode 'direct' runs direct-I/O strategies only";
-            else if (sweepAxis(plan_) == SweepAxis::BufferOffset)
-                lane.unavailable = offsetSweepExclusion(*lane.info);
             else if (copies_)
                 lane.unavailable = wholeFileReadExclusion(*lane.info);
+            else if (sweepAxis(plan_) == SweepAxis::BufferOffset)
+                lane.unavailable = offsetSweepExclusion(*lane.info);
             for (int w = 0; lane.unavailable.empty() && w < plan_.threads; ++w) {
                 auto reader = openReader(*lane.info, file_, maxRange);
                 if (!reader)
@@ -220,6 +222,11 @@ private:
             if (!lane.unavailable.empty())
                 continue;
             lane.readers.clear();
+            if (const auto a = availability(*lane.info, copyProbe_); !a.available) {
+                cells[i].status = CellStatus::Unavailable; // where the copies are (tmpfs ...)
+                cells[i].message = a.reason;
+                continue;
+            }
             for (int w = 0; w < plan_.threads; ++w) {
                 auto reader = openReader(*lane.info, copyProbe_, size);
                 if (!reader) {
@@ -248,11 +255,17 @@ private:
     }
 
     // Where a cell's copies were, when not beside the target (another filesystem).
+    // (or on another filesystem than the target's, which the document's system line names).
     std::string copiesElsewhereNote() const {
-        if (!copies_ || copies_->elsewhereBecause().empty())
+        if (!copies_)
             return {};
-        return fmt::format("read from copies on {} in '{}', since {}", copyProbe_.filesystem,
-                           copies_->folder(), copies_->elsewhereBecause());
+        if (!copies_->elsewhereBecause().empty())
+            return fmt::format("read from copies on {} in '{}', since {}", copyProbe_.filesystem,
+                               copies_->folder(), copies_->elsewhereBecause());
+        if (copyProbe_.filesystem != file_.filesystem)
+            return fmt::format("read from copies on {} in '{}', not on the target's {}",
+                               copyProbe_.filesystem, copies_->folder(), file_.filesystem);
+        return {};
     }
 
     void report(std::string phase, std::string strategy, const SweepPoint& point) {
@@ -281,7 +294,8 @@ private:
     }
 
     bool usable(const Lane& lane, const Cell& cell) const {
-        return lane.unavailable.empty() && cell.status != CellStatus::Failed;
+        return lane.unavailable.empty() && cell.status != CellStatus::Failed &&
+               cell.status != CellStatus::Unavailable;
     }
 
     // Over the pages this round is about to read, not the whole file: leftovers of read-ahead
@@ -453,8 +467,11 @@ private:
     void runPoint(const SweepPoint& point) {
         const std::uint64_t size = point.rangeBytes;
         const auto budget = effectiveBudget(plan_, file_.size);
+        // A copy's reads are not bounded by the target's size: a 1 MiB copy of a 1 MiB target
+        // is read as often a round as one of a 1 GiB target, up to the round time.
         const auto ranges = copies_
-                                ? wholeFileReads(size, budget, plan_.cache == CacheMode::Cold)
+                                ? wholeFileReads(size, plan_.budget ? plan_.budget : kDefaultBudget,
+                                                 plan_.cache == CacheMode::Cold)
                                 : makeRanges(plan_.pattern, size, file_.size, budget, plan_.seed);
         std::vector<Cell> cells(lanes_.size());
         for (std::size_t i = 0; i < lanes_.size(); ++i) {

@@ -9,7 +9,6 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
-#include <filesystem>
 #include <memory>
 #include <random>
 #include <utility>
@@ -21,8 +20,27 @@ namespace {
 constexpr std::string_view kFolderPrefix = ".readscope-copies-";
 constexpr std::string_view kCopySuffix = ".bin";
 
+// Plain string work, not std::filesystem: paths are UTF-8 on every platform here, and
+// std::filesystem::path(std::string) reads the ANSI code page on Windows. '/' separates
+// folders on Windows too.
 std::string join(const std::string& folder, const std::string& name) {
-    return (std::filesystem::path(folder) / name).string();
+    if (folder.empty())
+        return name;
+    const char last = folder.back();
+    return last == '/' || last == '\\' ? folder + name : folder + "/" + name;
+}
+
+// The folder a path names a file in ("." for a bare name), and a path's last part.
+std::string folderOf(const std::string& path) {
+    const auto slash = path.find_last_of("/\\");
+    if (slash == std::string::npos)
+        return ".";
+    return slash == 0 ? path.substr(0, 1) : path.substr(0, slash);
+}
+
+std::string lastPart(const std::string& path) {
+    const auto slash = path.find_last_of("/\\");
+    return slash == std::string::npos ? path : path.substr(slash + 1);
 }
 
 // A new private folder inside parent, with a random name: its path, or why none was made.
@@ -44,8 +62,8 @@ Result<std::string> makeFolderIn(const std::string& parent) {
 std::string copyFileName(std::uint64_t size) { return fmt::format("{}{}", size, kCopySuffix); }
 
 Result<WholeFileCopies> WholeFileCopies::make(const FileProbe& target, int targetFd) {
-    const auto parent = std::filesystem::path(target.path).parent_path();
-    const std::string beside = parent.empty() ? std::string(".") : parent.string();
+    // Beside the file itself, not beside a symbolic link to it.
+    const std::string beside = folderOf(platform::resolvedPath(target.path));
     auto folder = makeFolderIn(beside);
     if (folder)
         return WholeFileCopies(*folder, {}, targetFd);
@@ -111,8 +129,7 @@ void WholeFileCopies::remove(const std::string& path) {
 
 void removeLeftoverCopies(const ResultDocument& doc) {
     const std::string& folder = doc.copiesFolder;
-    if (folder.empty() ||
-        !std::filesystem::path(folder).filename().string().starts_with(kFolderPrefix))
+    if (folder.empty() || !lastPart(folder).starts_with(kFolderPrefix))
         return;
     for (const auto size : doc.plan.fileSizes)
         platform::removeFile(join(folder, copyFileName(size)));

@@ -36,6 +36,9 @@ void removeFile(const std::string& path);
 // A new folder only its owner may enter (0700); false with errno set (EEXIST when it exists).
 bool makePrivateFolder(const std::string& path);
 void removeEmptyFolder(const std::string& path);
+// The path with symbolic links resolved (realpath), or the path as given where that fails or
+// the platform has no such call.
+std::string resolvedPath(const std::string& path);
 // The system's folder for temporary files: $TMPDIR or /tmp; GetTempPath on Windows.
 std::string temporaryFolder();
 

@@ -11,6 +11,7 @@
 #include <new>
 #include <optional>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 namespace readscope {
@@ -122,6 +123,14 @@ private:
         ++syscalls;
         if (!fd_.valid())
             return Error{ioError("open", r.offset, std::strerror(errno))};
+        if (asksForSize()) {
+            struct stat st {};
+            ++syscalls;
+            if (::fstat(fd_.get(), &st) != 0)
+                return Error{ioError("fstat", r.offset, std::strerror(errno))};
+            if (auto st2 = checkSize(static_cast<std::uint64_t>(st.st_size), r.offset); !st2)
+                return st2.error();
+        }
         if (mapsFile())
             if (auto st = setUpMapping(mapping, std::span(&r, 1), syscalls); !st)
                 return st.error();

@@ -145,6 +145,21 @@ protected:
         return fmt::format("{} on '{}' at offset {} failed: {}", call, f_.path, offset, why);
     }
 
+    // A whole-file read that sizes its buffer or mapping from the file asks the file for its
+    // size after opening it, inside the timed read (as std::fs::read's statx, or a program's
+    // fstat): every strategy but growing-to-end, which needs no size.
+    bool asksForSize() const {
+        return !(s_.access == Access::ReadToEnd && s_.buffer == BufferKind::Grown);
+    }
+
+    // The size a whole-file read found, checked against the size the run planned for.
+    Status checkSize(std::uint64_t size, std::uint64_t offset) const {
+        if (size == f_.size)
+            return okStatus();
+        return Error{ioError("a size check", offset,
+                             fmt::format("the file is now {} bytes, not {}", size, f_.size))};
+    }
+
     bool needsBuffer() const {
         return s_.access == Access::Direct ||
                (s_.access == Access::Pread && s_.buffer == BufferKind::Reused);

@@ -136,6 +136,16 @@ private:
                 ++out.syscalls;
                 if (!h_.valid())
                     return Error{ioError("CreateFile", r.offset, win::errorText(GetLastError()))};
+                if (asksForSize()) {
+                    LARGE_INTEGER size{};
+                    ++out.syscalls;
+                    if (!GetFileSizeEx(h_.get(), &size))
+                        return Error{
+                            ioError("GetFileSizeEx", r.offset, win::errorText(GetLastError()))};
+                    if (auto st = checkSize(static_cast<std::uint64_t>(size.QuadPart), r.offset);
+                        !st)
+                        return st.error();
+                }
                 View view;
                 if (mapsFile())
                     if (auto mapped = view.map(h_.get(), f_, out.syscalls); !mapped)

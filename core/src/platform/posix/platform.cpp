@@ -105,6 +105,15 @@ bool makePrivateFolder(const std::string& path) { return ::mkdir(path.c_str(), 0
 
 void removeEmptyFolder(const std::string& path) { ::rmdir(path.c_str()); }
 
+std::string resolvedPath(const std::string& path) {
+    char* resolved = ::realpath(path.c_str(), nullptr);
+    if (!resolved)
+        return path;
+    std::string out(resolved);
+    std::free(resolved);
+    return out;
+}
+
 std::string temporaryFolder() {
     const char* dir = std::getenv("TMPDIR");
     return dir && *dir ? dir : "/tmp";

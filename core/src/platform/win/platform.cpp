@@ -108,6 +108,9 @@ bool makePrivateFolder(const std::string& path) {
 
 void removeEmptyFolder(const std::string& path) { RemoveDirectoryW(win::widen(path).c_str()); }
 
+// Windows links (junctions, symbolic links) are rare for data files: the path as given.
+std::string resolvedPath(const std::string& path) { return path; }
+
 std::string temporaryFolder() {
     wchar_t buffer[MAX_PATH + 1];
     const DWORD n = GetTempPathW(MAX_PATH + 1, buffer);
