@@ -323,6 +323,9 @@ void ChartView::rebuild() {
     if (referenceBox_->count() != int(strategyOrder(doc).size()))
         refreshReferenceChoices();
     setTitle(planTitle(doc, mode_, referenceBox_->currentText(), false));
+    // The mode's name follows the run's axis: "GB/s per file size" for whole files.
+    modeBox_->setItemText(modeBox_->findData(int(ChartMode::Throughput)),
+                          modeTitle(ChartMode::Throughput, {}, doc.plan));
     const ChartData data = buildChart(doc, baseline_ ? &*baseline_ : nullptr, mode_,
                                       referenceBox_->currentText().toStdString(), barKind());
     barsBox_->setVisible(mode_ == ChartMode::Throughput);

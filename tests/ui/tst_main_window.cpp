@@ -2,6 +2,7 @@
 // export round trips, and bad files that must give a message rather than a crash.
 #include "chart_series.h"
 #include "chart_view.h"
+#include "lessons.h"
 
 #include "compare_view.h"
 #include "exporter.h"
@@ -61,6 +62,15 @@
 using namespace readscope;
 using namespace readscope::ui;
 using readscope::testing::TestFile;
+
+// A lesson's place in the Lessons menu, by its title (the menu's order may change).
+int lessonIndex(const QString& title) {
+    const auto all = loadLessons();
+    for (int i = 0; i < all.size(); ++i)
+        if (all[i].title == title)
+            return i;
+    return -1;
+}
 
 class TestMainWindow : public QObject {
     Q_OBJECT
@@ -778,10 +788,13 @@ private slots:
         QVERIFY(testing::runToEnd(w, plan));
         QCOMPARE(w.model()->rowCount(), 4);
         QCOMPARE(w.chart()->pointCount("read-prealloc"), 2);
+        // The chart names its axis: file sizes, not range sizes.
+        QCOMPARE(w.findChild<QComboBox*>("chartMode")->itemText(0), QString("GB/s per file size"));
+        QCOMPARE(w.chart()->plot()->xAxis->label(), QString("file size (log scale)"));
         QCOMPARE(QDir(file_->dir()).entryList({".readscope-copies-*"}, QDir::Dirs | QDir::Hidden),
                  QStringList{});
         // The lesson reproduces the published sweep of eight file sizes.
-        w.applyLesson(3);
+        w.applyLesson(lessonIndex("Growing versus preallocating a whole-file read"));
         QCOMPARE(w.config()->plan()->fileSizes,
                  (std::vector<std::uint64_t>{128, 1 << 10, 8 << 10, 64 << 10, 512 << 10, 2 << 20,
                                              8 << 20, 32 << 20}));
