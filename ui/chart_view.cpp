@@ -180,6 +180,9 @@ ChartView::ChartView(ResultsModel* model, QWidget* parent)
     side->addElement(0, 0, plot_->legend);
     side->addElement(1, 0, new QCPLayoutElement(plot_));
     side->setRowStretchFactor(0, 0.001);
+    legendRow_ = new QCPLayoutGrid; // the legend's row under a narrow plot, with a spacer
+    legendRow_->addElement(0, 1, new QCPLayoutElement(plot_));
+    legendRow_->setColumnStretchFactor(0, 0.001);
     plot_->legend->setMargins(QMargins(8, 6, 8, 6));
     plot_->installEventFilter(this);
     plot_->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
@@ -234,17 +237,28 @@ void ChartView::placeLegend(bool below) {
     if (below == legendBelow_)
         return;
     legendBelow_ = below;
-    // The legend's column (the legend above a spacer) moves as one: beside the plot, or in a
-    // row under it, where the legend wraps into two columns.
+    // Beside the plot, the legend tops the side column; below, it is a row of the chart's own
+    // layout under the plot, and the side column leaves the layout.
     auto* legend = plot_->legend;
-    body_->take(side_);
-    body_->simplify();
-    legend->setWrap(below ? 2 : 0); // before the fill order, which rearranges by the wrap
-    legend->setFillOrder(below ? QCPLayoutGrid::foColumnsFirst : QCPLayoutGrid::foRowsFirst);
+    auto* chart = plot_->plotLayout();
     if (below) {
-        body_->addElement(1, 0, side_);
-        body_->setRowStretchFactor(1, 0.001);
+        side_->take(legend);
+        body_->take(side_); // kept (it is the plot's child) for when the legend goes back
+        body_->simplify();
+        legend->setWrap(2); // before the fill order, which rearranges by the wrap
+        legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
+        // A legend caps the width of any layout column it sits in (it does not stretch), so
+        // below the plot it shares a row with a spacer that takes the rest of the width.
+        legendRow_->addElement(0, 0, legend);
+        chart->addElement(2, 0, legendRow_);
+        chart->setRowStretchFactor(2, 0.001);
     } else {
+        legendRow_->take(legend);
+        chart->take(legendRow_);
+        chart->simplify();
+        legend->setWrap(0);
+        legend->setFillOrder(QCPLayoutGrid::foRowsFirst);
+        side_->addElement(0, 0, legend);
         body_->addElement(0, 1, side_);
         body_->setColumnStretchFactor(1, 0.001);
     }
@@ -586,9 +600,9 @@ ChartView::ExportDress::ExportDress(ChartView& chart) : chart_(chart) {
     note_ = new QCPTextElement(chart.plot_, footnote(chart.model_->document(), chart.barKind()),
                                QFont(chart.font().family(), 9));
     note_->setTextColor(chart.palette().color(QPalette::WindowText));
-    chart.plot_->plotLayout()->addElement(2, 0, note_);
     chart.exporting_ = true;
     chart.placeLegend(false); // an image is wide enough for the legend beside the plot
+    chart.plot_->plotLayout()->addElement(2, 0, note_);
     chart.title_->setText(
         planTitle(chart.model_->document(), chart.mode_, chart.referenceBox_->currentText(), true));
 }

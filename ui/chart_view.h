@@ -99,6 +99,7 @@ private:
     QString titleText_;             // the title before fitting it to the window's width
     QCPLayoutGrid* body_ = nullptr; // the plot, with the legend beside (side_) or below it
     QCPLayoutGrid* side_ = nullptr;
+    QCPLayoutGrid* legendRow_ = nullptr; // the legend and a spacer, under a narrow plot
     bool legendBelow_ = false;
     bool exporting_ = false; // an ExportDress lays the chart out for its image
     ChartMode mode_ = ChartMode::Throughput;

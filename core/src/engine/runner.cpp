@@ -395,8 +395,11 @@ private:
         const std::size_t all = ranges.size();
         // io_uring fills and drains its queue once per round: at least 8 queues' worth, or
         // the ramp would be the figure (74 ranges measured 29% below a full budget here).
+        // A whole-file sweep's read opens, reads and closes a file: one of 32 MiB is long
+        // enough to time by itself, so its floor is one read.
         const std::size_t floor =
-            lane.info->access == Access::UringBatch
+            copies_ ? 1
+            : lane.info->access == Access::UringBatch
                 ? std::max<std::size_t>(kMinRangesPerRound,
                                         std::size_t(8) * uringQueueDepth(cell.rangeBytes))
                 : kMinRangesPerRound;
