@@ -275,9 +275,14 @@ void ConfigPanel::showSizesFor(Pattern pattern) {
                 "removed after the run. Leave empty to read the chosen file itself. 128 B or "
                 "1K are allowed here."
               : "Sizes separated by commas: 4096, 64K, 1M, 2G (1K = 1024)");
-    sizes_->setText(other.isNull() ? (files ? QString() : sizePresets().front().second) : other);
-    const int preset = sizePreset_->findData(sizes_->text());
+    showSizeList(other.isNull() ? (files ? QString() : sizePresets().front().second) : other);
+}
+
+void ConfigPanel::showSizeList(const QString& list) {
+    QSignalBlocker block(sizePreset_); // the text is set here, not from the preset's list
+    const int preset = sizePreset_->findData(list);
     sizePreset_->setCurrentIndex(preset >= 0 ? preset : sizePreset_->count() - 1);
+    sizes_->setText(list);
 }
 
 void ConfigPanel::updateSizeFeedback() {
@@ -359,9 +364,7 @@ void ConfigPanel::setPlan(const Plan& p) {
         p.sizes.empty() ? (files ? hiddenSizes_ : sizes_->text()) : sizeListText(p.sizes);
     const QString list = files ? sizeListText(p.fileSizes) : ranges;
     hiddenSizes_ = files ? ranges : sizeListText(p.fileSizes);
-    const int preset = sizePreset_->findData(list);
-    sizePreset_->setCurrentIndex(preset >= 0 ? preset : sizePreset_->count() - 1);
-    sizes_->setText(list);
+    showSizeList(list);
     seed_->setValue(int(std::min<std::uint64_t>(p.seed, 1'000'000'000)));
     cache_->setCurrentIndex(cache_->findData(int(p.cache)));
     threads_->setValue(p.threads);

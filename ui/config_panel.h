@@ -55,6 +55,8 @@ private:
     // The sizes field shows range sizes, or file sizes for the whole pattern; each kind keeps
     // its own text while the other is shown.
     void showSizesFor(Pattern pattern);
+    // The sizes field shows list, with the preset that names it (Custom when none does).
+    void showSizeList(const QString& list);
     bool showsFileSizes() const;
     void updateCacheText();
 

@@ -207,7 +207,6 @@ private:
         auto path = copies_->copy(size, stop_);
         if (!path)
             return path.error();
-        copyPath_ = *path;
         auto probe = probeFile(*path);
         if (!probe)
             return probe.error();
@@ -249,13 +248,11 @@ private:
             lane.readers.clear();
         control_.reset();
         reading_ = &file_;
-        if (copyPath_.empty())
-            return;
-        copies_->remove(std::exchange(copyPath_, {}));
+        copies_->removeCopies();
     }
 
-    // Where a cell's copies were, when not beside the target (another filesystem).
-    // (or on another filesystem than the target's, which the document's system line names).
+    // Where a cell's copies were, when not beside the target or not on its filesystem (the
+    // one the document's system line names); empty otherwise.
     std::string copiesElsewhereNote() const {
         if (!copies_)
             return {};
@@ -488,11 +485,15 @@ private:
                 cells[i].message = lanes_[i].unavailable;
             }
         }
-        if (copies_) {
-            struct DropCopy {
-                PlanRun& run;
-                ~DropCopy() { run.dropCopy(); }
-            } drop{*this};
+        // A whole-file sweep's point reads its own copy, dropped however the point ends.
+        struct DropCopy {
+            PlanRun* run;
+            ~DropCopy() {
+                if (run)
+                    run->dropCopy();
+            }
+        } drop{copies_ ? this : nullptr};
+        if (copies_)
             if (auto st = useCopy(size, cells, point); !st) {
                 if (stop_.stop_requested())
                     return;
@@ -500,9 +501,6 @@ private:
                     if (usable(lanes_[i], cells[i]))
                         fail(cells[i], st.error().message);
             }
-            measurePoint(point, ranges, cells);
-            return;
-        }
         measurePoint(point, ranges, cells);
     }
 
@@ -694,7 +692,6 @@ private:
     UniqueFd target_;
     std::optional<WholeFileCopies> copies_;
     FileProbe copyProbe_;
-    std::string copyPath_;
     UniqueFd control_; // the file being read: the target, or the current copy
     std::vector<Lane> lanes_;
     Progress progress_;

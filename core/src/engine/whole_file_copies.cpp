@@ -83,8 +83,7 @@ WholeFileCopies::WholeFileCopies(WholeFileCopies&& other) noexcept
       targetFd_(other.targetFd_), made_(std::move(other.made_)) {}
 
 WholeFileCopies::~WholeFileCopies() {
-    for (const auto& path : made_)
-        platform::removeFile(path);
+    removeCopies();
     if (!folder_.empty())
         platform::removeEmptyFolder(folder_);
 }
@@ -100,7 +99,7 @@ Result<std::string> WholeFileCopies::copy(std::uint64_t size, std::stop_token st
     auto buffer = std::make_unique_for_overwrite<std::byte[]>(kChunk);
     auto fail = [&](std::string message) -> Result<std::string> {
         out.reset();
-        remove(path);
+        removeCopies();
         return Error{std::move(message)};
     };
     for (std::uint64_t off = 0; off < size;) {
@@ -122,9 +121,10 @@ Result<std::string> WholeFileCopies::copy(std::uint64_t size, std::stop_token st
     return path;
 }
 
-void WholeFileCopies::remove(const std::string& path) {
-    platform::removeFile(path);
-    std::erase(made_, path);
+void WholeFileCopies::removeCopies() {
+    for (const auto& path : made_)
+        platform::removeFile(path);
+    made_.clear();
 }
 
 void removeLeftoverCopies(const ResultDocument& doc) {

@@ -32,7 +32,7 @@ public:
     // A file of exactly size bytes, the target's first ones, flushed to the device (so that
     // cold rounds can evict it): its path. Stopping leaves nothing behind.
     Result<std::string> copy(std::uint64_t size, std::stop_token stop);
-    void remove(const std::string& path);
+    void removeCopies(); // every copy made so far; the folder stays until destruction
 
 private:
     WholeFileCopies(std::string folder, std::string elsewhere, int targetFd)
