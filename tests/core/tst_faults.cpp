@@ -132,6 +132,14 @@ private slots:
         const auto cold = measureRangeResidency(fd, file.size(), coldHalf, true, "");
         const auto warm = measureRangeResidency(fd, file.size(), warmHalf, true, "");
         const auto whole = measureResidency(fd, file.size(), true, "");
+        // Ranges over 2..6 MiB that overlap, touch and repeat: merged into one run, every
+        // page counted once (4 MiB is a boundary no large folio straddles).
+        const std::vector<Range> across{
+            {4 << 20, 2 << 20}, {2 << 20, 1 << 20}, {3 << 20, 1 << 20}, {2 << 20, 4096}};
+        const auto half = measureRangeResidency(fd, file.size(), across, true, "");
+        // Pages 0 and 2 evicted, the two at 6 MiB cached: 2 of 4, in 3 runs.
+        const std::vector<Range> apart{{0, 4096}, {8192, 4096}, {6 << 20, 8192}};
+        const auto mixed = measureRangeResidency(fd, file.size(), apart, true, "");
         // The way any reader may ask agrees, and says that it disturbed the cache.
         const auto warmNowait = sampleResidencyNowait(fd, file.size(), warmHalf);
         const auto coldNowait = sampleResidencyNowait(fd, file.size(), coldHalf);
@@ -149,9 +157,22 @@ private slots:
         QVERIFY2(cold.fraction && *cold.fraction < 0.05, cold.method.c_str());
         QVERIFY2(warm.fraction && *warm.fraction > 0.95, warm.method.c_str());
         QVERIFY(whole.fraction && *whole.fraction > 0.3 && *whole.fraction < 0.7);
-        // 1024 pages per half: every one of them probed, and said so.
-        QVERIFY2(cold.method.find("1024 sampled pages of the round's ranges") != std::string::npos,
-                 cold.method.c_str());
+        // 1024 pages per half: every one of them counted, and said so; with cachestat, the
+        // half's consecutive pages in one call.
+        const std::string counted = cold.method.rfind("cachestat", 0) == 0
+                                        ? "all 1024 pages of the round's ranges, in 1 call"
+                                        : "1024 sampled pages of the round's ranges";
+        QVERIFY2(cold.method.find(counted) != std::string::npos, cold.method.c_str());
+        if (half.method.rfind("cachestat", 0) != 0)
+            return; // no cachestat here: residency is sampled, as checked above
+        QVERIFY2(half.fraction && std::abs(*half.fraction - 0.5) < 0.01, half.method.c_str());
+        QVERIFY2(half.method.find("all 1024 pages of the round's ranges, in 1 call") !=
+                     std::string::npos,
+                 half.method.c_str());
+        QVERIFY2(mixed.fraction && std::abs(*mixed.fraction - 0.5) < 1e-9, mixed.method.c_str());
+        QVERIFY2(mixed.method.find("all 4 pages of the round's ranges, in 3 calls") !=
+                     std::string::npos,
+                 mixed.method.c_str());
     }
 
     void coldThatDidNotGoColdIsFlagged() {

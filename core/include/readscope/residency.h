@@ -29,7 +29,9 @@ struct Residency {
 // fd must be open on a regular file of the given size.
 Residency measureResidency(int fd, std::uint64_t size, bool verifiable, const std::string& whyNot);
 
-// The pages a round is about to read: at most kResidencyProbes of them, spread evenly over the
+// The pages a round is about to read. With cachestat, every page, counted one run of
+// consecutive pages at a time (a sequential round: one call) when the ranges make at most
+// kResidencyProbes runs; otherwise at most kResidencyProbes of them, spread evenly over the
 // ranges' pages in the order they will be read, each asked whether it is cached. On a 32 GiB
 // file read 256 MiB a round, the whole file's residency says nothing about those 256 MiB.
 inline constexpr std::size_t kResidencyProbes = 4096;

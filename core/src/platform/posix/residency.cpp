@@ -12,6 +12,7 @@
 #ifdef __linux__
 #include <sys/syscall.h>
 #endif
+#include <algorithm>
 #include <unordered_set>
 #include <vector>
 
@@ -110,6 +111,52 @@ std::optional<double> sampledViaCachestat(int fd, const std::vector<std::uint64_
         resident += cs.cache ? 1 : 0;
     }
     return pages.empty() ? 1.0 : double(resident) / double(pages.size());
+#endif
+}
+
+// The ranges' pages as runs of consecutive pages (first page, page count), in file order,
+// overlapping and touching ranges merged: a sequential round is one run.
+std::vector<std::pair<std::uint64_t, std::uint64_t>>
+pageRuns(std::uint64_t size, std::span<const Range> ranges, std::uint64_t page) {
+    std::vector<std::pair<std::uint64_t, std::uint64_t>> spans; // [first, last] pages
+    for (const auto& r : ranges)
+        if (r.offset < size && r.length)
+            spans.emplace_back(r.offset / page, (std::min(r.offset + r.length, size) - 1) / page);
+    if (!std::is_sorted(spans.begin(), spans.end()))
+        std::sort(spans.begin(), spans.end());
+    std::vector<std::pair<std::uint64_t, std::uint64_t>> runs;
+    for (const auto& [first, last] : spans) {
+        if (!runs.empty() && first <= runs.back().first + runs.back().second) {
+            const std::uint64_t end = std::max(runs.back().first + runs.back().second, last + 1);
+            runs.back().second = end - runs.back().first;
+        } else {
+            runs.emplace_back(first, last - first + 1);
+        }
+    }
+    return runs;
+}
+
+// Every page of the runs, counted by one cachestat call per run: exact, and for a sequential
+// round one system call instead of one per sampled page (4096 calls cost about 5 ms a round
+// here, 6 of a default sweep's 114 s).
+std::optional<double>
+runsViaCachestat(int fd, const std::vector<std::pair<std::uint64_t, std::uint64_t>>& runs,
+                 std::uint64_t page, std::uint64_t& pages) {
+#ifndef __linux__
+    (void)fd, (void)runs, (void)page, (void)pages;
+    return std::nullopt;
+#else
+    std::uint64_t resident = 0;
+    pages = 0;
+    for (const auto& [first, count] : runs) {
+        CachestatRange range{first * page, count * page};
+        Cachestat cs{};
+        if (syscall(SYS_cachestat, fd, &range, &cs, 0) != 0)
+            return std::nullopt;
+        resident += std::min(cs.cache, count);
+        pages += count;
+    }
+    return pages ? double(resident) / double(pages) : 1.0;
 #endif
 }
 
@@ -214,6 +261,12 @@ Residency measureRangeResidency(int fd, std::uint64_t size, std::span<const Rang
     if (!verifiable)
         return {std::nullopt, "unverified: " + whyNot};
     const auto page = static_cast<std::uint64_t>(::sysconf(_SC_PAGESIZE));
+    if (const auto runs = pageRuns(size, ranges, page); runs.size() <= kResidencyProbes) {
+        std::uint64_t counted = 0;
+        if (auto f = runsViaCachestat(fd, runs, page, counted))
+            return {f, fmt::format("cachestat: all {} pages of the round's ranges, in {} call{}",
+                                   counted, runs.size(), runs.size() == 1 ? "" : "s")};
+    }
     const auto pages = probePages(size, ranges, page);
     const std::string of = fmt::format("{} sampled pages of the round's ranges", pages.size());
     if (auto f = sampledViaCachestat(fd, pages, page))
