@@ -89,8 +89,10 @@ void declarePlanOptions(CLI::App& run, RunOptions& o) {
         ->default_str(fmt::format("{}", defaults.timeCapSeconds));
     planValue("--round-time", "SECONDS",
               fmt::format("a round reads the budget or, sooner, about this long per strategy\n"
-                          "(at least {} ranges; 0 reads the whole budget)",
-                          kMinRangesPerRound),
+                          "(at least {} ranges, or {} of large ones, at least {};\n"
+                          "0 reads the whole budget)",
+                          kMinRangesPerRound, formatSizeShort(kFloorBytesPerRound),
+                          kMinRangesPerRoundLarge),
               [&p](const std::string& v) { return assign(p.roundTimeSeconds, parseRoundTime(v)); })
         ->default_str(fmt::format("{}", defaults.roundTimeSeconds));
     planValue(

@@ -216,6 +216,18 @@ private slots:
         QCOMPARE(parts[0].size(), std::size_t(2));
     }
 
+    // A time-sized round's floor: 64 small ranges, but no more than 8 MiB of large ones, and
+    // never fewer than 4.
+    void roundFloorByRangeSize() {
+        QCOMPARE(minRangesPerRound(4 << 10), std::size_t(64));
+        QCOMPARE(minRangesPerRound(128 << 10), std::size_t(64));
+        QCOMPARE(minRangesPerRound(256 << 10), std::size_t(32));
+        QCOMPARE(minRangesPerRound(1 << 20), std::size_t(8));
+        QCOMPARE(minRangesPerRound(8 << 20), std::size_t(4));
+        QCOMPARE(minRangesPerRound(1ull << 30), std::size_t(4));
+        QCOMPARE(minRangesPerRound(0), std::size_t(64));
+    }
+
     void residencyRule() {
         QVERIFY(residencyVerifiable(1000, 1000, false)); // owner
         QVERIFY(residencyVerifiable(0, 1000, true));     // may write

@@ -146,7 +146,7 @@ private slots:
         const std::uint64_t all = file_->size() / (4 << 10);
         for (const auto& c : doc->cells) {
             QCOMPARE(c.checksum, std::string("verified")); // over the prefix it reads
-            QCOMPARE(c.rangesPerRound, std::uint64_t(kMinRangesPerRound)); // the floor
+            QCOMPARE(c.rangesPerRound, std::uint64_t(minRangesPerRound(4 << 10))); // the floor
             QVERIFY(c.rangesPerRound < all);
             for (const auto& s : c.samples)
                 QCOMPARE(s.bytes, c.rangesPerRound * (4 << 10)); // the same every round

@@ -53,15 +53,15 @@ struct Plan {
     // in-place mappings at one byte per page, as published benchmarks that did not consume.
     Consume consume = Consume::All;
     int threads = 1;
-    int rounds = 15;
-    int warmup = 2;
+    int rounds = 12;
+    int warmup = 1;
     std::uint64_t seed = 42;
     std::uint64_t budget = 0;   // bytes per cell and round; 0 = min(file size, 256 MiB)
     double timeCapSeconds = 60; // per range size; rounds stop early (>= 3 kept) past it
     // A round reads the budget or, sooner, this long: each strategy of a cell reads a prefix of
     // the cell's one range sequence, its length set from its own calibration reads before the
-    // warm-up (never less than kMinRangesPerRound ranges). 0: every round reads the budget.
-    double roundTimeSeconds = 0.1;
+    // warm-up (never less than minRangesPerRound()). 0: every round reads the budget.
+    double roundTimeSeconds = 0.015;
     bool dropCachesAsRoot = false; // cold mode: also write /proc/sys/vm/drop_caches
     // Page offsets that destination buffers start at. Empty: wherever the allocator puts them
     // (auto, as real programs get them); one: every buffer of every strategy pinned there;
@@ -85,7 +85,13 @@ std::vector<SweepPoint> sweepPoints(const Plan& plan, std::uint64_t fileSize);
 // Every field checked against the file; the first bad one named with what to do about it.
 Status validatePlan(const Plan& plan, const FileProbe& file);
 std::uint64_t effectiveBudget(const Plan& plan, std::uint64_t fileSize);
+// A round's floor when sized by time: 64 ranges, which keeps small ranges meaningful, but no
+// more than 8 MiB of them (at least 4 ranges): 64 ranges of 8 MiB would be 512 MiB a round,
+// a quarter second for a 2 GB/s mapping where the round time asks for 25 ms.
 inline constexpr std::size_t kMinRangesPerRound = 64;
+inline constexpr std::size_t kMinRangesPerRoundLarge = 4;
+inline constexpr std::uint64_t kFloorBytesPerRound = 8ull << 20;
+std::size_t minRangesPerRound(std::uint64_t rangeBytes);
 // Range sizes the run actually uses: for the whole pattern, the file sizes up to the target's
 // size, or the target's size alone.
 std::vector<std::uint64_t> effectiveSizes(const Plan& plan, std::uint64_t fileSize);

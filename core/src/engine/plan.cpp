@@ -205,4 +205,10 @@ Status validatePlan(const Plan& plan, const FileProbe& file) {
     return okStatus();
 }
 
+std::size_t minRangesPerRound(std::uint64_t rangeBytes) {
+    const std::uint64_t fit = kFloorBytesPerRound / std::max<std::uint64_t>(rangeBytes, 1);
+    return static_cast<std::size_t>(
+        std::clamp<std::uint64_t>(fit, kMinRangesPerRoundLarge, kMinRangesPerRound));
+}
+
 } // namespace readscope

@@ -397,9 +397,9 @@ private:
         const std::size_t floor =
             copies_ ? 1
             : lane.info->access == Access::UringBatch
-                ? std::max<std::size_t>(kMinRangesPerRound,
+                ? std::max<std::size_t>(minRangesPerRound(cell.rangeBytes),
                                         std::size_t(8) * uringQueueDepth(cell.rangeBytes))
-                : kMinRangesPerRound;
+                : minRangesPerRound(cell.rangeBytes);
         if (target <= 0 || all <= floor)
             return all;
         std::size_t count = floor;
