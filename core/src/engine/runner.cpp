@@ -383,6 +383,40 @@ private:
         return plan_.consume == Consume::All ? ConsumeMode::All : ConsumeMode::Touch;
     }
 
+    // The fewest ranges a time-sized round reads. io_uring fills and drains its queue once
+    // per round: at least 8 queues' worth, or the ramp would be the figure (74 ranges measured
+    // 29% below a full budget here). A whole-file sweep's read opens, reads and closes a file:
+    // one of 32 MiB is long enough to time by itself, so its floor is one read.
+    std::size_t roundFloor(const Lane& lane, const Cell& cell) const {
+        if (copies_)
+            return 1;
+        if (lane.info->access == Access::UringBatch)
+            return std::max<std::size_t>(minRangesPerRound(cell.rangeBytes),
+                                         std::size_t(8) * uringQueueDepth(cell.rangeBytes));
+        return minRangesPerRound(cell.rangeBytes);
+    }
+
+    // After the warm-up, before any measured round: a strategy whose last warm-up round took
+    // more than twice the round time among its neighbours (a kept mapping read 10-20x slower
+    // once other strategies had unmapped memory, on the development VM) reads the shorter
+    // prefix that fits the round time. Only ever shorter, so still a verified prefix.
+    void refitToWarmup(std::size_t i, double seconds, std::vector<std::size_t>& counts,
+                       std::vector<Cell>& cells, std::span<const Range> ranges,
+                       std::vector<std::vector<std::vector<Range>>>& parts) const {
+        const double target = plan_.roundTimeSeconds;
+        if (target <= 0 || seconds <= 2 * target)
+            return;
+        const std::size_t floor = roundFloor(lanes_[i], cells[i]);
+        const auto fit = static_cast<std::size_t>(double(counts[i]) * target / seconds);
+        const std::size_t count = std::clamp(fit, std::min(floor, counts[i]), counts[i]);
+        if (count == counts[i])
+            return;
+        counts[i] = count;
+        cells[i].rangesPerRound = count;
+        const auto prefix = ranges.first(count);
+        parts[i] = splitRanges({prefix.begin(), prefix.end()}, plan_.threads);
+    }
+
     // How many of the cell's ranges this strategy's rounds read: all of them (the budget), or
     // the prefix it reads in about the plan's round time, found by untimed calibration reads
     // of growing prefixes (cold ones evicted first, as its rounds will be). Fixed before the
@@ -390,16 +424,7 @@ private:
     std::size_t calibrate(Lane& lane, const Cell& cell, std::span<const Range> ranges) {
         const double target = plan_.roundTimeSeconds;
         const std::size_t all = ranges.size();
-        // io_uring fills and drains its queue once per round: at least 8 queues' worth, or
-        // the ramp would be the figure (74 ranges measured 29% below a full budget here).
-        // A whole-file sweep's read opens, reads and closes a file: one of 32 MiB is long
-        // enough to time by itself, so its floor is one read.
-        const std::size_t floor =
-            copies_ ? 1
-            : lane.info->access == Access::UringBatch
-                ? std::max<std::size_t>(minRangesPerRound(cell.rangeBytes),
-                                        std::size_t(8) * uringQueueDepth(cell.rangeBytes))
-                : minRangesPerRound(cell.rangeBytes);
+        const std::size_t floor = roundFloor(lane, cell);
         if (target <= 0 || all <= floor)
             return all;
         std::size_t count = floor;
@@ -441,7 +466,7 @@ private:
 
     RoundEnd measure(Lane& lane, Cell& cell, std::span<const Range> ranges,
                      const std::vector<std::vector<Range>>& parts, int round, int position,
-                     bool record) {
+                     bool record, double& seconds) {
         Residency residency = prepareCache(ranges);
         auto result = runRound(lane.readers, parts, consumeMode(), cell.rangeBytes, stop_);
         if (!result) {
@@ -451,6 +476,7 @@ private:
         gConsumedSink.fetch_xor(result->value, std::memory_order_relaxed);
         if (result->stopped)
             return RoundEnd::Stopped;
+        seconds = result->sample.seconds;
         if (record) {
             result->sample.round = round;
             result->sample.position = position;
@@ -570,11 +596,14 @@ private:
                 const std::size_t i = (k + static_cast<std::size_t>(r)) % lanes_.size();
                 if (!usable(lanes_[i], cells[i]))
                     continue;
+                double seconds = 0;
                 const RoundEnd end =
                     measure(lanes_[i], cells[i], std::span(ranges).first(counts[i]), parts[i],
-                            r - plan_.warmup + 1, position++, record);
+                            r - plan_.warmup + 1, position++, record, seconds);
                 if (end == RoundEnd::Stopped || stop_.stop_requested())
                     return; // a stopped size is dropped whole: its cells are incomplete
+                if (end == RoundEnd::Measured && r == plan_.warmup - 1)
+                    refitToWarmup(i, seconds, counts, cells, ranges, parts);
                 step(phase, lanes_[i], point);
             }
             measured += record ? 1 : 0;
