@@ -1,5 +1,6 @@
 #include "text_table.h"
 
+#include "readscope/cost_model.h"
 #include "readscope/documents.h"
 #include "readscope/units.h"
 
@@ -13,6 +14,21 @@ namespace {
 std::string percent(const std::optional<double>& f) {
     return f ? fmt::format("{:.1f}%", *f * 100) : std::string("unverified");
 }
+
+// Ranges per second, short: "812", "61.2k", "1.25M".
+std::string iops(const std::optional<double>& v) {
+    if (!v)
+        return "-";
+    if (*v >= 1e6)
+        return fmt::format("{:.2f}M", *v / 1e6);
+    if (*v >= 1e3)
+        return fmt::format("{:.1f}k", *v / 1e3);
+    return fmt::format("{:.0f}", *v);
+}
+
+std::string ofLimit(const std::optional<double>& pct) {
+    return pct ? fmt::format("{:.0f}%", *pct) : std::string("-");
+}
 } // namespace
 
 std::string plainTable(const ResultDocument& doc) {
@@ -23,13 +39,13 @@ std::string plainTable(const ResultDocument& doc) {
     std::stable_sort(cells.begin(), cells.end(), [axis](const Cell* a, const Cell* b) {
         return axisValue(axis, a->point()) < axisValue(axis, b->point());
     });
-    const char* row = "{:<9} {:<15} {:>8} {:>8} {:>8} {:>6} {:>10} {:>8}  {}\n";
-    std::string out =
-        fmt::format(fmt::runtime(row),
-                    axis == SweepAxis::BufferOffset ? "offset"
-                    : wholeFileSweep(doc.plan)      ? "file"
-                                                    : "range",
-                    "strategy", "GB/s", "min", "max", "cv", "resident", "buffers", "status");
+    const char* row = "{:<9} {:<15} {:>8} {:>8} {:>8} {:>6} {:>8} {:>7} {:>10} {:>8}  {}\n";
+    std::string out = fmt::format(fmt::runtime(row),
+                                  axis == SweepAxis::BufferOffset ? "offset"
+                                  : wholeFileSweep(doc.plan)      ? "file"
+                                                                  : "range",
+                                  "strategy", "GB/s", "min", "max", "cv", "IOPS", "memcpy",
+                                  "resident", "buffers", "status");
     std::optional<SweepPoint> last;
     for (const Cell* c : cells) {
         if (last && c->point() != *last)
@@ -42,7 +58,7 @@ std::string plainTable(const ResultDocument& doc) {
         const std::string where = pointLabel(axis, c->point());
         if (!c->measured()) {
             out += fmt::format(fmt::runtime(row), where, c->strategy, "-", "-", "-", "-", "-", "-",
-                               status);
+                               "-", "-", status);
             continue;
         }
         // Several offsets (growing buffers, a heap that moves) are counted here; the CSV and
@@ -50,10 +66,12 @@ std::string plainTable(const ResultDocument& doc) {
         const auto& offsets = c->bufferPageOffsets;
         const std::string placed = offsets.size() > 2 ? fmt::format("{} offs", offsets.size())
                                                       : formatOffsetCounts(offsets);
-        out +=
-            fmt::format("{:<9} {:<15} {:>8.2f} {:>8.2f} {:>8.2f} {:>5.1f}% {:>10} {:>8}  {}\n",
-                        where, c->strategy, s.median, s.min, s.max, s.cv * 100,
-                        percent(c->residentBefore), placed.empty() ? "in place" : placed, status);
+        out += fmt::format(
+            "{:<9} {:<15} {:>8.2f} {:>8.2f} {:>8.2f} {:>5.1f}% {:>8} {:>7} {:>10} {:>8}  "
+            "{}\n",
+            where, c->strategy, s.median, s.min, s.max, s.cv * 100, iops(medianIops(*c)),
+            ofLimit(pctOfCopyLimit(*c)), percent(c->residentBefore),
+            placed.empty() ? "in place" : placed, status);
     }
     const auto& p = doc.plan;
     out += fmt::format("\nGB/s = 10^9 bytes/s; {}; {} cache, {}, {} thread(s), consume {}; "
@@ -66,12 +84,24 @@ std::string plainTable(const ResultDocument& doc) {
                              cells.empty() ? std::string("?") : formatSize(cells[0]->rangeBytes))
                : std::string();
     out += "Buffers: page offsets the destination buffers started at (offset x buffers).\n";
+    out += wholeFileSweep(p) ? "IOPS: files read per second at the median. "
+                             : "IOPS: ranges per second at the median. ";
+    out += p.cache == CacheMode::Warm
+               ? "memcpy: the median as a share of memcpy's speed here, copying the same sizes "
+                 "from as large a source (a strategy that copies cannot pass 100%; an in-place "
+                 "mapping can).\n"
+               : "memcpy: measured for warm runs only.\n";
     if (p.consume == Consume::Minimal &&
         std::any_of(doc.cells.begin(), doc.cells.end(),
                     [&](const Cell& c) { return touchesOnePerPage(c.strategy, p.consume); }))
         out += "consume minimal: in-place mappings touched 1 byte/page, the others had every "
                "byte in a buffer: not comparable.\n";
     out += systemLine(doc) + "\n";
+    if (const auto lines = costModelLines(doc); !lines.empty()) {
+        out += "\n";
+        for (const auto& line : lines)
+            out += line + "\n";
+    }
     return out;
 }
 

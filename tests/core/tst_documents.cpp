@@ -4,6 +4,8 @@
 
 #include "test_file.h"
 
+#include <fmt/format.h>
+
 #include <QFile>
 #include <QTemporaryDir>
 #include <QTest>
@@ -114,6 +116,31 @@ private slots:
         }
         QCOMPARE(testing::name(back->plan.cache), testing::name(CacheMode::Cold));
         QCOMPARE(back->plan.strategies.size(), std::size_t(3));
+    }
+
+    // The memcpy limit and one lseek's cost travel; IOPS and the share of the limit are
+    // written beside them for scripts; the cost model's fits are in the JSON.
+    void limitsAndDerivedFiguresTravel() {
+        auto doc = sampleDocument();
+        doc.lseekSeconds = 1.25e-6;
+        doc.cells[0].copyLimitGbps = 20;
+        const double median = doc.cells[0].summary.median;
+        const auto csv = toSummaryCsv(doc);
+        QVERIFY(csv.find(",median_iops,copy_limit_gbps,pct_of_copy_limit\r\n") !=
+                std::string::npos);
+        auto fromCsv = fromSummaryCsv(csv);
+        QVERIFY(fromCsv.ok());
+        QCOMPARE(*fromCsv->cells[0].copyLimitGbps, 20.0);
+        QVERIFY(!fromCsv->cells[1].copyLimitGbps);
+        const auto json = toJson(doc);
+        auto back = fromJson(json);
+        QVERIFY(back.ok());
+        QVERIFY(back->lseekSeconds && std::abs(*back->lseekSeconds - 1.25e-6) < 1e-15);
+        QCOMPARE(*back->cells[0].copyLimitGbps, 20.0);
+        QVERIFY(json.find(fmt::format("\"pct_of_copy_limit\": {}", median / 20 * 100)) !=
+                std::string::npos);
+        QVERIFY(json.find("\"median_iops\"") != std::string::npos);
+        QVERIFY(json.find("\"cost_model\": []") != std::string::npos); // 2 sizes: no fit
     }
 
     void samplesCsv() {

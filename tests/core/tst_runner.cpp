@@ -75,6 +75,7 @@ private slots:
         QVERIFY2(doc.ok(), doc.ok() ? "" : doc.error().message.c_str());
         QVERIFY(sink.started);
         QVERIFY(doc->complete);
+        QVERIFY(doc->lseekSeconds && *doc->lseekSeconds > 0); // what the cost model checks
         QCOMPARE(doc->cells.size(), std::size_t(6));
         QCOMPARE(sink.cells.size(), std::size_t(6));
         for (const auto& c : doc->cells) {
@@ -83,6 +84,8 @@ private slots:
             QCOMPARE(c.checksum, std::string("verified"));
             QCOMPARE(c.samples.size(), std::size_t(3));
             QVERIFY(c.summary.median > 0);
+            // Warm: memcpy's speed for this range size, measured before the cell.
+            QVERIFY(c.copyLimitGbps && *c.copyLimitGbps > 0);
             for (const auto& s : c.samples) {
                 QCOMPARE(s.bytes, std::uint64_t(8 << 20)); // budget = file size
                 QVERIFY(s.latencyP50 > 0 && s.latencyP99 >= s.latencyP50);
@@ -229,6 +232,7 @@ private slots:
             qInfo("%s cold: %.3f%% resident before its rounds (%s)", c.strategy.c_str(),
                   *c.residentBefore * 100, c.residencyMethod.c_str());
             QVERIFY2(*c.residentBefore < 0.01, c.message.c_str());
+            QVERIFY(!c.copyLimitGbps); // memory's ceiling says nothing about a device's
         }
     }
 

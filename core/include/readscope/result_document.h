@@ -46,6 +46,10 @@ struct Cell {
     // --consume all: the fold alone on a cache-warm buffer of this range size, GB/s; its
     // cost per GB (1000 / foldGbps ms) is part of every figure and can be subtracted.
     std::optional<double> foldGbps;
+    // Warm runs: memcpy alone, from a source as large as a round reads (at most 128 MiB) into
+    // a reused buffer of this range size, chunk by chunk, GB/s: the most a strategy that copies
+    // the file's bytes into a buffer can reach here (an in-place mapping can pass it).
+    std::optional<double> copyLimitGbps;
     std::uint64_t rangesPerRound = 0;
     CellStatus status = CellStatus::Ok;
     std::string message;  // why failed/unavailable, or what to beware of
@@ -106,6 +110,9 @@ struct ResultDocument {
     // A whole-file sweep's private folder of copies (removed when the run ends; named here so
     // that the recovery file lets removeLeftoverCopies() clear a crash's leftovers).
     std::string copiesFolder;
+    // One lseek here, median seconds (measured untimed at the start): what the cost model
+    // compares seek-read's extra fixed cost per range with. None when not measured.
+    std::optional<double> lseekSeconds;
     std::string note;
     // The first cell of this strategy at this range size (any buffer offset).
     const Cell* find(std::string_view strategy, std::uint64_t rangeBytes) const;
@@ -115,6 +122,12 @@ struct ResultDocument {
     // The distinct strategies of the cells, in the plan's order (then any not in the plan).
     std::vector<std::string> measuredStrategies() const;
 };
+
+// Ranges per second at the median (for a whole-file sweep, files per second): how fio and
+// CrystalDiskMark readers read small-range figures. None for a cell without figures.
+std::optional<double> medianIops(const Cell& cell);
+// The median as a percentage of the cell's memcpy limit; none without either.
+std::optional<double> pctOfCopyLimit(const Cell& cell);
 
 // What a cell's strategy did with the bytes it obtained: "all", or "1/page" for an in-place
 // mapping under --consume minimal (it touched one byte per page: not comparable with copies).

@@ -158,6 +158,9 @@ std::vector<Column> summaryColumns() {
         {"bytes_consumed", [](const Cell& c, D d) { return bytesConsumed(c, d.plan.consume); }},
         {"fold_gbps", [](const Cell& c, D) { return optional(c.foldGbps); }},
         figure(summaryField("median_ci_coverage")),
+        {"median_iops", [](const Cell& c, D) { return optional(medianIops(c)); }},
+        {"copy_limit_gbps", [](const Cell& c, D) { return optional(c.copyLimitGbps); }},
+        {"pct_of_copy_limit", [](const Cell& c, D) { return optional(pctOfCopyLimit(c)); }},
     };
 }
 
@@ -259,6 +262,8 @@ Result<ResultDocument> fromSummaryCsv(std::string_view text) {
             c.queueDepth = depth;
         if (double fold = 0; parseNumber(get(row, "fold_gbps"), fold))
             c.foldGbps = fold;
+        if (double limit = 0; parseNumber(get(row, "copy_limit_gbps"), limit))
+            c.copyLimitGbps = limit;
         if (const auto text = get(row, "buffer_offset"); !text.empty()) {
             auto offset = parseBufferOffset(text);
             if (!offset)

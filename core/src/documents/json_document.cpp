@@ -1,3 +1,4 @@
+#include "readscope/cost_model.h"
 #include "readscope/documents.h"
 
 #include "sample_fields.h"
@@ -150,6 +151,20 @@ template <class Rate> json summaryJson(const Summary& m, Rate rate) {
     return out;
 }
 
+// Derived from the medians, for scripts; not read back (a loaded document refits).
+json costModelJson(const ResultDocument& doc) {
+    json out = json::array();
+    for (const auto& f : fitCosts(doc))
+        out.push_back({{"strategy", f.strategy},
+                       {"fixed_us", f.fixedSeconds * 1e6},
+                       {"bandwidth_gbps", f.bytesPerSecond / 1e9},
+                       {"fixed_dominated_below_bytes", f.halfFixedBytes()},
+                       {"r2", f.r2},
+                       {"worst_misfit", f.worstMisfit},
+                       {"points", f.points}});
+    return out;
+}
+
 json cellJson(const Cell& c) {
     json samples = json::array();
     for (const auto& s : c.samples)
@@ -164,6 +179,10 @@ json cellJson(const Cell& c) {
             {"ranges_per_round", c.rangesPerRound},
             {"queue_depth", c.queueDepth ? json(*c.queueDepth) : json(nullptr)},
             {"fold_gbps", optionalNumber(c.foldGbps)},
+            {"copy_limit_gbps", optionalNumber(c.copyLimitGbps)},
+            // Derived from the median, for scripts; not read back.
+            {"pct_of_copy_limit", optionalNumber(pctOfCopyLimit(c))},
+            {"median_iops", optionalNumber(medianIops(c))},
             {"status", toString(c.status)},
             {"message", c.message},
             {"checksum", c.checksum},
@@ -185,6 +204,7 @@ Cell cellFrom(const json& j) {
     if (j.contains("queue_depth") && !j.at("queue_depth").is_null())
         c.queueDepth = j.at("queue_depth").get<unsigned>();
     c.foldGbps = readOptional(j, "fold_gbps");
+    c.copyLimitGbps = readOptional(j, "copy_limit_gbps");
     c.status = parseCellStatus(j.value("status", "failed"));
     c.message = j.value("message", "");
     c.checksum = j.value("checksum", "");
@@ -222,7 +242,9 @@ json documentJson(const ResultDocument& doc) {
                 {"complete", doc.complete},
                 {"file_generated", doc.fileGenerated},
                 {"copies_folder", doc.copiesFolder},
+                {"lseek_ns", doc.lseekSeconds ? json(*doc.lseekSeconds * 1e9) : json(nullptr)},
                 {"note", doc.note},
+                {"cost_model", costModelJson(doc)},
                 {"cells", cells}};
 }
 } // namespace
@@ -248,6 +270,8 @@ Result<ResultDocument> fromJson(std::string_view text) {
         doc.complete = j.value("complete", true);
         doc.fileGenerated = j.value("file_generated", false);
         doc.copiesFolder = j.value("copies_folder", "");
+        if (const auto ns = readOptional(j, "lseek_ns"))
+            doc.lseekSeconds = *ns / 1e9;
         doc.note = j.value("note", "");
         for (const auto& c : j.value("cells", json::array()))
             doc.cells.push_back(cellFrom(c));

@@ -1,3 +1,4 @@
+#include "readscope/cost_model.h"
 #include "readscope/documents.h"
 #include "readscope/units.h"
 
@@ -109,6 +110,12 @@ std::string toMarkdown(const ResultDocument& doc) {
     if (!doc.complete)
         out += " Run stopped before it finished.";
     out += "\n" + systemLine(doc) + "\n";
+    if (const auto lines = costModelLines(doc); !lines.empty()) {
+        out += "\n```\n";
+        for (const auto& line : lines)
+            out += line + "\n";
+        out += "```\n";
+    }
     out += "\nRerun: `" + rerunCommand(doc) + "`\n";
     out += roundsBlock(doc);
     return out;

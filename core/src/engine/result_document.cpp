@@ -120,6 +120,18 @@ bool touchesOnePerPage(std::string_view strategy, Consume consume) {
     return consume == Consume::Minimal && s && s->access == Access::MapInPlace;
 }
 
+std::optional<double> medianIops(const Cell& cell) {
+    if (!cell.measured() || cell.rangeBytes == 0 || cell.summary.median <= 0)
+        return std::nullopt;
+    return cell.summary.median * 1e9 / static_cast<double>(cell.rangeBytes);
+}
+
+std::optional<double> pctOfCopyLimit(const Cell& cell) {
+    if (!cell.measured() || !cell.copyLimitGbps || *cell.copyLimitGbps <= 0)
+        return std::nullopt;
+    return cell.summary.median / *cell.copyLimitGbps * 100;
+}
+
 std::string bytesConsumed(const Cell& cell, Consume consume) {
     return touchesOnePerPage(cell.strategy, consume) ? "1/page" : "all";
 }

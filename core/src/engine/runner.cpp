@@ -1,6 +1,7 @@
 #include "readscope/runner.h"
 
 #include "clock.h"
+#include "machine_limits.h"
 #include "platform.h"
 #include "readscope/generator.h"
 #include "readscope/probe.h"
@@ -79,6 +80,8 @@ public:
             return Error{
                 fmt::format("cannot open '{}' for reading: {}", file_.path, std::strerror(errno))};
         doc_.fileGenerated = looksGenerated();
+        if (const double seek = lseekSeconds(control_.get(), file_.size); seek > 0)
+            doc_.lseekSeconds = seek;
         if (wholeFileSweep(plan_)) {
             // The copies are read from the target through a descriptor of their own: control_
             // follows the file each point reads.
@@ -540,6 +543,14 @@ private:
         for (auto& lane : lanes_)
             for (auto& reader : lane.readers)
                 reader->placeBuffers(point.bufferOffset, largestOffset);
+        if (plan_.cache == CacheMode::Warm && !copies_) {
+            if (!copyLimit_)
+                copyLimit_.emplace(effectiveBudget(plan_, file_.size));
+            const double limit = copyLimit_->gbps(size);
+            for (std::size_t i = 0; i < lanes_.size(); ++i)
+                if (lanes_[i].unavailable.empty() && limit > 0)
+                    cells[i].copyLimitGbps = limit;
+        }
         if (plan_.consume == Consume::All) {
             const double fold = measureFoldGbps(size);
             for (std::size_t i = 0; i < lanes_.size(); ++i)
@@ -721,7 +732,8 @@ private:
     UniqueFd target_;
     std::optional<WholeFileCopies> copies_;
     FileProbe copyProbe_;
-    UniqueFd control_; // the file being read: the target, or the current copy
+    UniqueFd control_;                   // the file being read: the target, or the current copy
+    std::optional<CopyLimit> copyLimit_; // warm runs: memcpy's ceiling, its source made once
     std::vector<Lane> lanes_;
     Progress progress_;
     Clock::time_point started_;

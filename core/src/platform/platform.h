@@ -29,6 +29,8 @@ void adviseWillNeed(int fd, void* at, std::uint64_t offset, std::uint64_t length
 #endif
 // One read of at most n bytes at offset, not moving any file pointer; -1 on error.
 std::int64_t readAt(int fd, void* buffer, std::size_t n, std::uint64_t offset);
+// Moves the file position (lseek, SetFilePointerEx): false on failure.
+bool seekTo(int fd, std::uint64_t offset);
 bool flushToDisk(int fd);
 // Atomically puts from in place of to (replacing an existing file).
 bool replaceFile(const std::string& from, const std::string& to);

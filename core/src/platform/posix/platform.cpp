@@ -87,6 +87,10 @@ void adviseWillNeed(int fd, void* at, std::uint64_t offset, std::uint64_t length
 #endif
 }
 
+bool seekTo(int fd, std::uint64_t offset) {
+    return ::lseek(fd, static_cast<off_t>(offset), SEEK_SET) >= 0;
+}
+
 bool flushToDisk(int fd) {
 #ifdef __APPLE__
     return ::fcntl(fd, F_FULLFSYNC) == 0 || ::fsync(fd) == 0;

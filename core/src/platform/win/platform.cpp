@@ -86,6 +86,13 @@ std::int64_t readAt(int fd, void* buffer, std::size_t n, std::uint64_t offset) {
     return got;
 }
 
+bool seekTo(int fd, std::uint64_t offset) {
+    LARGE_INTEGER to;
+    to.QuadPart = static_cast<LONGLONG>(offset);
+    return SetFilePointerEx(reinterpret_cast<HANDLE>(_get_osfhandle(fd)), to, nullptr,
+                            FILE_BEGIN) != 0;
+}
+
 bool flushToDisk(int fd) { return _commit(fd) == 0; }
 
 bool replaceFile(const std::string& from, const std::string& to) {

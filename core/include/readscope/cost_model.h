@@ -1,0 +1,54 @@
+#pragma once
+// Why a strategy is slow at small ranges and fast at large ones: its time per range fitted
+// across the sweep's sizes as t(n) = fixed + n / bandwidth. The fixed cost is what each range
+// pays whatever its size (system calls, allocation, faults of a fresh buffer); the bandwidth
+// is what each further byte costs. Below fixed x bandwidth bytes, half a range's time or more
+// is fixed cost.
+#include "readscope/result_document.h"
+
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace readscope {
+
+struct CostPoint {
+    double bytes = 0;   // range size (a file's size in a whole-file sweep)
+    double seconds = 0; // time per range at the median
+};
+
+struct CostFit {
+    std::string strategy;
+    double fixedSeconds = 0;   // per range; 0 when the fit would make it negative
+    double bytesPerSecond = 0; // the streaming bandwidth
+    double r2 = 0;             // of the fit, weighted as it was fitted (relative error)
+    double worstMisfit = 0;    // the largest |fit - measured| / measured over the points
+    int points = 0;
+    // The range size below which the fixed cost is half a range's time or more.
+    double halfFixedBytes() const { return fixedSeconds * bytesPerSecond; }
+};
+
+// Least squares on relative error (each point weighted by 1 / t^2, so a 16 KiB range counts
+// as much as an 8 MiB one). Needs at least 3 points of at least 2 sizes; none when time does
+// not grow with size (no bandwidth to fit).
+std::optional<CostFit> fitCost(std::span<const CostPoint> points);
+
+// Every strategy of a range-size or file-size sweep with measured cells at 3 or more sizes,
+// in plan order. Time per range = range bytes / median bytes per second.
+std::vector<CostFit> fitCosts(const ResultDocument& doc);
+
+// seek-read against pread-uninit (the same fresh uninitialised buffer, plus one lseek): the
+// extra fixed cost the fits give, beside what the engine counted and measured.
+struct SeekCheck {
+    double extraFixedSeconds = 0;       // fixed(seek-read) - fixed(pread-uninit)
+    double seeksPerRange = 0;           // counted by the engine, median over the cells
+    std::optional<double> lseekSeconds; // one lseek, measured at the run's start
+};
+std::optional<SeekCheck> seekCheck(const ResultDocument& doc, std::span<const CostFit> fits);
+
+// The lines a person reads (CLI, Markdown): a table of the fits, and the seek check's
+// sentence. Empty when nothing could be fitted.
+std::vector<std::string> costModelLines(const ResultDocument& doc);
+
+} // namespace readscope

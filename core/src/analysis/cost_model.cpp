@@ -1,0 +1,157 @@
+#include "readscope/cost_model.h"
+
+#include "readscope/units.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+namespace readscope {
+
+namespace {
+
+// Weighted least squares of t = a + b n with weights w: {a, b}; nothing when singular.
+std::optional<std::pair<double, double>> weightedLine(std::span<const CostPoint> points,
+                                                      bool throughOrigin) {
+    double sw = 0, sn = 0, snn = 0, st = 0, snt = 0;
+    for (const auto& p : points) {
+        const double w = 1 / (p.seconds * p.seconds);
+        sw += w;
+        sn += w * p.bytes;
+        snn += w * p.bytes * p.bytes;
+        st += w * p.seconds;
+        snt += w * p.bytes * p.seconds;
+    }
+    if (throughOrigin)
+        return snn > 0 ? std::optional(std::pair(0.0, snt / snn)) : std::nullopt;
+    const double det = sw * snn - sn * sn;
+    if (!(std::abs(det) > 0))
+        return std::nullopt;
+    return std::pair((st * snn - sn * snt) / det, (sw * snt - sn * st) / det);
+}
+
+std::string microseconds(double seconds) {
+    const double us = seconds * 1e6;
+    return us >= 10 ? fmt::format("{:.1f}", us) : fmt::format("{:.2f}", us);
+}
+
+} // namespace
+
+std::optional<CostFit> fitCost(std::span<const CostPoint> points) {
+    std::vector<CostPoint> usable;
+    for (const auto& p : points)
+        if (p.bytes > 0 && p.seconds > 0 && std::isfinite(p.seconds))
+            usable.push_back(p);
+    if (usable.size() < 3)
+        return std::nullopt;
+    auto line = weightedLine(usable, false);
+    if (line && line->first < 0) // no negative fixed cost: the best line through zero
+        line = weightedLine(usable, true);
+    if (!line || !(line->second > 0))
+        return std::nullopt;
+    CostFit fit;
+    fit.fixedSeconds = line->first;
+    fit.bytesPerSecond = 1 / line->second;
+    fit.points = static_cast<int>(usable.size());
+    // Relative residuals, and R^2 on the same weighting as the fit.
+    double mean = 0, sw = 0;
+    for (const auto& p : usable) {
+        const double w = 1 / (p.seconds * p.seconds);
+        mean += w * p.seconds;
+        sw += w;
+    }
+    mean /= sw;
+    double residual = 0, total = 0;
+    for (const auto& p : usable) {
+        const double w = 1 / (p.seconds * p.seconds);
+        const double predicted = line->first + line->second * p.bytes;
+        residual += w * (predicted - p.seconds) * (predicted - p.seconds);
+        total += w * (p.seconds - mean) * (p.seconds - mean);
+        fit.worstMisfit = std::max(fit.worstMisfit, std::abs(predicted - p.seconds) / p.seconds);
+    }
+    fit.r2 = total > 0 ? 1 - residual / total : 1;
+    return fit;
+}
+
+std::vector<CostFit> fitCosts(const ResultDocument& doc) {
+    std::vector<CostFit> fits;
+    if (sweepAxis(doc.plan) != SweepAxis::RangeSize)
+        return fits;
+    for (const auto& id : doc.measuredStrategies()) {
+        std::map<std::uint64_t, double> perSize; // one point per size
+        for (const auto& c : doc.cells)
+            if (c.strategy == id && c.measured() && c.summary.median > 0)
+                perSize[c.rangeBytes] =
+                    static_cast<double>(c.rangeBytes) / (c.summary.median * 1e9);
+        std::vector<CostPoint> points;
+        for (const auto& [bytes, seconds] : perSize)
+            points.push_back({static_cast<double>(bytes), seconds});
+        if (auto fit = fitCost(points)) {
+            fit->strategy = id;
+            fits.push_back(*fit);
+        }
+    }
+    return fits;
+}
+
+std::optional<SeekCheck> seekCheck(const ResultDocument& doc, std::span<const CostFit> fits) {
+    const auto find = [&](std::string_view id) -> const CostFit* {
+        for (const auto& f : fits)
+            if (f.strategy == id)
+                return &f;
+        return nullptr;
+    };
+    const CostFit* seek = find("seek-read");
+    const CostFit* pread = find("pread-uninit");
+    if (!seek || !pread)
+        return std::nullopt;
+    SeekCheck check;
+    check.extraFixedSeconds = seek->fixedSeconds - pread->fixedSeconds;
+    std::vector<double> perRange;
+    for (const auto& c : doc.cells)
+        if (c.strategy == "seek-read" && c.measured() && c.rangesPerRound > 0)
+            perRange.push_back(medianOverRounds(c, [](const Sample& s) { return s.seeks; }) /
+                               static_cast<double>(c.rangesPerRound));
+    check.seeksPerRange = perRange.empty() ? 0 : median(perRange);
+    check.lseekSeconds = doc.lseekSeconds;
+    return check;
+}
+
+std::vector<std::string> costModelLines(const ResultDocument& doc) {
+    const auto fits = fitCosts(doc);
+    std::vector<std::string> lines;
+    if (fits.empty())
+        return lines;
+    const std::string axis(axisName(doc.plan));
+    lines.push_back(fmt::format("Cost per {}: t(n) = fixed + n / bandwidth, fitted to the medians "
+                                "(least squares on relative error)",
+                                wholeFileSweep(doc.plan) ? "file" : "range"));
+    lines.push_back(fmt::format("{:<18} {:>10} {:>12} {:>20} {:>8}", "strategy", "fixed µs", "GB/s",
+                                "fixed-dominated below", "misfit"));
+    for (const auto& f : fits)
+        lines.push_back(fmt::format("{:<18} {:>10} {:>12.2f} {:>20} {:>7.0f}%", f.strategy,
+                                    microseconds(f.fixedSeconds), f.bytesPerSecond / 1e9,
+                                    f.fixedSeconds > 0
+                                        ? formatSize(static_cast<std::uint64_t>(f.halfFixedBytes()))
+                                        : std::string("-"),
+                                    f.worstMisfit * 100));
+    lines.push_back(fmt::format("(fixed-dominated below: the {} under which half the time or more "
+                                "is fixed cost; misfit: the fit's worst error over the sizes)",
+                                axis));
+    if (const auto check = seekCheck(doc, fits)) {
+        std::string line = fmt::format(
+            "seek-read pays {} µs {} per range than pread-uninit; it makes {:.2f} lseek per range "
+            "(counted)",
+            microseconds(std::abs(check->extraFixedSeconds)),
+            check->extraFixedSeconds >= 0 ? "more" : "less", check->seeksPerRange);
+        if (check->lseekSeconds)
+            line +=
+                fmt::format(", and one lseek costs {} µs here", microseconds(*check->lseekSeconds));
+        lines.push_back(line + ".");
+    }
+    return lines;
+}
+
+} // namespace readscope

@@ -1,0 +1,29 @@
+#pragma once
+// What the machine itself allows, measured untimed before a sweep's cells: the memory-copy
+// ceiling a buffered read cannot pass, and what one lseek costs (the cost model checks its
+// fixed costs against it). Private to the engine.
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+namespace readscope {
+
+// memcpy from a source as large as a round reads (at most kMaxSource) into a reused buffer of
+// the range size, range by range: the shape of the copy a buffered read does from the page
+// cache. The source is allocated and touched once; each gbps() call takes a few tens of ms.
+class CopyLimit {
+public:
+    static constexpr std::uint64_t kMaxSource = 128ull << 20;
+    explicit CopyLimit(std::uint64_t roundBytes);
+    // The median GB/s of a few passes over the source (after one untimed pass).
+    double gbps(std::uint64_t rangeBytes);
+
+private:
+    std::vector<std::byte> source_;
+};
+
+// Median seconds of one lseek(fd, offset, SEEK_SET) (SetFilePointerEx on Windows), over a
+// few thousand calls at changing offsets below fileSize; 0 if a seek fails.
+double lseekSeconds(int fd, std::uint64_t fileSize);
+
+} // namespace readscope

@@ -1,0 +1,141 @@
+// The cost model: t(n) = fixed + n / bandwidth fitted to known series (exact, noisy, with no
+// fixed cost, with nothing to fit), and the seek check set against what the engine counted.
+#include "readscope/cost_model.h"
+
+#include <QTest>
+
+#include <cmath>
+
+using namespace readscope;
+
+namespace {
+
+constexpr double kSizes[] = {16 << 10, 64 << 10, 256 << 10, 1 << 20, 8 << 20};
+
+std::vector<CostPoint> series(double fixed, double bandwidth, std::vector<double> noise = {}) {
+    std::vector<CostPoint> out;
+    for (std::size_t i = 0; i < std::size(kSizes); ++i) {
+        const double t = fixed + kSizes[i] / bandwidth;
+        out.push_back({kSizes[i], t * (1 + (i < noise.size() ? noise[i] : 0))});
+    }
+    return out;
+}
+
+// A cell whose median is what the model says at this size, with seeks counted per range.
+Cell modelCell(const char* id, std::uint64_t size, double fixed, double bandwidth,
+               std::uint64_t seeksPerRange) {
+    Cell c;
+    c.strategy = id;
+    c.rangeBytes = size;
+    c.rangesPerRound = 100;
+    const double perRange = fixed + double(size) / bandwidth;
+    for (int r = 1; r <= 5; ++r) {
+        Sample s;
+        s.round = r;
+        s.bytes = 100 * size;
+        s.seconds = 100 * perRange;
+        s.seeks = 100 * seeksPerRange;
+        s.syscalls = 100 * (1 + seeksPerRange);
+        c.samples.push_back(s);
+    }
+    c.summarize();
+    return c;
+}
+
+} // namespace
+
+class TestCostModel : public QObject {
+    Q_OBJECT
+private slots:
+    void exactSeriesIsRecovered() {
+        const auto fit = fitCost(series(2e-6, 10e9));
+        QVERIFY(fit);
+        QVERIFY2(std::abs(fit->fixedSeconds - 2e-6) < 1e-12,
+                 qPrintable(QString::number(fit->fixedSeconds)));
+        QVERIFY(std::abs(fit->bytesPerSecond / 10e9 - 1) < 1e-9);
+        QVERIFY(fit->worstMisfit < 1e-9);
+        QVERIFY(fit->r2 > 0.999999);
+        QCOMPARE(fit->points, 5);
+        QVERIFY(std::abs(fit->halfFixedBytes() - 20000) < 1e-3); // 2 us x 10 GB/s
+    }
+
+    void noisySeriesIsCloseAndSaysHowClose() {
+        // +-3% per size, alternating: the fit stays near, and its misfit shows the noise.
+        const auto fit = fitCost(series(2e-6, 10e9, {0.03, -0.03, 0.02, -0.02, 0.01}));
+        QVERIFY(fit);
+        QVERIFY2(std::abs(fit->fixedSeconds / 2e-6 - 1) < 0.15,
+                 qPrintable(QString::number(fit->fixedSeconds)));
+        QVERIFY(std::abs(fit->bytesPerSecond / 10e9 - 1) < 0.05);
+        QVERIFY(fit->worstMisfit > 0.005 && fit->worstMisfit < 0.06);
+    }
+
+    void noFixedCostIsZeroNotNegative() {
+        // Faster per byte at small sizes than at large: the unconstrained line would cross
+        // below zero; the fit goes through zero instead.
+        std::vector<CostPoint> points = series(0, 5e9);
+        points[0].seconds *= 0.8;
+        const auto fit = fitCost(points);
+        QVERIFY(fit);
+        QCOMPARE(fit->fixedSeconds, 0.0);
+        QVERIFY(fit->bytesPerSecond > 4e9 && fit->bytesPerSecond < 6e9);
+    }
+
+    void nothingToFit() {
+        auto two = series(2e-6, 10e9);
+        two.resize(2);
+        QVERIFY(!fitCost(two)); // too few sizes
+        std::vector<CostPoint> flat{{16384, 1e-5}, {65536, 1e-5}, {1 << 20, 1e-5}};
+        QVERIFY(!fitCost(flat)); // no time per byte: no bandwidth
+        std::vector<CostPoint> shrinking{{16384, 3e-5}, {65536, 2e-5}, {1 << 20, 1e-5}};
+        QVERIFY(!fitCost(shrinking));
+    }
+
+    void seekReadsExtraFixedCostIsSetBesideOneLseek() {
+        ResultDocument doc;
+        doc.plan.strategies = {"pread-uninit", "seek-read", "mmap-touch"};
+        doc.plan.sizes = {16 << 10, 64 << 10, 256 << 10, 1 << 20};
+        doc.lseekSeconds = 1.1e-6;
+        for (auto size : doc.plan.sizes) {
+            doc.cells.push_back(modelCell("pread-uninit", size, 1.5e-6, 6e9, 0));
+            doc.cells.push_back(modelCell("seek-read", size, 2.6e-6, 6e9, 1));
+        }
+        // Measured at two sizes only: not fitted, and not in the lines.
+        for (auto size : {16 << 10, 64 << 10})
+            doc.cells.push_back(modelCell("mmap-touch", size, 0, 2e9, 0));
+        const auto fits = fitCosts(doc);
+        QCOMPARE(fits.size(), std::size_t(2));
+        QCOMPARE(fits[0].strategy, std::string("pread-uninit"));
+        const auto check = seekCheck(doc, fits);
+        QVERIFY(check);
+        QVERIFY(std::abs(check->extraFixedSeconds - 1.1e-6) < 1e-9);
+        QCOMPARE(check->seeksPerRange, 1.0);
+        const auto lines = costModelLines(doc);
+        QVERIFY(!lines.empty());
+        std::string all;
+        for (const auto& l : lines)
+            all += l + "\n";
+        QVERIFY2(all.find("seek-read pays 1.10 µs more per range than pread-uninit; it makes "
+                          "1.00 lseek per range (counted), and one lseek costs 1.10 µs here.") !=
+                     std::string::npos,
+                 all.c_str());
+        QVERIFY2(all.find("pread-uninit             1.50         6.00") != std::string::npos,
+                 all.c_str());
+        QVERIFY(all.find("mmap-touch") == std::string::npos);
+        // A buffer-offset sweep has one range size: nothing to fit.
+        doc.plan.bufferOffsets = {0, 16};
+        QVERIFY(fitCosts(doc).empty());
+    }
+
+    void iopsAndShareOfTheCopyLimit() {
+        Cell c = modelCell("pread-uninit", 64 << 10, 0, 5e9, 0);
+        QVERIFY(std::abs(*medianIops(c) - 5e9 / 65536) < 1e-6);
+        QVERIFY(!pctOfCopyLimit(c)); // no limit measured (cold, direct)
+        c.copyLimitGbps = 20;
+        QVERIFY(std::abs(*pctOfCopyLimit(c) - 25) < 1e-9);
+        c.status = CellStatus::Failed;
+        QVERIFY(!medianIops(c) && !pctOfCopyLimit(c));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCostModel)
+#include "tst_cost_model.moc"
