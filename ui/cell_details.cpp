@@ -72,6 +72,23 @@ QString cellDetailsHtml(const Cell& c, const ResultDocument& doc) {
                                 .arg(s.uncertainty() * 100, 0, 'f', 1)
                                 .arg(s.ciCoverage * 100, 0, 'f', 1)
                                 .arg(c.samples.size()));
+        if (const auto iops = medianIops(c))
+            html += row(wholeFileSweep(doc.plan) ? "Files per second" : "IOPS",
+                        QString("%1 %2 per second at the median")
+                            .arg(*iops, 0, 'f', 0)
+                            .arg(wholeFileSweep(doc.plan) ? "files" : "ranges"));
+        if (const auto pct = pctOfCopyLimit(c))
+            html += row("memcpy limit",
+                        QString("memcpy alone copies %1 GB/s here in this shape (range-sized "
+                                "copies from a source as large as a round reads); this cell is "
+                                "%2 % of it%3")
+                            .arg(*c.copyLimitGbps, 0, 'f', 1)
+                            .arg(*pct, 0, 'f', 0)
+                            .arg(findStrategy(c.strategy) &&
+                                         findStrategy(c.strategy)->access == Access::MapInPlace
+                                     ? QString(": an in-place mapping copies nothing, so it may "
+                                               "pass the limit")
+                                     : QString(": a strategy that copies cannot pass it")));
         if (c.foldGbps && *c.foldGbps > 0)
             html += row("Consuming the bytes",
                         QString("every byte folded once inside the timed round; the fold alone "

@@ -1,8 +1,11 @@
 #include "chart_series.h"
 
+#include "readscope/cost_model.h"
 #include "readscope/stats.h"
+#include "readscope/units.h"
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 
 namespace readscope::ui {
@@ -75,6 +78,42 @@ void markOnePerPage(Series& s, const ResultDocument& doc, const std::string& id)
         return;
     s.name += " · 1 byte/page";
     s.dotted = true;
+}
+
+// Warm runs: memcpy's speed per point, measured before its cells (the first cell of the
+// point that has it). Nothing for cold and direct runs, which never measure it.
+Series copyLimitLine(const ChartData& data, const ResultDocument& doc) {
+    Series s;
+    s.name = "memcpy limit";
+    s.limit = true;
+    std::map<double, double> points;
+    for (const auto& c : doc.cells)
+        if (c.copyLimitGbps && chartX(data, c.point()) >= 0)
+            points.try_emplace(chartX(data, c.point()), *c.copyLimitGbps);
+    for (const auto& [x, y] : points) {
+        s.x << x;
+        s.y << y;
+    }
+    return s;
+}
+
+// A fitted cost model across the measured sizes, 8 points per octave so that the curve of
+// fixed + n / bandwidth reads as a curve on log-log axes.
+Series fittedLine(const CostFit& fit, double from, double to, int color) {
+    Series s;
+    s.name = QString("%1 fit: %2 µs + n / %3 GB/s")
+                 .arg(QString::fromStdString(fit.strategy))
+                 .arg(fit.fixedSeconds * 1e6, 0, 'f', 2)
+                 .arg(fit.bytesPerSecond / 1e9, 0, 'f', 2);
+    s.colorIndex = color;
+    s.fitted = true;
+    const int steps = std::max(1, int(std::ceil(std::log2(to / from) * 8)));
+    for (int i = 0; i <= steps; ++i) {
+        const double n = from * std::pow(to / from, double(i) / steps);
+        s.x << n;
+        s.y << (fit.fixedSeconds + n / fit.bytesPerSecond) * 1e6;
+    }
+    return s;
 }
 
 } // namespace
@@ -158,6 +197,8 @@ ChartData buildChart(const ResultDocument& doc, const ResultDocument* baseline, 
             if (!s.x.isEmpty())
                 out.series.push_back(s);
         }
+        if (Series limit = copyLimitLine(out, doc); !limit.x.isEmpty())
+            out.series.push_back(limit);
         if (baseline)
             for (const auto& id : strategyOrder(*baseline)) {
                 Series s = line(out, *baseline, id, colorOf(id),
@@ -205,6 +246,39 @@ ChartData buildChart(const ResultDocument& doc, const ResultDocument* baseline, 
             }
         }
         break;
+    case ChartMode::Iops:
+        out.yLabel = wholeFileSweep(doc.plan) ? "files read per second, at the median GB/s"
+                                              : "IOPS: ranges per second, at the median GB/s";
+        for (const auto& id : strategyOrder(doc)) {
+            Series s = line(out, doc, id, colorOf(id), [](const Cell& c) { return medianIops(c); });
+            markOnePerPage(s, doc, id);
+            if (!s.x.isEmpty())
+                out.series.push_back(s);
+        }
+        break;
+    case ChartMode::TimePerRange: {
+        out.yLabel = QString("µs per %1 at the median; dashed: t(n) = fixed + n / bandwidth fitted")
+                         .arg(wholeFileSweep(doc.plan) ? "file" : "range");
+        for (const auto& id : strategyOrder(doc)) {
+            Series s = line(out, doc, id, colorOf(id), [](const Cell& c) -> std::optional<double> {
+                if (c.summary.median <= 0)
+                    return std::nullopt;
+                return double(c.rangeBytes) / (c.summary.median * 1e9) * 1e6;
+            });
+            if (!s.x.isEmpty())
+                out.series.push_back(s);
+        }
+        std::vector<double> sizes;
+        for (const auto& c : doc.cells)
+            if (c.measured())
+                sizes.push_back(double(c.rangeBytes));
+        if (sizes.empty() || out.axis != SweepAxis::RangeSize)
+            break;
+        const auto [lo, hi] = std::minmax_element(sizes.begin(), sizes.end());
+        for (const auto& fit : fitCosts(doc))
+            out.series.push_back(fittedLine(fit, *lo, *hi, colorOf(fit.strategy)));
+        break;
+    }
     case ChartMode::Latency:
         out.yLabel = "latency per range (µs): solid p50, dashed p99";
         for (const auto& id : strategyOrder(doc)) {

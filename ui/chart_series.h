@@ -10,7 +10,9 @@
 
 namespace readscope::ui {
 
-enum class ChartMode { Throughput, Relative, CpuPerGB, Latency };
+// Iops: ranges per second at the median; TimePerRange: time per range with each strategy's
+// fitted cost model t(n) = fixed + n / bandwidth (cost_model.h) drawn through it.
+enum class ChartMode { Throughput, Relative, CpuPerGB, Latency, Iops, TimePerRange };
 // What the bars around a GB/s median span: the 95% confidence interval of the median (the
 // default: how sure the figure is), the quartiles of the rounds, or their whole range.
 enum class BarKind { MedianInterval, Quartiles, MinMax };
@@ -24,6 +26,8 @@ struct Series {
     bool baseline = false;
     bool dotted = false; // an in-place mapping that touched 1 byte/page (consume minimal)
     bool errorBars = false;
+    bool limit = false;  // the machine's memcpy ceiling: grey, dash-dot, no points
+    bool fitted = false; // a cost model's line: the strategy's colour, dashed, no points
     QVector<double> x, y, below, above;
 };
 

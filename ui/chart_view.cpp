@@ -50,6 +50,10 @@ QString modeTitle(ChartMode mode, const QString& reference, const Plan& plan) {
     case ChartMode::Relative: return "GB/s relative to " + reference;
     case ChartMode::CpuPerGB: return "CPU time per GB read";
     case ChartMode::Latency: return "Latency per range";
+    case ChartMode::Iops: return wholeFileSweep(plan) ? "Files per second" : "IOPS per range size";
+    case ChartMode::TimePerRange:
+        return wholeFileSweep(plan) ? "Time per file and its cost model"
+                                    : "Time per range and its cost model";
     }
     return {};
 }
@@ -100,6 +104,9 @@ QString footnote(const ResultDocument& doc, BarKind bars) {
     if (std::any_of(doc.cells.begin(), doc.cells.end(),
                     [](const Cell& c) { return c.status == CellStatus::NotCold; }))
         text += " · red square: not cold (the file stayed cached)";
+    if (std::any_of(doc.cells.begin(), doc.cells.end(),
+                    [](const Cell& c) { return c.copyLimitGbps.has_value(); }))
+        text += " · dash-dot: memcpy's speed here, which a strategy that copies cannot pass";
     return text;
 }
 
@@ -116,6 +123,8 @@ ChartView::ChartView(ResultsModel* model, QWidget* parent)
     modeBox_->addItem("× a reference strategy", int(ChartMode::Relative));
     modeBox_->addItem("CPU time per GB (user, system)", int(ChartMode::CpuPerGB));
     modeBox_->addItem("Latency per range (p50, p99)", int(ChartMode::Latency));
+    modeBox_->addItem("IOPS (ranges per second)", int(ChartMode::Iops));
+    modeBox_->addItem("Time per range (cost model)", int(ChartMode::TimePerRange));
     referenceBox_ = new QComboBox(this);
     referenceBox_->setObjectName("chartReference");
     referenceBox_->setToolTip("The strategy every other one is divided by");
@@ -349,6 +358,8 @@ void ChartView::rebuild() {
     plot_->yAxis->setLabel(data.yLabel);
     double top = 0, bottom = 0;
     bool first = true;
+    QCPGraph* limitGraph = nullptr;
+    double limitLow = 0, limitTop = 0;
     for (const auto& series : data.series) {
         const QColor color = seriesColor(series.colorIndex);
         QCPGraph* g = plot_->addGraph();
@@ -358,15 +369,31 @@ void ChartView::rebuild() {
         if (series.baseline)
             g->setProperty(kBaselineProperty, true);
         QPen pen(color, series.dashed ? 1.6 : 2);
-        if (series.dashed)
+        if (series.dashed || series.fitted)
             pen.setStyle(Qt::DashLine);
         if (series.dotted)
             pen.setStyle(Qt::DotLine);
+        if (series.limit)
+            pen = QPen(QColor(110, 110, 110), 1.5, Qt::DashDotLine);
+        if (series.fitted)
+            pen.setWidthF(1.2);
         g->setPen(pen);
         const auto shape = seriesShape(series.colorIndex);
-        g->setScatterStyle(series.dashed ? QCPScatterStyle(shape, QPen(color, 1.5), Qt::NoBrush, 6)
-                                         : QCPScatterStyle(shape, color, color, 7));
+        g->setScatterStyle(series.limit || series.fitted ? QCPScatterStyle(QCPScatterStyle::ssNone)
+                           : series.dashed
+                               ? QCPScatterStyle(shape, QPen(color, 1.5), Qt::NoBrush, 6)
+                               : QCPScatterStyle(shape, color, color, 7));
         g->setData(series.x, series.y, true);
+        if (series.fitted)         // the axis label says what dashed lines are; the teaching panel
+            g->removeFromLegend(); // gives each fit's numbers
+        if (series.limit) {        // scales the axis only where it does not flatten the figures
+            limitGraph = g;
+            for (double y : series.y) {
+                limitLow = limitLow > 0 ? std::min(limitLow, y) : y;
+                limitTop = std::max(limitTop, y);
+            }
+            continue;
+        }
         for (int i = 0; i < series.y.size(); ++i) {
             const double hi = series.y[i] + (series.errorBars ? series.above[i] : 0);
             const double lo = series.y[i] - (series.errorBars ? series.below[i] : 0);
@@ -404,7 +431,21 @@ void ChartView::rebuild() {
     markers("failed", QCPScatterStyle(QCPScatterStyle::ssCross, QPen(red, 3), Qt::NoBrush, 12),
             data.failedX, data.failedY);
     setUpXAxis(doc, data);
-    const bool logY = (mode_ == ChartMode::Latency || logY_->isChecked()) && bottom > 0;
+    // Latency, IOPS and time per range span decades across the sizes: always logarithmic.
+    const bool alwaysLog =
+        mode_ == ChartMode::Latency || mode_ == ChartMode::Iops || mode_ == ChartMode::TimePerRange;
+    const bool logY = (alwaysLog || logY_->isChecked()) && bottom > 0;
+    // The memcpy limit joins the scale on a log axis, or when it is near the figures; far
+    // above them on a linear axis it would squeeze every line into the bottom of the plot, so
+    // the axis stays with the figures and the legend says where the limit is.
+    if (limitGraph) {
+        if (logY || limitTop <= top * 1.5)
+            top = std::max(top, limitTop);
+        else
+            limitGraph->setName(QString("memcpy limit %1-%2 (off scale)")
+                                    .arg(limitLow, 0, 'f', 0)
+                                    .arg(limitTop, 0, 'f', 0));
+    }
     // A legend entry names something drawn: a line with no point it can draw (no value yet,
     // or none above zero on a log axis) leaves the legend.
     for (int i = 0; i < plot_->graphCount(); ++i) {

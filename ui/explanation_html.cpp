@@ -1,11 +1,14 @@
 #include "explanation_html.h"
 
 #include "readscope/compare.h"
+#include "readscope/cost_model.h"
 #include "readscope/strategy.h"
 #include "readscope/teaching.h"
 #include "readscope/units.h"
 
 #include <QStringList>
+
+#include <cmath>
 
 namespace readscope::ui {
 
@@ -65,6 +68,35 @@ QString strategyHtml(const std::string& id, const ResultDocument& doc, const Slo
                 placement << qs(note).toHtmlEscaped();
     }
     html += "</table>";
+    const auto fits = fitCosts(doc);
+    for (const auto& fit : fits) {
+        if (fit.strategy != id)
+            continue;
+        const QString unit = wholeFileSweep(doc.plan) ? "file" : "range";
+        html += QString("<h4>Cost per %1, fitted</h4><p>t(n) = %2 µs + n / %3 GB/s over %4 "
+                        "sizes (worst misfit %5 %). ")
+                    .arg(unit)
+                    .arg(fit.fixedSeconds * 1e6, 0, 'f', 2)
+                    .arg(fit.bytesPerSecond / 1e9, 0, 'f', 2)
+                    .arg(fit.points)
+                    .arg(fit.worstMisfit * 100, 0, 'f', 0);
+        html += fit.fixedSeconds > 0
+                    ? QString("Below %1 %2s, half the time or more is this fixed cost per %2.")
+                          .arg(qs(formatSize(std::uint64_t(fit.halfFixedBytes()))))
+                          .arg(unit)
+                    : QString("No fixed cost shows at these sizes: its time grows with the bytes "
+                              "alone.");
+        html += "</p>";
+        if (const auto check = seekCheck(doc, fits); check && (id == "seek-read"))
+            html += QString("<p>Its fixed cost is %1 µs %2 than pread-uninit's; it made %3 lseek "
+                            "per range%4.</p>")
+                        .arg(std::abs(check->extraFixedSeconds) * 1e6, 0, 'f', 2)
+                        .arg(check->extraFixedSeconds >= 0 ? "more" : "less")
+                        .arg(check->seeksPerRange, 0, 'f', 2)
+                        .arg(check->lseekSeconds ? QString(", and one lseek costs %1 µs here")
+                                                       .arg(*check->lseekSeconds * 1e6, 0, 'f', 2)
+                                                 : QString());
+    }
     if (!faults)
         html += "<p>n/c: page faults were not counted on the system this was measured on (it "
                 "reports none at all, as Wine does).</p>";

@@ -1,5 +1,7 @@
 #include "results_model.h"
 
+#include <QLocale>
+
 #include "readscope/buffer_offsets.h"
 #include "readscope/units.h"
 
@@ -50,6 +52,8 @@ QVariant ResultsModel::data(const QModelIndex& index, int role) const {
         case P25: return s.p25;
         case P75: return s.p75;
         case Cv: return s.cv;
+        case Iops: return medianIops(*c).value_or(-1);
+        case OfCopyLimit: return pctOfCopyLimit(*c).value_or(-1);
         case Resident: return c->residentBefore ? *c->residentBefore : -1.0;
         case Status: return QString::fromStdString(statusText(*c));
         case Message: return QString::fromStdString(c->message);
@@ -71,6 +75,14 @@ QVariant ResultsModel::data(const QModelIndex& index, int role) const {
         case P25: return rate(s.p25);
         case P75: return rate(s.p75);
         case Cv: return hasFigures ? QString::number(s.cv * 100, 'f', 1) + " %" : QString("–");
+        case Iops: {
+            const auto v = medianIops(*c);
+            return v ? QLocale().toString(*v, 'f', 0) : QString("–");
+        }
+        case OfCopyLimit: {
+            const auto v = pctOfCopyLimit(*c);
+            return v ? QString::number(*v, 'f', 0) + " %" : QString("–");
+        }
         case Resident:
             return c->residentBefore ? QString::number(*c->residentBefore * 100, 'f', 1) + " %"
                                      : QString(hasFigures ? "unverified" : "–");
@@ -86,6 +98,12 @@ QVariant ResultsModel::data(const QModelIndex& index, int role) const {
         if (c->status == CellStatus::Noisy || c->status == CellStatus::NotCold)
             return QBrush(QColor(0xe0, 0x8a, 0x00));
     }
+    if (role == Qt::ToolTipRole && index.column() == Iops)
+        return "Ranges per second at the median GB/s (files per second in a whole-file sweep).";
+    if (role == Qt::ToolTipRole && index.column() == OfCopyLimit)
+        return "The median as a share of memcpy's speed on this machine for the same copy "
+               "shape, measured before the cell (warm runs). A strategy that copies the bytes "
+               "into a buffer cannot pass 100 %; an in-place mapping can.";
     if (role == Qt::ToolTipRole && index.column() == Buffers)
         return "Page offsets the destination buffers started at (offset x buffers). A copy "
                "into a buffer a few bytes past a page boundary can be several times slower.";
@@ -97,9 +115,9 @@ QVariant ResultsModel::data(const QModelIndex& index, int role) const {
 QVariant ResultsModel::headerData(int section, Qt::Orientation o, int role) const {
     if (o != Qt::Horizontal || role != Qt::DisplayRole)
         return QAbstractTableModel::headerData(section, o, role);
-    static const char* names[] = {"Strategy",   "Range",  "Offset", "Median GB/s", "Min",
-                                  "Max",        "P25",    "P75",    "CV",          "Resident",
-                                  "Buffers at", "Status", "Message"};
+    static const char* names[] = {"Strategy", "Range",    "Offset",     "Median GB/s", "Min",
+                                  "Max",      "P25",      "P75",        "CV",          "IOPS",
+                                  "% memcpy", "Resident", "Buffers at", "Status",      "Message"};
     return section >= 0 && section < ColumnCount ? QString(names[section]) : QVariant();
 }
 

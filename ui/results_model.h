@@ -22,6 +22,8 @@ public:
         P25,
         P75,
         Cv,
+        Iops,
+        OfCopyLimit,
         Resident,
         Buffers,
         Status,

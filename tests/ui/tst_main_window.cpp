@@ -805,6 +805,48 @@ private slots:
         QCOMPARE(box->title(), QString("File sizes"));
     }
 
+    // What the machine allows and what each range costs, as a person finds them: the memcpy
+    // limit in the GB/s chart of a warm run (named, dash-dot, no points), the table's IOPS and
+    // share of that limit, and the time-per-range mode with each strategy's fitted cost model
+    // drawn dashed through its points on log axes.
+    void limitsAndTheCostModelAreShown() {
+        MainWindow w;
+        QVERIFY(testing::runToEnd(w, testing::tinyPlan(*file_)));
+        auto* plot = w.chart()->plot();
+        QCPGraph* limit = nullptr;
+        for (int i = 0; i < plot->graphCount(); ++i)
+            if (plot->graph(i)->name().startsWith("memcpy limit"))
+                limit = plot->graph(i);
+        QVERIFY(limit);
+        QCOMPARE(limit->dataCount(), 3);
+        QCOMPARE(limit->pen().style(), Qt::DashDotLine);
+        const auto* model = w.model();
+        for (int row = 0; row < model->rowCount(); ++row) {
+            const double iops =
+                model->index(row, ResultsModel::Iops).data(ResultsModel::SortRole).toDouble();
+            const double pct = model->index(row, ResultsModel::OfCopyLimit)
+                                   .data(ResultsModel::SortRole)
+                                   .toDouble();
+            QVERIFY(iops > 0);
+            QVERIFY(pct > 0);
+        }
+        auto* mode = w.findChild<QComboBox*>("chartMode");
+        mode->setCurrentIndex(mode->findData(int(ChartMode::TimePerRange)));
+        QCOMPARE(plot->yAxis->scaleType(), QCPAxis::stLogarithmic);
+        int fitted = 0;
+        for (int i = 0; i < plot->graphCount(); ++i)
+            if (plot->graph(i)->pen().style() == Qt::DashLine &&
+                plot->graph(i)->scatterStyle().shape() == QCPScatterStyle::ssNone) {
+                ++fitted;
+                QVERIFY(plot->graph(i)->dataCount() > 3); // a curve across the sizes
+            }
+        QCOMPARE(fitted, 2); // one per strategy, each measured at three sizes
+        QCOMPARE(w.chart()->pointCount("pread-uninit"), 3);
+        mode->setCurrentIndex(mode->findData(int(ChartMode::Iops)));
+        QCOMPARE(w.chart()->pointCount("mmap-touch"), 3);
+        QCOMPARE(plot->yAxis->scaleType(), QCPAxis::stLogarithmic);
+    }
+
     // A narrow chart keeps its plot wide: the legend moves under it and the title wraps
     // between its parts; a wide one has the legend beside the plot, as exports do.
     void narrowChartsPutTheLegendBelow() {
