@@ -135,6 +135,25 @@ private slots:
         c.status = CellStatus::Failed;
         QVERIFY(!medianIops(c) && !pctOfCopyLimit(c));
     }
+
+    // A copying strategy past memcpy's speed is said once for the run; an in-place mapping
+    // there is not (it copies nothing), and a cell within 2% of the limit is noise.
+    void copiesFasterThanMemcpyAreFlagged() {
+        ResultDocument doc;
+        Cell copy = modelCell("pread-uninit", 64 << 10, 0, 10.1e9, 0);
+        copy.copyLimitGbps = 10; // 101%: within the allowance
+        Cell mapped = modelCell("mmap-touch", 64 << 10, 0, 30e9, 0);
+        mapped.copyLimitGbps = 10;
+        doc.cells = {copy, mapped};
+        QCOMPARE(aboveCopyLimitWarning(doc), std::string());
+        doc.cells[0] = modelCell("pread-uninit", 64 << 10, 0, 12e9, 0);
+        doc.cells[0].copyLimitGbps = 10;
+        const auto warning = aboveCopyLimitWarning(doc);
+        QVERIFY2(warning.rfind("1 copying cell ran faster than memcpy copies here: pread-uninit "
+                               "at 64 KiB (120%)",
+                               0) == 0,
+                 warning.c_str());
+    }
 };
 
 QTEST_GUILESS_MAIN(TestCostModel)

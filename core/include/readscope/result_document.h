@@ -134,6 +134,12 @@ std::optional<double> pctOfCopyLimit(const Cell& cell);
 std::string bytesConsumed(const Cell& cell, Consume consume);
 bool touchesOnePerPage(std::string_view strategy, Consume consume);
 
+// "2 copying cells ran faster than memcpy copies here: ..." when a strategy that copies the
+// bytes into a buffer passed the memcpy limit by more than kAboveCopyLimitPct (measurement
+// noise allowed for); empty otherwise. In-place mappings copy nothing and may pass it.
+inline constexpr double kAboveCopyLimitPct = 102;
+std::string aboveCopyLimitWarning(const ResultDocument& doc);
+
 // "2 cells did not go cold: ..." for the CLI and the app alike; empty when every cold cell
 // went cold.
 std::string notColdWarning(const ResultDocument& doc);

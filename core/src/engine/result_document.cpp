@@ -105,6 +105,30 @@ std::string pointLabel(SweepAxis axis, const SweepPoint& point) {
     return formatSize(point.rangeBytes);
 }
 
+std::string aboveCopyLimitWarning(const ResultDocument& doc) {
+    std::vector<std::string> cells;
+    for (const auto& c : doc.cells) {
+        const auto* s = findStrategy(c.strategy);
+        const auto pct = pctOfCopyLimit(c);
+        if (s && s->access != Access::MapInPlace && pct && *pct > kAboveCopyLimitPct)
+            cells.push_back(
+                fmt::format("{} at {} ({:.0f}%)", c.strategy, pointText(c.point()), *pct));
+    }
+    if (cells.empty())
+        return {};
+    std::string list;
+    for (std::size_t i = 0; i < cells.size() && i < 3; ++i)
+        list += (i ? ", " : "") + cells[i];
+    if (cells.size() > 3)
+        list += fmt::format(" and {} more", cells.size() - 3);
+    return fmt::format("{} faster than memcpy copies here: {}. A strategy that copies cannot "
+                       "pass memcpy, so the limit or these figures are off (a source small "
+                       "enough to stay in the CPU caches?)",
+                       cells.size() == 1 ? "1 copying cell ran"
+                                         : fmt::format("{} copying cells ran", cells.size()),
+                       list);
+}
+
 std::string notColdWarning(const ResultDocument& doc) {
     const auto n = std::count_if(doc.cells.begin(), doc.cells.end(),
                                  [](const Cell& c) { return c.status == CellStatus::NotCold; });
