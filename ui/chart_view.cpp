@@ -352,6 +352,9 @@ void ChartView::rebuild() {
     const ChartData data = buildChart(doc, baseline_ ? &*baseline_ : nullptr, mode_,
                                       referenceBox_->currentText().toStdString(), barKind());
     barsBox_->setVisible(mode_ == ChartMode::Throughput);
+    // Latency, IOPS and time per range are always on a log axis: the box cannot say otherwise.
+    logY_->setEnabled(mode_ != ChartMode::Latency && mode_ != ChartMode::Iops &&
+                      mode_ != ChartMode::TimePerRange);
     int barLane = 0;
     const int barLanes = int(std::count_if(data.series.begin(), data.series.end(),
                                            [](const Series& s) { return s.errorBars; }));

@@ -845,6 +845,9 @@ private slots:
         mode->setCurrentIndex(mode->findData(int(ChartMode::Iops)));
         QCOMPARE(w.chart()->pointCount("mmap-touch"), 3);
         QCOMPARE(plot->yAxis->scaleType(), QCPAxis::stLogarithmic);
+        QVERIFY(!w.findChild<QCheckBox*>("chartLogY")->isEnabled()); // always log here
+        mode->setCurrentIndex(mode->findData(int(ChartMode::Throughput)));
+        QVERIFY(w.findChild<QCheckBox*>("chartLogY")->isEnabled());
     }
 
     // A narrow chart keeps its plot wide: the legend moves under it and the title wraps
