@@ -75,7 +75,8 @@ QString cellDetailsHtml(const Cell& c, const ResultDocument& doc) {
         if (const auto iops = medianIops(c))
             html += row(wholeFileSweep(doc.plan) ? "Files per second" : "IOPS",
                         QString("%1 %2 per second at the median")
-                            .arg(*iops, 0, 'f', 0)
+                            .arg(*iops >= 100 ? QString::number(*iops, 'f', 0)
+                                              : QString::number(*iops, 'g', 3))
                             .arg(wholeFileSweep(doc.plan) ? "files" : "ranges"));
         if (const auto pct = pctOfCopyLimit(c))
             html += row("memcpy limit",

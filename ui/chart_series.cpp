@@ -260,23 +260,26 @@ ChartData buildChart(const ResultDocument& doc, const ResultDocument* baseline, 
         out.yLabel = QString("µs per %1 at the median; dashed: t(n) = fixed + n / bandwidth fitted")
                          .arg(wholeFileSweep(doc.plan) ? "file" : "range");
         for (const auto& id : strategyOrder(doc)) {
-            Series s = line(out, doc, id, colorOf(id), [](const Cell& c) -> std::optional<double> {
+            // A worker's time per range, as the cost model fits it (cost_model.h).
+            const double threads = doc.plan.threads;
+            Series s = line(out, doc, id, colorOf(id), [&](const Cell& c) -> std::optional<double> {
                 if (c.summary.median <= 0)
                     return std::nullopt;
-                return double(c.rangeBytes) / (c.summary.median * 1e9) * 1e6;
+                return double(c.rangeBytes) * threads / (c.summary.median * 1e9) * 1e6;
             });
             if (!s.x.isEmpty())
                 out.series.push_back(s);
         }
-        std::vector<double> sizes;
-        for (const auto& c : doc.cells)
-            if (c.measured())
-                sizes.push_back(double(c.rangeBytes));
-        if (sizes.empty() || out.axis != SweepAxis::RangeSize)
+        if (out.axis != SweepAxis::RangeSize)
             break;
-        const auto [lo, hi] = std::minmax_element(sizes.begin(), sizes.end());
-        for (const auto& fit : fitCosts(doc))
+        for (const auto& fit : fitCosts(doc)) { // across the sizes this strategy measured
+            std::vector<double> sizes;
+            for (const auto& c : doc.cells)
+                if (c.strategy == fit.strategy && c.measured())
+                    sizes.push_back(double(c.rangeBytes));
+            const auto [lo, hi] = std::minmax_element(sizes.begin(), sizes.end());
             out.series.push_back(fittedLine(fit, *lo, *hi, colorOf(fit.strategy)));
+        }
         break;
     }
     case ChartMode::Latency:

@@ -92,7 +92,7 @@ QString planTitle(const ResultDocument& doc, ChartMode mode, const QString& refe
 }
 
 // Under an exported chart: how the figures were made and what its marks mean.
-QString footnote(const ResultDocument& doc, BarKind bars) {
+QString footnote(const ResultDocument& doc, BarKind bars, bool throughput) {
     const auto& p = doc.plan;
     QString text = QString("%1 · consume %2 · bars: %3 · hollow point: noisy (median uncertain "
                            "by more than ±%4%)")
@@ -104,8 +104,8 @@ QString footnote(const ResultDocument& doc, BarKind bars) {
     if (std::any_of(doc.cells.begin(), doc.cells.end(),
                     [](const Cell& c) { return c.status == CellStatus::NotCold; }))
         text += " · red square: not cold (the file stayed cached)";
-    if (std::any_of(doc.cells.begin(), doc.cells.end(),
-                    [](const Cell& c) { return c.copyLimitGbps.has_value(); }))
+    if (throughput && std::any_of(doc.cells.begin(), doc.cells.end(),
+                                  [](const Cell& c) { return c.copyLimitGbps.has_value(); }))
         text += " · dash-dot: memcpy's speed here, which a strategy that copies cannot pass";
     return text;
 }
@@ -445,9 +445,9 @@ void ChartView::rebuild() {
         if (logY || limitTop <= top * 1.5)
             top = std::max(top, limitTop);
         else
-            limitGraph->setName(QString("memcpy limit %1-%2 (off scale)")
-                                    .arg(limitLow, 0, 'f', 0)
-                                    .arg(limitTop, 0, 'f', 0));
+            limitGraph->setName(QString("memcpy %1-%2 GB/s (off scale)")
+                                    .arg(limitLow, 0, 'f', limitLow >= 10 ? 0 : 1)
+                                    .arg(limitTop, 0, 'f', limitTop >= 10 ? 0 : 1));
     }
     // A legend entry names something drawn: a line with no point it can draw (no value yet,
     // or none above zero on a log axis) leaves the legend.
@@ -641,8 +641,10 @@ void ChartView::showTooltip(QMouseEvent* event) {
 // While alive, the chart wears what an exported or copied chart carries: the whole system line
 // in its title and a footnote (rounds, consume mode, what bars and marks mean) under the plot.
 ChartView::ExportDress::ExportDress(ChartView& chart) : chart_(chart) {
-    note_ = new QCPTextElement(chart.plot_, footnote(chart.model_->document(), chart.barKind()),
-                               QFont(chart.font().family(), 9));
+    note_ = new QCPTextElement(
+        chart.plot_,
+        footnote(chart.model_->document(), chart.barKind(), chart.mode_ == ChartMode::Throughput),
+        QFont(chart.font().family(), 9));
     note_->setTextColor(chart.palette().color(QPalette::WindowText));
     chart.exporting_ = true;
     chart.placeLegend(false); // an image is wide enough for the legend beside the plot

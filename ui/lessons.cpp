@@ -39,7 +39,7 @@ QList<Lesson> loadLessons() {
             l.plan.cache = *c;
         if (auto c = parseConsume(o["consume"].toString("all").toStdString()))
             l.plan.consume = *c;
-        l.plan.rounds = o["rounds"].toInt(15);
+        l.plan.rounds = o["rounds"].toInt(Plan{}.rounds);
         if (o.contains("finding")) {
             const QJsonObject f = o["finding"].toObject();
             Finding finding;

@@ -77,7 +77,9 @@ QVariant ResultsModel::data(const QModelIndex& index, int role) const {
         case Cv: return hasFigures ? QString::number(s.cv * 100, 'f', 1) + " %" : QString("–");
         case Iops: {
             const auto v = medianIops(*c);
-            return v ? QLocale().toString(*v, 'f', 0) : QString("–");
+            if (!v)
+                return QString("–");
+            return *v >= 100 ? QLocale().toString(*v, 'f', 0) : QLocale().toString(*v, 'g', 3);
         }
         case OfCopyLimit: {
             const auto v = pctOfCopyLimit(*c);

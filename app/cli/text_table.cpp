@@ -23,7 +23,7 @@ std::string iops(const std::optional<double>& v) {
         return fmt::format("{:.2f}M", *v / 1e6);
     if (*v >= 1e3)
         return fmt::format("{:.1f}k", *v / 1e3);
-    return fmt::format("{:.0f}", *v);
+    return *v >= 100 ? fmt::format("{:.0f}", *v) : fmt::format("{:.3g}", *v);
 }
 
 std::string ofLimit(const std::optional<double>& pct) {

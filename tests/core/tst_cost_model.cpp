@@ -108,7 +108,7 @@ private slots:
         const auto check = seekCheck(doc, fits);
         QVERIFY(check);
         QVERIFY(std::abs(check->extraFixedSeconds - 1.1e-6) < 1e-9);
-        QCOMPARE(check->seeksPerRange, 1.0);
+        QCOMPARE(check->seeksPerRange, std::optional(1.0));
         const auto lines = costModelLines(doc);
         QVERIFY(!lines.empty());
         std::string all;
@@ -121,6 +121,18 @@ private slots:
         QVERIFY2(all.find("pread-uninit             1.50         6.00") != std::string::npos,
                  all.c_str());
         QVERIFY(all.find("mmap-touch") == std::string::npos);
+        // Two workers share the run's time: each pays twice the run's time per range.
+        doc.plan.threads = 2;
+        QVERIFY(std::abs(fitCosts(doc)[0].fixedSeconds - 3e-6) < 1e-9);
+        doc.plan.threads = 1;
+        // A summary CSV has no rounds: nothing was counted there, and nothing is claimed.
+        for (auto& c : doc.cells)
+            c.samples.clear();
+        const auto fromSummary = costModelLines(doc);
+        QVERIFY(!seekCheck(doc, fitCosts(doc))->seeksPerRange);
+        QVERIFY2(fromSummary.back() == "seek-read pays 1.10 µs more per range than pread-uninit; "
+                                       "one lseek costs 1.10 µs here.",
+                 fromSummary.back().c_str());
         // A buffer-offset sweep has one range size: nothing to fit.
         doc.plan.bufferOffsets = {0, 16};
         QVERIFY(fitCosts(doc).empty());

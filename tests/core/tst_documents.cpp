@@ -126,10 +126,32 @@ private slots:
         doc.cells[0].copyLimitGbps = 20;
         const double median = doc.cells[0].summary.median;
         const auto csv = toSummaryCsv(doc);
-        QVERIFY(csv.find(",median_iops,copy_limit_gbps,pct_of_copy_limit\r\n") !=
+        QVERIFY(csv.find(",median_iops,copy_limit_gbps,pct_of_copy_limit,warmup,round_time\r\n") !=
                 std::string::npos);
         auto fromCsv = fromSummaryCsv(csv);
         QVERIFY(fromCsv.ok());
+        // The warm-up and round time travel; a summary from before they did gets the
+        // defaults of its day, not today's.
+        QCOMPARE(fromCsv->plan.warmup, doc.plan.warmup);
+        QCOMPARE(fromCsv->plan.roundTimeSeconds, doc.plan.roundTimeSeconds);
+        const auto cut = csv.find(",warmup,round_time");
+        std::string older;
+        for (std::size_t line = 0, at = 0; at < csv.size();) {
+            const auto end = csv.find("\r\n", at);
+            std::string row = csv.substr(at, end - at);
+            // Drop the last two fields of every row (no field of this document holds a comma
+            // after them).
+            for (int k = 0; k < 2; ++k)
+                row.erase(row.rfind(','));
+            older += row + "\r\n";
+            at = end + 2;
+            ++line;
+        }
+        QVERIFY(cut != std::string::npos && older.find("warmup") == std::string::npos);
+        auto fromOlder = fromSummaryCsv(older);
+        QVERIFY(fromOlder.ok());
+        QCOMPARE(fromOlder->plan.warmup, 2);
+        QCOMPARE(fromOlder->plan.roundTimeSeconds, 0.1);
         QCOMPARE(*fromCsv->cells[0].copyLimitGbps, 20.0);
         QVERIFY(!fromCsv->cells[1].copyLimitGbps);
         const auto json = toJson(doc);

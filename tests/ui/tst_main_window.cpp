@@ -815,7 +815,7 @@ private slots:
         auto* plot = w.chart()->plot();
         QCPGraph* limit = nullptr;
         for (int i = 0; i < plot->graphCount(); ++i)
-            if (plot->graph(i)->name().startsWith("memcpy limit"))
+            if (plot->graph(i)->name().startsWith("memcpy"))
                 limit = plot->graph(i);
         QVERIFY(limit);
         QCOMPARE(limit->dataCount(), 3);

@@ -6,6 +6,7 @@
 // is fixed cost.
 #include "readscope/result_document.h"
 
+#include <algorithm>
 #include <optional>
 #include <span>
 #include <string>
@@ -26,7 +27,7 @@ struct CostFit {
     double worstMisfit = 0;    // the largest |fit - measured| / measured over the points
     int points = 0;
     // The range size below which the fixed cost is half a range's time or more.
-    double halfFixedBytes() const { return fixedSeconds * bytesPerSecond; }
+    double halfFixedBytes() const { return std::min(fixedSeconds * bytesPerSecond, 1e15); }
 };
 
 // Least squares on relative error (each point weighted by 1 / t^2, so a 16 KiB range counts
@@ -35,14 +36,17 @@ struct CostFit {
 std::optional<CostFit> fitCost(std::span<const CostPoint> points);
 
 // Every strategy of a range-size or file-size sweep with measured cells at 3 or more sizes,
-// in plan order. Time per range = range bytes / median bytes per second.
+// in plan order. Time per range = range bytes / median bytes per second, times the run's
+// threads (each worker reads its own ranges one after another): a worker's time per range.
 std::vector<CostFit> fitCosts(const ResultDocument& doc);
 
 // seek-read against pread-uninit (the same fresh uninitialised buffer, plus one lseek): the
 // extra fixed cost the fits give, beside what the engine counted and measured.
 struct SeekCheck {
-    double extraFixedSeconds = 0;       // fixed(seek-read) - fixed(pread-uninit)
-    double seeksPerRange = 0;           // counted by the engine, median over the cells
+    double extraFixedSeconds = 0; // fixed(seek-read) - fixed(pread-uninit)
+    // Counted by the engine, median over the cells; none from documents without per-round
+    // samples (a summary CSV).
+    std::optional<double> seeksPerRange;
     std::optional<double> lseekSeconds; // one lseek, measured at the run's start
 };
 std::optional<SeekCheck> seekCheck(const ResultDocument& doc, std::span<const CostFit> fits);

@@ -87,7 +87,7 @@ Status validatePlan(const Plan& plan, const FileProbe& file);
 std::uint64_t effectiveBudget(const Plan& plan, std::uint64_t fileSize);
 // A round's floor when sized by time: 64 ranges, which keeps small ranges meaningful, but no
 // more than 8 MiB of them (at least 4 ranges): 64 ranges of 8 MiB would be 512 MiB a round,
-// a quarter second for a 2 GB/s mapping where the round time asks for 25 ms.
+// a quarter second for a 2 GB/s mapping where the round time asks for 15 ms.
 inline constexpr std::size_t kMinRangesPerRound = 64;
 inline constexpr std::size_t kMinRangesPerRoundLarge = 4;
 inline constexpr std::uint64_t kFloorBytesPerRound = 8ull << 20;

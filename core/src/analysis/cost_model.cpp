@@ -83,8 +83,10 @@ std::vector<CostFit> fitCosts(const ResultDocument& doc) {
         std::map<std::uint64_t, double> perSize; // one point per size
         for (const auto& c : doc.cells)
             if (c.strategy == id && c.measured() && c.summary.median > 0)
+                // Each of the run's workers reads its own block of ranges one after another,
+                // so a worker's time per range is the threads times the run's.
                 perSize[c.rangeBytes] =
-                    static_cast<double>(c.rangeBytes) / (c.summary.median * 1e9);
+                    static_cast<double>(c.rangeBytes) * doc.plan.threads / (c.summary.median * 1e9);
         std::vector<CostPoint> points;
         for (const auto& [bytes, seconds] : perSize)
             points.push_back({static_cast<double>(bytes), seconds});
@@ -111,10 +113,11 @@ std::optional<SeekCheck> seekCheck(const ResultDocument& doc, std::span<const Co
     check.extraFixedSeconds = seek->fixedSeconds - pread->fixedSeconds;
     std::vector<double> perRange;
     for (const auto& c : doc.cells)
-        if (c.strategy == "seek-read" && c.measured() && c.rangesPerRound > 0)
+        if (c.strategy == "seek-read" && c.measured() && c.rangesPerRound > 0 && !c.samples.empty())
             perRange.push_back(medianOverRounds(c, [](const Sample& s) { return s.seeks; }) /
                                static_cast<double>(c.rangesPerRound));
-    check.seeksPerRange = perRange.empty() ? 0 : median(perRange);
+    if (!perRange.empty())
+        check.seeksPerRange = median(perRange);
     check.lseekSeconds = doc.lseekSeconds;
     return check;
 }
@@ -141,14 +144,16 @@ std::vector<std::string> costModelLines(const ResultDocument& doc) {
                                 "is fixed cost; misfit: the fit's worst error over the sizes)",
                                 axis));
     if (const auto check = seekCheck(doc, fits)) {
-        std::string line = fmt::format(
-            "seek-read pays {} µs {} per range than pread-uninit; it makes {:.2f} lseek per range "
-            "(counted)",
-            microseconds(std::abs(check->extraFixedSeconds)),
-            check->extraFixedSeconds >= 0 ? "more" : "less", check->seeksPerRange);
+        std::string line = fmt::format("seek-read pays {} µs {} per range than pread-uninit",
+                                       microseconds(std::abs(check->extraFixedSeconds)),
+                                       check->extraFixedSeconds >= 0 ? "more" : "less");
+        if (check->seeksPerRange)
+            line +=
+                fmt::format("; it makes {:.2f} lseek per range (counted)", *check->seeksPerRange);
         if (check->lseekSeconds)
             line +=
-                fmt::format(", and one lseek costs {} µs here", microseconds(*check->lseekSeconds));
+                fmt::format("{} one lseek costs {} µs here", check->seeksPerRange ? ", and" : ";",
+                            microseconds(*check->lseekSeconds));
         lines.push_back(line + ".");
     }
     return lines;

@@ -161,6 +161,8 @@ std::vector<Column> summaryColumns() {
         {"median_iops", [](const Cell& c, D) { return optional(medianIops(c)); }},
         {"copy_limit_gbps", [](const Cell& c, D) { return optional(c.copyLimitGbps); }},
         {"pct_of_copy_limit", [](const Cell& c, D) { return optional(pctOfCopyLimit(c)); }},
+        {"warmup", [](const Cell&, D d) { return std::to_string(d.plan.warmup); }},
+        {"round_time", [](const Cell&, D d) { return number(d.plan.roundTimeSeconds); }},
     };
 }
 
@@ -287,6 +289,12 @@ Result<ResultDocument> fromSummaryCsv(std::string_view text) {
                 doc.plan.consume = *m;
             parseNumber(get(row, "threads"), doc.plan.threads);
             parseNumber(get(row, "rounds"), doc.plan.rounds);
+            // Summaries from before these columns were written with 2 warm-up rounds of
+            // 0.1 s, the defaults then: a rerun command must not claim today's.
+            doc.plan.warmup = 2;
+            doc.plan.roundTimeSeconds = 0.1;
+            parseNumber(get(row, "warmup"), doc.plan.warmup);
+            parseNumber(get(row, "round_time"), doc.plan.roundTimeSeconds);
         }
         if (std::find(doc.plan.strategies.begin(), doc.plan.strategies.end(), c.strategy) ==
             doc.plan.strategies.end())

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cstring>
+#include <thread>
 
 namespace readscope {
 
@@ -20,17 +21,32 @@ CopyLimit::CopyLimit(std::uint64_t roundBytes)
     : source_(static_cast<std::size_t>(std::clamp<std::uint64_t>(roundBytes, 1, kMaxSource)),
               std::byte{1}) {}
 
-double CopyLimit::gbps(std::uint64_t rangeBytes) {
+double CopyLimit::gbps(std::uint64_t rangeBytes, int workers) {
+    // Each worker copies its own contiguous part of the source into its own buffer, as the
+    // run's workers read their own blocks of ranges; the pass's time is the slowest one's.
     const std::size_t total = source_.size();
-    const std::size_t n = static_cast<std::size_t>(std::clamp<std::uint64_t>(rangeBytes, 1, total));
-    std::vector<std::byte> destination(n, std::byte{0});
+    const std::size_t count = static_cast<std::size_t>(std::clamp(workers, 1, 256));
+    const std::size_t part = std::max<std::size_t>(1, total / count);
+    const std::size_t n = static_cast<std::size_t>(std::clamp<std::uint64_t>(rangeBytes, 1, part));
+    std::vector<std::vector<std::byte>> destinations(count, std::vector<std::byte>(n));
+    auto copyPart = [&](std::size_t w) {
+        const std::size_t begin = w * part, end = w + 1 == count ? total : begin + part;
+        auto& destination = destinations[w];
+        for (std::size_t off = begin; off < end; off += n)
+            std::memcpy(destination.data(), source_.data() + off, std::min(n, end - off));
+        gCopySink.fetch_xor(static_cast<unsigned>(destination[n / 2]), std::memory_order_relaxed);
+    };
     std::vector<double> rates;
     for (int pass = 0; pass <= kPasses; ++pass) {
         const auto t0 = Clock::now();
-        for (std::size_t off = 0; off < total; off += n)
-            std::memcpy(destination.data(), source_.data() + off, std::min(n, total - off));
+        if (count == 1) {
+            copyPart(0);
+        } else {
+            std::vector<std::jthread> threads;
+            for (std::size_t w = 0; w < count; ++w)
+                threads.emplace_back(copyPart, w);
+        }
         const double seconds = secondsBetween(t0, Clock::now());
-        gCopySink.fetch_xor(static_cast<unsigned>(destination[n / 2]), std::memory_order_relaxed);
         if (pass > 0 && seconds > 0) // the first pass warms what fits in the caches
             rates.push_back(static_cast<double>(total) / seconds / 1e9);
     }

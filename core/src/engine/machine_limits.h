@@ -15,8 +15,9 @@ class CopyLimit {
 public:
     static constexpr std::uint64_t kMaxSource = 128ull << 20;
     explicit CopyLimit(std::uint64_t roundBytes);
-    // The median GB/s of a few passes over the source (after one untimed pass).
-    double gbps(std::uint64_t rangeBytes);
+    // The median GB/s of a few passes over the source (after one untimed pass), copied by
+    // `workers` threads at once (the run's --threads), each its own part into its own buffer.
+    double gbps(std::uint64_t rangeBytes, int workers);
 
 private:
     std::vector<std::byte> source_;

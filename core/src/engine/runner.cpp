@@ -546,7 +546,7 @@ private:
         if (plan_.cache == CacheMode::Warm && !copies_) {
             if (!copyLimit_)
                 copyLimit_.emplace(effectiveBudget(plan_, file_.size));
-            const double limit = copyLimit_->gbps(size);
+            const double limit = copyLimit_->gbps(size, plan_.threads);
             for (std::size_t i = 0; i < lanes_.size(); ++i)
                 if (lanes_[i].unavailable.empty() && limit > 0)
                     cells[i].copyLimitGbps = limit;
