@@ -85,11 +85,10 @@ QString cellDetailsHtml(const Cell& c, const ResultDocument& doc) {
                                 "%2 % of it%3")
                             .arg(*c.copyLimitGbps, 0, 'f', 1)
                             .arg(*pct, 0, 'f', 0)
-                            .arg(findStrategy(c.strategy) &&
-                                         findStrategy(c.strategy)->access == Access::MapInPlace
-                                     ? QString(": an in-place mapping copies nothing, so it may "
-                                               "pass the limit")
-                                     : QString(": a strategy that copies cannot pass it")));
+                            .arg(copiesTheBytes(c.strategy)
+                                     ? QString(": a strategy that copies cannot pass it")
+                                     : QString(": an in-place mapping copies nothing, so it may "
+                                               "pass the limit")));
         if (c.foldGbps && *c.foldGbps > 0)
             html += row("Consuming the bytes",
                         QString("every byte folded once inside the timed round; the fold alone "

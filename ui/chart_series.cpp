@@ -2,7 +2,6 @@
 
 #include "readscope/cost_model.h"
 #include "readscope/stats.h"
-#include "readscope/units.h"
 
 #include <algorithm>
 #include <cmath>
@@ -260,12 +259,10 @@ ChartData buildChart(const ResultDocument& doc, const ResultDocument* baseline, 
         out.yLabel = QString("µs per %1 at the median; dashed: t(n) = fixed + n / bandwidth fitted")
                          .arg(wholeFileSweep(doc.plan) ? "file" : "range");
         for (const auto& id : strategyOrder(doc)) {
-            // A worker's time per range, as the cost model fits it (cost_model.h).
-            const double threads = doc.plan.threads;
+            // A worker's time per range, as the cost model fits it.
             Series s = line(out, doc, id, colorOf(id), [&](const Cell& c) -> std::optional<double> {
-                if (c.summary.median <= 0)
-                    return std::nullopt;
-                return double(c.rangeBytes) * threads / (c.summary.median * 1e9) * 1e6;
+                const auto t = secondsPerRange(c, doc.plan.threads);
+                return t ? std::optional(*t * 1e6) : std::nullopt;
             });
             if (!s.x.isEmpty())
                 out.series.push_back(s);

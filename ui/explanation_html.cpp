@@ -87,18 +87,8 @@ QString strategyHtml(const std::string& id, const ResultDocument& doc, const Slo
                     : QString("No fixed cost shows at these sizes: its time grows with the bytes "
                               "alone.");
         html += "</p>";
-        if (const auto check = seekCheck(doc, fits); check && (id == "seek-read")) {
-            html += QString("<p>Its fixed cost is %1 µs %2 than pread-uninit's")
-                        .arg(std::abs(check->extraFixedSeconds) * 1e6, 0, 'f', 2)
-                        .arg(check->extraFixedSeconds >= 0 ? "more" : "less");
-            if (check->seeksPerRange)
-                html +=
-                    QString("; it made %1 lseek per range").arg(*check->seeksPerRange, 0, 'f', 2);
-            if (check->lseekSeconds)
-                html += QString("; one lseek costs %1 µs here")
-                            .arg(*check->lseekSeconds * 1e6, 0, 'f', 2);
-            html += ".</p>";
-        }
+        if (const auto check = seekCheck(doc, fits); check && id == "seek-read")
+            html += "<p>" + qs(seekCheckSentence(*check)).toHtmlEscaped() + "</p>";
     }
     if (!faults)
         html += "<p>n/c: page faults were not counted on the system this was measured on (it "

@@ -30,14 +30,18 @@ struct CostFit {
     double halfFixedBytes() const { return std::min(fixedSeconds * bytesPerSecond, 1e15); }
 };
 
+// A worker's time per range at the cell's median: range bytes / median bytes per second, times
+// the run's threads (each worker reads its own ranges one after another). None without
+// figures. What fitCosts fits and the chart's time-per-range points show.
+std::optional<double> secondsPerRange(const Cell& cell, int threads);
+
 // Least squares on relative error (each point weighted by 1 / t^2, so a 16 KiB range counts
 // as much as an 8 MiB one). Needs at least 3 points of at least 2 sizes; none when time does
 // not grow with size (no bandwidth to fit).
 std::optional<CostFit> fitCost(std::span<const CostPoint> points);
 
 // Every strategy of a range-size or file-size sweep with measured cells at 3 or more sizes,
-// in plan order. Time per range = range bytes / median bytes per second, times the run's
-// threads (each worker reads its own ranges one after another): a worker's time per range.
+// in plan order, fitted to secondsPerRange() of its cells.
 std::vector<CostFit> fitCosts(const ResultDocument& doc);
 
 // seek-read against pread-uninit (the same fresh uninitialised buffer, plus one lseek): the
@@ -50,6 +54,9 @@ struct SeekCheck {
     std::optional<double> lseekSeconds; // one lseek, measured at the run's start
 };
 std::optional<SeekCheck> seekCheck(const ResultDocument& doc, std::span<const CostFit> fits);
+// "seek-read pays 1.53 µs more per range than pread-uninit; it makes 1.00 lseek per range
+// (counted), and one lseek costs 1.23 µs here." (the clauses that were measured).
+std::string seekCheckSentence(const SeekCheck& check);
 
 // The lines a person reads (CLI, Markdown): a table of the fits, and the seek check's
 // sentence. Empty when nothing could be fitted.

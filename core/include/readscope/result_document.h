@@ -133,6 +133,9 @@ std::optional<double> pctOfCopyLimit(const Cell& cell);
 // mapping under --consume minimal (it touched one byte per page: not comparable with copies).
 std::string bytesConsumed(const Cell& cell, Consume consume);
 bool touchesOnePerPage(std::string_view strategy, Consume consume);
+// Whether the strategy copies the file's bytes into a buffer (so memcpy's speed bounds it);
+// an in-place mapping does not.
+bool copiesTheBytes(std::string_view strategy);
 
 // "2 copying cells ran faster than memcpy copies here: ..." when a strategy that copies the
 // bytes into a buffer passed the memcpy limit by more than kAboveCopyLimitPct (measurement

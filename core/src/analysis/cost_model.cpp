@@ -39,6 +39,12 @@ std::string microseconds(double seconds) {
 
 } // namespace
 
+std::optional<double> secondsPerRange(const Cell& cell, int threads) {
+    if (!cell.measured() || cell.summary.median <= 0)
+        return std::nullopt;
+    return static_cast<double>(cell.rangeBytes) * threads / (cell.summary.median * 1e9);
+}
+
 std::optional<CostFit> fitCost(std::span<const CostPoint> points) {
     std::vector<CostPoint> usable;
     for (const auto& p : points)
@@ -82,11 +88,8 @@ std::vector<CostFit> fitCosts(const ResultDocument& doc) {
     for (const auto& id : doc.measuredStrategies()) {
         std::map<std::uint64_t, double> perSize; // one point per size
         for (const auto& c : doc.cells)
-            if (c.strategy == id && c.measured() && c.summary.median > 0)
-                // Each of the run's workers reads its own block of ranges one after another,
-                // so a worker's time per range is the threads times the run's.
-                perSize[c.rangeBytes] =
-                    static_cast<double>(c.rangeBytes) * doc.plan.threads / (c.summary.median * 1e9);
+            if (const auto t = secondsPerRange(c, doc.plan.threads); t && c.strategy == id)
+                perSize[c.rangeBytes] = *t;
         std::vector<CostPoint> points;
         for (const auto& [bytes, seconds] : perSize)
             points.push_back({static_cast<double>(bytes), seconds});
@@ -143,20 +146,21 @@ std::vector<std::string> costModelLines(const ResultDocument& doc) {
     lines.push_back(fmt::format("(fixed-dominated below: the {} under which half the time or more "
                                 "is fixed cost; misfit: the fit's worst error over the sizes)",
                                 axis));
-    if (const auto check = seekCheck(doc, fits)) {
-        std::string line = fmt::format("seek-read pays {} µs {} per range than pread-uninit",
-                                       microseconds(std::abs(check->extraFixedSeconds)),
-                                       check->extraFixedSeconds >= 0 ? "more" : "less");
-        if (check->seeksPerRange)
-            line +=
-                fmt::format("; it makes {:.2f} lseek per range (counted)", *check->seeksPerRange);
-        if (check->lseekSeconds)
-            line +=
-                fmt::format("{} one lseek costs {} µs here", check->seeksPerRange ? ", and" : ";",
-                            microseconds(*check->lseekSeconds));
-        lines.push_back(line + ".");
-    }
+    if (const auto check = seekCheck(doc, fits))
+        lines.push_back(seekCheckSentence(*check));
     return lines;
+}
+
+std::string seekCheckSentence(const SeekCheck& check) {
+    std::string line = fmt::format("seek-read pays {} µs {} per range than pread-uninit",
+                                   microseconds(std::abs(check.extraFixedSeconds)),
+                                   check.extraFixedSeconds >= 0 ? "more" : "less");
+    if (check.seeksPerRange)
+        line += fmt::format("; it makes {:.2f} lseek per range (counted)", *check.seeksPerRange);
+    if (check.lseekSeconds)
+        line += fmt::format("{} one lseek costs {} µs here", check.seeksPerRange ? ", and" : ";",
+                            microseconds(*check.lseekSeconds));
+    return line + ".";
 }
 
 } // namespace readscope

@@ -108,9 +108,8 @@ std::string pointLabel(SweepAxis axis, const SweepPoint& point) {
 std::string aboveCopyLimitWarning(const ResultDocument& doc) {
     std::vector<std::string> cells;
     for (const auto& c : doc.cells) {
-        const auto* s = findStrategy(c.strategy);
         const auto pct = pctOfCopyLimit(c);
-        if (s && s->access != Access::MapInPlace && pct && *pct > kAboveCopyLimitPct)
+        if (copiesTheBytes(c.strategy) && pct && *pct > kAboveCopyLimitPct)
             cells.push_back(
                 fmt::format("{} at {} ({:.0f}%)", c.strategy, pointText(c.point()), *pct));
     }
@@ -142,6 +141,11 @@ std::string notColdWarning(const ResultDocument& doc) {
 bool touchesOnePerPage(std::string_view strategy, Consume consume) {
     const auto* s = findStrategy(strategy);
     return consume == Consume::Minimal && s && s->access == Access::MapInPlace;
+}
+
+bool copiesTheBytes(std::string_view strategy) {
+    const StrategyInfo* s = findStrategy(strategy);
+    return s && s->access != Access::MapInPlace;
 }
 
 std::optional<double> medianIops(const Cell& cell) {

@@ -412,8 +412,14 @@ private:
         const std::size_t floor = roundFloor(lanes_[i], cells[i]);
         const auto fit = static_cast<std::size_t>(double(counts[i]) * target / seconds);
         const std::size_t count = std::clamp(fit, std::min(floor, counts[i]), counts[i]);
-        if (count == counts[i])
-            return;
+        if (count != counts[i])
+            readPrefix(i, count, counts, cells, ranges, parts);
+    }
+
+    // Lane i's rounds read the first `count` ranges, split among the run's workers.
+    void readPrefix(std::size_t i, std::size_t count, std::vector<std::size_t>& counts,
+                    std::vector<Cell>& cells, std::span<const Range> ranges,
+                    std::vector<std::vector<std::vector<Range>>>& parts) const {
         counts[i] = count;
         cells[i].rangesPerRound = count;
         const auto prefix = ranges.first(count);
@@ -568,12 +574,11 @@ private:
             if (!usable(lanes_[i], cells[i]))
                 continue;
             report("calibrate", cells[i].strategy, point);
-            counts[i] = calibrate(lanes_[i], cells[i], ranges);
-            if (counts[i] == 0 || stop_.stop_requested())
+            const std::size_t count = calibrate(lanes_[i], cells[i], ranges);
+            if (count == 0 || stop_.stop_requested())
                 return;
-            const std::span<const Range> prefix = std::span(ranges).first(counts[i]);
-            cells[i].rangesPerRound = counts[i];
-            parts[i] = splitRanges({prefix.begin(), prefix.end()}, plan_.threads);
+            readPrefix(i, count, counts, cells, ranges, parts);
+            const std::span<const Range> prefix = std::span(ranges).first(count);
             if (!referenceError && rangeSums.size() < counts[i]) {
                 auto more = referenceRangeChecksums(*reading_, prefix.subspan(rangeSums.size()));
                 if (more)
