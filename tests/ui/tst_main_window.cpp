@@ -256,6 +256,7 @@ private slots:
         const QByteArray svgText = svg.readAll();
         QVERIFY(svgText.contains("interleaved rounds"));
         QVERIFY(svgText.contains("bars: 95% confidence interval of the median"));
+        QVERIFY(svgText.contains("dash-dot: memcpy's speed here")); // a warm run's limit line
         QVERIFY(svgText.contains(QByteArray::fromStdString(w.model()->document().system.kernel)));
         QFile pdf(dir.filePath("chart.pdf"));
         QVERIFY(pdf.open(QIODevice::ReadOnly));
