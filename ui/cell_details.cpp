@@ -123,10 +123,12 @@ QString cellDetailsHtml(const Cell& c, const ResultDocument& doc) {
         html += row("Latency per range", QString("p50 %1, p99 %2").arg(micros(p50), micros(p99)));
     }
     html += "</table>";
-    html += QString("<p><small>%1 cache, %2, %3 thread(s), consume %4.</small></p>")
+    const int threads = threadsAt(doc.plan, c.point());
+    html += QString("<p><small>%1 cache, %2, %3 thread%4, consume %5.</small></p>")
                 .arg(QString::fromStdString(std::string(toString(doc.plan.cache))),
                      QString::fromStdString(patternWords(doc.plan)))
-                .arg(doc.plan.threads)
+                .arg(threads)
+                .arg(threads == 1 ? "" : "s")
                 .arg(QString::fromStdString(std::string(toString(doc.plan.consume))));
     return html;
 }

@@ -31,33 +31,35 @@ Series line(const ChartData& data, const ResultDocument& doc, const std::string&
     return s;
 }
 
-// The category points of a buffer-offset sweep: the planned offsets and any a cell has, in
-// ascending order.
+// The category points of a sweep at one range size (buffer offsets, threads, queue depths):
+// the planned points and any a cell has, in ascending order.
 void categoryAxis(ChartData& out, const ResultDocument& doc, const ResultDocument* baseline) {
-    out.axis = sweepAxis(doc.plan);
-    if (out.axis != SweepAxis::BufferOffset)
+    const SweepAxis axis = out.axis = sweepAxis(doc.plan);
+    if (axis == SweepAxis::RangeSize)
         return;
-    // One category per offset: chartX matches by offset, whatever the range size.
+    // One category per value on the axis: chartX matches by it, whatever the range size.
     std::vector<SweepPoint> points;
     auto add = [&](const SweepPoint& p) {
-        if (std::none_of(points.begin(), points.end(),
-                         [&](const SweepPoint& q) { return q.bufferOffset == p.bufferOffset; }))
+        if (std::none_of(points.begin(), points.end(), [&](const SweepPoint& q) {
+                return axisValue(axis, q) == axisValue(axis, p);
+            }))
             points.push_back(p);
     };
-    if (!doc.plan.sizes.empty() && doc.plan.pattern != Pattern::Whole)
-        for (auto o : doc.plan.bufferOffsets)
-            add({doc.plan.sizes.front(), o});
+    if (!effectiveSizes(doc.plan, doc.fileSize).empty())
+        for (const auto& p : sweepPoints(doc.plan, doc.fileSize))
+            add(p);
     for (const auto& p : doc.points())
         add(p);
-    if (baseline && sweepAxis(baseline->plan) == SweepAxis::BufferOffset)
+    if (baseline && sweepAxis(baseline->plan) == axis)
         for (const auto& p : baseline->points())
             add(p);
-    std::stable_sort(points.begin(), points.end(), [](const SweepPoint& a, const SweepPoint& b) {
-        return axisValue(SweepAxis::BufferOffset, a) < axisValue(SweepAxis::BufferOffset, b);
-    });
+    std::stable_sort(points.begin(), points.end(),
+                     [axis](const SweepPoint& a, const SweepPoint& b) {
+                         return axisValue(axis, a) < axisValue(axis, b);
+                     });
     out.points = points;
     for (const auto& p : points)
-        out.labels << QString::fromStdString(pointLabel(SweepAxis::BufferOffset, p));
+        out.labels << QString::fromStdString(pointLabel(axis, p));
 }
 
 // The bar's reach below and above the median.
@@ -127,11 +129,12 @@ QString barDescription(BarKind bars) {
 }
 
 double chartX(const ChartData& data, const SweepPoint& point) {
-    if (data.axis != SweepAxis::BufferOffset)
+    if (data.axis == SweepAxis::RangeSize)
         return double(point.rangeBytes);
-    // Several range sizes cannot share a category axis: points are matched by offset.
+    // Several range sizes cannot share a category axis: points are matched by the axis's
+    // value (offset, threads, depth).
     for (std::size_t i = 0; i < data.points.size(); ++i)
-        if (data.points[i].bufferOffset == point.bufferOffset)
+        if (axisValue(data.axis, data.points[i]) == axisValue(data.axis, point))
             return double(i);
     return -1;
 }
@@ -261,7 +264,7 @@ ChartData buildChart(const ResultDocument& doc, const ResultDocument* baseline, 
         for (const auto& id : strategyOrder(doc)) {
             // A worker's time per range, as the cost model fits it.
             Series s = line(out, doc, id, colorOf(id), [&](const Cell& c) -> std::optional<double> {
-                const auto t = secondsPerRange(c, doc.plan.threads);
+                const auto t = secondsPerRange(c, threadsAt(doc.plan, c.point()));
                 return t ? std::optional(*t * 1e6) : std::nullopt;
             });
             if (!s.x.isEmpty())

@@ -36,8 +36,9 @@ struct ChartData {
     QVector<double> noisyX, noisyY, failedX, failedY;
     QVector<double> notColdX, notColdY; // cold-cache cells whose file stayed cached
     QString yLabel;
-    // The x axis: range bytes (log scale) for a size sweep; for a buffer-offset sweep the
-    // offsets are evenly spaced categories 0, 1, 2 ... labelled "0", "16", "4096+16".
+    // The x axis: range bytes (log scale) for a size sweep; for a sweep at one range size the
+    // points are evenly spaced categories 0, 1, 2 ... labelled "0", "16", "4096+16" (buffer
+    // offsets), "1", "2", "4" (threads) or "1", "16", "64" (queue depths).
     SweepAxis axis = SweepAxis::RangeSize;
     std::vector<SweepPoint> points; // x = index, for a category axis
     QVector<QString> labels;

@@ -43,19 +43,39 @@ QCPScatterStyle::ScatterShape seriesShape(int i) {
     return kShapes[(i + i / int(std::size(kSeries))) % int(std::size(kShapes))];
 }
 
+// "per range size", "per buffer offset", "by number of threads", "by queue depth".
+QString alongTheAxis(const Plan& plan) {
+    switch (sweepAxis(plan)) {
+    case SweepAxis::Threads: return "by number of threads";
+    case SweepAxis::QueueDepth: return "by queue depth";
+    default: return "per " + QString::fromStdString(std::string(axisName(plan)));
+    }
+}
+
 QString modeTitle(ChartMode mode, const QString& reference, const Plan& plan) {
     switch (mode) {
-    case ChartMode::Throughput:
-        return "GB/s per " + QString::fromStdString(std::string(axisName(plan)));
+    case ChartMode::Throughput: return "GB/s " + alongTheAxis(plan);
     case ChartMode::Relative: return "GB/s relative to " + reference;
     case ChartMode::CpuPerGB: return "CPU time per GB read";
     case ChartMode::Latency: return "Latency per range";
-    case ChartMode::Iops: return wholeFileSweep(plan) ? "Files per second" : "IOPS per range size";
+    case ChartMode::Iops:
+        return wholeFileSweep(plan) ? "Files per second" : "IOPS " + alongTheAxis(plan);
     case ChartMode::TimePerRange:
         return wholeFileSweep(plan) ? "Time per file and its cost model"
                                     : "Time per range and its cost model";
     }
     return {};
+}
+
+// What a category axis's values are, for its label.
+QString categoryAxisName(SweepAxis axis) {
+    switch (axis) {
+    case SweepAxis::BufferOffset: return "page offset of the destination buffer (bytes)";
+    case SweepAxis::Threads: return "threads reading together";
+    case SweepAxis::QueueDepth: return "io_uring reads in flight per thread (queue depth)";
+    case SweepAxis::RangeSize: break;
+    }
+    return "range size";
 }
 
 // Line 1: what was measured; line 2: where (CPU, cores, kernel, filesystem, version, date),
@@ -68,13 +88,11 @@ QString planTitle(const ResultDocument& doc, ChartMode mode, const QString& refe
         return "readscope: press Run to measure";
     const auto& p = doc.plan;
     const QString what =
-        QString("%1 · %2 cache · %3 · %4 thread%5 · %6 file")
+        QString("%1 · %2 cache · %3 · %4 · %5 file")
             .arg(modeTitle(mode, reference, p),
                  QString::fromStdString(std::string(toString(p.cache))),
-                 QString::fromStdString(patternWords(p)))
-            .arg(p.threads)
-            .arg(p.threads == 1 ? "" : "s")
-            .arg(QString::fromStdString(formatSize(doc.fileSize))) +
+                 QString::fromStdString(patternWords(p)), QString::fromStdString(threadsText(p)),
+                 QString::fromStdString(formatSize(doc.fileSize))) +
         // In the window too: a pinned run is not comparable with an auto one.
         (p.bufferOffsets.size() == 1
              ? QString(" · buffers at page offset %1")
@@ -488,8 +506,8 @@ void ChartView::addErrorBars(const Series& series, const QColor& color, int lane
     const double step = lanes > 1 ? std::min(0.06, 0.3 / lanes) : 0; // octaves, or categories
     QVector<double> keys = series.x;
     for (auto& k : keys)
-        k = axis == SweepAxis::BufferOffset ? k + (lane - middle) * step
-                                            : k * std::pow(2.0, (lane - middle) * step);
+        k = axis != SweepAxis::RangeSize ? k + (lane - middle) * step
+                                         : k * std::pow(2.0, (lane - middle) * step);
     QCPGraph* anchor = plot_->addGraph();
     anchor->removeFromLegend();
     anchor->setLineStyle(QCPGraph::lsNone);
@@ -509,16 +527,17 @@ void ChartView::setUpXAxis(const ResultDocument& doc, const ChartData& data) {
     pinned_.reset();
     if (doc.plan.bufferOffsets.size() == 1)
         pinned_ = doc.plan.bufferOffsets.front();
-    if (data.axis == SweepAxis::BufferOffset) {
-        // Offsets as evenly spaced categories: 0, 8 and 16 would sit on top of each other on
-        // a byte scale beside 4096+16.
+    if (data.axis != SweepAxis::RangeSize) {
+        // Evenly spaced categories: offsets 0, 8 and 16 would sit on top of each other on a
+        // byte scale beside 4096+16; threads and depths are read as steps, 1 2 4 8.
         auto ticker = QSharedPointer<QCPAxisTickerText>(new QCPAxisTickerText);
         for (int i = 0; i < data.labels.size(); ++i)
             ticker->addTick(i, data.labels[i]);
         plot_->xAxis->setScaleType(QCPAxis::stLinear);
         plot_->xAxis->setTicker(ticker);
-        plot_->xAxis->setLabel(QString("page offset of the destination buffer (bytes) · %1 ranges")
-                                   .arg(data.points.empty() ? QString("?")
+        plot_->xAxis->setLabel(QString("%1 · %2 ranges")
+                                   .arg(categoryAxisName(data.axis),
+                                        data.points.empty() ? QString("?")
                                                             : QString::fromStdString(formatSize(
                                                                   data.points[0].rangeBytes))));
         plot_->xAxis->setRange(-0.5, std::max<double>(0, data.labels.size() - 1) + 0.5);

@@ -153,9 +153,28 @@ ConfigPanel::ConfigPanel(QWidget* parent) : QWidget(parent) {
     cache_->addItem("Direct I/O", int(CacheMode::Direct));
     cacheText_ = new QLabel(runBox);
     cacheText_->setWordWrap(true);
-    threads_ = new QSpinBox(runBox);
+    threads_ = new QComboBox(runBox);
     threads_->setObjectName("threads");
-    threads_->setRange(kThreadsLimit.min, kThreadsLimit.max);
+    threads_->setEditable(true);
+    threads_->addItems({"1", "2", "4", "1,2,4,8"});
+    threads_->setToolTip(
+        QString("Workers that read each round together, each its own share of the ranges "
+                "(%1 to %2); GB/s is all of them together.\n"
+                "A list: sweep the threads at the one range size; the chart's x axis becomes "
+                "the number of threads.")
+            .arg(kThreadsLimit.min)
+            .arg(kThreadsLimit.max));
+    queueDepth_ = new QComboBox(runBox);
+    queueDepth_->setObjectName("queueDepth");
+    queueDepth_->setEditable(true);
+    queueDepth_->addItems({"auto", "1", "16", "1,4,16,64"});
+    queueDepth_->setToolTip(
+        QString("Reads io_uring keeps in flight per worker (uring-batch only).\n"
+                "auto: 32, fewer for ranges over 4 MiB. N: that many (%1 to %2).\n"
+                "A list: sweep the depth at the one range size; the chart's x axis becomes "
+                "the queue depth, and strategies that read one range at a time sit it out.")
+            .arg(kQueueDepthLimit.min)
+            .arg(kQueueDepthLimit.max));
     rounds_ = new QSpinBox(runBox);
     rounds_->setObjectName("rounds");
     rounds_->setRange(kRoundsLimit.min, kRoundsLimit.max);
@@ -188,12 +207,15 @@ ConfigPanel::ConfigPanel(QWidget* parent) : QWidget(parent) {
     form->addRow("Cache", cache_);
     form->addRow(cacheText_);
     form->addRow("Threads", threads_);
+    form->addRow("Queue depth", queueDepth_);
     form->addRow("Rounds", rounds_);
     form->addRow("Warm-up rounds", warmup_);
     form->addRow("Consume", consume_);
     form->addRow("Buffer offset", bufferOffset_);
     connect(consume_, &QComboBox::currentIndexChanged, this, &ConfigPanel::changed);
     connect(bufferOffset_, &QComboBox::currentTextChanged, this, &ConfigPanel::changed);
+    connect(threads_, &QComboBox::currentTextChanged, this, &ConfigPanel::changed);
+    connect(queueDepth_, &QComboBox::currentTextChanged, this, &ConfigPanel::changed);
     layout->addWidget(runBox);
     connect(pattern_, &QComboBox::currentIndexChanged, this, [this] {
         const auto p = Pattern(pattern_->currentData().toInt());
@@ -341,7 +363,10 @@ Result<Plan> ConfigPanel::plan() const {
         return Error{"Tick at least one available strategy."};
     p.seed = std::uint64_t(seed_->value());
     p.cache = CacheMode(cache_->currentData().toInt());
-    p.threads = threads_->value();
+    if (auto st = setThreads(p, threads_->currentText().trimmed().toStdString()); !st)
+        return Error{"Threads: " + st.error().message};
+    if (auto st = setQueueDepths(p, queueDepth_->currentText().trimmed().toStdString()); !st)
+        return Error{"Queue depth: " + st.error().message};
     p.rounds = rounds_->value();
     p.warmup = warmup_->value();
     p.consume = Consume(consume_->currentData().toInt());
@@ -367,7 +392,8 @@ void ConfigPanel::setPlan(const Plan& p) {
     showSizeList(list);
     seed_->setValue(int(std::min<std::uint64_t>(p.seed, 1'000'000'000)));
     cache_->setCurrentIndex(cache_->findData(int(p.cache)));
-    threads_->setValue(p.threads);
+    threads_->setCurrentText(QString::fromStdString(threadsListText(p)));
+    queueDepth_->setCurrentText(QString::fromStdString(queueDepthsText(p)));
     rounds_->setValue(p.rounds);
     warmup_->setValue(p.warmup);
     consume_->setCurrentIndex(consume_->findData(int(p.consume)));

@@ -73,7 +73,8 @@ private:
     QSpinBox* seed_;
     QComboBox* cache_;
     QLabel* cacheText_;
-    QSpinBox* threads_;
+    QComboBox* threads_ = nullptr;    // a count, or a list: the threads sweep
+    QComboBox* queueDepth_ = nullptr; // auto, a depth, or a list: the queue-depth sweep
     QSpinBox* rounds_;
     QComboBox* bufferOffset_ = nullptr;
     QComboBox* consume_ = nullptr;

@@ -324,7 +324,8 @@ void MainWindow::onProgress(const Progress& p) {
         progress_->setValue(int(p.step * 1000 / p.total));
     const QString where =
         p.rangeBytes ? QString("%1 · %2 · %3")
-                           .arg(QString::fromStdString(pointText({p.rangeBytes, p.bufferOffset})),
+                           .arg(QString::fromStdString(pointText(
+                                    {p.rangeBytes, p.bufferOffset, p.threads, p.queueDepth})),
                                 QString::fromStdString(p.strategy), QString::fromStdString(p.phase))
                      : QString::fromStdString(p.phase);
     progressText_->setText(QString("%1 — elapsed %2, ETA %3")

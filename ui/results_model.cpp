@@ -45,6 +45,8 @@ QVariant ResultsModel::data(const QModelIndex& index, int role) const {
         case Strategy: return qs(c->strategy);
         case Range: return quint64(c->rangeBytes);
         case Offset: return c->bufferOffset ? qint64(*c->bufferOffset) : qint64(-1);
+        case Threads: return threadsAt(doc_.plan, c->point());
+        case InFlight: return c->queueDepth ? qint64(*c->queueDepth) : qint64(-1);
         case Buffers: return placedText(*c);
         case Median: return s.median;
         case Min: return s.min;
@@ -68,6 +70,8 @@ QVariant ResultsModel::data(const QModelIndex& index, int role) const {
         case Strategy: return qs(c->strategy);
         case Range: return QString::fromStdString(formatSize(c->rangeBytes));
         case Offset: return offsetText(*c);
+        case Threads: return threadsAt(doc_.plan, c->point());
+        case InFlight: return c->queueDepth ? QString::number(*c->queueDepth) : QString("–");
         case Buffers: return placedText(*c);
         case Median: return rate(s.median);
         case Min: return rate(s.min);
@@ -100,6 +104,9 @@ QVariant ResultsModel::data(const QModelIndex& index, int role) const {
         if (c->status == CellStatus::Noisy || c->status == CellStatus::NotCold)
             return QBrush(QColor(0xe0, 0x8a, 0x00));
     }
+    if (role == Qt::ToolTipRole && index.column() == InFlight)
+        return "Reads io_uring kept in flight per thread (its queue depth); – for strategies that "
+               "read one range at a time.";
     if (role == Qt::ToolTipRole && index.column() == Iops)
         return "Ranges per second at the median GB/s (files per second in a whole-file sweep).";
     if (role == Qt::ToolTipRole && index.column() == OfCopyLimit)
@@ -117,9 +124,10 @@ QVariant ResultsModel::data(const QModelIndex& index, int role) const {
 QVariant ResultsModel::headerData(int section, Qt::Orientation o, int role) const {
     if (o != Qt::Horizontal || role != Qt::DisplayRole)
         return QAbstractTableModel::headerData(section, o, role);
-    static const char* names[] = {"Strategy", "Range",    "Offset",     "Median GB/s", "Min",
-                                  "Max",      "P25",      "P75",        "CV",          "IOPS",
-                                  "% memcpy", "Resident", "Buffers at", "Status",      "Message"};
+    static const char* names[] = {"Strategy",    "Range",  "Offset",   "Threads",  "In flight",
+                                  "Median GB/s", "Min",    "Max",      "P25",      "P75",
+                                  "CV",          "IOPS",   "% memcpy", "Resident", "Buffers at",
+                                  "Status",      "Message"};
     return section >= 0 && section < ColumnCount ? QString(names[section]) : QVariant();
 }
 

@@ -11,11 +11,14 @@ class ResultsModel : public QAbstractTableModel {
     Q_OBJECT
 public:
     // Offset: the page offset the run pinned buffers at ("auto": the allocator's choice);
+    // Threads: the workers that read the cell together; InFlight: io_uring's queue depth;
     // Buffers: the page offsets the strategy's buffers were seen at.
     enum Column {
         Strategy,
         Range,
         Offset,
+        Threads,
+        InFlight,
         Median,
         Min,
         Max,

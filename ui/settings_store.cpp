@@ -61,6 +61,11 @@ void savePlanSettings(QSettings& s, const QString& file, const Plan& plan) {
     s.setValue("cache", text(toString(plan.cache)));
     s.setValue("consume", text(toString(plan.consume)));
     s.setValue("threads", plan.threads);
+    // The threads sweep's list, apart from the one count above (empty: none).
+    s.setValue("threadCounts", plan.threadCounts.empty()
+                                   ? QString()
+                                   : QString::fromStdString(threadsListText(plan)));
+    s.setValue("queueDepths", QString::fromStdString(queueDepthsText(plan)));
     s.setValue("rounds", plan.rounds);
     s.setValue("warmup", plan.warmup);
     s.setValue("seed", quint64(plan.seed));
@@ -87,6 +92,11 @@ Plan loadPlanSettings(const QSettings& s, const Plan& defaults) {
     plan.cache = enumSetting(s, "cache", defaults.cache, parseCacheMode);
     plan.consume = enumSetting(s, "consume", defaults.consume, parseConsume);
     plan.threads = intSetting(s, "threads", defaults.threads, kThreadsLimit);
+    // A list that no longer reads (edited by hand) is dropped, not half taken.
+    if (Plan lists = plan; setThreads(lists, s.value("threadCounts").toString().toStdString()))
+        plan.threadCounts = lists.threadCounts; // a list; one count is "threads" above
+    if (Plan lists = plan; setQueueDepths(lists, s.value("queueDepths").toString().toStdString()))
+        plan.queueDepths = lists.queueDepths;
     plan.rounds = intSetting(s, "rounds", defaults.rounds, kRoundsLimit);
     plan.warmup = intSetting(s, "warmup", defaults.warmup, kWarmupLimit);
     plan.seed = s.value("seed", quint64(defaults.seed)).toULongLong();

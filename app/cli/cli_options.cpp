@@ -31,6 +31,13 @@ Apply wholeNumber(int& target, const std::string& flag, IntLimit limit) {
     };
 }
 
+// "--threads: threads 0 is out of range: use 1 to 256".
+Status prefixed(std::string_view flag, Status st) {
+    if (st)
+        return st;
+    return Error{fmt::format("{}: {}", flag, st.error().message)};
+}
+
 std::string sizeList(const std::vector<std::uint64_t>& sizes) {
     std::vector<std::string> items;
     for (auto s : sizes)
@@ -69,9 +76,18 @@ void declarePlanOptions(CLI::App& run, RunOptions& o) {
     planValue("--cache", "MODE", "warm, cold (evict before every round), or direct",
               [&p](const std::string& v) { return assign(p.cache, parseCacheMode(v), "--cache"); })
         ->default_str(std::string(toString(defaults.cache)));
-    planValue("--threads", "N", "workers per round",
-              wholeNumber(p.threads, "--threads", kThreadsLimit))
+    planValue("--threads", "N",
+              "workers per round, or a list (1,2,4,8) to sweep the threads\nat the one --sizes "
+              "value; GB/s is all workers together",
+              [&p](const std::string& v) { return prefixed("--threads", setThreads(p, v)); })
         ->default_str(std::to_string(defaults.threads));
+    planValue(
+        "--queue-depth", "N",
+        "io_uring reads in flight per worker (auto: 32, fewer for\nranges over 4 MiB), "
+        "or a list (1,4,16,64) to sweep the depth at\nthe one --sizes value (io_uring "
+        "strategies only)",
+        [&p](const std::string& v) { return prefixed("--queue-depth", setQueueDepths(p, v)); })
+        ->default_str("auto");
     planValue("--rounds", "N", "measured rounds per cell",
               wholeNumber(p.rounds, "--rounds", kRoundsLimit))
         ->default_str(std::to_string(defaults.rounds));

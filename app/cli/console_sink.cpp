@@ -40,9 +40,11 @@ void ConsoleSink::onProgress(const Progress& p) {
         p.total ? static_cast<double>(p.step) / static_cast<double>(p.total) : 0;
     const int filled = static_cast<int>(fraction * kWidth);
     const std::string where =
-        p.rangeBytes ? fmt::format("{} {} {}", pointText({p.rangeBytes, p.bufferOffset}),
-                                   p.strategy, p.phase)
-                     : p.phase;
+        p.rangeBytes
+            ? fmt::format("{} {} {}",
+                          pointText({p.rangeBytes, p.bufferOffset, p.threads, p.queueDepth}),
+                          p.strategy, p.phase)
+            : p.phase;
     fmt::print(stderr, "\r\033[K[{}{}] {:3.0f}%  {}  ETA {}", std::string(filled, '#'),
                std::string(kWidth - filled, ' '), fraction * 100, where, clock(p.etaSeconds));
     std::fflush(stderr);

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cctype>
 
 namespace readscope::cli {
 
@@ -42,6 +43,8 @@ std::string plainTable(const ResultDocument& doc) {
     const char* row = "{:<9} {:<15} {:>8} {:>8} {:>8} {:>6} {:>8} {:>7} {:>10} {:>8}  {}\n";
     std::string out = fmt::format(fmt::runtime(row),
                                   axis == SweepAxis::BufferOffset ? "offset"
+                                  : axis == SweepAxis::Threads    ? "threads"
+                                  : axis == SweepAxis::QueueDepth ? "in flight"
                                   : wholeFileSweep(doc.plan)      ? "file"
                                                                   : "range",
                                   "strategy", "GB/s", "min", "max", "cv", "IOPS", "memcpy",
@@ -74,15 +77,13 @@ std::string plainTable(const ResultDocument& doc) {
             placed.empty() ? "in place" : placed, status);
     }
     const auto& p = doc.plan;
-    out += fmt::format("\nGB/s = 10^9 bytes/s; {}; {} cache, {}, {} thread(s), consume {}; "
+    out += fmt::format("\nGB/s = 10^9 bytes/s; {}; {} cache, {}, {}, consume {}; "
                        "file {} ({}).\n",
-                       roundsText(doc), toString(p.cache), patternWords(p), p.threads,
+                       roundsText(doc), toString(p.cache), patternWords(p), threadsText(p),
                        toString(p.consume), p.file, formatSize(doc.fileSize));
-    out += axis == SweepAxis::BufferOffset
-               ? fmt::format("Offset: the page offset every destination buffer started at, at "
-                             "{} ranges. ",
-                             cells.empty() ? std::string("?") : formatSize(cells[0]->rangeBytes))
-               : std::string();
+    if (const auto meaning = sweepPointMeaning(doc); !meaning.empty())
+        out += fmt::format("{}{}: {}.\n", char(std::toupper(axisName(p)[0])), axisName(p).substr(1),
+                           meaning);
     out += "Buffers: page offsets the destination buffers started at (offset x buffers).\n";
     out += wholeFileSweep(p) ? "IOPS: files read per second at the median. "
                              : "IOPS: ranges per second at the median. ";

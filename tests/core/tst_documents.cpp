@@ -1,6 +1,7 @@
 // Writers and readers: what is saved comes back with the same numbers; bad input is an error
 // with a message, never a crash.
 #include "readscope/documents.h"
+#include "readscope/provenance.h"
 
 #include "test_file.h"
 
@@ -118,6 +119,57 @@ private slots:
         QCOMPARE(back->plan.strategies.size(), std::size_t(3));
     }
 
+    // A threads sweep and a queue-depth sweep come back as sweeps: the same axis, the same
+    // points, each cell at its own threads or depth, in the JSON and the CSV alike; the
+    // Markdown's rows are the threads, and the rerun command asks for the same list.
+    void threadAndDepthSweepsTravel() {
+        for (const SweepAxis axis : {SweepAxis::Threads, SweepAxis::QueueDepth}) {
+            ResultDocument doc = sampleDocument();
+            doc.plan.sizes = {65536};
+            std::vector<Cell> cells;
+            for (int v : {1, 4}) {
+                Cell c = doc.cells[0]; // pread-zerofill at 64 KiB
+                c.strategy = "uring-batch";
+                if (axis == SweepAxis::Threads)
+                    c.pointThreads = v;
+                else
+                    c.pointQueueDepth = c.queueDepth = unsigned(v);
+                c.summary.median = v; // tells the points apart
+                cells.push_back(c);
+            }
+            doc.cells = cells;
+            doc.plan.strategies = {"uring-batch"};
+            if (axis == SweepAxis::Threads)
+                doc.plan.threadCounts = {1, 4};
+            else
+                doc.plan.queueDepths = {1, 4};
+            QCOMPARE(int(sweepAxis(doc.plan)), int(axis));
+            auto json = fromJson(toJson(doc));
+            auto csv = fromSummaryCsv(toSummaryCsv(doc));
+            QVERIFY(json.ok() && csv.ok());
+            for (const ResultDocument* back : {&*json, &*csv}) {
+                QCOMPARE(int(sweepAxis(back->plan)), int(axis));
+                QCOMPARE(back->points().size(), std::size_t(2));
+                const Cell* four = back->find("uring-batch", doc.cells[1].point());
+                QVERIFY(four);
+                QCOMPARE(four->summary.median, 4.0);
+                QCOMPARE(threadsAt(back->plan, four->point()), axis == SweepAxis::Threads ? 4 : 1);
+            }
+            const std::string md = toMarkdown(doc);
+            QVERIFY2(md.starts_with(axis == SweepAxis::Threads ? "| threads |" : "| queue depth |"),
+                     md.c_str());
+            const std::string rerun = reproduceCommand(doc.plan);
+            QVERIFY2(
+                rerun.find(axis == SweepAxis::Threads ? "--threads 1,4" : "--queue-depth 1,4") !=
+                    std::string::npos,
+                rerun.c_str());
+            // The CSV's threads column is the cell's: 4 where four threads read it.
+            const std::string text = toSummaryCsv(doc);
+            QVERIFY(text.find(axis == SweepAxis::Threads ? ",65536,sequential,cold,4,"
+                                                         : ",cold,1,") != std::string::npos);
+        }
+    }
+
     // The memcpy limit and one lseek's cost travel; IOPS and the share of the limit are
     // written beside them for scripts; the cost model's fits are in the JSON.
     void limitsAndDerivedFiguresTravel() {
@@ -126,8 +178,8 @@ private slots:
         doc.cells[0].copyLimitGbps = 20;
         const double median = doc.cells[0].summary.median;
         const auto csv = toSummaryCsv(doc);
-        QVERIFY(csv.find(",median_iops,copy_limit_gbps,pct_of_copy_limit,warmup,round_time\r\n") !=
-                std::string::npos);
+        QVERIFY(csv.find(",median_iops,copy_limit_gbps,pct_of_copy_limit,warmup,round_time,point_"
+                         "threads,point_queue_depth\r\n") != std::string::npos);
         auto fromCsv = fromSummaryCsv(csv);
         QVERIFY(fromCsv.ok());
         // The warm-up and round time travel; a summary from before they did gets the
@@ -139,9 +191,9 @@ private slots:
         for (std::size_t line = 0, at = 0; at < csv.size();) {
             const auto end = csv.find("\r\n", at);
             std::string row = csv.substr(at, end - at);
-            // Drop the last two fields of every row (no field of this document holds a comma
-            // after them).
-            for (int k = 0; k < 2; ++k)
+            // Drop the last four fields of every row (warmup, round_time and the sweep point's;
+            // no field of this document holds a comma after them).
+            for (int k = 0; k < 4; ++k)
                 row.erase(row.rfind(','));
             older += row + "\r\n";
             at = end + 2;

@@ -7,6 +7,7 @@
 #include "readscope/residency.h"
 
 #include <QFile>
+#include <QTemporaryDir>
 #include <QTest>
 
 #include <sys/stat.h>
@@ -120,7 +121,22 @@ private slots:
         QTest::newRow("every file size too large") << "whole,fileSizes=2M"
                                                    << "every file size is larger";
         QTest::newRow("file sizes and an offset sweep") << "whole,offsets,fileSizes=8K"
-                                                        << "give one offset, or none";
+                                                        << "buffer offsets would make that the "
+                                                           "sweep's axis too";
+        QTest::newRow("file sizes and a threads sweep") << "whole,threads=1,2,fileSizes=8K"
+                                                        << "a list of thread counts";
+        QTest::newRow("threads sweep, two sizes") << "threads=1,2,sizes=2"
+                                                  << "a threads sweep measures one range size";
+        QTest::newRow("two sweep axes") << "threads=1,2,depths=1,4"
+                                        << "sweeps one thing at a time";
+        QTest::newRow("thread count out of range") << "threads=1,300"
+                                                   << "threads 300 is out of range";
+        QTest::newRow("thread count twice") << "threads=2,2"
+                                            << "thread count is named twice";
+        QTest::newRow("depth zero") << "depths=0"
+                                    << "queue depth 0 is out of range";
+        QTest::newRow("depth sweep without io_uring") << "depths=1,4"
+                                                      << "add uring-batch";
     }
     void validation() {
         QFETCH(QString, field);
@@ -161,8 +177,99 @@ private slots:
             plan.fileSizes = {8 << 10, 8 << 10};
         if (field.endsWith("fileSizes=2M"))
             plan.fileSizes = {2 << 20};
+        if (field.contains("threads=1,2"))
+            plan.threadCounts = {1, 2};
+        if (field.contains("threads=1,300"))
+            plan.threadCounts = {1, 300};
+        if (field.contains("threads=2,2"))
+            plan.threadCounts = {2, 2};
+        if (field.contains("sizes=2"))
+            plan.sizes = {64 << 10, 128 << 10};
+        if (field.contains("depths=1,4"))
+            plan.queueDepths = {1, 4};
+        if (field.contains("depths=0"))
+            plan.queueDepths = {0};
         const auto msg = messageOf(validatePlan(plan, file_->probe()));
         QVERIFY2(msg.contains(mentions), qPrintable(msg));
+    }
+
+    void aChosenQueueDepthKeepsItsPoolBounded() {
+        // depth x range size of buffers per worker: 64 x 8 MiB is refused, 32 x 8 MiB is not.
+        // A sparse file: only its size matters to validatePlan.
+        QTemporaryDir dir;
+        const QString path = dir.filePath("sparse.bin");
+        {
+            QFile f(path);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            QVERIFY(f.resize(qint64(1) << 30));
+        }
+        auto probe = probeFile(path.toStdString());
+        QVERIFY(probe.ok());
+        Plan plan;
+        plan.file = path.toStdString();
+        plan.strategies = {"uring-batch"};
+        plan.sizes = {8 << 20};
+        plan.queueDepths = {64};
+        const auto msg = messageOf(validatePlan(plan, *probe));
+        QVERIFY2(msg.contains("queue depth 64 at 8 MiB would keep 512 MiB"), qPrintable(msg));
+        plan.queueDepths = {32};
+        QVERIFY(validatePlan(plan, *probe).ok());
+    }
+
+    void sweepPointsOfThreadsAndDepths() {
+        Plan plan;
+        plan.sizes = {64 << 10};
+        plan.bufferOffsets = {16};
+        plan.threadCounts = {1, 2, 4};
+        QCOMPARE(int(sweepAxis(plan)), int(SweepAxis::Threads));
+        auto points = sweepPoints(plan, 1 << 20);
+        QCOMPARE(points.size(), std::size_t(3));
+        QCOMPARE(*points[2].threads, 4);
+        QCOMPARE(*points[2].bufferOffset, 16u); // a pinned offset stays with every point
+        QCOMPARE(threadsAt(plan, points[1]), 2);
+        QCOMPARE(QString::fromStdString(pointText(points[1])), QString("64 KiB @ +16 x 2 threads"));
+        QCOMPARE(QString::fromStdString(threadsText(plan)), QString("1, 2, 4 threads"));
+        QCOMPARE(QString::fromStdString(std::string(axisName(plan))), QString("threads"));
+
+        plan.threadCounts.clear();
+        plan.bufferOffsets.clear();
+        plan.threads = 2;
+        plan.queueDepths = {1, 4, 16, 64};
+        QCOMPARE(int(sweepAxis(plan)), int(SweepAxis::QueueDepth));
+        points = sweepPoints(plan, 1 << 20);
+        QCOMPARE(points.size(), std::size_t(4));
+        QCOMPARE(*queueDepthAt(plan, points[3]), 64u);
+        QCOMPARE(threadsAt(plan, points[3]), 2);
+        QCOMPARE(QString::fromStdString(pointText(points[0])), QString("64 KiB, 1 in flight"));
+        // One depth is no sweep: it applies to every io_uring cell of a size sweep.
+        plan.queueDepths = {8};
+        QCOMPARE(int(sweepAxis(plan)), int(SweepAxis::RangeSize));
+        QCOMPARE(*queueDepthAt(plan, sweepPoints(plan, 1 << 20)[0]), 8u);
+    }
+
+    void threadsAndDepthsAsTyped() {
+        // What the CLI's --threads / --queue-depth and the app's boxes both read.
+        Plan plan;
+        QVERIFY(setThreads(plan, "4").ok());
+        QCOMPARE(plan.threads, 4);
+        QVERIFY(plan.threadCounts.empty());
+        QVERIFY(setThreads(plan, "1, 2,4").ok());
+        QCOMPARE(plan.threadCounts, (std::vector<int>{1, 2, 4}));
+        QCOMPARE(QString::fromStdString(threadsListText(plan)), QString("1,2,4"));
+        QVERIFY(setThreads(plan, "3").ok()); // back to one count: the list goes
+        QVERIFY(plan.threadCounts.empty());
+        QCOMPARE(messageOf(setThreads(plan, "1,x")), QString("threads 'x' is not a whole number"));
+        QCOMPARE(messageOf(setThreads(plan, "0")),
+                 QString("threads 0 is out of range: use 1 to 256"));
+        QCOMPARE(messageOf(setThreads(plan, "2,2")), QString("threads 2 is named twice"));
+        QCOMPARE(messageOf(setThreads(plan, "")), QString("threads '' is not a whole number"));
+        QVERIFY(setQueueDepths(plan, "1,4,16,64").ok());
+        QCOMPARE(plan.queueDepths, (std::vector<unsigned>{1, 4, 16, 64}));
+        QVERIFY(setQueueDepths(plan, "auto").ok());
+        QVERIFY(plan.queueDepths.empty());
+        QCOMPARE(QString::fromStdString(queueDepthsText(plan)), QString("auto"));
+        QCOMPARE(messageOf(setQueueDepths(plan, "257")),
+                 QString("queue depth 257 is out of range: use 1 to 256"));
     }
 
     void validPlanPasses() {

@@ -12,8 +12,10 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <map>
 #include <mutex>
 #include <semaphore>
+#include <set>
 #include <thread>
 
 using namespace readscope;
@@ -172,6 +174,74 @@ private slots:
         QCOMPARE(c.samples.size(), std::size_t(plan.rounds));
         for (const auto& s : c.samples)
             QCOMPARE(s.bytes, c.rangesPerRound * (4 << 10));
+    }
+
+    // A threads sweep reads each point with that many workers at once (the one-thread point on
+    // the runner's own thread, the others on as many threads of their own), and each cell
+    // says its threads; the memcpy limit is measured with as many.
+    void threadsSweepReadsWithEachPointsThreads() {
+        auto plan = smallPlan(*file_);
+        plan.sizes = {64 << 10};
+        plan.strategies = {"pread-uninit"};
+        plan.threadCounts = {1, 3};
+        struct Seen {
+            std::mutex mutex;
+            int threads = 0; // the point under way, from progress (runner thread)
+            std::thread::id runner = std::this_thread::get_id();
+            std::map<int, std::set<std::thread::id>> ids;
+            std::map<int, bool> onRunner;
+        } seen;
+        setRangeReadHookForTesting(
+            [](std::size_t, void* context) {
+                auto& s = *static_cast<Seen*>(context);
+                std::lock_guard lock(s.mutex);
+                s.ids[s.threads].insert(std::this_thread::get_id());
+                s.onRunner[s.threads] |= std::this_thread::get_id() == s.runner;
+            },
+            &seen);
+        struct PointSink : RecordingSink {
+            Seen* seen = nullptr;
+            void onProgress(const Progress& p) override {
+                std::lock_guard lock(seen->mutex);
+                seen->threads = p.threads.value_or(0);
+            }
+        } sink;
+        sink.seen = &seen;
+        auto doc = runPlan(plan, sink);
+        setRangeReadHookForTesting(nullptr, nullptr);
+        QVERIFY2(doc.ok(), doc.ok() ? "" : doc.error().message.c_str());
+        QCOMPARE(doc->cells.size(), std::size_t(2));
+        QCOMPARE(*doc->cells[0].pointThreads, 1);
+        QCOMPARE(*doc->cells[1].pointThreads, 3);
+        QCOMPARE(doc->cells[1].checksum, std::string("verified"));
+        QVERIFY(seen.onRunner[1]);
+        QCOMPARE(seen.ids[1].size(), std::size_t(1));
+        // Three workers of their own each round (verification reads on the runner thread).
+        seen.ids[3].erase(seen.runner);
+        QVERIFY2(seen.ids[3].size() >= 3, std::to_string(seen.ids[3].size()).c_str());
+    }
+
+    // A queue-depth sweep keeps as many io_uring reads in flight as each point asks, and
+    // strategies that read one range at a time sit it out with the reason.
+    void queueDepthSweepKeepsEachPointsDepth() {
+        auto plan = smallPlan(*file_);
+        plan.sizes = {64 << 10};
+        plan.strategies = {"uring-batch", "pread-uninit"};
+        plan.queueDepths = {1, 8};
+        RecordingSink sink;
+        auto doc = runPlan(plan, sink);
+        QVERIFY2(doc.ok(), doc.ok() ? "" : doc.error().message.c_str());
+        QCOMPARE(doc->cells.size(), std::size_t(4));
+        for (const auto& c : doc->cells) {
+            QVERIFY(c.pointQueueDepth);
+            if (c.strategy == "pread-uninit") {
+                QCOMPARE(testing::name(c.status), testing::name(CellStatus::Unavailable));
+                QVERIFY(c.message.find("io_uring batches only") != std::string::npos);
+            } else if (c.status != CellStatus::Unavailable) { // io_uring may be off here
+                QCOMPARE(c.checksum, std::string("verified"));
+                QCOMPARE(*c.queueDepth, *c.pointQueueDepth);
+            }
+        }
     }
 
     // Rounds sized by time: each strategy reads a prefix of the cell's one sequence, fixed

@@ -52,11 +52,10 @@ double signedRankPValue(std::span<const double> differences);
 struct CellComparison {
     std::string strategy;         // current side's strategy
     std::string baselineStrategy; // differs from strategy in reference mode
-    std::uint64_t rangeBytes = 0;
-    std::optional<std::uint32_t> bufferOffset; // the buffers' pinned page offset, if any
+    SweepPoint at; // range size, and the pinned offset, threads or depth where the run had one
     double baselineMedian = 0, currentMedian = 0;
     ChangeEstimate estimate;
-    SweepPoint point() const { return {rangeBytes, bufferOffset}; }
+    SweepPoint point() const { return at; }
 };
 
 struct Comparison {

@@ -13,9 +13,10 @@ struct FileProbe;
 enum class Pattern { Sequential, Random, Whole };
 enum class CacheMode { Warm, Cold, Direct };
 enum class Consume { Minimal, All };
-// What a run varies along its x axis: the range size (the usual sweep), or where the
-// destination buffers start within a page (at one range size).
-enum class SweepAxis { RangeSize, BufferOffset };
+// What a run varies along its x axis: the range size (the usual sweep), or, at one range size,
+// where the destination buffers start within a page, the number of threads reading, or the
+// reads io_uring keeps in flight per thread.
+enum class SweepAxis { RangeSize, BufferOffset, Threads, QueueDepth };
 
 std::string_view toString(Pattern p);
 std::string_view toString(CacheMode c);
@@ -34,6 +35,10 @@ struct IntLimit {
     constexpr bool contains(int v) const { return v >= min && v <= max; }
 };
 inline constexpr IntLimit kThreadsLimit{1, 256};
+inline constexpr IntLimit kQueueDepthLimit{1, 256};
+// An io_uring worker's pool holds queue depth x range size bytes: a chosen depth may not take
+// more than this per worker (the automatic depth keeps to 128 MiB, see uringQueueDepth).
+inline constexpr std::uint64_t kMaxUringPoolBytes = 256ull << 20;
 inline constexpr IntLimit kRoundsLimit{1, 10000};
 inline constexpr IntLimit kWarmupLimit{0, 1000};
 inline constexpr double kMaxRoundTimeSeconds = 3600;
@@ -53,6 +58,13 @@ struct Plan {
     // in-place mappings at one byte per page, as published benchmarks that did not consume.
     Consume consume = Consume::All;
     int threads = 1;
+    // Several: the run's sweep axis, each point read by that many threads at the one range
+    // size (threads is then not used). One or none: threads says.
+    std::vector<int> threadCounts;
+    // Reads an io_uring worker keeps in flight. Empty: its own choice per range size (32, fewer
+    // for large ranges); one: that depth for every io_uring cell; several: the run's sweep
+    // axis, at the one range size, measured by io_uring strategies only.
+    std::vector<unsigned> queueDepths;
     int rounds = 12;
     int warmup = 1;
     std::uint64_t seed = 42;
@@ -69,17 +81,34 @@ struct Plan {
     std::vector<std::uint32_t> bufferOffsets;
 };
 
-// One x position of a run: a range size and, when pinned, the buffers' page offset.
+// "4" or "1,2,4,8" (spaces allowed): whole numbers within limit, each named once; what names
+// them in the error ("threads 0 is out of range: use 1 to 256").
+Result<std::vector<int>> parseCountList(std::string_view text, IntLimit limit,
+                                        std::string_view what);
+// Threads as the CLI and the app take them: one count sets threads, a list the sweep's
+// threadCounts. Queue depths likewise ("auto" or empty: io_uring's own).
+Status setThreads(Plan& plan, std::string_view text);
+Status setQueueDepths(Plan& plan, std::string_view text);
+// "1,2,4" / "auto": the text setThreads and setQueueDepths read back.
+std::string threadsListText(const Plan& plan);
+std::string queueDepthsText(const Plan& plan);
+
+// One x position of a run: a range size and, when pinned, the buffers' page offset; on a
+// threads or queue-depth sweep, the point's threads or depth.
 struct SweepPoint {
     std::uint64_t rangeBytes = 0;
-    std::optional<std::uint32_t> bufferOffset;
+    std::optional<std::uint32_t> bufferOffset{};
+    std::optional<int> threads{};
+    std::optional<unsigned> queueDepth{};
     bool operator==(const SweepPoint&) const = default;
 };
 
-// "64 KiB", or "64 KiB @ +16" where the buffers were pinned.
+// "64 KiB", or "64 KiB @ +16" where the buffers were pinned, "64 KiB x 4 threads",
+// "64 KiB, 16 in flight".
 std::string pointText(const SweepPoint& point);
 SweepAxis sweepAxis(const Plan& plan);
-// The points a run measures, in order: every range size, or every buffer offset.
+// The points a run measures, in order: every range size, or every buffer offset, thread count
+// or queue depth.
 std::vector<SweepPoint> sweepPoints(const Plan& plan, std::uint64_t fileSize);
 
 // Every field checked against the file; the first bad one named with what to do about it.
@@ -98,9 +127,18 @@ std::vector<std::uint64_t> effectiveSizes(const Plan& plan, std::uint64_t fileSi
 // How a run read, for the lines under its tables and charts: "sequential ranges", "random
 // ranges", "whole file", or "whole files (open, read, close)" for a whole-file sweep.
 std::string patternWords(const Plan& plan);
-// What a run's x positions are: "range size", "file size" (a whole-file sweep) or "buffer
-// offset".
+// What a run's x positions are: "range size", "file size" (a whole-file sweep), "buffer
+// offset", "threads" or "queue depth".
 std::string_view axisName(const Plan& plan);
+// The threads that read a point: the point's own on a threads sweep, else the plan's.
+int threadsAt(const Plan& plan, const SweepPoint& point);
+// The depth asked of io_uring at a point: the point's on a queue-depth sweep, the plan's one
+// depth, or none (each io_uring reader's own choice for the range size).
+std::optional<unsigned> queueDepthAt(const Plan& plan, const SweepPoint& point);
+// How the plan's threads read for people: "1 thread", "4 threads", "1, 2, 4 threads".
+std::string threadsText(const Plan& plan);
+// Why a strategy has nothing to show on a queue-depth sweep (empty: it has).
+std::string queueDepthSweepExclusion(std::string_view strategy);
 // Whether the run reads copies of several sizes whole (the whole pattern with file sizes).
 bool wholeFileSweep(const Plan& plan);
 // The file sizes a whole-file sweep skips because the target is smaller.

@@ -22,6 +22,8 @@ namespace readscope {
 // each cell's own range size, never from the other sizes of the sweep.
 inline constexpr unsigned kUringMaxDepth = 32;
 inline constexpr std::uint64_t kUringPoolBytes = 128ull << 20;
+// The deepest queue a plan may ask for (kQueueDepthLimit), and the ring's size.
+inline constexpr unsigned kUringMaxAskedDepth = 256;
 inline unsigned uringQueueDepth(std::uint64_t rangeBytes) {
     const std::uint64_t fit = kUringPoolBytes / (rangeBytes ? rangeBytes : 1);
     return static_cast<unsigned>(fit < 1 ? 1 : fit > kUringMaxDepth ? kUringMaxDepth : fit);
@@ -56,6 +58,10 @@ public:
     // prepare(). Direct-I/O buffers keep the device's alignment whatever is asked.
     virtual void placeBuffers(std::optional<std::uint32_t> /*offset*/,
                               std::uint32_t /*largestOffset*/) {}
+    // io_uring readers: how many reads to keep in flight from now on (nullopt: their own
+    // choice per range size, uringQueueDepth). The next prepare() remakes the pool if needed.
+    // Readers that read one range at a time ignore it.
+    virtual void useQueueDepth(std::optional<unsigned> /*depth*/) {}
     // Around an eviction (cold runs, untimed): let go of whatever keeps the file's pages
     // cached, then take it back. A kept mapping must go (pages mapped by any process survive
     // POSIX_FADV_DONTNEED); on Windows every cached handle must close (the cache manager

@@ -43,6 +43,10 @@ struct Cell {
     std::optional<std::uint32_t> bufferOffset; // pinned page offset; none: the allocator's
     OffsetCounts bufferPageOffsets;     // where the buffers read into started, over the rounds
     std::optional<unsigned> queueDepth; // reads in flight per worker (io_uring cells)
+    // The point's own threads or queue depth, on a threads or queue-depth sweep (the run's
+    // other cells say neither: the plan's threads, the reader's depth).
+    std::optional<int> pointThreads;
+    std::optional<unsigned> pointQueueDepth;
     // --consume all: the fold alone on a cache-warm buffer of this range size, GB/s; its
     // cost per GB (1000 / foldGbps ms) is part of every figure and can be subtracted.
     std::optional<double> foldGbps;
@@ -64,7 +68,7 @@ struct Cell {
         return status == CellStatus::Ok || status == CellStatus::Noisy ||
                status == CellStatus::NotCold;
     }
-    SweepPoint point() const { return {rangeBytes, bufferOffset}; }
+    SweepPoint point() const { return {rangeBytes, bufferOffset, pointThreads, pointQueueDepth}; }
 };
 
 // The median over a cell's rounds of one sample field, e.g.
@@ -159,8 +163,16 @@ std::string statusText(const Cell& cell);
 // some cells short)": the rounds measured, not planned.
 std::string roundsText(const ResultDocument& doc);
 
-// A point's position on its axis (range bytes, or the buffer offset) and its label for people
-// ("64 KiB", or "16" / "4096+16" for an offset; "auto" where the allocator chose).
+// What a point of a sweep at one range size is, for the lines under tables: "the page offset
+// every destination buffer started at, at 256 KiB ranges"; "how many threads read 64 KiB
+// ranges together, each its own share of a round (GB/s is all of them together)"; "io_uring
+// reads kept in flight per thread, at 64 KiB ranges (only io_uring strategies have a queue)".
+// Empty on a range-size sweep.
+std::string sweepPointMeaning(const ResultDocument& doc);
+
+// A point's position on its axis (range bytes, the buffer offset, threads or queue depth) and
+// its label for people ("64 KiB"; "16" / "4096+16" for an offset, "auto" where the allocator
+// chose; "4" for threads or a queue depth).
 double axisValue(SweepAxis axis, const SweepPoint& point);
 std::string pointLabel(SweepAxis axis, const SweepPoint& point);
 

@@ -18,6 +18,8 @@ struct Progress {
     std::uint64_t total = 0; // all steps of the run
     std::uint64_t rangeBytes = 0;
     std::optional<std::uint32_t> bufferOffset; // the point's pinned offset, if any
+    std::optional<int> threads;                // a threads sweep's point
+    std::optional<unsigned> queueDepth;        // a queue-depth sweep's point
     std::string strategy;
     std::string phase; // "verify", "warm-up", "round 3/15", "evict"
     double elapsedSeconds = 0;

@@ -314,9 +314,8 @@ Comparison compareDocuments(const ResultDocument& base, const ResultDocument& cu
             c.onlyInBaseline.push_back(cellName(b));
             continue;
         }
-        CellComparison cc{
-            now->strategy,       b.strategy, b.rangeBytes, b.bufferOffset, b.summary.median,
-            now->summary.median, {}};
+        CellComparison cc{now->strategy,    b.strategy,          b.point(),
+                          b.summary.median, now->summary.median, {}};
         if (b.measured() && now->measured()) {
             const auto rb = rates(b), rc = rates(*now);
             cc.estimate = estimateChange(rb, rc, threshold);
@@ -337,7 +336,8 @@ Comparison compareDocuments(const ResultDocument& base, const ResultDocument& cu
     differ(d, "cache mode", std::string(toString(base.plan.cache)),
            std::string(toString(cur.plan.cache)));
     differ(d, "pattern", patternWords(base.plan), patternWords(cur.plan));
-    differ(d, "threads", std::to_string(base.plan.threads), std::to_string(cur.plan.threads));
+    differ(d, "threads", threadsText(base.plan), threadsText(cur.plan));
+    differ(d, "queue depth", queueDepthsText(base.plan), queueDepthsText(cur.plan));
     differ(d, "consume", std::string(toString(base.plan.consume)),
            std::string(toString(cur.plan.consume)));
     differ(d, "buffer offset", formatBufferOffsets(base.plan.bufferOffsets),
@@ -368,9 +368,8 @@ Comparison compareToReference(const ResultDocument& doc, const std::string& refe
             c.onlyInCurrent.push_back(cellName(cell));
             continue;
         }
-        CellComparison cc{
-            cell.strategy,       reference, cell.rangeBytes, cell.bufferOffset, ref->summary.median,
-            cell.summary.median, {}};
+        CellComparison cc{cell.strategy,       reference,           cell.point(),
+                          ref->summary.median, cell.summary.median, {}};
         if (ref->measured() && cell.measured()) {
             // Same run, same rounds: pair them, so the machine's drift between rounds cancels.
             const auto pairs = roundPairs(*ref, cell);

@@ -88,7 +88,8 @@ std::vector<CostFit> fitCosts(const ResultDocument& doc) {
     for (const auto& id : doc.measuredStrategies()) {
         std::map<std::uint64_t, double> perSize; // one point per size
         for (const auto& c : doc.cells)
-            if (const auto t = secondsPerRange(c, doc.plan.threads); t && c.strategy == id)
+            if (const auto t = secondsPerRange(c, threadsAt(doc.plan, c.point()));
+                t && c.strategy == id)
                 perSize[c.rangeBytes] = *t;
         std::vector<CostPoint> points;
         for (const auto& [bytes, seconds] : perSize)

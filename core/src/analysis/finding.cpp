@@ -27,19 +27,20 @@ std::optional<FindingVerdict> judgeFinding(const ResultDocument& doc, const Find
     const Comparison c = compareToReference(doc, finding.than);
     std::vector<const CellComparison*> rows;
     for (const auto& cc : c.cells)
-        if (cc.strategy == finding.faster && !cc.bufferOffset &&
+        if (cc.strategy == finding.faster && !cc.at.bufferOffset && !cc.at.threads &&
+            !cc.at.queueDepth &&
             (finding.sizes.empty() || std::find(finding.sizes.begin(), finding.sizes.end(),
-                                                cc.rangeBytes) != finding.sizes.end()))
+                                                cc.at.rangeBytes) != finding.sizes.end()))
             rows.push_back(&cc);
     if (rows.empty())
         return std::nullopt;
     FindingVerdict v;
-    std::uint64_t smallest = rows.front()->rangeBytes, largest = smallest;
+    std::uint64_t smallest = rows.front()->at.rangeBytes, largest = smallest;
     v.lowChange = v.highChange = rows.front()->estimate.change;
     for (const auto* cc : rows) {
         const auto& e = cc->estimate;
-        smallest = std::min(smallest, cc->rangeBytes);
-        largest = std::max(largest, cc->rangeBytes);
+        smallest = std::min(smallest, cc->at.rangeBytes);
+        largest = std::max(largest, cc->at.rangeBytes);
         v.lowChange = std::min(v.lowChange, e.change);
         v.highChange = std::max(v.highChange, e.change);
         if (e.verdict == Verdict::Faster || e.verdict == Verdict::Slower ||
@@ -88,13 +89,13 @@ std::optional<FindingVerdict> judgeFinding(const ResultDocument& doc, const Find
         // A published curve is judged point by point: where on it this machine differs.
         std::vector<const CellComparison*> bySize = rows;
         std::sort(bySize.begin(), bySize.end(),
-                  [](auto* a, auto* b) { return a->rangeBytes < b->rangeBytes; });
+                  [](auto* a, auto* b) { return a->at.rangeBytes < b->at.rangeBytes; });
         std::string list;
         for (const auto* cc : bySize) {
             const double change = cc->estimate.change;
             if (change >= *finding.publishedLow - 0.02 && change <= *finding.publishedHigh + 0.02)
                 ++v.sizesWithinPublished;
-            list += fmt::format("{}{} {}", list.empty() ? "" : ", ", formatSize(cc->rangeBytes),
+            list += fmt::format("{}{} {}", list.empty() ? "" : ", ", formatSize(cc->at.rangeBytes),
                                 pct(change));
         }
         text += fmt::format(" Per size here: {}; {} of {} within the published {}.", list,

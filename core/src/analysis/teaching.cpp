@@ -138,7 +138,8 @@ ExpectedCost expectedCost(const StrategyInfo& s, std::uint64_t n) {
     case Access::UringBatch:
         e = {0,
              1,
-             fmt::format("one io_uring_enter per batch (up to {} ranges of {} in flight)",
+             fmt::format("one io_uring_enter per batch (up to {} ranges of {} in flight, "
+                         "unless the run chose a queue depth)",
                          uringQueueDepth(n), formatSize(n)),
              "one: the kernel's copy",
              "none (pooled buffers)",

@@ -99,6 +99,11 @@ std::string offsetField(const std::optional<std::uint32_t>& offset) {
 std::string number(double v) { return fmt::format("{}", v); }
 std::string optional(const std::optional<double>& v) { return v ? number(*v) : ""; }
 
+template <class T> void addOnce(std::vector<T>& values, T value) {
+    if (std::find(values.begin(), values.end(), value) == values.end())
+        values.push_back(value);
+}
+
 template <class T> bool parseNumber(const std::string& text, T& out) {
     if (text.empty())
         return false;
@@ -132,7 +137,9 @@ std::vector<Column> summaryColumns() {
         {"range_bytes", [](const Cell& c, D) { return std::to_string(c.rangeBytes); }},
         {"pattern", [](const Cell&, D d) { return std::string(toString(d.plan.pattern)); }},
         {"cache", [](const Cell&, D d) { return std::string(toString(d.plan.cache)); }},
-        {"threads", [](const Cell&, D d) { return std::to_string(d.plan.threads); }},
+        // The threads that read this cell: the point's own on a threads sweep.
+        {"threads",
+         [](const Cell& c, D d) { return std::to_string(threadsAt(d.plan, c.point())); }},
         {"rounds", [](const Cell& c, D) { return std::to_string(c.samples.size()); }},
         figure(summaryField("median_gbps")),
         figure(summaryField("min_gbps")),
@@ -163,6 +170,15 @@ std::vector<Column> summaryColumns() {
         {"pct_of_copy_limit", [](const Cell& c, D) { return optional(pctOfCopyLimit(c)); }},
         {"warmup", [](const Cell&, D d) { return std::to_string(d.plan.warmup); }},
         {"round_time", [](const Cell&, D d) { return number(d.plan.roundTimeSeconds); }},
+        // A threads or queue-depth sweep's point (empty on other runs).
+        {"point_threads",
+         [](const Cell& c, D) {
+             return c.pointThreads ? std::to_string(*c.pointThreads) : std::string();
+         }},
+        {"point_queue_depth",
+         [](const Cell& c, D) {
+             return c.pointQueueDepth ? std::to_string(*c.pointQueueDepth) : std::string();
+         }},
     };
 }
 
@@ -276,6 +292,14 @@ Result<ResultDocument> fromSummaryCsv(std::string_view text) {
         if (!placed)
             return Error{fmt::format("CSV row {}: {}", r + 1, placed.error().message)};
         c.bufferPageOffsets = std::move(*placed);
+        if (int threads = 0; parseNumber(get(row, "point_threads"), threads)) {
+            c.pointThreads = threads;
+            addOnce(doc.plan.threadCounts, threads);
+        }
+        if (unsigned depth = 0; parseNumber(get(row, "point_queue_depth"), depth)) {
+            c.pointQueueDepth = depth;
+            addOnce(doc.plan.queueDepths, depth);
+        }
         if (c.bufferOffset &&
             std::find(doc.plan.bufferOffsets.begin(), doc.plan.bufferOffsets.end(),
                       *c.bufferOffset) == doc.plan.bufferOffsets.end())

@@ -33,6 +33,8 @@ json planJson(const Plan& p) {
             {"cache", toString(p.cache)},
             {"consume", toString(p.consume)},
             {"threads", p.threads},
+            {"thread_counts", p.threadCounts},
+            {"queue_depths", p.queueDepths},
             {"rounds", p.rounds},
             {"warmup", p.warmup},
             {"seed", p.seed},
@@ -76,6 +78,8 @@ Plan planFrom(const json& j) {
     if (auto r = parseConsume(j.value("consume", "minimal")))
         p.consume = *r;
     p.threads = j.value("threads", 1);
+    p.threadCounts = j.value("thread_counts", std::vector<int>{});
+    p.queueDepths = j.value("queue_depths", std::vector<unsigned>{});
     p.rounds = j.value("rounds", 0);
     p.warmup = j.value("warmup", 0);
     p.seed = j.value("seed", std::uint64_t{0});
@@ -178,6 +182,8 @@ json cellJson(const Cell& c) {
             {"buffer_page_offsets", offsetCountsJson(c.bufferPageOffsets)},
             {"ranges_per_round", c.rangesPerRound},
             {"queue_depth", c.queueDepth ? json(*c.queueDepth) : json(nullptr)},
+            {"point_threads", c.pointThreads ? json(*c.pointThreads) : json(nullptr)},
+            {"point_queue_depth", c.pointQueueDepth ? json(*c.pointQueueDepth) : json(nullptr)},
             {"fold_gbps", optionalNumber(c.foldGbps)},
             {"copy_limit_gbps", optionalNumber(c.copyLimitGbps)},
             // Derived from the median, for scripts; not read back.
@@ -203,6 +209,10 @@ Cell cellFrom(const json& j) {
     c.rangesPerRound = j.value("ranges_per_round", std::uint64_t{0});
     if (j.contains("queue_depth") && !j.at("queue_depth").is_null())
         c.queueDepth = j.at("queue_depth").get<unsigned>();
+    if (j.contains("point_threads") && !j.at("point_threads").is_null())
+        c.pointThreads = j.at("point_threads").get<int>();
+    if (j.contains("point_queue_depth") && !j.at("point_queue_depth").is_null())
+        c.pointQueueDepth = j.at("point_queue_depth").get<unsigned>();
     c.foldGbps = readOptional(j, "fold_gbps");
     c.copyLimitGbps = readOptional(j, "copy_limit_gbps");
     c.status = parseCellStatus(j.value("status", "failed"));

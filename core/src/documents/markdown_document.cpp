@@ -26,12 +26,8 @@ std::string cellText(const Cell* c) {
 // Where the buffers were, in words: what a reader of the table needs to compare it with theirs.
 std::string placementSentence(const ResultDocument& doc) {
     const auto& offsets = doc.plan.bufferOffsets;
-    if (sweepAxis(doc.plan) == SweepAxis::BufferOffset) {
-        const auto points = doc.points();
-        return fmt::format(" Rows: the page offset every destination buffer started at, {} "
-                           "ranges.",
-                           points.empty() ? std::string("?") : formatSize(points[0].rangeBytes));
-    }
+    if (sweepAxis(doc.plan) == SweepAxis::BufferOffset)
+        return fmt::format(" Rows: {}.", sweepPointMeaning(doc));
     if (offsets.empty())
         return " Buffers where the allocator put them (page offsets in the CSV).";
     return fmt::format(" Every buffer pinned at page offset {}.", formatBufferOffset(offsets[0]));
@@ -63,9 +59,9 @@ std::string roundsBlock(const ResultDocument& doc) {
 std::string toMarkdown(const ResultDocument& doc) {
     const auto ids = doc.measuredStrategies();
     const SweepAxis axis = sweepAxis(doc.plan);
-    std::string out = axis == SweepAxis::BufferOffset ? "| buffer offset |"
-                      : wholeFileSweep(doc.plan)      ? "| file size |"
-                                                      : "| range |";
+    std::string out = axis == SweepAxis::RangeSize && !wholeFileSweep(doc.plan)
+                          ? std::string("| range |")
+                          : fmt::format("| {} |", axisName(doc.plan));
     std::string rule = "|---:|";
     // Under --consume minimal an in-place mapping touched one byte per page: its column is
     // marked, so that nobody sets it beside copies that had every byte.
@@ -86,10 +82,11 @@ std::string toMarkdown(const ResultDocument& doc) {
         out += "\n";
     }
     const auto& p = doc.plan;
-    out += fmt::format("\nGB/s (10^9 bytes/s), {}; {} cache, {}, {} thread{}, file {}, "
-                       "consume {}.",
-                       roundsText(doc), toString(p.cache), patternWords(p), p.threads,
-                       p.threads == 1 ? "" : "s", formatSize(doc.fileSize), toString(p.consume));
+    out += fmt::format("\nGB/s (10^9 bytes/s), {}; {} cache, {}, {}, file {}, consume {}.",
+                       roundsText(doc), toString(p.cache), patternWords(p), threadsText(p),
+                       formatSize(doc.fileSize), toString(p.consume));
+    if (sweepAxis(p) == SweepAxis::Threads || sweepAxis(p) == SweepAxis::QueueDepth)
+        out += fmt::format(" Rows: {}.", sweepPointMeaning(doc));
     out += placementSentence(doc);
     const bool anyNoisy = std::any_of(doc.cells.begin(), doc.cells.end(),
                                       [](const Cell& c) { return c.status == CellStatus::Noisy; });

@@ -2,12 +2,14 @@
 
 #include "readscope/buffer_offsets.h"
 #include "readscope/probe.h"
+#include "readscope/reader.h"
 #include "readscope/strategy.h"
 #include "readscope/units.h"
 
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <charconv>
 #include <set>
 
 namespace readscope {
@@ -33,7 +35,13 @@ std::string_view toString(CacheMode c) {
 std::string_view toString(Consume c) { return c == Consume::All ? "all" : "minimal"; }
 
 std::string_view toString(SweepAxis a) {
-    return a == SweepAxis::BufferOffset ? "buffer-offset" : "range-size";
+    switch (a) {
+    case SweepAxis::RangeSize: return "range-size";
+    case SweepAxis::BufferOffset: return "buffer-offset";
+    case SweepAxis::Threads: return "threads";
+    case SweepAxis::QueueDepth: return "queue-depth";
+    }
+    return "?";
 }
 
 Result<Pattern> parsePattern(std::string_view text) {
@@ -57,6 +65,72 @@ Result<Consume> parseConsume(std::string_view text) {
     return Error{fmt::format("unknown consume mode '{}': use minimal or all", text)};
 }
 
+Result<std::vector<int>> parseCountList(std::string_view text, IntLimit limit,
+                                        std::string_view what) {
+    std::vector<int> values;
+    std::size_t start = 0;
+    while (start <= text.size()) {
+        const std::size_t comma = std::min(text.find(',', start), text.size());
+        std::string_view item = text.substr(start, comma - start);
+        while (!item.empty() && item.front() == ' ')
+            item.remove_prefix(1);
+        while (!item.empty() && item.back() == ' ')
+            item.remove_suffix(1);
+        long long v = 0;
+        const auto [end, ec] = std::from_chars(item.data(), item.data() + item.size(), v);
+        if (ec == std::errc::invalid_argument || end != item.data() + item.size() || item.empty())
+            return Error{fmt::format("{} '{}' is not a whole number", what, item)};
+        if (ec == std::errc::result_out_of_range || v < limit.min || v > limit.max)
+            return Error{fmt::format("{} {} is out of range: use {} to {}", what, item, limit.min,
+                                     limit.max)};
+        if (std::find(values.begin(), values.end(), int(v)) != values.end())
+            return Error{fmt::format("{} {} is named twice", what, v)};
+        values.push_back(int(v));
+        start = comma + 1;
+    }
+    return values;
+}
+
+Status setThreads(Plan& plan, std::string_view text) {
+    auto list = parseCountList(text, kThreadsLimit, "threads");
+    if (!list)
+        return list.error();
+    plan.threadCounts.clear();
+    if (list->size() == 1)
+        plan.threads = list->front();
+    else
+        plan.threadCounts = *list;
+    return okStatus();
+}
+
+Status setQueueDepths(Plan& plan, std::string_view text) {
+    plan.queueDepths.clear();
+    if (text.empty() || text == "auto")
+        return okStatus();
+    auto list = parseCountList(text, kQueueDepthLimit, "queue depth");
+    if (!list)
+        return list.error();
+    plan.queueDepths.assign(list->begin(), list->end());
+    return okStatus();
+}
+
+namespace {
+template <class T> std::string commaList(const std::vector<T>& values) {
+    std::string out;
+    for (auto v : values)
+        out += (out.empty() ? "" : ",") + std::to_string(v);
+    return out;
+}
+} // namespace
+
+std::string threadsListText(const Plan& plan) {
+    return plan.threadCounts.empty() ? std::to_string(plan.threads) : commaList(plan.threadCounts);
+}
+
+std::string queueDepthsText(const Plan& plan) {
+    return plan.queueDepths.empty() ? std::string("auto") : commaList(plan.queueDepths);
+}
+
 std::uint64_t effectiveBudget(const Plan& plan, std::uint64_t fileSize) {
     return plan.budget ? plan.budget : std::min(fileSize, kDefaultBudget);
 }
@@ -70,9 +144,44 @@ std::string patternWords(const Plan& plan) {
 }
 
 std::string_view axisName(const Plan& plan) {
-    if (sweepAxis(plan) == SweepAxis::BufferOffset)
-        return "buffer offset";
+    switch (sweepAxis(plan)) {
+    case SweepAxis::BufferOffset: return "buffer offset";
+    case SweepAxis::Threads: return "threads";
+    case SweepAxis::QueueDepth: return "queue depth";
+    case SweepAxis::RangeSize: break;
+    }
     return wholeFileSweep(plan) ? "file size" : "range size";
+}
+
+int threadsAt(const Plan& plan, const SweepPoint& point) {
+    return point.threads.value_or(plan.threadCounts.size() == 1 ? plan.threadCounts.front()
+                                                                : plan.threads);
+}
+
+std::optional<unsigned> queueDepthAt(const Plan& plan, const SweepPoint& point) {
+    if (point.queueDepth)
+        return point.queueDepth;
+    if (plan.queueDepths.size() == 1)
+        return plan.queueDepths.front();
+    return std::nullopt;
+}
+
+std::string threadsText(const Plan& plan) {
+    if (plan.threadCounts.size() > 1) {
+        std::string list;
+        for (auto t : plan.threadCounts)
+            list += (list.empty() ? "" : ", ") + std::to_string(t);
+        return list + " threads";
+    }
+    const int t = threadsAt(plan, {});
+    return fmt::format("{} thread{}", t, t == 1 ? "" : "s");
+}
+
+std::string queueDepthSweepExclusion(std::string_view strategy) {
+    const StrategyInfo* s = findStrategy(strategy);
+    if (s && s->access == Access::UringBatch)
+        return {};
+    return "it reads one range at a time: the queue depth applies to io_uring batches only";
 }
 
 bool wholeFileSweep(const Plan& plan) {
@@ -101,31 +210,103 @@ std::vector<std::uint64_t> skippedFileSizes(const Plan& plan, std::uint64_t file
 }
 
 SweepAxis sweepAxis(const Plan& plan) {
-    return plan.bufferOffsets.size() > 1 ? SweepAxis::BufferOffset : SweepAxis::RangeSize;
+    // validatePlan() allows one list at a time; the first one found names the axis.
+    if (plan.bufferOffsets.size() > 1)
+        return SweepAxis::BufferOffset;
+    if (plan.threadCounts.size() > 1)
+        return SweepAxis::Threads;
+    if (plan.queueDepths.size() > 1)
+        return SweepAxis::QueueDepth;
+    return SweepAxis::RangeSize;
 }
 
 std::string pointText(const SweepPoint& point) {
-    if (!point.bufferOffset)
-        return formatSize(point.rangeBytes);
-    return fmt::format("{} @ +{}", formatSize(point.rangeBytes),
-                       formatBufferOffset(*point.bufferOffset));
+    std::string text = formatSize(point.rangeBytes);
+    if (point.bufferOffset)
+        text += fmt::format(" @ +{}", formatBufferOffset(*point.bufferOffset));
+    if (point.threads)
+        text += fmt::format(" x {} thread{}", *point.threads, *point.threads == 1 ? "" : "s");
+    if (point.queueDepth)
+        text += fmt::format(", {} in flight", *point.queueDepth);
+    return text;
 }
 
 std::vector<SweepPoint> sweepPoints(const Plan& plan, std::uint64_t fileSize) {
     const auto sizes = effectiveSizes(plan, fileSize);
     std::vector<SweepPoint> points;
-    if (sweepAxis(plan) == SweepAxis::BufferOffset) {
+    std::optional<std::uint32_t> pinned;
+    if (plan.bufferOffsets.size() == 1)
+        pinned = plan.bufferOffsets.front();
+    switch (sweepAxis(plan)) {
+    case SweepAxis::BufferOffset:
         for (auto offset : plan.bufferOffsets)
             points.push_back({sizes.front(), offset});
-        return points;
+        break;
+    case SweepAxis::Threads:
+        for (auto threads : plan.threadCounts)
+            points.push_back({sizes.front(), pinned, threads});
+        break;
+    case SweepAxis::QueueDepth:
+        for (auto depth : plan.queueDepths)
+            points.push_back({sizes.front(), pinned, std::nullopt, depth});
+        break;
+    case SweepAxis::RangeSize:
+        for (auto size : sizes)
+            points.push_back({size, pinned});
+        break;
     }
-    std::optional<std::uint32_t> pinned;
-    if (!plan.bufferOffsets.empty())
-        pinned = plan.bufferOffsets.front();
-    for (auto size : sizes)
-        points.push_back({size, pinned});
     return points;
 }
+
+static_assert(unsigned(kQueueDepthLimit.max) == kUringMaxAskedDepth,
+              "the io_uring ring must hold the deepest queue a plan may ask for");
+
+namespace {
+
+template <class T> bool namedTwice(const std::vector<T>& values) {
+    return std::set<T>(values.begin(), values.end()).size() != values.size();
+}
+
+// One list at a time is the sweep's axis, measured at one range size.
+Status validateAxes(const Plan& plan) {
+    const int lists = int(plan.bufferOffsets.size() > 1) + int(plan.threadCounts.size() > 1) +
+                      int(plan.queueDepths.size() > 1);
+    if (lists > 1)
+        return Error{"a run sweeps one thing at a time: give a list of buffer offsets, of "
+                     "threads or of queue depths, not two of them"};
+    if (namedTwice(plan.threadCounts))
+        return Error{"a thread count is named twice"};
+    if (namedTwice(plan.queueDepths))
+        return Error{"a queue depth is named twice"};
+    if (sweepAxis(plan) != SweepAxis::RangeSize && plan.pattern != Pattern::Whole &&
+        plan.sizes.size() != 1)
+        return Error{fmt::format("a {} sweep measures one range size, and {} were given: name "
+                                 "one size (e.g. --sizes 256K)",
+                                 axisName(plan), plan.sizes.size())};
+    if (sweepAxis(plan) == SweepAxis::QueueDepth &&
+        std::all_of(plan.strategies.begin(), plan.strategies.end(),
+                    [](const std::string& id) { return !queueDepthSweepExclusion(id).empty(); }))
+        return Error{"a queue-depth sweep measures io_uring strategies: add uring-batch"};
+    return okStatus();
+}
+
+Status validateQueueDepths(const Plan& plan, const FileProbe& file) {
+    for (auto depth : plan.queueDepths) {
+        if (!kQueueDepthLimit.contains(int(std::min<unsigned>(depth, 1u << 30))))
+            return Error{fmt::format("queue depth {} is out of range: use {} to {}", depth,
+                                     kQueueDepthLimit.min, kQueueDepthLimit.max)};
+        for (auto size : effectiveSizes(plan, file.size))
+            if (std::uint64_t(depth) * std::min(size, file.size) > kMaxUringPoolBytes)
+                return Error{fmt::format(
+                    "queue depth {} at {} would keep {} of buffers per thread in flight (at "
+                    "most {}): choose a smaller depth or range size",
+                    depth, formatSize(size), formatSize(std::uint64_t(depth) * size),
+                    formatSize(kMaxUringPoolBytes))};
+    }
+    return okStatus();
+}
+
+} // namespace
 
 Status validatePlan(const Plan& plan, const FileProbe& file) {
     if (plan.strategies.empty())
@@ -150,9 +331,12 @@ Status validatePlan(const Plan& plan, const FileProbe& file) {
             if (!sizes.insert(size).second)
                 return Error{fmt::format("file size {} is named twice", formatSize(size))};
         }
-        if (sweepAxis(plan) == SweepAxis::BufferOffset)
-            return Error{"a whole-file sweep varies the file size; a list of buffer offsets "
-                         "would make the offset the sweep's axis too: give one offset, or none"};
+        if (sweepAxis(plan) != SweepAxis::RangeSize)
+            return Error{fmt::format("a whole-file sweep varies the file size; a list of {} "
+                                     "would make that the sweep's axis too: give one, or none",
+                                     sweepAxis(plan) == SweepAxis::BufferOffset ? "buffer offsets"
+                                     : sweepAxis(plan) == SweepAxis::Threads    ? "thread counts"
+                                                                                : "queue depths")};
         if (skippedFileSizes(plan, file.size).size() == plan.fileSizes.size())
             return Error{fmt::format(
                 "every file size is larger than '{}' ({}): the copies are made of its first "
@@ -176,14 +360,17 @@ Status validatePlan(const Plan& plan, const FileProbe& file) {
         if (offset > kMaxBufferOffset)
             return Error{fmt::format("buffer offset {} is out of range: use 0 to {} bytes", offset,
                                      kMaxBufferOffset)};
-    if (sweepAxis(plan) == SweepAxis::BufferOffset && plan.pattern != Pattern::Whole &&
-        plan.sizes.size() != 1)
-        return Error{fmt::format("a buffer-offset sweep measures one range size, and {} were "
-                                 "given: name one size (e.g. --sizes 256K)",
-                                 plan.sizes.size())};
+    if (auto st = validateAxes(plan); !st)
+        return st;
     if (!kThreadsLimit.contains(plan.threads))
         return Error{fmt::format("threads {} is out of range: use {} to {}", plan.threads,
                                  kThreadsLimit.min, kThreadsLimit.max)};
+    for (auto threads : plan.threadCounts)
+        if (!kThreadsLimit.contains(threads))
+            return Error{fmt::format("threads {} is out of range: use {} to {}", threads,
+                                     kThreadsLimit.min, kThreadsLimit.max)};
+    if (auto st = validateQueueDepths(plan, file); !st)
+        return st;
     if (!kRoundsLimit.contains(plan.rounds))
         return Error{fmt::format("rounds {} is out of range: use {} to {}", plan.rounds,
                                  kRoundsLimit.min, kRoundsLimit.max)};

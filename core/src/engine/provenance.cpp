@@ -48,9 +48,11 @@ std::string reproduceCommand(const Plan& p) {
         ids += (ids.empty() ? "" : ",") + id;
     if (!ids.empty())
         cmd += " --strategies " + ids;
-    cmd +=
-        fmt::format(" --pattern {} --cache {} --threads {} --rounds {} --warmup {} --seed {}",
-                    toString(p.pattern), toString(p.cache), p.threads, p.rounds, p.warmup, p.seed);
+    cmd += fmt::format(" --pattern {} --cache {} --threads {} --rounds {} --warmup {} --seed {}",
+                       toString(p.pattern), toString(p.cache), threadsListText(p), p.rounds,
+                       p.warmup, p.seed);
+    if (!p.queueDepths.empty())
+        cmd += " --queue-depth " + queueDepthsText(p);
     if (p.budget)
         cmd += " --budget " + formatSizeShort(p.budget);
     // Always said: the defaults have changed before (consume minimal became all).

@@ -93,15 +93,45 @@ std::vector<SweepPoint> ResultDocument::points() const {
     return out;
 }
 
+std::string sweepPointMeaning(const ResultDocument& doc) {
+    const auto points = doc.points();
+    const std::string size = points.empty() ? "?" : formatSize(points[0].rangeBytes);
+    switch (sweepAxis(doc.plan)) {
+    case SweepAxis::BufferOffset:
+        return fmt::format("the page offset every destination buffer started at, at {} ranges",
+                           size);
+    case SweepAxis::Threads:
+        return fmt::format("how many threads read {} ranges together, each its own share of a "
+                           "round (GB/s is all of them together)",
+                           size);
+    case SweepAxis::QueueDepth:
+        return fmt::format("io_uring reads kept in flight per thread, at {} ranges (only "
+                           "io_uring strategies have a queue)",
+                           size);
+    case SweepAxis::RangeSize: break;
+    }
+    return {};
+}
+
 double axisValue(SweepAxis axis, const SweepPoint& point) {
-    if (axis == SweepAxis::BufferOffset)
-        return point.bufferOffset ? double(*point.bufferOffset) : -1.0;
+    switch (axis) {
+    case SweepAxis::BufferOffset: return point.bufferOffset ? double(*point.bufferOffset) : -1.0;
+    case SweepAxis::Threads: return point.threads ? double(*point.threads) : -1.0;
+    case SweepAxis::QueueDepth: return point.queueDepth ? double(*point.queueDepth) : -1.0;
+    case SweepAxis::RangeSize: break;
+    }
     return double(point.rangeBytes);
 }
 
 std::string pointLabel(SweepAxis axis, const SweepPoint& point) {
-    if (axis == SweepAxis::BufferOffset)
+    switch (axis) {
+    case SweepAxis::BufferOffset:
         return point.bufferOffset ? formatBufferOffset(*point.bufferOffset) : "auto";
+    case SweepAxis::Threads: return point.threads ? std::to_string(*point.threads) : "?";
+    case SweepAxis::QueueDepth:
+        return point.queueDepth ? std::to_string(*point.queueDepth) : "auto";
+    case SweepAxis::RangeSize: break;
+    }
     return formatSize(point.rangeBytes);
 }
 

@@ -143,8 +143,11 @@ public:
 private:
     void openLanes() {
         std::uint64_t maxRange = 0;
-        for (const auto& p : points_)
+        int workers = 1;
+        for (const auto& p : points_) {
             maxRange = std::max(maxRange, p.rangeBytes);
+            workers = std::max(workers, threadsAt(plan_, p));
+        }
         for (const auto& id : plan_.strategies) {
             Lane lane;
             lane.info = findStrategy(id);
@@ -157,7 +160,10 @@ private:
                 lane.unavailable = wholeFileReadExclusion(*lane.info);
             else if (sweepAxis(plan_) == SweepAxis::BufferOffset)
                 lane.unavailable = offsetSweepExclusion(*lane.info);
-            for (int w = 0; lane.unavailable.empty() && w < plan_.threads; ++w) {
+            else if (sweepAxis(plan_) == SweepAxis::QueueDepth)
+                lane.unavailable = queueDepthSweepExclusion(lane.info->id);
+            // Enough readers for the point with the most threads; a point uses its first N.
+            for (int w = 0; lane.unavailable.empty() && w < workers; ++w) {
                 auto reader = openReader(*lane.info, file_, maxRange);
                 if (!reader)
                     lane.unavailable = reader.error().message;
@@ -229,7 +235,7 @@ private:
                 cells[i].message = a.reason;
                 continue;
             }
-            for (int w = 0; w < plan_.threads; ++w) {
+            for (int w = 0; w < threads_; ++w) {
                 auto reader = openReader(*lane.info, copyProbe_, size);
                 if (!reader) {
                     lane.readers.clear();
@@ -273,6 +279,8 @@ private:
         progress_.strategy = std::move(strategy);
         progress_.rangeBytes = point.rangeBytes;
         progress_.bufferOffset = point.bufferOffset;
+        progress_.threads = point.threads;
+        progress_.queueDepth = point.queueDepth;
         progress_.elapsedSeconds = secondsBetween(started_, Clock::now());
         progress_.etaSeconds =
             progress_.step ? progress_.elapsedSeconds / static_cast<double>(progress_.step) *
@@ -394,8 +402,10 @@ private:
         if (copies_)
             return 1;
         if (lane.info->access == Access::UringBatch)
-            return std::max<std::size_t>(minRangesPerRound(cell.rangeBytes),
-                                         std::size_t(8) * uringQueueDepth(cell.rangeBytes));
+            return std::max<std::size_t>(
+                minRangesPerRound(cell.rangeBytes),
+                std::size_t(8) * std::size_t(threads_) *
+                    queueDepthAt(plan_, cell.point()).value_or(uringQueueDepth(cell.rangeBytes)));
         return minRangesPerRound(cell.rangeBytes);
     }
 
@@ -423,7 +433,7 @@ private:
         counts[i] = count;
         cells[i].rangesPerRound = count;
         const auto prefix = ranges.first(count);
-        parts[i] = splitRanges({prefix.begin(), prefix.end()}, plan_.threads);
+        parts[i] = splitRanges({prefix.begin(), prefix.end()}, threads_);
     }
 
     // How many of the cell's ranges this strategy's rounds read: all of them (the budget), or
@@ -441,7 +451,7 @@ private:
             const auto prefix = ranges.first(count);
             if (plan_.cache == CacheMode::Cold)
                 prepareCache(prefix);
-            const auto parts = splitRanges({prefix.begin(), prefix.end()}, plan_.threads);
+            const auto parts = splitRanges({prefix.begin(), prefix.end()}, threads_);
             auto result = runRound(lane.readers, parts, consumeMode(), cell.rangeBytes, stop_);
             if (!result)
                 return all; // its rounds will fail the same way, and say why
@@ -501,6 +511,7 @@ private:
 
     void runPoint(const SweepPoint& point) {
         const std::uint64_t size = point.rangeBytes;
+        threads_ = threadsAt(plan_, point);
         const auto budget = effectiveBudget(plan_, file_.size);
         // A copy's reads are not bounded by the target's size: a 1 MiB copy of a 1 MiB target
         // is read as often a round as one of a 1 GiB target, up to the round time.
@@ -513,6 +524,8 @@ private:
             cells[i].strategy = std::string(lanes_[i].info->id);
             cells[i].rangeBytes = size;
             cells[i].bufferOffset = point.bufferOffset;
+            cells[i].pointThreads = point.threads;
+            cells[i].pointQueueDepth = point.queueDepth;
             cells[i].rangesPerRound = ranges.size();
             cells[i].checksum = "not checked";
             if (!lanes_[i].unavailable.empty()) {
@@ -546,13 +559,16 @@ private:
             plan_.bufferOffsets.empty()
                 ? 0
                 : *std::max_element(plan_.bufferOffsets.begin(), plan_.bufferOffsets.end());
+        const auto depth = queueDepthAt(plan_, point);
         for (auto& lane : lanes_)
-            for (auto& reader : lane.readers)
+            for (auto& reader : lane.readers) {
                 reader->placeBuffers(point.bufferOffset, largestOffset);
+                reader->useQueueDepth(depth);
+            }
         if (plan_.cache == CacheMode::Warm && !copies_) {
             if (!copyLimit_)
                 copyLimit_.emplace(effectiveBudget(plan_, file_.size));
-            const double limit = copyLimit_->gbps(size, plan_.threads);
+            const double limit = copyLimit_->gbps(size, threads_);
             for (std::size_t i = 0; i < lanes_.size(); ++i)
                 if (lanes_[i].unavailable.empty() && limit > 0)
                     cells[i].copyLimitGbps = limit;
@@ -740,6 +756,7 @@ private:
     UniqueFd control_;                   // the file being read: the target, or the current copy
     std::optional<CopyLimit> copyLimit_; // warm runs: memcpy's ceiling, its source made once
     std::vector<Lane> lanes_;
+    int threads_ = 1; // the current point's workers (the first threads_ readers of a lane)
     Progress progress_;
     Clock::time_point started_;
     bool changeReported_ = false;

@@ -30,14 +30,14 @@ public:
         const std::uint64_t bytes = std::min(rangeBytes, f_.size);
         const std::size_t offset = offset_.value_or(0);
         // The depth is the cell's own: a pool made for another range size is made again.
-        if (!pool_.empty() && poolBytes_ >= bytes && pool_[0].offset() == offset &&
-            depth_ == uringQueueDepth(rangeBytes))
+        const unsigned depth = asked_.value_or(uringQueueDepth(rangeBytes));
+        if (!pool_.empty() && poolBytes_ >= bytes && pool_[0].offset() == offset && depth_ == depth)
             return okStatus();
         if (leaked_)
             return Error{"the io_uring ring failed earlier and still owns its buffers"};
         pool_.clear();
         poolBytes_ = 0;
-        depth_ = uringQueueDepth(rangeBytes);
+        depth_ = depth;
         try {
             // Page-aligned under auto placement (the engine's own allocation), else at the
             // pinned offset.
@@ -61,6 +61,7 @@ public:
     void placeBuffers(std::optional<std::uint32_t> offset, std::uint32_t) override {
         offset_ = offset;
     }
+    void useQueueDepth(std::optional<unsigned> depth) override { asked_ = depth; }
     ~UringReader() override {
         if (initialised_)
             io_uring_queue_exit(&ring_);
@@ -70,7 +71,9 @@ public:
     }
 
     Status init() {
-        const int rc = io_uring_queue_init(kUringMaxDepth * 2, &ring_, 0);
+        // Room for the deepest queue a plan may ask for, so a full queue never waits for
+        // submission-queue entries.
+        const int rc = io_uring_queue_init(kUringMaxAskedDepth, &ring_, 0);
         if (rc < 0)
             return Error{fmt::format("io_uring setup failed: {}", std::strerror(-rc))};
         initialised_ = true;
@@ -245,6 +248,7 @@ private:
     UniqueFd fd_;
     std::optional<std::uint32_t> offset_; // pinned page offset of the pool's buffers
     unsigned depth_ = 1;
+    std::optional<unsigned> asked_; // the plan's depth; none: uringQueueDepth per range size
     std::uint64_t poolBytes_ = 0;
     std::vector<AlignedBuffer> pool_;
     io_uring ring_{};
