@@ -91,7 +91,8 @@ QString planTitle(const ResultDocument& doc, ChartMode mode, const QString& refe
         QString("%1 · %2 cache · %3 · %4 · %5 file")
             .arg(modeTitle(mode, reference, p),
                  QString::fromStdString(std::string(toString(p.cache))),
-                 QString::fromStdString(patternWords(p)), QString::fromStdString(threadsText(p)),
+                 QString::fromStdString(patternWords(p)),
+                 QString::fromStdString(concurrencyText(p)),
                  QString::fromStdString(formatSize(doc.fileSize))) +
         // In the window too: a pinned run is not comparable with an auto one.
         (p.bufferOffsets.size() == 1

@@ -212,6 +212,18 @@ ConfigPanel::ConfigPanel(QWidget* parent) : QWidget(parent) {
     form->addRow("Warm-up rounds", warmup_);
     form->addRow("Consume", consume_);
     form->addRow("Buffer offset", bufferOffset_);
+    axisHint_ = new QLabel(runBox);
+    axisHint_->setObjectName("axisHint");
+    axisHint_->setWordWrap(true);
+    axisHint_->setVisible(false);
+    form->addRow(axisHint_);
+    // An editable box's completer would fill "1,2,4" out to the "1,2,4,8" preset as a person
+    // types: a sweep nobody asked for. The presets stay in the list.
+    for (QComboBox* box : {threads_, queueDepth_, bufferOffset_}) {
+        box->setCompleter(nullptr);
+        connect(box, &QComboBox::currentTextChanged, this, &ConfigPanel::updateAxisHint);
+    }
+    connect(sizes_, &QLineEdit::textChanged, this, &ConfigPanel::updateAxisHint);
     connect(consume_, &QComboBox::currentIndexChanged, this, &ConfigPanel::changed);
     connect(bufferOffset_, &QComboBox::currentTextChanged, this, &ConfigPanel::changed);
     connect(threads_, &QComboBox::currentTextChanged, this, &ConfigPanel::changed);
@@ -338,6 +350,34 @@ void ConfigPanel::updateSizeFeedback() {
     sizeError_->setText(error);
     sizeError_->setVisible(!error.isEmpty());
     sizes_->setStyleSheet(error.isEmpty() ? "" : "border: 1px solid #d62728");
+}
+
+void ConfigPanel::updateAxisHint() {
+    Plan p;
+    (void)setThreads(p, threads_->currentText().trimmed().toStdString());
+    (void)setQueueDepths(p, queueDepth_->currentText().trimmed().toStdString());
+    if (auto offsets = parseBufferOffsets(bufferOffset_->currentText().trimmed().toStdString()))
+        p.bufferOffsets = *offsets;
+    const SweepAxis axis = sweepAxis(p);
+    const int lists = int(p.bufferOffsets.size() > 1) + int(p.threadCounts.size() > 1) +
+                      int(p.queueDepths.size() > 1);
+    const auto sizes = parseSizeList(sizes_->text().toStdString());
+    QString hint;
+    if (lists > 1)
+        hint = "Sweep one thing at a time: a list in only one of Threads, Queue depth and "
+               "Buffer offset.";
+    else if (axis != SweepAxis::RangeSize && showsFileSizes())
+        hint = "A whole-file sweep varies the file size: give one value here, or none.";
+    else if (axis != SweepAxis::RangeSize && (!sizes || sizes->size() != 1))
+        hint = QString("x axis: %1. Keep one range size (e.g. 64K); %2 given.")
+                   .arg(QString::fromStdString(std::string(axisName(p))))
+                   .arg(sizes ? int(sizes->size()) : 0);
+    else if (axis != SweepAxis::RangeSize)
+        hint = QString("x axis: %1 at %2 ranges.")
+                   .arg(QString::fromStdString(std::string(axisName(p))),
+                        QString::fromStdString(formatSize(sizes->front())));
+    axisHint_->setText(hint);
+    axisHint_->setVisible(!hint.isEmpty());
 }
 
 Result<Plan> ConfigPanel::plan() const {

@@ -52,6 +52,9 @@ signals:
 
 private:
     void updateSizeFeedback();
+    // Under the run options: what a list in Threads, Queue depth or Buffer offset makes the x
+    // axis, at which range size, or what to change first.
+    void updateAxisHint();
     // The sizes field shows range sizes, or file sizes for the whole pattern; each kind keeps
     // its own text while the other is shown.
     void showSizesFor(Pattern pattern);
@@ -73,6 +76,7 @@ private:
     QSpinBox* seed_;
     QComboBox* cache_;
     QLabel* cacheText_;
+    QLabel* axisHint_ = nullptr;
     QComboBox* threads_ = nullptr;    // a count, or a list: the threads sweep
     QComboBox* queueDepth_ = nullptr; // auto, a depth, or a list: the queue-depth sweep
     QSpinBox* rounds_;

@@ -79,7 +79,7 @@ std::string plainTable(const ResultDocument& doc) {
     const auto& p = doc.plan;
     out += fmt::format("\nGB/s = 10^9 bytes/s; {}; {} cache, {}, {}, consume {}; "
                        "file {} ({}).\n",
-                       roundsText(doc), toString(p.cache), patternWords(p), threadsText(p),
+                       roundsText(doc), toString(p.cache), patternWords(p), concurrencyText(p),
                        toString(p.consume), p.file, formatSize(doc.fileSize));
     if (const auto meaning = sweepPointMeaning(doc); !meaning.empty())
         out += fmt::format("{}{}: {}.\n", char(std::toupper(axisName(p)[0])), axisName(p).substr(1),

@@ -133,10 +133,12 @@ private slots:
                                                    << "threads 300 is out of range";
         QTest::newRow("thread count twice") << "threads=2,2"
                                             << "thread count is named twice";
-        QTest::newRow("depth zero") << "depths=0"
+        QTest::newRow("depth zero") << "uring,depths=0"
                                     << "queue depth 0 is out of range";
         QTest::newRow("depth sweep without io_uring") << "depths=1,4"
                                                       << "add uring-batch";
+        QTest::newRow("one depth without io_uring") << "depths=16"
+                                                    << "applies to io_uring strategies";
     }
     void validation() {
         QFETCH(QString, field);
@@ -189,13 +191,17 @@ private slots:
             plan.queueDepths = {1, 4};
         if (field.contains("depths=0"))
             plan.queueDepths = {0};
+        if (field.contains("depths=16"))
+            plan.queueDepths = {16};
+        if (field.startsWith("uring,"))
+            plan.strategies = {"uring-batch"};
         const auto msg = messageOf(validatePlan(plan, file_->probe()));
         QVERIFY2(msg.contains(mentions), qPrintable(msg));
     }
 
     void aChosenQueueDepthKeepsItsPoolBounded() {
-        // depth x range size of buffers per worker: 64 x 8 MiB is refused, 32 x 8 MiB is not.
-        // A sparse file: only its size matters to validatePlan.
+        // depth x range size x workers of buffers: 64 x 8 MiB x 2 is refused, 32 x 8 MiB x 2
+        // is not. A sparse file: only its size matters to validatePlan.
         QTemporaryDir dir;
         const QString path = dir.filePath("sparse.bin");
         {
@@ -210,8 +216,10 @@ private slots:
         plan.strategies = {"uring-batch"};
         plan.sizes = {8 << 20};
         plan.queueDepths = {64};
+        plan.threadCounts = {1, 2};
         const auto msg = messageOf(validatePlan(plan, *probe));
-        QVERIFY2(msg.contains("queue depth 64 at 8 MiB would keep 512 MiB"), qPrintable(msg));
+        QVERIFY2(msg.contains("queue depth 64 at 8 MiB with 2 threads would keep 1 GiB"),
+                 qPrintable(msg));
         plan.queueDepths = {32};
         QVERIFY(validatePlan(plan, *probe).ok());
     }

@@ -9,6 +9,7 @@
 #include <qcustomplot.h>
 
 #include <QComboBox>
+#include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
 #include <QTest>
@@ -104,6 +105,38 @@ private slots:
         w.config()->setPlan(*plan);
         QCOMPARE(w.config()->findChild<QComboBox*>("threads")->currentText(), threads);
         QCOMPARE(w.config()->findChild<QComboBox*>("queueDepth")->currentText(), depths);
+    }
+
+    void aTypedListIsNotCompletedToAPreset() {
+        // "1,2,4" is the start of the "1,2,4,8" preset: typed with the box focused, as a
+        // person types, it must stay "1,2,4", and the hint under the options says what the
+        // x axis becomes.
+        MainWindow w;
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(testing::openAndWait(w, file_->path()));
+        Plan plan = testing::tinyPlan(*file_);
+        plan.sizes = {64 << 10};
+        w.config()->setPlan(plan);
+        auto* threads = w.config()->findChild<QComboBox*>("threads");
+        auto* hint = w.config()->findChild<QLabel*>("axisHint");
+        QVERIFY(threads && hint);
+        QVERIFY(hint->isHidden());
+        w.activateWindow();
+        threads->setFocus();
+        QVERIFY(QTest::qWaitFor([&] { return threads->hasFocus(); }));
+        threads->lineEdit()->selectAll();
+        QTest::keyClicks(threads->lineEdit(), "1,2,4");
+        QCOMPARE(threads->currentText(), QString("1,2,4"));
+        QCOMPARE(w.config()->plan()->threadCounts, (std::vector<int>{1, 2, 4}));
+        QVERIFY(!hint->isHidden());
+        QCOMPARE(hint->text(), QString("x axis: threads at 64 KiB ranges."));
+        // Several range sizes with it: the hint says what to change before Run refuses.
+        auto* sizes = w.config()->findChild<QLineEdit*>("sizes");
+        QVERIFY(sizes);
+        sizes->setText("64K,1M");
+        QVERIFY2(hint->text().startsWith("x axis: threads. Keep one range size"),
+                 qPrintable(hint->text()));
     }
 
     void threadsSweepPutsThreadsOnTheXAxis() {

@@ -36,9 +36,10 @@ struct IntLimit {
 };
 inline constexpr IntLimit kThreadsLimit{1, 256};
 inline constexpr IntLimit kQueueDepthLimit{1, 256};
-// An io_uring worker's pool holds queue depth x range size bytes: a chosen depth may not take
-// more than this per worker (the automatic depth keeps to 128 MiB, see uringQueueDepth).
-inline constexpr std::uint64_t kMaxUringPoolBytes = 256ull << 20;
+// Each io_uring worker's pool holds queue depth x range size bytes: a chosen depth may not
+// take more than this for all workers together (the automatic depth keeps to 128 MiB per
+// worker, see uringQueueDepth).
+inline constexpr std::uint64_t kMaxUringPoolBytes = 512ull << 20;
 inline constexpr IntLimit kRoundsLimit{1, 10000};
 inline constexpr IntLimit kWarmupLimit{0, 1000};
 inline constexpr double kMaxRoundTimeSeconds = 3600;
@@ -137,6 +138,9 @@ int threadsAt(const Plan& plan, const SweepPoint& point);
 std::optional<unsigned> queueDepthAt(const Plan& plan, const SweepPoint& point);
 // How the plan's threads read for people: "1 thread", "4 threads", "1, 2, 4 threads".
 std::string threadsText(const Plan& plan);
+// What a pasted table or chart says about concurrency: threadsText, and a chosen io_uring
+// depth when there is one ("4 threads, io_uring depth 16").
+std::string concurrencyText(const Plan& plan);
 // Why a strategy has nothing to show on a queue-depth sweep (empty: it has).
 std::string queueDepthSweepExclusion(std::string_view strategy);
 // Whether the run reads copies of several sizes whole (the whole pattern with file sizes).

@@ -83,7 +83,7 @@ std::string toMarkdown(const ResultDocument& doc) {
     }
     const auto& p = doc.plan;
     out += fmt::format("\nGB/s (10^9 bytes/s), {}; {} cache, {}, {}, file {}, consume {}.",
-                       roundsText(doc), toString(p.cache), patternWords(p), threadsText(p),
+                       roundsText(doc), toString(p.cache), patternWords(p), concurrencyText(p),
                        formatSize(doc.fileSize), toString(p.consume));
     if (sweepAxis(p) == SweepAxis::Threads || sweepAxis(p) == SweepAxis::QueueDepth)
         out += fmt::format(" Rows: {}.", sweepPointMeaning(doc));

@@ -177,6 +177,12 @@ std::string threadsText(const Plan& plan) {
     return fmt::format("{} thread{}", t, t == 1 ? "" : "s");
 }
 
+std::string concurrencyText(const Plan& plan) {
+    if (plan.queueDepths.size() == 1)
+        return fmt::format("{}, io_uring depth {}", threadsText(plan), plan.queueDepths.front());
+    return threadsText(plan);
+}
+
 std::string queueDepthSweepExclusion(std::string_view strategy) {
     const StrategyInfo* s = findStrategy(strategy);
     if (s && s->access == Access::UringBatch)
@@ -280,8 +286,8 @@ Status validateAxes(const Plan& plan) {
         return Error{"a queue depth is named twice"};
     if (sweepAxis(plan) != SweepAxis::RangeSize && plan.pattern != Pattern::Whole &&
         plan.sizes.size() != 1)
-        return Error{fmt::format("a {} sweep measures one range size, and {} were given: name "
-                                 "one size (e.g. --sizes 256K)",
+        return Error{fmt::format("a {} sweep measures one range size, and {} were given: keep "
+                                 "one (e.g. 64K)",
                                  axisName(plan), plan.sizes.size())};
     if (sweepAxis(plan) == SweepAxis::QueueDepth &&
         std::all_of(plan.strategies.begin(), plan.strategies.end(),
@@ -291,16 +297,26 @@ Status validateAxes(const Plan& plan) {
 }
 
 Status validateQueueDepths(const Plan& plan, const FileProbe& file) {
+    if (!plan.queueDepths.empty() &&
+        std::all_of(plan.strategies.begin(), plan.strategies.end(),
+                    [](const std::string& id) { return !queueDepthSweepExclusion(id).empty(); }))
+        return Error{"a queue depth applies to io_uring strategies, and none is chosen: add "
+                     "uring-batch, or leave the depth to io_uring (auto)"};
+    int workers = plan.threads;
+    for (auto t : plan.threadCounts)
+        workers = std::max(workers, t);
     for (auto depth : plan.queueDepths) {
         if (!kQueueDepthLimit.contains(int(std::min<unsigned>(depth, 1u << 30))))
             return Error{fmt::format("queue depth {} is out of range: use {} to {}", depth,
                                      kQueueDepthLimit.min, kQueueDepthLimit.max)};
         for (auto size : effectiveSizes(plan, file.size))
-            if (std::uint64_t(depth) * std::min(size, file.size) > kMaxUringPoolBytes)
+            if (const auto pool =
+                    std::uint64_t(depth) * std::min(size, file.size) * std::uint64_t(workers);
+                pool > kMaxUringPoolBytes)
                 return Error{fmt::format(
-                    "queue depth {} at {} would keep {} of buffers per thread in flight (at "
-                    "most {}): choose a smaller depth or range size",
-                    depth, formatSize(size), formatSize(std::uint64_t(depth) * size),
+                    "queue depth {} at {} with {} thread{} would keep {} of buffers in flight "
+                    "(at most {}): choose a smaller depth, range size or fewer threads",
+                    depth, formatSize(size), workers, workers == 1 ? "" : "s", formatSize(pool),
                     formatSize(kMaxUringPoolBytes))};
     }
     return okStatus();

@@ -504,7 +504,7 @@ private:
             cell.samples.push_back(result->sample);
             mergeOffsetCounts(cell.bufferPageOffsets, result->bufferOffsets);
             if (result->queueDepth)
-                cell.queueDepth = result->queueDepth;
+                cell.queueDepth = std::max(cell.queueDepth.value_or(0), result->queueDepth);
         }
         return RoundEnd::Measured;
     }
@@ -699,6 +699,18 @@ private:
                            cold, cell.samples.size(), worst * 100, kWarmThreshold * 100);
     }
 
+    // "io_uring kept at most 8 reads in flight, not the 64 asked ..." when a chosen depth was
+    // never reached (too few ranges per worker); empty otherwise.
+    std::string shallowerThanAsked(const Cell& cell) const {
+        const auto asked = queueDepthAt(plan_, cell.point());
+        if (!asked || !cell.queueDepth || *cell.queueDepth >= *asked)
+            return {};
+        return fmt::format("io_uring kept at most {} reads in flight, not the {} asked: a round "
+                           "had {} ranges for {} thread{}",
+                           *cell.queueDepth, *asked, cell.rangesPerRound, threads_,
+                           threads_ == 1 ? "" : "s");
+    }
+
     void finishCell(Cell& cell, int measured, const std::string& change) {
         cell.summarize();
         std::vector<std::string> notes;
@@ -713,6 +725,8 @@ private:
                 notes.push_back(fmt::format("buffer offset {} does not apply to direct I/O: its "
                                             "buffer keeps the device's {}-byte alignment",
                                             *cell.bufferOffset, reading_->directAlign));
+            if (const auto short_ = shallowerThanAsked(cell); !short_.empty())
+                notes.push_back(short_);
             if (measured < plan_.rounds)
                 notes.push_back(
                     fmt::format("time cap reached: {} of {} rounds", measured, plan_.rounds));

@@ -35,6 +35,14 @@ public:
             return okStatus();
         if (leaked_)
             return Error{"the io_uring ring failed earlier and still owns its buffers"};
+        // A deeper queue than the ring was made for gets a ring of its size (untimed; nothing
+        // is in flight between rounds).
+        if (depth > ringEntries_) {
+            io_uring_queue_exit(&ring_);
+            initialised_ = false;
+            if (auto st = init(depth); !st)
+                return st;
+        }
         pool_.clear();
         poolBytes_ = 0;
         depth_ = depth;
@@ -70,13 +78,15 @@ public:
                 (void)b.release(); // never freed: see read()
     }
 
-    Status init() {
-        // Room for the deepest queue a plan may ask for, so a full queue never waits for
-        // submission-queue entries.
-        const int rc = io_uring_queue_init(kUringMaxAskedDepth, &ring_, 0);
+    // A ring with room for `entries` reads queued at once: twice the automatic depth, or the
+    // depth a plan asked for (prepare() makes a larger one when asked). Kept small otherwise:
+    // before Linux 5.12 its memory counts against RLIMIT_MEMLOCK, per reader.
+    Status init(unsigned entries = kUringMaxDepth * 2) {
+        const int rc = io_uring_queue_init(entries, &ring_, 0);
         if (rc < 0)
             return Error{fmt::format("io_uring setup failed: {}", std::strerror(-rc))};
         initialised_ = true;
+        ringEntries_ = entries;
         return okStatus();
     }
 
@@ -117,7 +127,7 @@ public:
             return *b.failure;
         b.out.value = b.consumer.value();
         b.out.bufferOffsets = b.tally.counts();
-        b.out.queueDepth = depth_;
+        b.out.queueDepth = b.peak; // reached, not asked: a short batch never fills the queue
         return std::move(b.out);
     }
 
@@ -138,7 +148,7 @@ private:
         std::vector<Slot> slots;
         std::vector<unsigned> freeSlots;
         std::size_t next = 0, stride = 0;
-        unsigned inflight = 0;
+        unsigned inflight = 0, peak = 0;
         std::optional<Error> failure;
         OffsetTally tally;
         ReadOutcome out;
@@ -165,6 +175,7 @@ private:
             b.tally.add(s.buffer, f_.pageSize);
             queue(id, s);
             ++b.inflight;
+            b.peak = std::max(b.peak, b.inflight);
         }
     }
 
@@ -248,6 +259,7 @@ private:
     UniqueFd fd_;
     std::optional<std::uint32_t> offset_; // pinned page offset of the pool's buffers
     unsigned depth_ = 1;
+    unsigned ringEntries_ = 0;
     std::optional<unsigned> asked_; // the plan's depth; none: uringQueueDepth per range size
     std::uint64_t poolBytes_ = 0;
     std::vector<AlignedBuffer> pool_;
