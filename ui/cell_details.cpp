@@ -2,6 +2,7 @@
 
 #include "readscope/buffer_offsets.h"
 #include "readscope/compare.h"
+#include "readscope/reader.h"
 #include "readscope/stats.h"
 #include "readscope/strategy.h"
 #include "readscope/teaching.h"
@@ -18,6 +19,17 @@ QString row(const QString& name, const QString& value) {
 }
 
 } // namespace
+
+// What the memcpy limit means for this strategy's figure.
+QString copyLimitReading(const std::string& strategy) {
+    if (copiesTheBytes(strategy))
+        return ": a strategy that copies cannot pass it";
+    const StrategyInfo* s = findStrategy(strategy);
+    if (s && s->access == Access::Coalesce)
+        return ": it copies whole merged spans (overlapping ranges once), not range-sized "
+               "chunks, so it may pass the limit";
+    return ": an in-place mapping copies nothing, so it may pass the limit";
+}
 
 QString cellDetailsHtml(const Cell& c, const ResultDocument& doc) {
     QString html =
@@ -85,10 +97,15 @@ QString cellDetailsHtml(const Cell& c, const ResultDocument& doc) {
                                 "%2 % of it%3")
                             .arg(*c.copyLimitGbps, 0, 'f', 1)
                             .arg(*pct, 0, 'f', 0)
-                            .arg(copiesTheBytes(c.strategy)
-                                     ? QString(": a strategy that copies cannot pass it")
-                                     : QString(": an in-place mapping copies nothing, so it may "
-                                               "pass the limit")));
+                            .arg(copyLimitReading(c.strategy)));
+        if (c.readAmplification)
+            html += row("Bytes read",
+                        QString("%1 × the bytes wanted, median over rounds: merged spans read "
+                                "the gaps between their ranges too (batches of %2 ranges, gaps "
+                                "up to %3 merged); GB/s counts only the bytes wanted")
+                            .arg(*c.readAmplification, 0, 'f', 2)
+                            .arg(kCoalesceBatch)
+                            .arg(QString::fromStdString(formatSize(kCoalesceGap))));
         if (c.foldGbps && *c.foldGbps > 0)
             html += row("Consuming the bytes",
                         QString("every byte folded once inside the timed round; the fold alone "

@@ -97,6 +97,8 @@ std::string plainTable(const ResultDocument& doc) {
                     [&](const Cell& c) { return touchesOnePerPage(c.strategy, p.consume); }))
         out += "consume minimal: in-place mappings touched 1 byte/page, the others had every "
                "byte in a buffer: not comparable.\n";
+    if (const auto read = readAmplificationLine(doc); !read.empty())
+        out += "Bytes read: " + read + ".\n";
     out += systemLine(doc) + "\n";
     if (const auto lines = costModelLines(doc); !lines.empty()) {
         out += "\n";

@@ -19,6 +19,18 @@ TestFile::TestFile(std::uint64_t size, const char* name) : size_(size) {
         throw std::runtime_error(st.error().message);
 }
 
+FileProbe sparseFileProbe(const QTemporaryDir& dir, std::uint64_t size) {
+    const QString path = dir.filePath("sparse.bin");
+    QFile f(path);
+    if (!f.open(QIODevice::WriteOnly) || !f.resize(qint64(size)))
+        throw std::runtime_error("cannot make a sparse file");
+    f.close();
+    auto p = probeFile(path.toStdString());
+    if (!p)
+        throw std::runtime_error(p.error().message);
+    return *p;
+}
+
 FileProbe TestFile::probe() const {
     auto p = probeFile(path_);
     if (!p)

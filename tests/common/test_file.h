@@ -27,6 +27,10 @@ private:
     std::uint64_t size_;
 };
 
+// A sparse file of `size` bytes in dir (no data written: for checks where only the size
+// matters, or zeros are fine), probed; its path is the probe's.
+FileProbe sparseFileProbe(const QTemporaryDir& dir, std::uint64_t size);
+
 // SHA-256 of a file plus its mtime: what "the target file was never written" is checked by.
 QByteArray fileFingerprint(const std::string& path);
 

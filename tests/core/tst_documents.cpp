@@ -175,10 +175,11 @@ private slots:
         auto doc = sampleDocument();
         doc.lseekSeconds = 1.25e-6;
         doc.cells[0].copyLimitGbps = 20;
+        doc.cells[1].readAmplification = 2.5; // pread-coalesce's bytes read per byte wanted
         const double median = doc.cells[0].summary.median;
         const auto csv = toSummaryCsv(doc);
         QVERIFY(csv.find(",median_iops,copy_limit_gbps,pct_of_copy_limit,warmup,round_time,point_"
-                         "threads,point_queue_depth\r\n") != std::string::npos);
+                         "threads,point_queue_depth,read_amplification\r\n") != std::string::npos);
         auto fromCsv = fromSummaryCsv(csv);
         QVERIFY(fromCsv.ok());
         // The warm-up and round time travel; a summary from before they did gets the
@@ -190,9 +191,9 @@ private slots:
         for (std::size_t line = 0, at = 0; at < csv.size();) {
             const auto end = csv.find("\r\n", at);
             std::string row = csv.substr(at, end - at);
-            // Drop the last four fields of every row (warmup, round_time and the sweep point's;
-            // no field of this document holds a comma after them).
-            for (int k = 0; k < 4; ++k)
+            // Drop the last five fields of every row (warmup, round_time, the sweep point's two
+            // and read_amplification; no field of this document holds a comma after them).
+            for (int k = 0; k < 5; ++k)
                 row.erase(row.rfind(','));
             older += row + "\r\n";
             at = end + 2;
@@ -204,12 +205,15 @@ private slots:
         QCOMPARE(fromOlder->plan.warmup, 2);
         QCOMPARE(fromOlder->plan.roundTimeSeconds, 0.1);
         QCOMPARE(*fromCsv->cells[0].copyLimitGbps, 20.0);
+        QCOMPARE(*fromCsv->cells[1].readAmplification, 2.5);
+        QVERIFY(!fromCsv->cells[0].readAmplification);
         QVERIFY(!fromCsv->cells[1].copyLimitGbps);
         const auto json = toJson(doc);
         auto back = fromJson(json);
         QVERIFY(back.ok());
         QVERIFY(back->lseekSeconds && std::abs(*back->lseekSeconds - 1.25e-6) < 1e-15);
         QCOMPARE(*back->cells[0].copyLimitGbps, 20.0);
+        QCOMPARE(*back->cells[1].readAmplification, 2.5);
         QVERIFY(json.find(fmt::format("\"pct_of_copy_limit\": {}", median / 20 * 100)) !=
                 std::string::npos);
         QVERIFY(json.find("\"median_iops\"") != std::string::npos);
@@ -257,7 +261,8 @@ private slots:
         QVERIFY2(line.find(",0,,") != std::string::npos, line.c_str()); // seconds 0, gbps empty
         const auto row1 = samples.find("pread-zerofill,65536,auto,1,");
         const auto line1 = samples.substr(row1, samples.find('\n', row1) - row1);
-        QVERIFY2(line1.find(",1024,0,,,") != std::string::npos, line1.c_str()); // no latency
+        // syscalls, seeks, bytes read (0: the bytes wanted), then no latency
+        QVERIFY2(line1.find(",1024,0,0,,,") != std::string::npos, line1.c_str());
     }
 
     // Noise is judged by the median's interval, carried by CSV and JSON, and said once.

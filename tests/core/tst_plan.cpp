@@ -203,25 +203,18 @@ private slots:
         // depth x range size x workers of buffers: 64 x 8 MiB x 2 is refused, 32 x 8 MiB x 2
         // is not. A sparse file: only its size matters to validatePlan.
         QTemporaryDir dir;
-        const QString path = dir.filePath("sparse.bin");
-        {
-            QFile f(path);
-            QVERIFY(f.open(QIODevice::WriteOnly));
-            QVERIFY(f.resize(qint64(1) << 30));
-        }
-        auto probe = probeFile(path.toStdString());
-        QVERIFY(probe.ok());
+        const FileProbe probe = testing::sparseFileProbe(dir, 1ull << 30);
         Plan plan;
-        plan.file = path.toStdString();
+        plan.file = probe.path;
         plan.strategies = {"uring-batch"};
         plan.sizes = {8 << 20};
         plan.queueDepths = {64};
         plan.threadCounts = {1, 2};
-        const auto msg = messageOf(validatePlan(plan, *probe));
+        const auto msg = messageOf(validatePlan(plan, probe));
         QVERIFY2(msg.contains("queue depth 64 at 8 MiB with 2 threads would keep 1 GiB"),
                  qPrintable(msg));
         plan.queueDepths = {32};
-        QVERIFY(validatePlan(plan, *probe).ok());
+        QVERIFY(validatePlan(plan, probe).ok());
     }
 
     void sweepPointsOfThreadsAndDepths() {

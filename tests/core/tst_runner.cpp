@@ -263,6 +263,31 @@ private slots:
                  sixteen->message.c_str());
     }
 
+    // pread-coalesce's rounds read whole batches (what merges depends on how many ranges a
+    // batch holds), verified like any other; each round says how many bytes it read for the
+    // bytes it wanted, and the cell the median of that.
+    void coalescingRoundsReadWholeBatches() {
+        auto plan = smallPlan(*file_);
+        plan.sizes = {4 << 10}; // 2048 ranges of the 8 MiB file
+        plan.pattern = Pattern::Random;
+        plan.strategies = {"pread-coalesce", "pread-uninit"};
+        RecordingSink sink;
+        auto doc = runPlan(plan, sink);
+        QVERIFY2(doc.ok(), doc.ok() ? "" : doc.error().message.c_str());
+        const Cell* c = doc->find("pread-coalesce", std::uint64_t(4 << 10));
+        QVERIFY(c);
+        QCOMPARE(c->checksum, std::string("verified"));
+        QCOMPARE(c->rangesPerRound % kCoalesceBatch, std::uint64_t(0));
+        QVERIFY(c->readAmplification);
+        for (const auto& s : c->samples)
+            QVERIFY(s.bytesRead > 0);
+        // 1024 random 4 KiB ranges over 8 MiB lie a few KiB apart: a batch merges into spans
+        // that read more than they want.
+        QVERIFY2(*c->readAmplification > 1, std::to_string(*c->readAmplification).c_str());
+        QVERIFY(!doc->find("pread-uninit", std::uint64_t(4 << 10))->readAmplification);
+        QVERIFY(readAmplificationLine(*doc).starts_with("pread-coalesce read "));
+    }
+
     // Rounds sized by time: each strategy reads a prefix of the cell's one sequence, fixed
     // before its measured rounds, at least 64 ranges, recorded per cell; with no round time,
     // every round reads the whole budget.

@@ -6,6 +6,8 @@
 #include "readscope/strategy.h"
 #include "test_file.h"
 
+#include <QFile>
+#include <QTemporaryDir>
 #include <QTest>
 
 #include <fcntl.h>
@@ -58,7 +60,9 @@ private slots:
             auto out = (*reader)->read(ranges, mode, true, {});
             QVERIFY2(out.ok(), out.ok() ? "" : out.error().message.c_str());
             QCOMPARE(out->bytes, expectedBytes);
-            QCOMPARE(out->latencies.size(), ranges.size());
+            // Every range timed, but where ranges merge into one read (pread-coalesce), which
+            // has no time per range of its own.
+            QCOMPARE(out->latencies.size(), info->access == Access::Coalesce ? 0 : ranges.size());
             QVERIFY(!out->stopped);
             if (mode == ConsumeMode::Verify)
                 QCOMPARE(out->value, file_->expectedChecksum(ranges));
@@ -231,11 +235,67 @@ private slots:
         QCOMPARE(reader.error().message, p.directReason);
     }
 
+    // pread-coalesce merges a batch's ranges whose gap is at most 1 MiB into one pread, reads
+    // each merged span whole (gaps too: bytesRead), and slices out the very bytes range-by-range
+    // reads give; ranges further apart, or past a batch, are read apart.
+    void coalescingMergesNearbyRanges_data() {
+        QTest::addColumn<Ranges>("ranges");
+        QTest::addColumn<std::uint64_t>("preads");
+        QTest::addColumn<std::uint64_t>("bytesRead");
+        // Out of order on purpose: each batch is sorted by offset before merging.
+        QTest::newRow("4 KiB gap")
+            << Ranges{{8192, 4096}, {0, 4096}} << std::uint64_t(1) << std::uint64_t(12288);
+        QTest::newRow("exactly 1 MiB gap") << Ranges{{0, 4096}, {4096 + (1 << 20), 4096}}
+                                           << std::uint64_t(1) << std::uint64_t(8192 + (1 << 20));
+        QTest::newRow("over 1 MiB apart") << Ranges{{0, 4096}, {4097 + (1 << 20), 4096}}
+                                          << std::uint64_t(2) << std::uint64_t(8192);
+        QTest::newRow("the same range twice, read once")
+            << Ranges{{4096, 4096}, {4096, 4096}} << std::uint64_t(1) << std::uint64_t(4096);
+        QTest::newRow("overlapping")
+            << Ranges{{0, 8192}, {4096, 8192}} << std::uint64_t(1) << std::uint64_t(12288);
+        QTest::newRow("past the end") << Ranges{{kFileSize - 100, 4096}, {kFileSize + 10, 10}}
+                                      << std::uint64_t(1) << std::uint64_t(100);
+        Ranges batches; // 1025 adjacent bytes: a batch of 1024, then one of 1
+        for (std::uint64_t i = 0; i < kCoalesceBatch + 1; ++i)
+            batches.push_back({i, 1});
+        QTest::newRow("two batches")
+            << batches << std::uint64_t(2) << std::uint64_t(kCoalesceBatch + 1);
+    }
+    void coalescingMergesNearbyRanges() {
+        QFETCH(Ranges, ranges);
+        QFETCH(std::uint64_t, preads);
+        QFETCH(std::uint64_t, bytesRead);
+        auto reader = openReader(*findStrategy("pread-coalesce"), probe_, 1 << 20);
+        QVERIFY(reader.ok());
+        auto out = (*reader)->read(ranges, ConsumeMode::Verify, true, {});
+        QVERIFY2(out.ok(), out.ok() ? "" : out.error().message.c_str());
+        QCOMPARE(out->value, file_->expectedChecksum(ranges));
+        QCOMPARE(out->syscalls, preads);
+        QCOMPARE(out->bytesRead, bytesRead);
+    }
+
+    void aMergedSpanStopsAt16MiB() {
+        // 16 adjacent 1 MiB ranges make one 16 MiB span; the 17th starts the next (the file
+        // here is 3 MiB, so the ranges are checked against a larger sparse one).
+        QTemporaryDir dir;
+        const FileProbe probe = testing::sparseFileProbe(dir, 20 << 20);
+        Ranges ranges;
+        for (std::uint64_t i = 0; i < 17; ++i)
+            ranges.push_back({i << 20, 1 << 20});
+        auto reader = openReader(*findStrategy("pread-coalesce"), probe, 1 << 20);
+        QVERIFY(reader.ok());
+        auto out = (*reader)->read(ranges, ConsumeMode::Touch, false, {});
+        QVERIFY(out.ok());
+        QCOMPARE(kCoalesceMaxSpan, std::uint64_t(16) << 20);
+        QCOMPARE(out->syscalls, std::uint64_t(2));
+        QCOMPARE(out->bytes, std::uint64_t(17) << 20);
+    }
+
     void registryIsComplete() {
-        const char* ids[] = {"pread-zerofill", "pread-uninit",  "seek-read",     "read-grow",
-                             "read-prealloc",  "pread-reuse",   "mmap-copy",     "mmap-touch",
-                             "mmap-willneed",  "mmap-populate", "mmap-prefetch", "direct-pread",
-                             "uring-batch",    "pread-calloc",  "mmap-copy-kept"};
+        const char* ids[] = {"pread-zerofill", "pread-uninit",  "seek-read",      "read-grow",
+                             "read-prealloc",  "pread-reuse",   "mmap-copy",      "mmap-touch",
+                             "mmap-willneed",  "mmap-populate", "mmap-prefetch",  "direct-pread",
+                             "uring-batch",    "pread-calloc",  "mmap-copy-kept", "pread-coalesce"};
         QCOMPARE(strategies().size(), std::size(ids));
         for (const char* id : ids) {
             const auto* s = findStrategy(id);

@@ -22,8 +22,11 @@ struct Sample {
     double systemSeconds = 0;
     std::uint64_t minorFaults = 0;
     std::uint64_t majorFaults = 0;
-    std::uint64_t syscalls = 0;       // counted by the engine's read loops
-    std::uint64_t seeks = 0;          // of which lseek
+    std::uint64_t syscalls = 0; // counted by the engine's read loops
+    std::uint64_t seeks = 0;    // of which lseek
+    // Bytes the reads asked of the file, when more than the bytes wanted (pread-coalesce reads
+    // whole merged spans, gaps included); 0: the same as bytes.
+    std::uint64_t bytesRead = 0;
     std::optional<double> latencyP50; // seconds per range; none when no range was timed
     std::optional<double> latencyP99;
     std::optional<double> residentBefore; // fraction of the file cached when the round began
@@ -62,7 +65,10 @@ struct Cell {
     std::vector<Sample> samples;
     Summary summary;                      // over samples' GB/s
     std::optional<double> residentBefore; // median over rounds
-    void summarize();                     // recomputes summary, residentBefore and Ok/Noisy status
+    // Bytes read per byte wanted, median over rounds, where a strategy read more than it
+    // wanted (coalesced spans); none for the others.
+    std::optional<double> readAmplification;
+    void summarize(); // recomputes summary, residentBefore, readAmplification, Ok/Noisy status
     // Has figures to show (ok, noisy or not-cold); failed and unavailable cells have none.
     bool measured() const {
         return status == CellStatus::Ok || status == CellStatus::Noisy ||
@@ -137,9 +143,14 @@ std::optional<double> pctOfCopyLimit(const Cell& cell);
 // mapping under --consume minimal (it touched one byte per page: not comparable with copies).
 std::string bytesConsumed(const Cell& cell, Consume consume);
 bool touchesOnePerPage(std::string_view strategy, Consume consume);
-// Whether the strategy copies the file's bytes into a buffer (so memcpy's speed bounds it);
-// an in-place mapping does not.
+// Whether the strategy copies each range's bytes into a buffer, range by range (so memcpy of
+// range-sized chunks bounds it); an in-place mapping does not, nor does a coalescing read,
+// which copies whole merged spans.
 bool copiesTheBytes(std::string_view strategy);
+
+// "pread-coalesce read 1.00-7.91x the bytes it wanted (...)" for the lines under tables, when
+// a cell read more than it wanted; empty otherwise.
+std::string readAmplificationLine(const ResultDocument& doc);
 
 // "2 copying cells ran faster than memcpy copies here: ..." when a strategy that copies the
 // bytes into a buffer passed the memcpy limit by more than kAboveCopyLimitPct (measurement

@@ -9,7 +9,9 @@
 
 namespace readscope {
 
-enum class Access { Pread, SeekRead, ReadToEnd, MapCopy, MapInPlace, Direct, UringBatch };
+// Coalesce: ranges merged with their neighbours into larger positioned reads (object_store's
+// get_ranges), each range sliced out of its merged read.
+enum class Access { Pread, SeekRead, ReadToEnd, MapCopy, MapInPlace, Direct, UringBatch, Coalesce };
 // FreshCalloc: zeroed by the allocator (calloc), which skips the memset for memory fresh from
 // the kernel and memsets reused heap memory, as Rust's vec![0; n] and alloc_zeroed do.
 enum class BufferKind {

@@ -135,6 +135,18 @@ ExpectedCost expectedCost(const StrategyInfo& s, std::uint64_t n) {
              "none (reused aligned buffer)",
              "none"};
         break;
+    case Access::Coalesce:
+        // Merged spans: from one pread for a whole batch down to one per range (gaps > 1 MiB).
+        e = {0,
+             1,
+             fmt::format("one pread per merged span: a batch of up to {} ranges merges "
+                         "neighbours at most {} apart, so from one call per batch to one per "
+                         "range",
+                         kCoalesceBatch, formatSize(kCoalesceGap)),
+             "one: the kernel's copy of the whole span, gaps included (see bytes read)",
+             "one fresh buffer per merged span",
+             "up to one minor fault per 4 KiB page of each fresh span buffer"};
+        break;
     case Access::UringBatch:
         e = {0,
              1,

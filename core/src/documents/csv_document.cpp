@@ -179,6 +179,8 @@ std::vector<Column> summaryColumns() {
          [](const Cell& c, D) {
              return c.pointQueueDepth ? std::to_string(*c.pointQueueDepth) : std::string();
          }},
+        // Bytes read per byte wanted (pread-coalesce's merged spans; empty for the others).
+        {"read_amplification", [](const Cell& c, D) { return optional(c.readAmplification); }},
     };
 }
 
@@ -282,6 +284,8 @@ Result<ResultDocument> fromSummaryCsv(std::string_view text) {
             c.foldGbps = fold;
         if (double limit = 0; parseNumber(get(row, "copy_limit_gbps"), limit))
             c.copyLimitGbps = limit;
+        if (double read = 0; parseNumber(get(row, "read_amplification"), read))
+            c.readAmplification = read;
         if (const auto text = get(row, "buffer_offset"); !text.empty()) {
             auto offset = parseBufferOffset(text);
             if (!offset)

@@ -189,6 +189,7 @@ json cellJson(const Cell& c) {
             // Derived from the median, for scripts; not read back.
             {"pct_of_copy_limit", optionalNumber(pctOfCopyLimit(c))},
             {"median_iops", optionalNumber(medianIops(c))},
+            {"read_amplification", optionalNumber(c.readAmplification)},
             {"status", toString(c.status)},
             {"message", c.message},
             {"checksum", c.checksum},
@@ -215,6 +216,7 @@ Cell cellFrom(const json& j) {
         c.pointQueueDepth = j.at("point_queue_depth").get<unsigned>();
     c.foldGbps = readOptional(j, "fold_gbps");
     c.copyLimitGbps = readOptional(j, "copy_limit_gbps");
+    c.readAmplification = readOptional(j, "read_amplification");
     c.status = parseCellStatus(j.value("status", "failed"));
     c.message = j.value("message", "");
     c.checksum = j.value("checksum", "");

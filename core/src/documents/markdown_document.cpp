@@ -101,6 +101,8 @@ std::string toMarkdown(const ResultDocument& doc) {
         out += fmt::format(" † not cold: the file was still in the page cache after eviction "
                            "({} cell{}), so these are warm figures.",
                            notCold, notCold == 1 ? "" : "s");
+    if (const auto read = readAmplificationLine(doc); !read.empty())
+        out += " Bytes read: " + read + ".";
     if (anyOnePerPage)
         out += " ‡ 1 byte/page: with consume minimal this in-place mapping touched one byte of "
                "each page, while the others had every byte in a buffer; not comparable.";

@@ -6,6 +6,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
+#include <map>
 #include <vector>
 
 namespace readscope {
@@ -38,16 +40,22 @@ CellStatus parseCellStatus(std::string_view text) {
 void Cell::summarize() {
     std::vector<double> rates;
     std::vector<double> resident;
+    std::vector<double> amplification;
     for (const auto& s : samples) {
         if (const auto g = s.gbps())
             rates.push_back(*g);
         if (s.residentBefore)
             resident.push_back(*s.residentBefore);
+        if (s.bytesRead && s.bytes)
+            amplification.push_back(double(s.bytesRead) / double(s.bytes));
     }
     summary = readscope::summarize(rates);
     residentBefore.reset();
     if (!resident.empty())
         residentBefore = median(resident);
+    readAmplification.reset();
+    if (!amplification.empty())
+        readAmplification = median(amplification);
     if (status == CellStatus::Ok || status == CellStatus::Noisy)
         status = summary.noisy ? CellStatus::Noisy : CellStatus::Ok;
 }
@@ -175,7 +183,30 @@ bool touchesOnePerPage(std::string_view strategy, Consume consume) {
 
 bool copiesTheBytes(std::string_view strategy) {
     const StrategyInfo* s = findStrategy(strategy);
-    return s && s->access != Access::MapInPlace;
+    // A coalescing read copies whole merged spans (overlapping ranges once), not range-sized
+    // chunks: the range-sized memcpy does not bound it.
+    return s && s->access != Access::MapInPlace && s->access != Access::Coalesce;
+}
+
+std::string readAmplificationLine(const ResultDocument& doc) {
+    std::map<std::string, std::pair<double, double>> spans; // strategy: lowest, highest
+    for (const auto& c : doc.cells)
+        if (c.measured() && c.readAmplification) {
+            auto [it, fresh] =
+                spans.try_emplace(c.strategy, *c.readAmplification, *c.readAmplification);
+            it->second.first = std::min(it->second.first, *c.readAmplification);
+            it->second.second = std::max(it->second.second, *c.readAmplification);
+        }
+    std::string out;
+    for (const auto& [id, range] : spans) {
+        const auto [lo, hi] = range;
+        out += fmt::format("{}{} read {} the bytes it wanted", out.empty() ? "" : "; ", id,
+                           std::abs(hi - lo) < 0.005 ? fmt::format("{:.2f}x", lo)
+                                                     : fmt::format("{:.2f}-{:.2f}x", lo, hi));
+    }
+    if (out.empty())
+        return {};
+    return out + " (merged spans read their gaps too; GB/s counts only the bytes wanted)";
 }
 
 std::optional<double> medianIops(const Cell& cell) {

@@ -105,6 +105,7 @@ Result<RoundResult> runRound(std::vector<std::unique_ptr<RangeReader>>& readers,
         out.sample.bytes += o.bytes;
         out.sample.syscalls += o.syscalls;
         out.sample.seeks += o.seeks;
+        out.sample.bytesRead += o.bytesRead;
         out.value ^= o.value;
         out.stopped |= o.stopped;
         mergeOffsetCounts(out.bufferOffsets, o.bufferOffsets);

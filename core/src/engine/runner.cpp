@@ -406,6 +406,9 @@ private:
                 minRangesPerRound(cell.rangeBytes),
                 std::size_t(8) * std::size_t(threads_) *
                     queueDepthAt(plan_, cell.point()).value_or(uringQueueDepth(cell.rangeBytes)));
+        if (lane.info->access == Access::Coalesce) // whole batches, one per worker at least
+            return std::max(minRangesPerRound(cell.rangeBytes),
+                            kCoalesceBatch * std::size_t(threads_));
         return minRangesPerRound(cell.rangeBytes);
     }
 
@@ -426,10 +429,15 @@ private:
             readPrefix(i, count, counts, cells, ranges, parts);
     }
 
-    // Lane i's rounds read the first `count` ranges, split among the run's workers.
+    // Lane i's rounds read the first `count` ranges, split among the run's workers. A
+    // coalescing strategy's share per worker is whole batches (what merges depends on how many
+    // ranges a batch holds), unless the cell has fewer ranges than that.
     void readPrefix(std::size_t i, std::size_t count, std::vector<std::size_t>& counts,
                     std::vector<Cell>& cells, std::span<const Range> ranges,
                     std::vector<std::vector<std::vector<Range>>>& parts) const {
+        const std::size_t whole = kCoalesceBatch * std::size_t(threads_);
+        if (lanes_[i].info->access == Access::Coalesce && count > whole)
+            count -= count % whole;
         counts[i] = count;
         cells[i].rangesPerRound = count;
         const auto prefix = ranges.first(count);
@@ -593,8 +601,8 @@ private:
             const std::size_t count = calibrate(lanes_[i], cells[i], ranges);
             if (count == 0 || stop_.stop_requested())
                 return;
-            readPrefix(i, count, counts, cells, ranges, parts);
-            const std::span<const Range> prefix = std::span(ranges).first(count);
+            readPrefix(i, count, counts, cells, ranges, parts); // may round it to whole batches
+            const std::span<const Range> prefix = std::span(ranges).first(counts[i]);
             if (!referenceError && rangeSums.size() < counts[i]) {
                 auto more = referenceRangeChecksums(*reading_, prefix.subspan(rangeSums.size()));
                 if (more)

@@ -15,6 +15,9 @@ std::string wholeFileReadExclusion(const StrategyInfo& strategy) {
     if (strategy.access == Access::UringBatch)
         return "io_uring keeps many reads of one open file in flight; a whole-file sweep opens "
                "every file it reads, one at a time";
+    if (strategy.access == Access::Coalesce)
+        return "it merges nearby ranges of one batch; a whole-file sweep reads one file at a "
+               "time, each a range of its own";
     if (strategy.mapping == MapLifetime::Kept)
         return "its mapping is kept across reads; a whole-file sweep opens and maps every file "
                "it reads, as the mapping copied per round does";

@@ -94,6 +94,11 @@ public:
             if (sigsetjmp(guard.env, 1) != 0)
                 return shrankWhileMapped(guard, mappedBase(mapping));
         }
+        if (s_.access == Access::Coalesce) {
+            if (auto st = readCoalesced(ranges, consumer, stop, out); !st)
+                return st.error();
+            return finishRead(out, consumer);
+        }
         auto st =
             readEachRange(ranges, recordLatencies, stop, out,
                           [&](const Range& r, std::size_t i) -> Result<std::uint64_t> {

@@ -17,7 +17,9 @@
 #include <algorithm>
 #include <cstring>
 #include <new>
+#include <numeric>
 #include <utility>
+#include <vector>
 
 namespace readscope {
 
@@ -228,9 +230,78 @@ protected:
             return want;
         }
         case Access::Direct: return readAligned(r, index, consumer, syscalls);
-        case Access::UringBatch: break;
+        case Access::UringBatch:
+        case Access::Coalesce: break; // whole batches: readCoalesced(), the io_uring reader
         }
         return Error{fmt::format("strategy '{}' has no {} read loop", s_.id, Derived::kPlatform)};
+    }
+
+    // pread-coalesce: batches of kCoalesceBatch ranges, each sorted by offset; neighbours whose
+    // gap is at most kCoalesceGap merge into one span (at most kCoalesceMaxSpan, or one range),
+    // read with positioned reads into a fresh buffer; every range is consumed from inside its
+    // span under its own index, so the checksum is the one range-by-range reads give.
+    Status readCoalesced(std::span<const Range> ranges, Consumer& consumer, std::stop_token stop,
+                         ReadOutcome& out) {
+        std::vector<std::size_t> order;
+        for (std::size_t first = 0; first < ranges.size(); first += kCoalesceBatch) {
+            if (stop.stop_requested()) {
+                out.stopped = true;
+                break;
+            }
+            order.resize(std::min(kCoalesceBatch, ranges.size() - first));
+            std::iota(order.begin(), order.end(), first);
+            std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+                return ranges[a].offset < ranges[b].offset;
+            });
+            for (std::size_t i = 0; i < order.size();) {
+                // Ends clipped at the end of the file: a range past it adds nothing to read.
+                auto endOf = [&](const Range& r) {
+                    return std::min(r.offset + clippedLength(r, f_.size), f_.size);
+                };
+                const std::uint64_t start = ranges[order[i]].offset;
+                std::uint64_t end = endOf(ranges[order[i]]);
+                std::size_t j = i + 1;
+                for (; j < order.size(); ++j) {
+                    const Range& r = ranges[order[j]];
+                    const std::uint64_t rEnd = endOf(r);
+                    if (r.offset > end + kCoalesceGap ||
+                        std::max(end, rEnd) - start > kCoalesceMaxSpan)
+                        break;
+                    end = std::max(end, rEnd);
+                }
+                if (auto st =
+                        readSpan({order.data() + i, j - i}, ranges, start, end, consumer, out);
+                    !st)
+                    return st;
+                i = j;
+            }
+        }
+        return okStatus();
+    }
+
+    // One merged span [start, end) of the ranges at `members`, read and sliced.
+    Status readSpan(std::span<const std::size_t> members, std::span<const Range> ranges,
+                    std::uint64_t start, std::uint64_t end, Consumer& consumer, ReadOutcome& out) {
+        FreshBuffer span = freshBuffer(end > start ? end - start : 1, placement_);
+        tally_.add(span.get(), f_.pageSize);
+        std::uint64_t got = 0;
+        if (end > start) {
+            auto n = readAtFull(span.get(), end - start, start, out.syscalls);
+            if (!n)
+                return n.error();
+            got = *n;
+        }
+        out.bytesRead += got;
+        for (const std::size_t index : members) {
+            const Range& r = ranges[index];
+            const std::uint64_t skip = r.offset - start;
+            const std::uint64_t usable =
+                got > skip ? std::min(clippedLength(r, f_.size), got - skip) : 0;
+            consumer.buffer({span.get() + skip, usable}, index);
+            out.bytes += usable;
+            callRangeReadHook(index);
+        }
+        return okStatus();
     }
 
     // Positioned reads until want bytes or the end of the file.

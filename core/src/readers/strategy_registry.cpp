@@ -60,6 +60,10 @@ constexpr StrategyInfo kStrategies[] = {
     {"uring-batch", "io_uring batch", "Batched",
      "up to 32 reads in flight through io_uring into pooled buffers, submitted together",
      UringBatch, Reused, None},
+    {"pread-coalesce", "pread, coalesced ranges", "Coalesced",
+     "each batch of up to 1024 ranges sorted; neighbours at most 1 MiB apart merged into one "
+     "pread into a fresh buffer, the ranges sliced out (object_store's get_ranges)",
+     Coalesce, FreshUninit, None},
     // Windows forms (Win32 API). They follow the POSIX rows, so that strategies() can hand
     // out one platform's rows as a contiguous span.
     {"readfile-offset", "ReadFile at an offset", "Positioned read",
