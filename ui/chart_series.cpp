@@ -81,6 +81,13 @@ void markOnePerPage(Series& s, const ResultDocument& doc, const std::string& id)
     s.dotted = true;
 }
 
+// A strategy that read more than it wanted (pread-coalesce's merged spans) says how much in
+// the legend: its GB/s counts the bytes wanted, and a pasted chart must not hide the rest.
+void markReadAmplification(Series& s, const ResultDocument& doc, const std::string& id) {
+    if (const auto text = readAmplificationText(doc, id); !text.empty())
+        s.name += QString(" · read %1 the bytes wanted").arg(QString::fromStdString(text));
+}
+
 // Warm runs: memcpy's speed per point, measured before its cells (the first cell of the
 // point that has it). Nothing for cold and direct runs, which never measure it.
 Series copyLimitLine(const ChartData& data, const ResultDocument& doc) {
@@ -170,6 +177,7 @@ ChartData buildChart(const ResultDocument& doc, const ResultDocument* baseline, 
             s.colorIndex = colorOf(id);
             s.errorBars = true;
             markOnePerPage(s, doc, id);
+            markReadAmplification(s, doc, id);
             std::map<double, const Cell*> points;
             for (const auto& c : doc.cells) {
                 if (c.strategy != id || chartX(out, c.point()) < 0)
@@ -222,6 +230,7 @@ ChartData buildChart(const ResultDocument& doc, const ResultDocument* baseline, 
                 return c.summary.median / ref->summary.median;
             });
             markOnePerPage(s, doc, id);
+            markReadAmplification(s, doc, id);
             if (!s.x.isEmpty())
                 out.series.push_back(s);
         }
@@ -254,6 +263,7 @@ ChartData buildChart(const ResultDocument& doc, const ResultDocument* baseline, 
         for (const auto& id : strategyOrder(doc)) {
             Series s = line(out, doc, id, colorOf(id), [](const Cell& c) { return medianIops(c); });
             markOnePerPage(s, doc, id);
+            markReadAmplification(s, doc, id);
             if (!s.x.isEmpty())
                 out.series.push_back(s);
         }

@@ -279,6 +279,18 @@ private slots:
         QCOMPARE(c->checksum, std::string("verified"));
         QCOMPARE(c->rangesPerRound % kCoalesceBatch, std::uint64_t(0));
         QVERIFY(c->readAmplification);
+        // Sized by time, with two workers and a budget that is no whole number of batches:
+        // each worker reads whole batches, and the prefix verified is the one read.
+        plan.sizes = {1 << 10};
+        plan.threads = 2;
+        plan.budget = (7 << 20) + (512 << 10); // 7680 ranges
+        plan.roundTimeSeconds = 0.015;
+        plan.strategies = {"pread-coalesce"};
+        auto timed = runPlan(plan, sink);
+        QVERIFY(timed.ok());
+        const Cell& t = timed->cells.front();
+        QCOMPARE(t.checksum, std::string("verified"));
+        QCOMPARE(t.rangesPerRound % (2 * coalesceBatchRanges(1 << 10)), std::uint64_t(0));
         for (const auto& s : c->samples)
             QVERIFY(s.bytesRead > 0);
         // 1024 random 4 KiB ranges over 8 MiB lie a few KiB apart: a batch merges into spans

@@ -275,20 +275,41 @@ private slots:
     }
 
     void aMergedSpanStopsAt16MiB() {
-        // 16 adjacent 1 MiB ranges make one 16 MiB span; the 17th starts the next (the file
-        // here is 3 MiB, so the ranges are checked against a larger sparse one).
+        // One batch (32 ranges of 512 KiB fit its 16 MiB) of 24 ranges 256 KiB apart: 21 of
+        // them span 15.5 MiB, a 22nd would pass 16 MiB and starts the next span. A sparse
+        // file: the 3 MiB one is too small.
         QTemporaryDir dir;
         const FileProbe probe = testing::sparseFileProbe(dir, 20 << 20);
         Ranges ranges;
-        for (std::uint64_t i = 0; i < 17; ++i)
-            ranges.push_back({i << 20, 1 << 20});
-        auto reader = openReader(*findStrategy("pread-coalesce"), probe, 1 << 20);
+        for (std::uint64_t i = 0; i < 24; ++i)
+            ranges.push_back({i * (768 << 10), 512 << 10});
+        QCOMPARE(coalesceBatchRanges(512 << 10), std::size_t(32));
+        auto reader = openReader(*findStrategy("pread-coalesce"), probe, 512 << 10);
         QVERIFY(reader.ok());
         auto out = (*reader)->read(ranges, ConsumeMode::Touch, false, {});
         QVERIFY(out.ok());
         QCOMPARE(kCoalesceMaxSpan, std::uint64_t(16) << 20);
         QCOMPARE(out->syscalls, std::uint64_t(2));
-        QCOMPARE(out->bytes, std::uint64_t(17) << 20);
+        QCOMPARE(out->bytes, std::uint64_t(24) * (512 << 10));
+        QCOMPARE(out->bytesRead, std::uint64_t(21 * 768 - 256 + 3 * 768 - 256) << 10);
+    }
+
+    void aBatchHoldsUpTo16MiBOfRanges() {
+        QCOMPARE(coalesceBatchRanges(8 << 10), std::size_t(1024));
+        QCOMPARE(coalesceBatchRanges(64 << 10), std::size_t(256));
+        QCOMPARE(coalesceBatchRanges(8 << 20), std::size_t(2));
+        QCOMPARE(coalesceBatchRanges(32 << 20), std::size_t(1));
+        // Four 8 MiB ranges, adjacent: two batches of two, so two preads, not one.
+        QTemporaryDir dir;
+        const FileProbe probe = testing::sparseFileProbe(dir, 32 << 20);
+        Ranges ranges;
+        for (std::uint64_t i = 0; i < 4; ++i)
+            ranges.push_back({i << 23, 8 << 20});
+        auto reader = openReader(*findStrategy("pread-coalesce"), probe, 8 << 20);
+        QVERIFY(reader.ok());
+        auto out = (*reader)->read(ranges, ConsumeMode::Touch, false, {});
+        QVERIFY(out.ok());
+        QCOMPARE(out->syscalls, std::uint64_t(2));
     }
 
     void registryIsComplete() {

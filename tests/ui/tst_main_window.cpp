@@ -153,6 +153,34 @@ private slots:
         }
     }
 
+    // A strategy that read more than it wanted says how much in the legend, in every mode
+    // that draws its GB/s; one that read what it wanted says nothing.
+    void readAmplificationIsInTheLegend() {
+        ResultDocument doc;
+        doc.plan.sizes = {8192, 65536};
+        doc.plan.strategies = {"pread-uninit", "pread-coalesce"};
+        for (const char* id : {"pread-uninit", "pread-coalesce"})
+            for (std::uint64_t size : {8192u, 65536u}) {
+                Cell c;
+                c.strategy = id;
+                c.rangeBytes = size;
+                Sample s;
+                s.bytes = 1 << 20;
+                s.seconds = 0.001;
+                if (std::string_view(id) == "pread-coalesce")
+                    s.bytesRead = size == 8192 ? 8 << 20 : 1 << 20;
+                c.samples = {s, s, s};
+                c.summarize();
+                doc.cells.push_back(c);
+            }
+        for (auto mode : {ChartMode::Throughput, ChartMode::Relative, ChartMode::Iops}) {
+            const auto data = buildChart(doc, nullptr, mode, "pread-uninit");
+            QCOMPARE(data.series[0].name, QString("pread-uninit"));
+            QCOMPARE(data.series[1].name,
+                     QString("pread-coalesce · read 1.00-8.00x the bytes wanted"));
+        }
+    }
+
     // The buttons beside the file field open their dialogs when a person clicks them (their
     // signals once reached nothing).
     void fileButtonsOpenTheirDialogs() {

@@ -41,7 +41,8 @@ std::optional<double> secondsPerRange(const Cell& cell, int threads);
 std::optional<CostFit> fitCost(std::span<const CostPoint> points);
 
 // Every strategy of a range-size or file-size sweep with measured cells at 3 or more sizes,
-// in plan order, fitted to secondsPerRange() of its cells.
+// in plan order, fitted to secondsPerRange() of its cells; not a strategy that read more or
+// less than it wanted (readAmplificationText), whose work per byte changes with the size.
 std::vector<CostFit> fitCosts(const ResultDocument& doc);
 
 // seek-read against pread-uninit (the same fresh uninitialised buffer, plus one lseek): the

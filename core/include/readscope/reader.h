@@ -36,8 +36,17 @@ inline unsigned uringQueueDepth(std::uint64_t rangeBytes) {
 // below glibc's largest mmap threshold, 32 MiB: a fresh 64 MiB buffer is always a new
 // mapping, and a pread into one ran at 0.3 GB/s on the development VM against 1.4 at 8 MiB).
 inline constexpr std::size_t kCoalesceBatch = 1024;
+inline constexpr std::uint64_t kCoalesceBatchBytes = 16ull << 20;
 inline constexpr std::uint64_t kCoalesceGap = 1ull << 20;
 inline constexpr std::uint64_t kCoalesceMaxSpan = 16ull << 20;
+// Ranges per batch: up to kCoalesceBatch, and no more than kCoalesceBatchBytes of them (at
+// least one), as a reader asks for a row group's column chunks in one call: 1024 ranges of
+// 8 KiB, 256 of 64 KiB, 2 of 8 MiB. readscope's choice; object_store merges whatever one call
+// asks for.
+inline std::size_t coalesceBatchRanges(std::uint64_t rangeBytes) {
+    const std::uint64_t fit = kCoalesceBatchBytes / (rangeBytes ? rangeBytes : 1);
+    return static_cast<std::size_t>(fit < 1 ? 1 : fit > kCoalesceBatch ? kCoalesceBatch : fit);
+}
 
 struct ReadOutcome {
     std::uint64_t bytes = 0;       // bytes obtained (ranges clipped at end of file)

@@ -151,6 +151,9 @@ bool copiesTheBytes(std::string_view strategy);
 // "pread-coalesce read 1.00-7.91x the bytes it wanted (...)" for the lines under tables, when
 // a cell read more than it wanted; empty otherwise.
 std::string readAmplificationLine(const ResultDocument& doc);
+// "7.93x" or "0.99-7.93x": a strategy's bytes read per byte wanted over its measured cells;
+// empty when none of them says (it read exactly what it wanted).
+std::string readAmplificationText(const ResultDocument& doc, std::string_view strategy);
 
 // "2 copying cells ran faster than memcpy copies here: ..." when a strategy that copies the
 // bytes into a buffer passed the memcpy limit by more than kAboveCopyLimitPct (measurement

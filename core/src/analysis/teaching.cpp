@@ -200,7 +200,7 @@ std::vector<std::string> disagreements(const StrategyInfo& s, const Cell& c, std
                                   "MiB",
                                   m.minorFaultsPerMiB));
     if (freshBuffer(s) && c.rangeBytes >= kMmapThreshold && s.access != Access::MapCopy &&
-        m.minorFaultsPerMiB < pagesPerMiB * 0.1)
+        s.access != Access::Coalesce && m.minorFaultsPerMiB < pagesPerMiB * 0.1)
         out.push_back(fmt::format("page faults: a fresh {} buffer per range would fault in "
                                   "every page ({:.0f} per MiB), but only {:.1f} per MiB were "
                                   "measured: malloc kept reusing freed memory (glibc raises its "

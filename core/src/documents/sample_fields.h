@@ -30,10 +30,10 @@ inline const SampleField kSampleFields[] = {
     {"major_faults", "major_faults", &Sample::majorFaults},
     {"syscalls", "syscalls", &Sample::syscalls},
     {"seeks", "seeks", &Sample::seeks},
-    {"bytes_read", "bytes_read", &Sample::bytesRead},
     {"latency_p50", "latency_p50_s", &Sample::latencyP50},
     {"latency_p99", "latency_p99_s", &Sample::latencyP99},
     {"resident_before", "resident_before", &Sample::residentBefore},
+    {"bytes_read", "bytes_read", &Sample::bytesRead},
 };
 
 } // namespace readscope

@@ -187,7 +187,7 @@ std::string queueDepthSweepExclusion(std::string_view strategy) {
     const StrategyInfo* s = findStrategy(strategy);
     if (s && s->access == Access::UringBatch)
         return {};
-    return "it reads one range at a time: the queue depth applies to io_uring batches only";
+    return "it has no io_uring queue: the queue depth applies to io_uring batches only";
 }
 
 bool wholeFileSweep(const Plan& plan) {

@@ -7,7 +7,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <map>
 #include <vector>
 
 namespace readscope {
@@ -188,25 +187,31 @@ bool copiesTheBytes(std::string_view strategy) {
     return s && s->access != Access::MapInPlace && s->access != Access::Coalesce;
 }
 
-std::string readAmplificationLine(const ResultDocument& doc) {
-    std::map<std::string, std::pair<double, double>> spans; // strategy: lowest, highest
+std::string readAmplificationText(const ResultDocument& doc, std::string_view strategy) {
+    std::optional<std::pair<double, double>> span; // lowest, highest
     for (const auto& c : doc.cells)
-        if (c.measured() && c.readAmplification) {
-            auto [it, fresh] =
-                spans.try_emplace(c.strategy, *c.readAmplification, *c.readAmplification);
-            it->second.first = std::min(it->second.first, *c.readAmplification);
-            it->second.second = std::max(it->second.second, *c.readAmplification);
+        if (c.strategy == strategy && c.measured() && c.readAmplification) {
+            const double v = *c.readAmplification;
+            span = span ? std::pair(std::min(span->first, v), std::max(span->second, v))
+                        : std::pair(v, v);
         }
+    if (!span)
+        return {};
+    const auto [lo, hi] = *span;
+    return std::abs(hi - lo) < 0.005 ? fmt::format("{:.2f}x", lo)
+                                     : fmt::format("{:.2f}-{:.2f}x", lo, hi);
+}
+
+std::string readAmplificationLine(const ResultDocument& doc) {
     std::string out;
-    for (const auto& [id, range] : spans) {
-        const auto [lo, hi] = range;
-        out += fmt::format("{}{} read {} the bytes it wanted", out.empty() ? "" : "; ", id,
-                           std::abs(hi - lo) < 0.005 ? fmt::format("{:.2f}x", lo)
-                                                     : fmt::format("{:.2f}-{:.2f}x", lo, hi));
-    }
+    for (const auto& id : doc.measuredStrategies())
+        if (const auto text = readAmplificationText(doc, id); !text.empty())
+            out +=
+                fmt::format("{}{} read {} the bytes it wanted", out.empty() ? "" : "; ", id, text);
     if (out.empty())
         return {};
-    return out + " (merged spans read their gaps too; GB/s counts only the bytes wanted)";
+    return out + " (a merged span reads the gaps between its ranges, and overlapping ranges "
+                 "once; GB/s counts only the bytes wanted)";
 }
 
 std::optional<double> medianIops(const Cell& cell) {

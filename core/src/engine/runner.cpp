@@ -408,7 +408,7 @@ private:
                     queueDepthAt(plan_, cell.point()).value_or(uringQueueDepth(cell.rangeBytes)));
         if (lane.info->access == Access::Coalesce) // whole batches, one per worker at least
             return std::max(minRangesPerRound(cell.rangeBytes),
-                            kCoalesceBatch * std::size_t(threads_));
+                            coalesceBatchRanges(cell.rangeBytes) * std::size_t(threads_));
         return minRangesPerRound(cell.rangeBytes);
     }
 
@@ -435,7 +435,7 @@ private:
     void readPrefix(std::size_t i, std::size_t count, std::vector<std::size_t>& counts,
                     std::vector<Cell>& cells, std::span<const Range> ranges,
                     std::vector<std::vector<std::vector<Range>>>& parts) const {
-        const std::size_t whole = kCoalesceBatch * std::size_t(threads_);
+        const std::size_t whole = coalesceBatchRanges(cells[i].rangeBytes) * std::size_t(threads_);
         if (lanes_[i].info->access == Access::Coalesce && count > whole)
             count -= count % whole;
         counts[i] = count;

@@ -236,19 +236,21 @@ protected:
         return Error{fmt::format("strategy '{}' has no {} read loop", s_.id, Derived::kPlatform)};
     }
 
-    // pread-coalesce: batches of kCoalesceBatch ranges, each sorted by offset; neighbours whose
+    // pread-coalesce: batches of coalesceBatchRanges() ranges (the cell's ranges all have one
+    // length), each sorted by offset; neighbours whose
     // gap is at most kCoalesceGap merge into one span (at most kCoalesceMaxSpan, or one range),
     // read with positioned reads into a fresh buffer; every range is consumed from inside its
     // span under its own index, so the checksum is the one range-by-range reads give.
     Status readCoalesced(std::span<const Range> ranges, Consumer& consumer, std::stop_token stop,
                          ReadOutcome& out) {
         std::vector<std::size_t> order;
-        for (std::size_t first = 0; first < ranges.size(); first += kCoalesceBatch) {
+        const std::size_t batch = coalesceBatchRanges(ranges.empty() ? 1 : ranges[0].length);
+        for (std::size_t first = 0; first < ranges.size(); first += batch) {
             if (stop.stop_requested()) {
                 out.stopped = true;
                 break;
             }
-            order.resize(std::min(kCoalesceBatch, ranges.size() - first));
+            order.resize(std::min(batch, ranges.size() - first));
             std::iota(order.begin(), order.end(), first);
             std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
                 return ranges[a].offset < ranges[b].offset;
@@ -258,8 +260,10 @@ protected:
                 auto endOf = [&](const Range& r) {
                     return std::min(r.offset + clippedLength(r, f_.size), f_.size);
                 };
+                // A span that starts past the end of the file ends where it starts: nothing
+                // to read, whatever merges into it.
                 const std::uint64_t start = ranges[order[i]].offset;
-                std::uint64_t end = endOf(ranges[order[i]]);
+                std::uint64_t end = std::max(start, endOf(ranges[order[i]]));
                 std::size_t j = i + 1;
                 for (; j < order.size(); ++j) {
                     const Range& r = ranges[order[j]];
@@ -297,7 +301,8 @@ protected:
             const std::uint64_t skip = r.offset - start;
             const std::uint64_t usable =
                 got > skip ? std::min(clippedLength(r, f_.size), got - skip) : 0;
-            consumer.buffer({span.get() + skip, usable}, index);
+            // A range past the end of the file has nothing in the span (and no pointer past it).
+            consumer.buffer({usable ? span.get() + skip : span.get(), usable}, index);
             out.bytes += usable;
             callRangeReadHook(index);
         }
