@@ -52,7 +52,7 @@ python3 - "$scratch/run.json" <<'PY'
 import json, sys
 doc = json.load(open(sys.argv[1]))
 cells = doc["cells"]
-assert len(cells) == 33, len(cells)  # 11 Windows strategies x 3 sizes
+assert len(cells) == 36, len(cells)  # 12 Windows strategies x 3 sizes
 bad = [(c["strategy"], c["rangeBytes"], c["status"], c.get("checksum")) for c in cells
        if c["status"] not in ("ok", "noisy") or c.get("checksum") != "verified"]
 assert not bad, bad

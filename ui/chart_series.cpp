@@ -169,7 +169,11 @@ ChartData buildChart(const ResultDocument& doc, const ResultDocument* baseline, 
     };
     switch (mode) {
     case ChartMode::Throughput:
-        out.yLabel = "GB/s (10^9 bytes/s), median of rounds; bars: " + barDescription(bars);
+        out.yLabel =
+            QString("GB/s (10^9 bytes/s)%1, median of rounds; bars: %2")
+                .arg(sweepAxis(doc.plan) == SweepAxis::Threads ? QString(" of all threads together")
+                                                               : QString(),
+                     barDescription(bars));
         for (const auto& id : strategyOrder(doc)) {
             Series s;
             s.name = QString::fromStdString(id);

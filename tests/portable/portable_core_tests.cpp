@@ -100,9 +100,9 @@ TEST_CASE("this platform has its strategies, each explained") {
     for (const auto& s : allStrategies())
         CHECK_MESSAGE(ids.insert(s.id).second, fmt::format("{} is listed twice", s.id));
     const char* windowsIds[] = {
-        "readfile-offset",      "setpointer-readfile", "readfile-reuse",   "readfile-sequential",
-        "readfile-random",      "mapview-copy",        "mapview-touch",    "mapview-prefetch",
-        "readfile-nobuffering", "readfile-calloc",     "mapview-copy-kept"};
+        "readfile-offset",      "setpointer-readfile", "readfile-reuse",    "readfile-sequential",
+        "readfile-random",      "mapview-copy",        "mapview-touch",     "mapview-prefetch",
+        "readfile-nobuffering", "readfile-calloc",     "mapview-copy-kept", "readfile-coalesce"};
     for (const char* id : windowsIds) {
         const auto* s = findStrategy(id);
         REQUIRE_MESSAGE(s != nullptr, fmt::format("{} missing", id));

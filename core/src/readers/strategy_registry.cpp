@@ -102,6 +102,10 @@ constexpr StrategyInfo kStrategies[] = {
     {"readfile-nobuffering", "ReadFile + FILE_FLAG_NO_BUFFERING", "Direct I/O",
      "bypass the cache manager: sector-aligned ReadFile into a VirtualAlloc buffer", Direct, Reused,
      None, Windows},
+    {"readfile-coalesce", "ReadFile, coalesced ranges", "Coalesced",
+     "as pread-coalesce: nearby ranges of a batch merged into one ReadFile at an offset into a "
+     "fresh buffer, the ranges sliced out",
+     Coalesce, FreshUninit, None, Windows},
 };
 
 constexpr Platform kCurrent =

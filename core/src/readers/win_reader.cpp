@@ -114,6 +114,11 @@ public:
             if (auto st = keepsMapping() ? mapKept() : view.map(h_.get(), f_, out.syscalls); !st)
                 return st.error();
         std::byte* const base = keepsMapping() ? kept_.base() : view.base();
+        if (s_.access == Access::Coalesce) {
+            if (auto st = readCoalesced(ranges, consumer, stop, out); !st)
+                return st.error();
+            return finishRead(out, consumer);
+        }
         auto st =
             readEachRange(ranges, recordLatencies, stop, out, [&](const Range& r, std::size_t i) {
                 return readOne(r, i, consumer, base, out.syscalls);
