@@ -139,6 +139,31 @@ private slots:
                  qPrintable(hint->text()));
     }
 
+    void listsOutliveARestart() {
+        // What a person typed is there again the next time the app starts.
+        {
+            MainWindow w;
+            QVERIFY(testing::openAndWait(w, file_->path()));
+            w.config()->setPlan(testing::tinyPlan(*file_));
+            type(w, "threads", "1,2,4");
+            type(w, "queueDepth", "16");
+            w.close(); // settings are saved on close
+        }
+        MainWindow again;
+        again.restoreSettings();
+        QCOMPARE(again.config()->findChild<QComboBox*>("threads")->currentText(), QString("1,2,4"));
+        QCOMPARE(again.config()->findChild<QComboBox*>("queueDepth")->currentText(), QString("16"));
+        // And back to one count: no list comes back.
+        type(again, "threads", "2");
+        type(again, "queueDepth", "auto");
+        again.close();
+        MainWindow third;
+        third.restoreSettings();
+        QCOMPARE(third.config()->findChild<QComboBox*>("threads")->currentText(), QString("2"));
+        QCOMPARE(third.config()->findChild<QComboBox*>("queueDepth")->currentText(),
+                 QString("auto"));
+    }
+
     void threadsSweepPutsThreadsOnTheXAxis() {
         MainWindow w;
         w.show();
