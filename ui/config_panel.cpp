@@ -62,6 +62,18 @@ const std::vector<std::pair<QString, QString>>& ConfigPanel::fileSizePresets() {
 }
 
 namespace {
+// An editable box for a value or a list (threads, queue depth, buffer offset), with presets.
+// No completer: it would fill a typed "1,2,4" out to the "1,2,4,8" preset as a person types,
+// a sweep nobody asked for.
+QComboBox* listBox(QWidget* parent, const char* name, const QStringList& presets) {
+    auto* box = new QComboBox(parent);
+    box->setObjectName(name);
+    box->setEditable(true);
+    box->addItems(presets);
+    box->setCompleter(nullptr);
+    return box;
+}
+
 // Fills a preset box; the last entry (Custom) carries no list, so choosing it keeps the text.
 void fillPresets(QComboBox* box, const std::vector<std::pair<QString, QString>>& presets) {
     box->clear();
@@ -153,10 +165,7 @@ ConfigPanel::ConfigPanel(QWidget* parent) : QWidget(parent) {
     cache_->addItem("Direct I/O", int(CacheMode::Direct));
     cacheText_ = new QLabel(runBox);
     cacheText_->setWordWrap(true);
-    threads_ = new QComboBox(runBox);
-    threads_->setObjectName("threads");
-    threads_->setEditable(true);
-    threads_->addItems({"1", "2", "4", "1,2,4,8"});
+    threads_ = listBox(runBox, "threads", {"1", "2", "4", "1,2,4,8"});
     threads_->setToolTip(
         QString("Workers that read each round together, each its own share of the ranges "
                 "(%1 to %2); GB/s is all of them together.\n"
@@ -164,10 +173,7 @@ ConfigPanel::ConfigPanel(QWidget* parent) : QWidget(parent) {
                 "the number of threads.")
             .arg(kThreadsLimit.min)
             .arg(kThreadsLimit.max));
-    queueDepth_ = new QComboBox(runBox);
-    queueDepth_->setObjectName("queueDepth");
-    queueDepth_->setEditable(true);
-    queueDepth_->addItems({"auto", "1", "16", "1,4,16,64"});
+    queueDepth_ = listBox(runBox, "queueDepth", {"auto", "1", "16", "1,4,16,64"});
     queueDepth_->setToolTip(
         QString("Reads io_uring keeps in flight per worker (uring-batch only).\n"
                 "auto: 32, fewer for ranges over 4 MiB. N: that many (%1 to %2).\n"
@@ -192,10 +198,8 @@ ConfigPanel::ConfigPanel(QWidget* parent) : QWidget(parent) {
         "own speed each cell records, so copies and in-place mappings compare fairly.\n"
         "Minimal: one byte per range, and one per page for in-place mappings (as published "
         "benchmarks that did not consume); those lines are marked 1 byte/page.");
-    bufferOffset_ = new QComboBox(runBox);
-    bufferOffset_->setObjectName("bufferOffset");
-    bufferOffset_->setEditable(true);
-    bufferOffset_->addItems({"auto", "0", "16", "0,8,16,32,64,2048,4096+16"});
+    bufferOffset_ =
+        listBox(runBox, "bufferOffset", {"auto", "0", "16", "0,8,16,32,64,2048,4096+16"});
     bufferOffset_->setToolTip(
         "Where destination buffers start within a page.\n"
         "auto: where the allocator puts them, as real programs get them (recorded per cell).\n"
@@ -217,12 +221,8 @@ ConfigPanel::ConfigPanel(QWidget* parent) : QWidget(parent) {
     axisHint_->setWordWrap(true);
     axisHint_->setVisible(false);
     form->addRow(axisHint_);
-    // An editable box's completer would fill "1,2,4" out to the "1,2,4,8" preset as a person
-    // types: a sweep nobody asked for. The presets stay in the list.
-    for (QComboBox* box : {threads_, queueDepth_, bufferOffset_}) {
-        box->setCompleter(nullptr);
+    for (QComboBox* box : {threads_, queueDepth_, bufferOffset_})
         connect(box, &QComboBox::currentTextChanged, this, &ConfigPanel::updateAxisHint);
-    }
     connect(sizes_, &QLineEdit::textChanged, this, &ConfigPanel::updateAxisHint);
     connect(consume_, &QComboBox::currentIndexChanged, this, &ConfigPanel::changed);
     connect(bufferOffset_, &QComboBox::currentTextChanged, this, &ConfigPanel::changed);
@@ -359,11 +359,9 @@ void ConfigPanel::updateAxisHint() {
     if (auto offsets = parseBufferOffsets(bufferOffset_->currentText().trimmed().toStdString()))
         p.bufferOffsets = *offsets;
     const SweepAxis axis = sweepAxis(p);
-    const int lists = int(p.bufferOffsets.size() > 1) + int(p.threadCounts.size() > 1) +
-                      int(p.queueDepths.size() > 1);
     const auto sizes = parseSizeList(sizes_->text().toStdString());
     QString hint;
-    if (lists > 1)
+    if (sweepListCount(p) > 1)
         hint = "Sweep one thing at a time: a list in only one of Threads, Queue depth and "
                "Buffer offset.";
     else if (axis != SweepAxis::RangeSize && showsFileSizes())

@@ -141,6 +141,9 @@ std::string threadsText(const Plan& plan);
 // What a pasted table or chart says about concurrency: threadsText, and a chosen io_uring
 // depth when there is one ("4 threads, io_uring depth 16").
 std::string concurrencyText(const Plan& plan);
+// How many of buffer offsets, thread counts and queue depths are lists (more than one value):
+// more than one is refused, since a run sweeps one thing at a time.
+int sweepListCount(const Plan& plan);
 // Why a strategy has nothing to show on a queue-depth sweep (empty: it has).
 std::string queueDepthSweepExclusion(std::string_view strategy);
 // Whether the run reads copies of several sizes whole (the whole pattern with file sizes).

@@ -28,6 +28,10 @@ inline unsigned uringQueueDepth(std::uint64_t rangeBytes) {
     const std::uint64_t fit = kUringPoolBytes / (rangeBytes ? rangeBytes : 1);
     return static_cast<unsigned>(fit < 1 ? 1 : fit > kUringMaxDepth ? kUringMaxDepth : fit);
 }
+// The depth an io_uring reader keeps for ranges of this size: the one asked for, or its own.
+inline unsigned effectiveQueueDepth(std::optional<unsigned> asked, std::uint64_t rangeBytes) {
+    return asked ? *asked : uringQueueDepth(rangeBytes);
+}
 
 // pread-coalesce, as object_store's get_ranges: the ranges of a round go in batches of
 // kCoalesceBatch (one call each); a batch sorted by offset merges neighbours whose gap is at

@@ -115,11 +115,18 @@ Status setQueueDepths(Plan& plan, std::string_view text) {
 }
 
 namespace {
-template <class T> std::string commaList(const std::vector<T>& values) {
+template <class T>
+std::string commaList(const std::vector<T>& values, std::string_view separator = ",") {
     std::string out;
     for (auto v : values)
-        out += (out.empty() ? "" : ",") + std::to_string(v);
+        out += (out.empty() ? "" : std::string(separator)) + std::to_string(v);
     return out;
+}
+
+// Whether any of the plan's strategies keeps an io_uring queue (a depth means something).
+bool anyQueuedStrategy(const Plan& plan) {
+    return std::any_of(plan.strategies.begin(), plan.strategies.end(),
+                       [](const std::string& id) { return queueDepthSweepExclusion(id).empty(); });
 }
 } // namespace
 
@@ -167,12 +174,8 @@ std::optional<unsigned> queueDepthAt(const Plan& plan, const SweepPoint& point) 
 }
 
 std::string threadsText(const Plan& plan) {
-    if (plan.threadCounts.size() > 1) {
-        std::string list;
-        for (auto t : plan.threadCounts)
-            list += (list.empty() ? "" : ", ") + std::to_string(t);
-        return list + " threads";
-    }
+    if (plan.threadCounts.size() > 1)
+        return commaList(plan.threadCounts, ", ") + " threads";
     const int t = threadsAt(plan, {});
     return fmt::format("{} thread{}", t, t == 1 ? "" : "s");
 }
@@ -213,6 +216,11 @@ std::vector<std::uint64_t> skippedFileSizes(const Plan& plan, std::uint64_t file
             if (size > fileSize)
                 skipped.push_back(size);
     return skipped;
+}
+
+int sweepListCount(const Plan& plan) {
+    return int(plan.bufferOffsets.size() > 1) + int(plan.threadCounts.size() > 1) +
+           int(plan.queueDepths.size() > 1);
 }
 
 SweepAxis sweepAxis(const Plan& plan) {
@@ -275,9 +283,7 @@ template <class T> bool namedTwice(const std::vector<T>& values) {
 
 // One list at a time is the sweep's axis, measured at one range size.
 Status validateAxes(const Plan& plan) {
-    const int lists = int(plan.bufferOffsets.size() > 1) + int(plan.threadCounts.size() > 1) +
-                      int(plan.queueDepths.size() > 1);
-    if (lists > 1)
+    if (sweepListCount(plan) > 1)
         return Error{"a run sweeps one thing at a time: give a list of buffer offsets, of "
                      "threads or of queue depths, not two of them"};
     if (namedTwice(plan.threadCounts))
@@ -289,17 +295,13 @@ Status validateAxes(const Plan& plan) {
         return Error{fmt::format("a {} sweep measures one range size, and {} were given: keep "
                                  "one (e.g. 64K)",
                                  axisName(plan), plan.sizes.size())};
-    if (sweepAxis(plan) == SweepAxis::QueueDepth &&
-        std::all_of(plan.strategies.begin(), plan.strategies.end(),
-                    [](const std::string& id) { return !queueDepthSweepExclusion(id).empty(); }))
+    if (sweepAxis(plan) == SweepAxis::QueueDepth && !anyQueuedStrategy(plan))
         return Error{"a queue-depth sweep measures io_uring strategies: add uring-batch"};
     return okStatus();
 }
 
 Status validateQueueDepths(const Plan& plan, const FileProbe& file) {
-    if (!plan.queueDepths.empty() &&
-        std::all_of(plan.strategies.begin(), plan.strategies.end(),
-                    [](const std::string& id) { return !queueDepthSweepExclusion(id).empty(); }))
+    if (!plan.queueDepths.empty() && !anyQueuedStrategy(plan))
         return Error{"a queue depth applies to io_uring strategies, and none is chosen: add "
                      "uring-batch, or leave the depth to io_uring (auto)"};
     int workers = plan.threads;

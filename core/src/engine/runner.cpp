@@ -405,7 +405,7 @@ private:
             return std::max<std::size_t>(
                 minRangesPerRound(cell.rangeBytes),
                 std::size_t(8) * std::size_t(threads_) *
-                    queueDepthAt(plan_, cell.point()).value_or(uringQueueDepth(cell.rangeBytes)));
+                    effectiveQueueDepth(queueDepthAt(plan_, cell.point()), cell.rangeBytes));
         if (lane.info->access == Access::Coalesce) // whole batches, one per worker at least
             return std::max(minRangesPerRound(cell.rangeBytes),
                             coalesceBatchRanges(cell.rangeBytes) * std::size_t(threads_));

@@ -30,7 +30,7 @@ public:
         const std::uint64_t bytes = std::min(rangeBytes, f_.size);
         const std::size_t offset = offset_.value_or(0);
         // The depth is the cell's own: a pool made for another range size is made again.
-        const unsigned depth = asked_.value_or(uringQueueDepth(rangeBytes));
+        const unsigned depth = effectiveQueueDepth(asked_, rangeBytes);
         if (!pool_.empty() && poolBytes_ >= bytes && pool_[0].offset() == offset && depth_ == depth)
             return okStatus();
         if (leaked_)
