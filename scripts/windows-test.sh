@@ -62,6 +62,19 @@ faults = sum(s["minor_faults"] + s["major_faults"] for c in cells for s in c["sa
 assert faults > 0 or ("not counted" in doc["note"] and doc["system"]["faults_counted"] is False), doc["note"]
 print(f"windows-test: {len(cells)} cells verified under {doc['system']['kernel']}")
 PY
+# The device limit of a cold run: FILE_FLAG_NO_BUFFERING reads, the only way Windows has
+# (no io_uring; no verified eviction for the buffered way). 24 MiB: over the 16 MiB minimum.
+"$wine" "$cli" generate "$scratch/device.bin" --size 24M
+timeout 300 "$wine" "$cli" run "$scratch/device.bin" --sizes 1M --strategies readfile-reuse \
+    --rounds 1 --warmup 0 --cache cold --json "$scratch/device.json" --quiet >/dev/null
+python3 - "$scratch/device.json" <<'PY'
+import json, sys
+limit = json.load(open(sys.argv[1]))["device_limit"]
+assert limit and limit["direct_gbps"] > 0 and limit["gbps"] == limit["direct_gbps"], limit
+assert "io_uring exists on Linux only" in limit["skipped"], limit["skipped"]
+assert limit["buffered_gbps"] is None and "eviction cannot be verified" in limit["skipped"], limit
+print(f"windows-test: device limit {limit['gbps']:.2f} GB/s on {limit['device']} ({limit['fastest']})")
+PY
 # 1200 two-worker rounds: std::latch under mingw's GCC 12 lost a wake-up in about one run of
 # this size in two, and the round never ended.
 if ! timeout 240 "$wine" "$cli" run "$scratch/target.bin" --threads 2 --sizes 4K,16K \

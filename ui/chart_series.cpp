@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <set>
 
 namespace readscope::ui {
 
@@ -98,9 +99,44 @@ Series copyLimitLine(const ChartData& data, const ResultDocument& doc) {
     for (const auto& c : doc.cells)
         if (c.copyLimitGbps && chartX(data, c.point()) >= 0)
             points.try_emplace(chartX(data, c.point()), *c.copyLimitGbps);
+    double low = 0, top = 0;
     for (const auto& [x, y] : points) {
         s.x << x;
         s.y << y;
+        low = low > 0 ? std::min(low, y) : y;
+        top = std::max(top, y);
+    }
+    s.offScaleName = QString("memcpy %1-%2 GB/s (off scale)")
+                         .arg(low, 0, 'f', low >= 10 ? 0 : 1)
+                         .arg(top, 0, 'f', top >= 10 ? 0 : 1);
+    return s;
+}
+
+// Cold and direct runs: the device limit, one level across every point. Cells that passed it
+// say so in its name: a pasted chart with points above a "limit" must carry the reason.
+Series deviceLimitLine(const ChartData& data, const ResultDocument& doc) {
+    Series s;
+    if (doc.plan.cache == CacheMode::Warm || !doc.deviceLimit || doc.deviceLimit->gbps <= 0)
+        return s;
+    const double gbps = doc.deviceLimit->gbps;
+    s.limit = true;
+    s.name = QString("device limit %1 GB/s").arg(gbps, 0, 'f', 2);
+    const auto passed = std::count_if(doc.cells.begin(), doc.cells.end(), [&](const Cell& c) {
+        const auto pct = pctOfDeviceLimit(doc, c);
+        return pct && *pct > kAboveDeviceLimitPct;
+    });
+    if (passed)
+        s.name += QString(" · passed by %1 cell%2: served from a cache below?")
+                      .arg(passed)
+                      .arg(passed == 1 ? "" : "s");
+    s.offScaleName = s.name + " (off scale)";
+    std::set<double> xs;
+    for (const auto& c : doc.cells)
+        if (const double x = chartX(data, c.point()); x >= 0)
+            xs.insert(x);
+    for (double x : xs) {
+        s.x << x;
+        s.y << gbps;
     }
     return s;
 }
@@ -211,8 +247,9 @@ ChartData buildChart(const ResultDocument& doc, const ResultDocument* baseline, 
             if (!s.x.isEmpty())
                 out.series.push_back(s);
         }
-        if (Series limit = copyLimitLine(out, doc); !limit.x.isEmpty())
-            out.series.push_back(limit);
+        for (Series limit : {copyLimitLine(out, doc), deviceLimitLine(out, doc)})
+            if (!limit.x.isEmpty())
+                out.series.push_back(limit);
         if (baseline)
             for (const auto& id : strategyOrder(*baseline)) {
                 Series s = line(out, *baseline, id, colorOf(id),

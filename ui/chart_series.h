@@ -26,7 +26,11 @@ struct Series {
     bool baseline = false;
     bool dotted = false; // an in-place mapping that touched 1 byte/page (consume minimal)
     bool errorBars = false;
-    bool limit = false;  // the machine's memcpy ceiling: grey, dash-dot, no points
+    // A ceiling measured on this machine (memcpy's for warm runs, the device's for cold and
+    // direct ones): grey, dash-dot, no points; offScaleName is its legend entry when it lies
+    // far above the figures on a linear axis and is left out of the scale.
+    bool limit = false;
+    QString offScaleName;
     bool fitted = false; // a cost model's line: the strategy's colour, dashed, no points
     QVector<double> x, y, below, above;
 };

@@ -127,6 +127,14 @@ QString footnote(const ResultDocument& doc, BarKind bars, bool throughput) {
                                   [](const Cell& c) { return c.copyLimitGbps.has_value(); }))
         // A line of its own: appended, it ran the footnote past both edges of a 1200 px export.
         text += "\ndash-dot: memcpy's speed here, which a strategy that copies cannot pass";
+    if (throughput && doc.plan.cache != CacheMode::Warm && doc.deviceLimit) {
+        const DeviceLimit& d = *doc.deviceLimit;
+        text += "\ndash-dot: the device limit, the fastest of this file's large sequential reads";
+        if (!d.fastest.empty()) // a CSV keeps only the figure
+            text += QString(" (%1) on %2, %3")
+                        .arg(QString::fromStdString(d.fastest), QString::fromStdString(d.device),
+                             QString::fromStdString(d.measuredAt.substr(0, 10)));
+    }
     return text;
 }
 
@@ -382,7 +390,8 @@ void ChartView::rebuild() {
     double top = 0, bottom = 0;
     bool first = true;
     QCPGraph* limitGraph = nullptr;
-    double limitLow = 0, limitTop = 0;
+    QString limitOffScale;
+    double limitTop = 0;
     for (const auto& series : data.series) {
         const QColor color = seriesColor(series.colorIndex);
         QCPGraph* g = plot_->addGraph();
@@ -411,10 +420,9 @@ void ChartView::rebuild() {
             g->removeFromLegend(); // gives each fit's numbers
         if (series.limit) {        // scales the axis only where it does not flatten the figures
             limitGraph = g;
-            for (double y : series.y) {
-                limitLow = limitLow > 0 ? std::min(limitLow, y) : y;
+            limitOffScale = series.offScaleName;
+            for (double y : series.y)
                 limitTop = std::max(limitTop, y);
-            }
             continue;
         }
         for (int i = 0; i < series.y.size(); ++i) {
@@ -458,16 +466,14 @@ void ChartView::rebuild() {
     const bool alwaysLog =
         mode_ == ChartMode::Latency || mode_ == ChartMode::Iops || mode_ == ChartMode::TimePerRange;
     const bool logY = (alwaysLog || logY_->isChecked()) && bottom > 0;
-    // The memcpy limit joins the scale on a log axis, or when it is near the figures; far
-    // above them on a linear axis it would squeeze every line into the bottom of the plot, so
-    // the axis stays with the figures and the legend says where the limit is.
+    // A limit line joins the scale on a log axis, or when it is near the figures; far above
+    // them on a linear axis it would squeeze every line into the bottom of the plot, so the
+    // axis stays with the figures and the legend says where the limit is.
     if (limitGraph) {
         if (logY || limitTop <= top * 1.5)
             top = std::max(top, limitTop);
         else
-            limitGraph->setName(QString("memcpy %1-%2 GB/s (off scale)")
-                                    .arg(limitLow, 0, 'f', limitLow >= 10 ? 0 : 1)
-                                    .arg(limitTop, 0, 'f', limitTop >= 10 ? 0 : 1));
+            limitGraph->setName(limitOffScale);
     }
     // A legend entry names something drawn: a line with no point it can draw (no value yet,
     // or none above zero on a log axis) leaves the legend.

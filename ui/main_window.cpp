@@ -352,8 +352,9 @@ void MainWindow::onFinished(const ResultDocument& doc, const QString& error) {
                 .arg(doc.cells.size()));
         if (const auto noise = noiseSummary(doc, "the Rounds field"); !noise.empty())
             log(QString::fromStdString(noise));
-        if (const auto above = aboveCopyLimitWarning(doc); !above.empty())
-            log(QString::fromStdString(above), true);
+        for (const auto& above : {aboveCopyLimitWarning(doc), aboveDeviceLimitWarning(doc)})
+            if (!above.empty())
+                log(QString::fromStdString(above), true);
         if (const auto warm = notColdWarning(doc); !warm.empty()) {
             statusBar()->showMessage(QString::fromStdString(warm));
             log(QString::fromStdString(warm), true);

@@ -26,7 +26,7 @@ public:
         P75,
         Cv,
         Iops,
-        OfCopyLimit,
+        OfLimit,
         Resident,
         Buffers,
         Status,

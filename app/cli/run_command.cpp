@@ -229,8 +229,9 @@ int runCommand(RunOptions& o) {
             code = kExitFailed;
     if (const auto noise = noiseSummary(doc, "--rounds"); !noise.empty() && !o.quiet)
         fmt::print(stderr, "warning: {}\n", noise);
-    if (const auto above = aboveCopyLimitWarning(doc); !above.empty() && !o.quiet)
-        fmt::print(stderr, "warning: {}\n", above);
+    for (const auto& above : {aboveCopyLimitWarning(doc), aboveDeviceLimitWarning(doc)})
+        if (!above.empty() && !o.quiet)
+            fmt::print(stderr, "warning: {}\n", above);
     if (const auto warm = notColdWarning(doc); !warm.empty())
         code = complain(warm, kExitFailed);
     return code;

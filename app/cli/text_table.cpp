@@ -47,7 +47,7 @@ std::string plainTable(const ResultDocument& doc) {
                                   : axis == SweepAxis::QueueDepth ? "in flight"
                                   : wholeFileSweep(doc.plan)      ? "file"
                                                                   : "range",
-                                  "strategy", "GB/s", "min", "max", "cv", "IOPS", "memcpy",
+                                  "strategy", "GB/s", "min", "max", "cv", "IOPS", runLimitName(doc),
                                   "resident", "buffers", "status");
     std::optional<SweepPoint> last;
     for (const Cell* c : cells) {
@@ -73,7 +73,7 @@ std::string plainTable(const ResultDocument& doc) {
             "{:<9} {:<15} {:>8.2f} {:>8.2f} {:>8.2f} {:>5.1f}% {:>8} {:>7} {:>10} {:>8}  "
             "{}\n",
             where, c->strategy, s.median, s.min, s.max, s.cv * 100, iops(medianIops(*c)),
-            ofLimit(pctOfCopyLimit(*c)), percent(c->residentBefore),
+            ofLimit(pctOfRunLimit(doc, *c)), percent(c->residentBefore),
             placed.empty() ? "in place" : placed, status);
     }
     const auto& p = doc.plan;
@@ -87,11 +87,15 @@ std::string plainTable(const ResultDocument& doc) {
     out += "Buffers: page offsets the destination buffers started at (offset x buffers).\n";
     out += wholeFileSweep(p) ? "IOPS: files read per second at the median. "
                              : "IOPS: ranges per second at the median. ";
-    out += p.cache == CacheMode::Warm
-               ? "memcpy: the median as a share of memcpy's speed here, copying the same sizes "
-                 "from as large a source (a strategy that copies cannot pass 100%; an in-place "
-                 "mapping can).\n"
-               : "memcpy: measured for warm runs only.\n";
+    if (p.cache == CacheMode::Warm)
+        out += "memcpy: the median as a share of memcpy's speed here, copying the same sizes "
+               "from as large a source (a strategy that copies cannot pass 100%; an in-place "
+               "mapping can).\n";
+    else if (doc.deviceLimit)
+        out += "device: the median as a share of the " + deviceLimitText(*doc.deviceLimit) + ".\n";
+    else
+        out += std::string("device: no device limit") +
+               (doc.deviceLimitMissing.empty() ? "" : ": " + doc.deviceLimitMissing) + ".\n";
     if (p.consume == Consume::Minimal &&
         std::any_of(doc.cells.begin(), doc.cells.end(),
                     [&](const Cell& c) { return touchesOnePerPage(c.strategy, p.consume); }))

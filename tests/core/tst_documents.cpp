@@ -176,10 +176,23 @@ private slots:
         doc.lseekSeconds = 1.25e-6;
         doc.cells[0].copyLimitGbps = 20;
         doc.cells[1].readAmplification = 2.5; // pread-coalesce's bytes read per byte wanted
+        doc.deviceLimit = DeviceLimit{2.5,
+                                      "direct 1 MiB reads, 32 in flight (io_uring)",
+                                      "vda (253:0)",
+                                      "2026-12-02T00:41:07Z",
+                                      1 << 20,
+                                      128 << 20,
+                                      32,
+                                      1.5,
+                                      2.5,
+                                      std::nullopt,
+                                      "buffered: the file stayed 40% cached after eviction"};
         const double median = doc.cells[0].summary.median;
         const auto csv = toSummaryCsv(doc);
         QVERIFY(csv.find(",median_iops,copy_limit_gbps,pct_of_copy_limit,warmup,round_time,point_"
-                         "threads,point_queue_depth,read_amplification\r\n") != std::string::npos);
+                         "threads,point_queue_depth,read_amplification,device_limit_gbps,pct_of_"
+                         "device_limit\r\n") != std::string::npos);
+        QVERIFY(csv.find(fmt::format(",2.5,{}\r\n", median / 2.5 * 100)) != std::string::npos);
         auto fromCsv = fromSummaryCsv(csv);
         QVERIFY(fromCsv.ok());
         // The warm-up and round time travel; a summary from before they did gets the
@@ -191,9 +204,10 @@ private slots:
         for (std::size_t line = 0, at = 0; at < csv.size();) {
             const auto end = csv.find("\r\n", at);
             std::string row = csv.substr(at, end - at);
-            // Drop the last five fields of every row (warmup, round_time, the sweep point's two
-            // and read_amplification; no field of this document holds a comma after them).
-            for (int k = 0; k < 5; ++k)
+            // Drop the last seven fields of every row (warmup, round_time, the sweep point's
+            // two, read_amplification and the device limit's two; no field of this document
+            // holds a comma after them).
+            for (int k = 0; k < 7; ++k)
                 row.erase(row.rfind(','));
             older += row + "\r\n";
             at = end + 2;
@@ -208,9 +222,26 @@ private slots:
         QCOMPARE(*fromCsv->cells[1].readAmplification, 2.5);
         QVERIFY(!fromCsv->cells[0].readAmplification);
         QVERIFY(!fromCsv->cells[1].copyLimitGbps);
+        // A CSV keeps the device limit's figure; how and when it was measured is the JSON's.
+        QVERIFY(fromCsv->deviceLimit && fromCsv->deviceLimit->gbps == 2.5);
+        QVERIFY(!fromOlder->deviceLimit);
         const auto json = toJson(doc);
         auto back = fromJson(json);
         QVERIFY(back.ok());
+        QVERIFY(back->deviceLimit);
+        const DeviceLimit& d = *back->deviceLimit;
+        QCOMPARE(deviceLimitText(d), deviceLimitText(*doc.deviceLimit));
+        QCOMPARE(d.skipped, doc.deviceLimit->skipped);
+        QCOMPARE(d.blockBytes, std::uint64_t(1) << 20);
+        QCOMPARE(d.spanBytes, std::uint64_t(128) << 20);
+        QVERIFY(!d.bufferedGbps && d.directGbps == 1.5);
+        QVERIFY(json.find(fmt::format("\"pct_of_device_limit\": {}", median / 2.5 * 100)) !=
+                std::string::npos);
+        doc.deviceLimit.reset();
+        doc.deviceLimitMissing = "the file is under 16 MiB";
+        auto missing = fromJson(toJson(doc));
+        QVERIFY(missing.ok() && !missing->deviceLimit);
+        QCOMPARE(missing->deviceLimitMissing, doc.deviceLimitMissing);
         QVERIFY(back->lseekSeconds && std::abs(*back->lseekSeconds - 1.25e-6) < 1e-15);
         QCOMPARE(*back->cells[0].copyLimitGbps, 20.0);
         QCOMPARE(*back->cells[1].readAmplification, 2.5);

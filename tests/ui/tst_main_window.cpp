@@ -181,6 +181,57 @@ private slots:
         }
     }
 
+    // Cold runs draw the device limit as one level across the points, in the legend with the
+    // cells that passed it; the table's limit column is the device's. Warm runs have neither.
+    void deviceLimitIsALevelLine() {
+        ResultDocument doc;
+        doc.plan.cache = CacheMode::Cold;
+        doc.plan.sizes = {65536, 1 << 20};
+        doc.plan.strategies = {"pread-uninit"};
+        doc.deviceLimit.emplace();
+        doc.deviceLimit->gbps = 2;
+        doc.deviceLimit->fastest = "buffered 1 MiB reads right after eviction";
+        doc.deviceLimit->device = "vda (254:0)";
+        doc.deviceLimit->measuredAt = "2026-12-02T00:41:07Z";
+        for (std::uint64_t size : {65536u, 1u << 20}) {
+            Cell c;
+            c.strategy = "pread-uninit";
+            c.rangeBytes = size;
+            Sample s;
+            s.bytes = 1000000;
+            s.seconds = size == 65536 ? 1e-3 : 1e-3 / 3; // 1 and 3 GB/s
+            c.samples = {s, s, s};
+            c.summarize();
+            doc.cells.push_back(c);
+        }
+        auto data = buildChart(doc, nullptr, ChartMode::Throughput, "");
+        QCOMPARE(data.series.size(), std::size_t(2));
+        const Series& limit = data.series[1];
+        QVERIFY(limit.limit);
+        QCOMPARE(limit.name,
+                 QString("device limit 2.00 GB/s · passed by 1 cell: served from a cache below?"));
+        QCOMPARE(limit.y, (QVector<double>{2, 2}));
+        QCOMPARE(limit.x.size(), 2);
+        MainWindow w;
+        w.model()->setDocument(doc);
+        QCOMPARE(w.model()->headerData(ResultsModel::OfLimit, Qt::Horizontal).toString(),
+                 QString("% device"));
+        QCOMPARE(w.model()->index(1, ResultsModel::OfLimit).data().toString(), QString("150 %"));
+        auto* plot = w.chart()->plot();
+        QCPGraph* drawn = nullptr;
+        for (int i = 0; i < plot->graphCount(); ++i)
+            if (plot->graph(i)->name().startsWith("device limit 2.00 GB/s"))
+                drawn = plot->graph(i);
+        QVERIFY(drawn);
+        QCOMPARE(drawn->pen().style(), Qt::DashDotLine);
+        doc.plan.cache = CacheMode::Warm;
+        data = buildChart(doc, nullptr, ChartMode::Throughput, "");
+        QCOMPARE(data.series.size(), std::size_t(1));
+        w.model()->setDocument(doc);
+        QCOMPARE(w.model()->headerData(ResultsModel::OfLimit, Qt::Horizontal).toString(),
+                 QString("% memcpy"));
+    }
+
     // The buttons beside the file field open their dialogs when a person clicks them (their
     // signals once reached nothing).
     void fileButtonsOpenTheirDialogs() {
@@ -853,9 +904,8 @@ private slots:
         for (int row = 0; row < model->rowCount(); ++row) {
             const double iops =
                 model->index(row, ResultsModel::Iops).data(ResultsModel::SortRole).toDouble();
-            const double pct = model->index(row, ResultsModel::OfCopyLimit)
-                                   .data(ResultsModel::SortRole)
-                                   .toDouble();
+            const double pct =
+                model->index(row, ResultsModel::OfLimit).data(ResultsModel::SortRole).toDouble();
             QVERIFY(iops > 0);
             QVERIFY(pct > 0);
         }

@@ -109,6 +109,11 @@ std::string wholeFileReadExclusion(const StrategyInfo& strategy);
 Result<std::unique_ptr<RangeReader>> openReader(const StrategyInfo& strategy, const FileProbe& file,
                                                 std::uint64_t maxRange);
 
+// The device limit's queued reader: io_uring on an O_DIRECT descriptor, keeping `depth` reads
+// in flight into page-aligned pooled buffers (offsets and lengths must be aligned as direct
+// I/O asks). Not a strategy; fails with the reason where io_uring or direct I/O is missing.
+Result<std::unique_ptr<RangeReader>> openDirectUringReader(const FileProbe& file, unsigned depth);
+
 // Test seam: when set, called on the reading thread after each range that a platform reader
 // obtained, with the range's index in the read() call. Lets a test act at a known point of a
 // read (truncate the file after range 2) instead of sleeping and hoping the read is still

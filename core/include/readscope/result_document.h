@@ -107,6 +107,28 @@ template <class Field> std::optional<double> medianOfPresent(const Cell& cell, F
     return median(values);
 }
 
+// Cold and direct runs: the most this file's device gave one large sequential read of it,
+// measured untimed before the sweep, once per file per process (a later run reuses it; its
+// date says when). 1 MiB reads of the file's first 256 MiB, timed after their first eighth
+// (the ramp-up), three ways, the fastest kept:
+// direct I/O one read at a time, direct I/O with 32 in flight (io_uring), and buffered reads
+// right after eviction (the kernel's read-ahead, which on some machines beats direct I/O).
+// A cold cell passing it was served by a cache below the page cache (the disk's own, a virtual
+// machine host's) or by more threads than the probe's one.
+struct DeviceLimit {
+    double gbps = 0;        // the fastest way's
+    std::string fastest;    // which way that was, for people ("buffered after eviction")
+    std::string device;     // "vda (253:0)"; the volume on Windows
+    std::string measuredAt; // ISO 8601, UTC
+    std::uint64_t blockBytes = 0;
+    std::uint64_t spanBytes = 0; // of the file each way read
+    unsigned queueDepth = 0;     // the queued way's reads in flight
+    std::optional<double> directGbps;
+    std::optional<double> directQueuedGbps;
+    std::optional<double> bufferedGbps;
+    std::string skipped; // the ways not measured, and why ("; "-separated)
+};
+
 struct ResultDocument {
     int formatVersion = 1;
     Plan plan;
@@ -123,6 +145,9 @@ struct ResultDocument {
     // One lseek here, median seconds (measured untimed at the start): what the cost model
     // compares seek-read's extra fixed cost per range with. None when not measured.
     std::optional<double> lseekSeconds;
+    // Cold and direct runs: see DeviceLimit; when there is none, why (deviceLimitMissing).
+    std::optional<DeviceLimit> deviceLimit;
+    std::string deviceLimitMissing;
     std::string note;
     // The first cell of this strategy at this range size (any buffer offset).
     const Cell* find(std::string_view strategy, std::uint64_t rangeBytes) const;
@@ -138,6 +163,18 @@ struct ResultDocument {
 std::optional<double> medianIops(const Cell& cell);
 // The median as a percentage of the cell's memcpy limit; none without either.
 std::optional<double> pctOfCopyLimit(const Cell& cell);
+
+// Cold and direct runs: the median as a percentage of the document's device limit; none for
+// warm runs, without a device limit, or for a cell without figures.
+std::optional<double> pctOfDeviceLimit(const ResultDocument& doc, const Cell& cell);
+// The limit a run is held against: memcpy's for warm runs, the device's for cold and direct
+// ones. The cell's percentage of it, and the limit's short name ("memcpy", "device").
+std::optional<double> pctOfRunLimit(const ResultDocument& doc, const Cell& cell);
+std::string_view runLimitName(const ResultDocument& doc);
+// "device limit 3.87 GB/s on vda (253:0): buffered 1 MiB reads right after eviction, the
+// fastest of direct 1.10, direct x32 2.11 and buffered 3.87 GB/s; measured
+// 2026-12-02T00:41:07Z": one line for the CLI, Markdown and the app.
+std::string deviceLimitText(const DeviceLimit& limit);
 
 // What a cell's strategy did with the bytes it obtained: "all", or "1/page" for an in-place
 // mapping under --consume minimal (it touched one byte per page: not comparable with copies).
@@ -160,6 +197,11 @@ std::string readAmplificationText(const ResultDocument& doc, std::string_view st
 // noise allowed for); empty otherwise. In-place mappings copy nothing and may pass it.
 inline constexpr double kAboveCopyLimitPct = 102;
 std::string aboveCopyLimitWarning(const ResultDocument& doc);
+
+// "2 cold cells read faster than the device limit ..." when cells of a cold or direct run
+// passed it by more than kAboveDeviceLimitPct (one probe's noise allowed for); empty otherwise.
+inline constexpr double kAboveDeviceLimitPct = 110;
+std::string aboveDeviceLimitWarning(const ResultDocument& doc);
 
 // "2 cells did not go cold: ..." for the CLI and the app alike; empty when every cold cell
 // went cold.

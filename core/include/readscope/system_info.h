@@ -16,6 +16,8 @@ struct SystemInfo {
 };
 
 SystemInfo collectSystemInfo(const std::string& filesystem);
+// Now, as ISO 8601 in UTC: "2026-12-02T00:41:07Z".
+std::string utcTimestamp();
 std::string toolVersion();
 
 } // namespace readscope

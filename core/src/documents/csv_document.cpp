@@ -181,6 +181,14 @@ std::vector<Column> summaryColumns() {
          }},
         // Bytes read per byte wanted (pread-coalesce's merged spans; empty for the others).
         {"read_amplification", [](const Cell& c, D) { return optional(c.readAmplification); }},
+        // Cold and direct runs: the run's device limit (the same on every row; the JSON says
+        // how it was measured, on which device and when).
+        {"device_limit_gbps",
+         [](const Cell&, D d) {
+             return d.deviceLimit ? number(d.deviceLimit->gbps) : std::string();
+         }},
+        {"pct_of_device_limit",
+         [](const Cell& c, D d) { return optional(pctOfDeviceLimit(d, c)); }},
     };
 }
 
@@ -323,6 +331,10 @@ Result<ResultDocument> fromSummaryCsv(std::string_view text) {
             doc.plan.roundTimeSeconds = 0.1;
             parseNumber(get(row, "warmup"), doc.plan.warmup);
             parseNumber(get(row, "round_time"), doc.plan.roundTimeSeconds);
+            if (double limit = 0; parseNumber(get(row, "device_limit_gbps"), limit)) {
+                doc.deviceLimit.emplace();
+                doc.deviceLimit->gbps = limit;
+            }
         }
         if (std::find(doc.plan.strategies.begin(), doc.plan.strategies.end(), c.strategy) ==
             doc.plan.strategies.end())

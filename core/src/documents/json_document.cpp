@@ -169,7 +169,7 @@ json costModelJson(const ResultDocument& doc) {
     return out;
 }
 
-json cellJson(const Cell& c) {
+json cellJson(const ResultDocument& doc, const Cell& c) {
     json samples = json::array();
     for (const auto& s : c.samples)
         samples.push_back(sampleJson(s));
@@ -188,6 +188,7 @@ json cellJson(const Cell& c) {
             {"copy_limit_gbps", optionalNumber(c.copyLimitGbps)},
             // Derived from the median, for scripts; not read back.
             {"pct_of_copy_limit", optionalNumber(pctOfCopyLimit(c))},
+            {"pct_of_device_limit", optionalNumber(pctOfDeviceLimit(doc, c))},
             {"median_iops", optionalNumber(medianIops(c))},
             {"read_amplification", optionalNumber(c.readAmplification)},
             {"status", toString(c.status)},
@@ -239,13 +240,53 @@ Cell cellFrom(const json& j) {
     return c;
 }
 
+json deviceLimitJson(const ResultDocument& doc) {
+    if (!doc.deviceLimit)
+        return doc.deviceLimitMissing.empty() ? json(nullptr)
+                                              : json{{"missing", doc.deviceLimitMissing}};
+    const DeviceLimit& d = *doc.deviceLimit;
+    return {{"gbps", d.gbps},
+            {"fastest", d.fastest},
+            {"device", d.device},
+            {"measured_at", d.measuredAt},
+            {"block_bytes", d.blockBytes},
+            {"span_bytes", d.spanBytes},
+            {"queue_depth", d.queueDepth},
+            {"direct_gbps", optionalNumber(d.directGbps)},
+            {"direct_queued_gbps", optionalNumber(d.directQueuedGbps)},
+            {"buffered_gbps", optionalNumber(d.bufferedGbps)},
+            {"skipped", d.skipped}};
+}
+
+void readDeviceLimit(const json& j, ResultDocument& doc) {
+    if (!j.is_object())
+        return;
+    if (!j.contains("gbps")) {
+        doc.deviceLimitMissing = j.value("missing", "");
+        return;
+    }
+    DeviceLimit d;
+    d.gbps = j.at("gbps").get<double>();
+    d.fastest = j.value("fastest", "");
+    d.device = j.value("device", "");
+    d.measuredAt = j.value("measured_at", "");
+    d.blockBytes = j.value("block_bytes", std::uint64_t{0});
+    d.spanBytes = j.value("span_bytes", std::uint64_t{0});
+    d.queueDepth = j.value("queue_depth", 0u);
+    d.directGbps = readOptional(j, "direct_gbps");
+    d.directQueuedGbps = readOptional(j, "direct_queued_gbps");
+    d.bufferedGbps = readOptional(j, "buffered_gbps");
+    d.skipped = j.value("skipped", "");
+    doc.deviceLimit = d;
+}
+
 } // namespace
 
 namespace {
 json documentJson(const ResultDocument& doc) {
     json cells = json::array();
     for (const auto& c : doc.cells)
-        cells.push_back(cellJson(c));
+        cells.push_back(cellJson(doc, c));
     return json{{"format", "readscope-result"},
                 {"format_version", doc.formatVersion},
                 {"plan", planJson(doc.plan)},
@@ -255,6 +296,7 @@ json documentJson(const ResultDocument& doc) {
                 {"file_generated", doc.fileGenerated},
                 {"copies_folder", doc.copiesFolder},
                 {"lseek_ns", doc.lseekSeconds ? json(*doc.lseekSeconds * 1e9) : json(nullptr)},
+                {"device_limit", deviceLimitJson(doc)},
                 {"note", doc.note},
                 {"cost_model", costModelJson(doc)},
                 {"cells", cells}};
@@ -284,6 +326,8 @@ Result<ResultDocument> fromJson(std::string_view text) {
         doc.copiesFolder = j.value("copies_folder", "");
         if (const auto ns = readOptional(j, "lseek_ns"))
             doc.lseekSeconds = *ns / 1e9;
+        if (j.contains("device_limit"))
+            readDeviceLimit(j.at("device_limit"), doc);
         doc.note = j.value("note", "");
         for (const auto& c : j.value("cells", json::array()))
             doc.cells.push_back(cellFrom(c));

@@ -103,6 +103,11 @@ std::string toMarkdown(const ResultDocument& doc) {
                            notCold, notCold == 1 ? "" : "s");
     if (const auto read = readAmplificationLine(doc); !read.empty())
         out += " Bytes read: " + read + ".";
+    if (doc.deviceLimit && p.cache != CacheMode::Warm) {
+        out += " Limit: " + deviceLimitText(*doc.deviceLimit) + ".";
+        if (const auto above = aboveDeviceLimitWarning(doc); !above.empty())
+            out += " **" + above + ".**";
+    }
     if (anyOnePerPage)
         out += " ‡ 1 byte/page: with consume minimal this in-place mapping touched one byte of "
                "each page, while the others had every byte in a buffer; not comparable.";

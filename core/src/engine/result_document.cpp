@@ -142,6 +142,18 @@ std::string pointLabel(SweepAxis axis, const SweepPoint& point) {
     return formatSize(point.rangeBytes);
 }
 
+namespace {
+// "a at 8 KiB (120%), b at 64 KiB (115%) and 2 more": the cells a warning names.
+std::string someCells(const std::vector<std::string>& cells) {
+    std::string list;
+    for (std::size_t i = 0; i < cells.size() && i < 3; ++i)
+        list += (i ? ", " : "") + cells[i];
+    if (cells.size() > 3)
+        list += fmt::format(" and {} more", cells.size() - 3);
+    return list;
+}
+} // namespace
+
 std::string aboveCopyLimitWarning(const ResultDocument& doc) {
     std::vector<std::string> cells;
     for (const auto& c : doc.cells) {
@@ -152,17 +164,30 @@ std::string aboveCopyLimitWarning(const ResultDocument& doc) {
     }
     if (cells.empty())
         return {};
-    std::string list;
-    for (std::size_t i = 0; i < cells.size() && i < 3; ++i)
-        list += (i ? ", " : "") + cells[i];
-    if (cells.size() > 3)
-        list += fmt::format(" and {} more", cells.size() - 3);
+    const std::string list = someCells(cells);
     return fmt::format("{} faster than memcpy copies here: {}. A strategy that copies cannot "
                        "pass memcpy, so the limit or these figures are off (a source small "
                        "enough to stay in the CPU caches?)",
                        cells.size() == 1 ? "1 copying cell ran"
                                          : fmt::format("{} copying cells ran", cells.size()),
                        list);
+}
+
+std::string aboveDeviceLimitWarning(const ResultDocument& doc) {
+    std::vector<std::string> cells;
+    for (const auto& c : doc.cells)
+        if (const auto pct = pctOfDeviceLimit(doc, c); pct && *pct > kAboveDeviceLimitPct)
+            cells.push_back(
+                fmt::format("{} at {} ({:.0f}%)", c.strategy, pointText(c.point()), *pct));
+    if (cells.empty())
+        return {};
+    return fmt::format(
+        "{} faster than the device limit ({:.2f} GB/s, the fastest large sequential read of "
+        "this file): {}. Their bytes came from a cache below the page cache (the disk's own, "
+        "or a virtual machine host's), or from more threads than the limit's one reader; "
+        "either way the limit is not this disk's ceiling here",
+        cells.size() == 1 ? "1 cell read" : fmt::format("{} cells read", cells.size()),
+        doc.deviceLimit->gbps, someCells(cells));
 }
 
 std::string notColdWarning(const ResultDocument& doc) {
@@ -224,6 +249,45 @@ std::optional<double> pctOfCopyLimit(const Cell& cell) {
     if (!cell.measured() || !cell.copyLimitGbps || *cell.copyLimitGbps <= 0)
         return std::nullopt;
     return cell.summary.median / *cell.copyLimitGbps * 100;
+}
+
+std::optional<double> pctOfDeviceLimit(const ResultDocument& doc, const Cell& cell) {
+    if (doc.plan.cache == CacheMode::Warm || !cell.measured() || !doc.deviceLimit ||
+        doc.deviceLimit->gbps <= 0)
+        return std::nullopt;
+    return cell.summary.median / doc.deviceLimit->gbps * 100;
+}
+
+std::optional<double> pctOfRunLimit(const ResultDocument& doc, const Cell& cell) {
+    return doc.plan.cache == CacheMode::Warm ? pctOfCopyLimit(cell) : pctOfDeviceLimit(doc, cell);
+}
+
+std::string_view runLimitName(const ResultDocument& doc) {
+    return doc.plan.cache == CacheMode::Warm ? "memcpy" : "device";
+}
+
+std::string deviceLimitText(const DeviceLimit& limit) {
+    std::vector<std::string> ways;
+    if (limit.directGbps)
+        ways.push_back(fmt::format("direct {:.2f}", *limit.directGbps));
+    if (limit.directQueuedGbps)
+        ways.push_back(fmt::format("direct x{} {:.2f}", limit.queueDepth, *limit.directQueuedGbps));
+    if (limit.bufferedGbps)
+        ways.push_back(fmt::format("buffered {:.2f}", *limit.bufferedGbps));
+    std::string out = fmt::format("device limit {:.2f} GB/s", limit.gbps);
+    if (!limit.device.empty())
+        out += " on " + limit.device;
+    if (!limit.fastest.empty())
+        out += ": " + limit.fastest;
+    if (ways.size() > 1) {
+        out += ", the fastest of ";
+        for (std::size_t i = 0; i < ways.size(); ++i)
+            out += (i == 0 ? "" : i + 1 == ways.size() ? " and " : ", ") + ways[i];
+        out += " GB/s";
+    }
+    if (!limit.measuredAt.empty())
+        out += "; measured " + limit.measuredAt;
+    return out;
 }
 
 std::string bytesConsumed(const Cell& cell, Consume consume) {

@@ -1,6 +1,7 @@
 #include "readscope/runner.h"
 
 #include "clock.h"
+#include "device_limit.h"
 #include "machine_limits.h"
 #include "platform.h"
 #include "readscope/generator.h"
@@ -99,6 +100,8 @@ public:
             });
         if (points_.empty())
             return Error{"none of the points asked for is in the plan"};
+        if (plan_.cache != CacheMode::Warm)
+            measureDeviceLimit();
         openLanes();
         sink_.onStarted(doc_);
         for (const auto& lane : lanes_)
@@ -272,6 +275,20 @@ private:
             return fmt::format("read from copies on {} in '{}', not on the target's {}",
                                copyProbe_.filesystem, copies_->folder(), file_.filesystem);
         return {};
+    }
+
+    // Cold and direct runs: the device limit, before the header goes out, so that the chart
+    // has it from the first cell on. Without one the run goes on, and says why.
+    void measureDeviceLimit() {
+        started_ = Clock::now();
+        report("measuring the device limit (untimed)", "", {});
+        auto limit = deviceLimitFor(file_, stop_);
+        if (limit) {
+            doc_.deviceLimit = std::move(*limit);
+        } else if (!stop_.stop_requested()) {
+            doc_.deviceLimitMissing = limit.error().message;
+            sink_.onWarning("no device limit: " + doc_.deviceLimitMissing);
+        }
     }
 
     void report(std::string phase, std::string strategy, const SweepPoint& point) {

@@ -80,6 +80,11 @@ inline constexpr bool kEvictionNeedsHandlesClosed = true;
 inline constexpr bool kEvictionNeedsHandlesClosed = false;
 #endif
 
+// The device a file lives on, for people: "vda (253:0)" on Linux, from sysfs; "device 0:45"
+// where no block device backs it (tmpfs, overlay, network file systems) or elsewhere on POSIX;
+// the volume ("C:\\") on Windows.
+std::string deviceName(const std::string& path);
+
 std::uint32_t pageSize();
 std::string cpuModel();
 std::string osName();

@@ -10,17 +10,13 @@
 
 namespace readscope {
 
-namespace {
-
-std::string isoDateUtc() {
+std::string utcTimestamp() {
     const std::time_t now = std::time(nullptr);
     const std::tm tm = platform::utcTime(now);
     char buf[32];
     std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
     return buf;
 }
-
-} // namespace
 
 std::string toolVersion() { return READSCOPE_VERSION; }
 
@@ -34,7 +30,7 @@ SystemInfo collectSystemInfo(const std::string& filesystem) {
     info.filesystem = filesystem;
     info.pageSize = static_cast<int>(platform::pageSize());
     info.toolVersion = toolVersion();
-    info.date = isoDateUtc();
+    info.date = utcTimestamp();
     return info;
 }
 

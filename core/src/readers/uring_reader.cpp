@@ -1,5 +1,6 @@
 #include "buffers.h"
 #include "consumer.h"
+#include "platform.h"
 #include "reader_base.h"
 #include "unique_fd.h"
 
@@ -282,6 +283,22 @@ Result<std::unique_ptr<RangeReader>> openUringReader(const StrategyInfo& s, cons
     if (std::min(maxRange, f.size) <= kKeepBufferLimit)
         if (auto st = reader->prepare(maxRange); !st)
             return st.error();
+    return std::unique_ptr<RangeReader>(std::move(reader));
+}
+
+Result<std::unique_ptr<RangeReader>> openDirectUringReader(const FileProbe& f, unsigned depth) {
+    if (!f.uringSupported)
+        return Error{f.uringReason};
+    if (!f.directSupported)
+        return Error{f.directReason};
+    UniqueFd fd(platform::openUncached(f.path));
+    if (!fd.valid())
+        return Error{
+            fmt::format("cannot open '{}' for direct reads: {}", f.path, std::strerror(errno))};
+    auto reader = std::make_unique<UringReader>(f, std::move(fd));
+    if (auto st = reader->init(std::max(depth, kUringMaxDepth * 2)); !st)
+        return st.error();
+    reader->useQueueDepth(depth); // page-aligned pool buffers: what O_DIRECT asks
     return std::unique_ptr<RangeReader>(std::move(reader));
 }
 

@@ -10,6 +10,9 @@
 #include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#ifdef __linux__
+#include <sys/sysmacros.h>
+#endif
 #include <sys/utsname.h>
 #include <unistd.h>
 
@@ -190,6 +193,21 @@ std::uint64_t processFaults() {
 }
 
 std::string faultsUncountedReason() { return {}; }
+
+std::string deviceName(const std::string& path) {
+    struct stat st {};
+    if (::stat(path.c_str(), &st) != 0)
+        return "unknown device";
+    const std::string id =
+        std::to_string(major(st.st_dev)) + ":" + std::to_string(minor(st.st_dev));
+#ifdef __linux__
+    std::ifstream uevent("/sys/dev/block/" + id + "/uevent");
+    for (std::string line; std::getline(uevent, line);)
+        if (line.rfind("DEVNAME=", 0) == 0)
+            return line.substr(8) + " (" + id + ")";
+#endif
+    return "device " + id;
+}
 
 std::uint32_t pageSize() { return static_cast<std::uint32_t>(::sysconf(_SC_PAGESIZE)); }
 

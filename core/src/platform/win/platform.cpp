@@ -129,6 +129,13 @@ std::string temporaryFolder() {
     return win::narrow(dir);
 }
 
+std::string deviceName(const std::string& path) {
+    wchar_t volume[MAX_PATH + 1];
+    if (!GetVolumePathNameW(win::widen(path).c_str(), volume, MAX_PATH + 1))
+        return "unknown volume";
+    return win::narrow(volume);
+}
+
 std::optional<PathFacts> statPath(const std::string& path) {
     // FILE_FLAG_BACKUP_SEMANTICS lets the same call open directories, so they can be named.
     win::UniqueHandle h(CreateFileW(win::widen(path).c_str(), 0,
