@@ -99,17 +99,14 @@ QString cellDetailsHtml(const Cell& c, const ResultDocument& doc) {
                             .arg(*pct, 0, 'f', 0)
                             .arg(copyLimitReading(c.strategy)));
         if (const auto pct = pctOfDeviceLimit(doc, c))
-            html += row(
-                "Device limit",
-                QString("%1; this cell is %2 % of it%3")
-                    .arg(QString::fromStdString(deviceLimitText(*doc.deviceLimit)).toHtmlEscaped())
-                    .arg(*pct, 0, 'f', 0)
-                    .arg(*pct > kAboveDeviceLimitPct
-                             ? ": faster than the device, so a cache below the page "
-                               "cache served it (the disk's own, a virtual machine "
-                               "host's), or more threads read at once than the "
-                               "limit's one"
-                             : ""));
+            html += row("Device limit",
+                        QString("%1; this cell is %2 % of it%3")
+                            .arg(QString::fromStdString(deviceLimitText(doc)).toHtmlEscaped())
+                            .arg(*pct, 0, 'f', 0)
+                            .arg(passesDeviceLimit(doc, c)
+                                     ? QString(": faster than the device, so it was %1")
+                                           .arg(QString::fromStdString(deviceLimitPassedWhy(doc)))
+                                     : QString()));
         if (c.readAmplification)
             html += row("Bytes read",
                         QString("%1 × the bytes wanted, median over rounds: merged spans read "

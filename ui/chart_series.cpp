@@ -89,6 +89,17 @@ void markReadAmplification(Series& s, const ResultDocument& doc, const std::stri
         s.name += QString(" · read %1 the bytes wanted").arg(QString::fromStdString(text));
 }
 
+// A limit known at one point only would draw nothing (its line has no points marked): a short
+// level either side of it instead.
+void spanLonePoint(Series& s, const ChartData& data) {
+    if (s.x.size() != 1)
+        return;
+    const double x = s.x[0], y = s.y[0];
+    const bool logX = data.axis == SweepAxis::RangeSize;
+    s.x = {logX ? x / 1.4 : x - 0.3, logX ? x * 1.4 : x + 0.3};
+    s.y = {y, y};
+}
+
 // Warm runs: memcpy's speed per point, measured before its cells (the first cell of the
 // point that has it). Nothing for cold and direct runs, which never measure it.
 Series copyLimitLine(const ChartData& data, const ResultDocument& doc) {
@@ -109,6 +120,7 @@ Series copyLimitLine(const ChartData& data, const ResultDocument& doc) {
     s.offScaleName = QString("memcpy %1-%2 GB/s (off scale)")
                          .arg(low, 0, 'f', low >= 10 ? 0 : 1)
                          .arg(top, 0, 'f', top >= 10 ? 0 : 1);
+    spanLonePoint(s, data);
     return s;
 }
 
@@ -116,19 +128,21 @@ Series copyLimitLine(const ChartData& data, const ResultDocument& doc) {
 // say so in its name: a pasted chart with points above a "limit" must carry the reason.
 Series deviceLimitLine(const ChartData& data, const ResultDocument& doc) {
     Series s;
-    if (doc.plan.cache == CacheMode::Warm || !doc.deviceLimit || doc.deviceLimit->gbps <= 0)
+    const auto limit = deviceLimitGbps(doc);
+    if (!limit)
         return s;
-    const double gbps = doc.deviceLimit->gbps;
+    const double gbps = *limit;
     s.limit = true;
     s.name = QString("device limit %1 GB/s").arg(gbps, 0, 'f', 2);
-    const auto passed = std::count_if(doc.cells.begin(), doc.cells.end(), [&](const Cell& c) {
-        const auto pct = pctOfDeviceLimit(doc, c);
-        return pct && *pct > kAboveDeviceLimitPct;
-    });
-    if (passed)
-        s.name += QString(" · passed by %1 cell%2: served from a cache below?")
+    const auto passed = std::count_if(doc.cells.begin(), doc.cells.end(),
+                                      [&](const Cell& c) { return passesDeviceLimit(doc, c); });
+    if (passed) // the short form of deviceLimitPassedWhy
+        s.name += QString(" · passed by %1 cell%2: %3")
                       .arg(passed)
-                      .arg(passed == 1 ? "" : "s");
+                      .arg(passed == 1 ? "" : "s")
+                      .arg(deviceLimitPassedWhy(doc).find("threads") != std::string::npos
+                               ? "more threads, or a cache below?"
+                               : "served by a cache below?");
     s.offScaleName = s.name + " (off scale)";
     std::set<double> xs;
     for (const auto& c : doc.cells)
@@ -138,6 +152,7 @@ Series deviceLimitLine(const ChartData& data, const ResultDocument& doc) {
         s.x << x;
         s.y << gbps;
     }
+    spanLonePoint(s, data);
     return s;
 }
 
@@ -248,8 +263,13 @@ ChartData buildChart(const ResultDocument& doc, const ResultDocument* baseline, 
                 out.series.push_back(s);
         }
         for (Series limit : {copyLimitLine(out, doc), deviceLimitLine(out, doc)})
-            if (!limit.x.isEmpty())
+            if (!limit.x.isEmpty()) {
+                if (baseline) { // the baseline's own limit is not drawn
+                    limit.name += " (this run)";
+                    limit.offScaleName += " (this run)";
+                }
                 out.series.push_back(limit);
+            }
         if (baseline)
             for (const auto& id : strategyOrder(*baseline)) {
                 Series s = line(out, *baseline, id, colorOf(id),

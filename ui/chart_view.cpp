@@ -127,13 +127,16 @@ QString footnote(const ResultDocument& doc, BarKind bars, bool throughput) {
                                   [](const Cell& c) { return c.copyLimitGbps.has_value(); }))
         // A line of its own: appended, it ran the footnote past both edges of a 1200 px export.
         text += "\ndash-dot: memcpy's speed here, which a strategy that copies cannot pass";
-    if (throughput && doc.plan.cache != CacheMode::Warm && doc.deviceLimit) {
-        const DeviceLimit& d = *doc.deviceLimit;
-        text += "\ndash-dot: the device limit, the fastest of this file's large sequential reads";
-        if (!d.fastest.empty()) // a CSV keeps only the figure
+    if (const auto way = deviceLimitWay(doc); throughput && deviceLimitGbps(doc)) {
+        text += doc.plan.cache == CacheMode::Direct
+                    ? "\ndash-dot: the device limit, the faster of this file's large direct reads"
+                    : "\ndash-dot: the device limit, the fastest of this file's large sequential "
+                      "reads";
+        if (!way.empty()) // a CSV keeps only the figure
             text += QString(" (%1) on %2, %3")
-                        .arg(QString::fromStdString(d.fastest), QString::fromStdString(d.device),
-                             QString::fromStdString(d.measuredAt.substr(0, 10)));
+                        .arg(QString::fromStdString(way),
+                             QString::fromStdString(doc.deviceLimit->device),
+                             QString::fromStdString(doc.deviceLimit->measuredAt.substr(0, 10)));
     }
     return text;
 }

@@ -109,15 +109,15 @@ QVariant ResultsModel::data(const QModelIndex& index, int role) const {
                "read one range at a time.";
     if (role == Qt::ToolTipRole && index.column() == Iops)
         return "Ranges per second at the median GB/s (files per second in a whole-file sweep).";
-    if (role == Qt::ToolTipRole && index.column() == OfLimit)
-        return doc_.plan.cache == CacheMode::Warm
-                   ? "The median as a share of memcpy's speed on this machine for the same copy "
-                     "shape, measured before the cell. A strategy that copies the bytes into a "
-                     "buffer cannot pass 100 %; an in-place mapping can."
-                   : "The median as a share of the device limit: the fastest large sequential "
-                     "read of this file, measured before the run (direct I/O one at a time and "
-                     "32 in flight, buffered right after eviction). Past 100 %, a cache below "
-                     "the page cache or more threads served the cell.";
+    if (role == Qt::ToolTipRole && index.column() == OfLimit) {
+        if (doc_.plan.cache == CacheMode::Warm)
+            return "The median as a share of memcpy's speed on this machine for the same copy "
+                   "shape, measured before the cell. A strategy that copies the bytes into a "
+                   "buffer cannot pass 100 %; an in-place mapping can.";
+        if (const auto limit = deviceLimitText(doc_); !limit.empty())
+            return QString::fromStdString("The median as a share of the " + limit + ".");
+        return QString::fromStdString("No device limit: " + doc_.deviceLimitMissing);
+    }
     if (role == Qt::ToolTipRole && index.column() == Buffers)
         return "Page offsets the destination buffers started at (offset x buffers). A copy "
                "into a buffer a few bytes past a page boundary can be several times slower.";
@@ -129,9 +129,9 @@ QVariant ResultsModel::data(const QModelIndex& index, int role) const {
 QVariant ResultsModel::headerData(int section, Qt::Orientation o, int role) const {
     if (o != Qt::Horizontal || role != Qt::DisplayRole)
         return QAbstractTableModel::headerData(section, o, role);
-    static const char* names[] = {"Strategy",    "Range",  "Offset",   "Threads",  "In flight",
-                                  "Median GB/s", "Min",    "Max",      "P25",      "P75",
-                                  "CV",          "IOPS",   "% memcpy", "Resident", "Buffers at",
+    static const char* names[] = {"Strategy",    "Range",  "Offset",  "Threads",  "In flight",
+                                  "Median GB/s", "Min",    "Max",     "P25",      "P75",
+                                  "CV",          "IOPS",   "% limit", "Resident", "Buffers at",
                                   "Status",      "Message"};
     if (section == OfLimit) // the run's own ceiling: memcpy's warm, the device's cold
         return QString("% %1").arg(QString::fromUtf8(runLimitName(doc_).data()));

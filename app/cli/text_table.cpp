@@ -91,8 +91,8 @@ std::string plainTable(const ResultDocument& doc) {
         out += "memcpy: the median as a share of memcpy's speed here, copying the same sizes "
                "from as large a source (a strategy that copies cannot pass 100%; an in-place "
                "mapping can).\n";
-    else if (doc.deviceLimit)
-        out += "device: the median as a share of the " + deviceLimitText(*doc.deviceLimit) + ".\n";
+    else if (const auto limit = deviceLimitText(doc); !limit.empty())
+        out += "device: the median as a share of the " + limit + ".\n";
     else
         out += std::string("device: no device limit") +
                (doc.deviceLimitMissing.empty() ? "" : ": " + doc.deviceLimitMissing) + ".\n";

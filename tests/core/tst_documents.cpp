@@ -230,7 +230,7 @@ private slots:
         QVERIFY(back.ok());
         QVERIFY(back->deviceLimit);
         const DeviceLimit& d = *back->deviceLimit;
-        QCOMPARE(deviceLimitText(d), deviceLimitText(*doc.deviceLimit));
+        QCOMPARE(deviceLimitText(*back), deviceLimitText(doc));
         QCOMPARE(d.skipped, doc.deviceLimit->skipped);
         QCOMPARE(d.blockBytes, std::uint64_t(1) << 20);
         QCOMPARE(d.spanBytes, std::uint64_t(128) << 20);

@@ -209,9 +209,19 @@ private slots:
         const Series& limit = data.series[1];
         QVERIFY(limit.limit);
         QCOMPARE(limit.name,
-                 QString("device limit 2.00 GB/s · passed by 1 cell: served from a cache below?"));
+                 QString("device limit 2.00 GB/s · passed by 1 cell: served by a cache below?"));
         QCOMPARE(limit.y, (QVector<double>{2, 2}));
         QCOMPARE(limit.x.size(), 2);
+        // Beside a baseline it is this run's; at a single point it still draws a level.
+        ResultDocument one = doc;
+        one.cells.resize(1);
+        data = buildChart(one, &one, ChartMode::Throughput, "");
+        const auto level = std::find_if(data.series.begin(), data.series.end(),
+                                        [](const Series& s) { return s.limit; });
+        QVERIFY(level != data.series.end());
+        QCOMPARE(level->name, QString("device limit 2.00 GB/s (this run)"));
+        QCOMPARE(level->x.size(), 2);
+        QVERIFY(level->x[0] < 65536 && level->x[1] > 65536);
         MainWindow w;
         w.model()->setDocument(doc);
         QCOMPARE(w.model()->headerData(ResultsModel::OfLimit, Qt::Horizontal).toString(),

@@ -164,17 +164,42 @@ std::optional<double> medianIops(const Cell& cell);
 // The median as a percentage of the cell's memcpy limit; none without either.
 std::optional<double> pctOfCopyLimit(const Cell& cell);
 
-// Cold and direct runs: the median as a percentage of the document's device limit; none for
-// warm runs, without a device limit, or for a cell without figures.
+// The three ways the device limit reads the file. Their names ("direct", "direct queued",
+// "buffered") head DeviceLimit::skipped; their texts ("direct 1 MiB reads, one at a time",
+// "direct 1 MiB reads, 32 in flight (io_uring)", "buffered 1 MiB reads right after eviction")
+// say which way set a limit.
+enum class DeviceWay { Direct, DirectQueued, Buffered };
+std::string_view deviceWayName(DeviceWay way);
+std::string deviceWayText(DeviceWay way, const DeviceLimit& limit);
+
+// The device limit a run's cells are held against: for cold runs the fastest way; for direct
+// runs the faster direct way (a direct read gets no read-ahead), or the stored figure when the
+// ways are unknown (a CSV keeps only the figure it was held against). None for warm runs,
+// without a device limit, or a direct run whose direct ways did not run.
+std::optional<double> deviceLimitGbps(const ResultDocument& doc);
+// Cold and direct runs: the median as a percentage of deviceLimitGbps; none for a cell
+// without figures or without a limit.
 std::optional<double> pctOfDeviceLimit(const ResultDocument& doc, const Cell& cell);
+// Whether the cell read faster than the device by more than kAboveDeviceLimitPct. A not-cold
+// cell is never counted: its bytes came from the page cache itself, as its status says.
+bool passesDeviceLimit(const ResultDocument& doc, const Cell& cell);
+// Why cells passed the device limit, for every output that says so: "served by a cache below
+// the page cache (the disk's own, a virtual machine host's)", and ", or by more threads than
+// the limit's one reader" when a passing cell had more than one thread.
+std::string deviceLimitPassedWhy(const ResultDocument& doc);
+// How the figure deviceLimitGbps gives was read ("buffered 1 MiB reads right after
+// eviction"); empty when unknown (a CSV's).
+std::string deviceLimitWay(const ResultDocument& doc);
 // The limit a run is held against: memcpy's for warm runs, the device's for cold and direct
 // ones. The cell's percentage of it, and the limit's short name ("memcpy", "device").
 std::optional<double> pctOfRunLimit(const ResultDocument& doc, const Cell& cell);
 std::string_view runLimitName(const ResultDocument& doc);
 // "device limit 3.87 GB/s on vda (253:0): buffered 1 MiB reads right after eviction, the
 // fastest of direct 1.10, direct x32 2.11 and buffered 3.87 GB/s; measured
-// 2026-12-02T00:41:07Z": one line for the CLI, Markdown and the app.
-std::string deviceLimitText(const DeviceLimit& limit);
+// 2026-12-02T00:41:07Z" (a direct run's: "device limit 2.11 GB/s for direct reads on ...,
+// the faster of direct 1.10 and direct x32 2.11 GB/s; ..."): one line for the CLI, Markdown
+// and the app. Empty without deviceLimitGbps.
+std::string deviceLimitText(const ResultDocument& doc);
 
 // What a cell's strategy did with the bytes it obtained: "all", or "1/page" for an in-place
 // mapping under --consume minimal (it touched one byte per page: not comparable with copies).

@@ -185,7 +185,7 @@ std::vector<Column> summaryColumns() {
         // how it was measured, on which device and when).
         {"device_limit_gbps",
          [](const Cell&, D d) {
-             return d.deviceLimit ? number(d.deviceLimit->gbps) : std::string();
+             return optional(deviceLimitGbps(d)); // the figure its cells are held against
          }},
         {"pct_of_device_limit",
          [](const Cell& c, D d) { return optional(pctOfDeviceLimit(d, c)); }},

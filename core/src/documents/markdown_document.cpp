@@ -103,8 +103,8 @@ std::string toMarkdown(const ResultDocument& doc) {
                            notCold, notCold == 1 ? "" : "s");
     if (const auto read = readAmplificationLine(doc); !read.empty())
         out += " Bytes read: " + read + ".";
-    if (doc.deviceLimit && p.cache != CacheMode::Warm) {
-        out += " Limit: " + deviceLimitText(*doc.deviceLimit) + ".";
+    if (const auto limit = deviceLimitText(doc); !limit.empty()) {
+        out += " Limit: " + limit + ".";
         if (const auto above = aboveDeviceLimitWarning(doc); !above.empty())
             out += " **" + above + ".**";
     }

@@ -20,7 +20,7 @@ namespace readscope {
 
 namespace {
 
-constexpr int kPasses = 2;
+constexpr int kPasses = 3;
 constexpr int kEvictionAttempts = 4;
 constexpr double kColdEnough = 0.01;
 
@@ -33,7 +33,7 @@ struct Measured {
         return path == f.path && inode == f.inode && size == f.size && mtimeNs == f.mtimeNs;
     }
 };
-std::mutex gMutex;
+std::mutex gMutex;               // guards gMeasured, and measuring
 std::vector<Measured> gMeasured; // this process's session
 
 // This platform's strategy reading each range into one reused buffer the given way: pread-reuse
@@ -52,9 +52,13 @@ Result<std::unique_ptr<RangeReader>> openWay(const FileProbe& f, Access access) 
     return openReader(*s, f, kDeviceBlock);
 }
 
-// Reads the blocks in one call; the bytes, or why not all of them.
-Result<std::uint64_t> readAll(RangeReader& reader, std::span<const Range> blocks,
-                              std::stop_token stop) {
+struct PassFigure {
+    double gbps = 0;
+    unsigned depth = 0; // most reads in flight (io_uring); 0: one at a time
+};
+
+// Reads the blocks in one call: the most reads it had in flight, or why not all of them.
+Result<unsigned> readAll(RangeReader& reader, std::span<const Range> blocks, std::stop_token stop) {
     auto out = reader.read(blocks, ConsumeMode::Touch, false, stop);
     if (!out)
         return out.error();
@@ -63,24 +67,24 @@ Result<std::uint64_t> readAll(RangeReader& reader, std::span<const Range> blocks
     const std::uint64_t want = blocks.size() * kDeviceBlock;
     if (out->bytes != want)
         return Error{fmt::format("read {} of {} bytes", out->bytes, want)};
-    return out->bytes;
+    return out->queueDepth;
 }
 
-// GB/s of the faster of kPasses sequential passes over the blocks, each timed after its
-// lead-in (its first eighth, read untimed: the ramp-up of read-ahead and of the device, which
-// made a 128 MiB buffered read 25% slower than its steady rate on the development VM). No
-// second pass after one over a second. `before` runs untimed ahead of each pass and may
-// refuse with a reason.
-Result<double> fasterPass(RangeReader& reader, std::span<const Range> blocks, std::stop_token stop,
-                          const std::function<Status()>& before = {}) {
+// The fastest of kPasses sequential passes over the blocks, each timed after its lead-in (its
+// first eighth, read untimed: the ramp-up of read-ahead and of the device, which made a
+// 128 MiB buffered read 25% slower than its steady rate on the development VM). No more passes
+// after one over a second. The development VM's disk, cached by its host, gave one buffered
+// pass 1.3 GB/s and the next 5.2: a ceiling wants the fastest of several. `before` runs
+// untimed ahead of each pass and may refuse with a reason.
+Result<PassFigure> fastestPass(RangeReader& reader, std::span<const Range> blocks,
+                               std::stop_token stop, const std::function<Status()>& before) {
     const std::size_t leadIn = std::max<std::size_t>(1, blocks.size() / 8);
-    double best = 0;
+    PassFigure best;
     for (int pass = 0; pass < kPasses; ++pass) {
         if (auto st = reader.prepare(kDeviceBlock); !st)
             return st.error();
-        if (before)
-            if (auto st = before(); !st)
-                return st.error();
+        if (auto st = before(); !st)
+            return st.error();
         if (auto lead = readAll(reader, blocks.first(leadIn), stop); !lead)
             return lead.error();
         const auto t0 = Clock::now();
@@ -88,15 +92,18 @@ Result<double> fasterPass(RangeReader& reader, std::span<const Range> blocks, st
         const double seconds = secondsBetween(t0, Clock::now());
         if (!timed)
             return timed.error();
-        if (seconds > 0)
-            best = std::max(best, static_cast<double>(*timed) / seconds / 1e9);
+        const double bytes = static_cast<double>((blocks.size() - leadIn) * kDeviceBlock);
+        if (seconds > 0 && bytes / seconds / 1e9 > best.gbps)
+            best = {bytes / seconds / 1e9, *timed};
         if (seconds > 1)
             break;
     }
     return best;
 }
 
-// Before a buffered pass: the blocks out of the page cache, verified (at most 1% left).
+// Before every pass where eviction can be verified: the blocks out of the page cache (at most
+// 1% left), so that no way reads cached pages (F_NOCACHE on macOS serves them, and so do file
+// systems that accept O_DIRECT and read through the cache).
 Status evictBlocks(const FileProbe& f, RangeReader& reader, std::span<const Range> blocks) {
     reader.letGoOfFile();
     Residency r;
@@ -125,12 +132,6 @@ Status evictBlocks(const FileProbe& f, RangeReader& reader, std::span<const Rang
     return okStatus();
 }
 
-struct Way {
-    std::string name;            // in DeviceLimit::skipped
-    std::string fastest;         // in DeviceLimit::fastest
-    std::optional<double>* gbps; // where its figure goes
-};
-
 Result<DeviceLimit> measure(const FileProbe& f, std::stop_token stop) {
     const std::uint64_t span = std::min(f.size, kDeviceSpan) / kDeviceBlock * kDeviceBlock;
     if (span < kDeviceMinSpan)
@@ -145,52 +146,46 @@ Result<DeviceLimit> measure(const FileProbe& f, std::stop_token stop) {
     limit.device = platform::deviceName(f.path);
     limit.blockBytes = kDeviceBlock;
     limit.spanBytes = span;
-    limit.queueDepth = kDeviceQueueDepth;
     std::vector<std::string> skipped;
-    auto run = [&](const Way& way, Result<std::unique_ptr<RangeReader>> reader,
-                   const std::function<Status(RangeReader&)>& before = {}) -> Status {
-        Result<double> gbps = Error{};
-        if (reader) {
-            std::function<Status()> eachPass;
-            if (before)
-                eachPass = [&] { return before(**reader); };
-            gbps = fasterPass(**reader, blocks, stop, eachPass);
-        } else {
-            gbps = reader.error();
-        }
+    auto run = [&](DeviceWay way, std::optional<double>& figure,
+                   Result<std::unique_ptr<RangeReader>> reader) -> Status {
+        Result<PassFigure> pass = Error{};
+        if (reader)
+            pass = fastestPass(**reader, blocks, stop, [&]() -> Status {
+                if (!f.residencyVerifiable)
+                    return okStatus(); // the buffered way does not open here (see below)
+                return evictBlocks(f, **reader, blocks);
+            });
+        else
+            pass = reader.error();
         if (stop.stop_requested())
             return Error{"stopped before the device limit was measured"};
-        if (!gbps || *gbps <= 0) {
-            skipped.push_back(fmt::format(
-                "{}: {}", way.name, gbps ? std::string("no time measured") : gbps.error().message));
+        if (!pass || pass->gbps <= 0) {
+            skipped.push_back(
+                fmt::format("{}: {}", deviceWayName(way),
+                            pass ? std::string("no time measured") : pass.error().message));
             return okStatus();
         }
-        *way.gbps = *gbps;
-        if (*gbps > limit.gbps) {
-            limit.gbps = *gbps;
-            limit.fastest = way.fastest;
+        figure = pass->gbps;
+        if (way == DeviceWay::DirectQueued)
+            limit.queueDepth = pass->depth;
+        if (pass->gbps > limit.gbps) {
+            limit.gbps = pass->gbps;
+            limit.fastest = deviceWayText(way, limit);
         }
         return okStatus();
     };
-    const std::string blockWords = fmt::format("{} MiB reads", kDeviceBlock >> 20);
-    if (auto st = run({"direct", "direct " + blockWords + ", one at a time", &limit.directGbps},
-                      openWay(f, Access::Direct));
+    if (auto st = run(DeviceWay::Direct, limit.directGbps, openWay(f, Access::Direct)); !st)
+        return st.error();
+    if (auto st = run(DeviceWay::DirectQueued, limit.directQueuedGbps,
+                      openDirectUringReader(f, kDeviceQueueDepth));
         !st)
         return st.error();
-    if (auto st =
-            run({"direct queued",
-                 fmt::format("direct {}, {} in flight (io_uring)", blockWords, kDeviceQueueDepth),
-                 &limit.directQueuedGbps},
-                openDirectUringReader(f, kDeviceQueueDepth));
-        !st)
-        return st.error();
-    Result<std::unique_ptr<RangeReader>> buffered =
-        f.residencyVerifiable ? openWay(f, Access::Pread)
-                              : Result<std::unique_ptr<RangeReader>>(Error{
-                                    "eviction cannot be verified here: " + f.residencyReason});
-    if (auto st = run(
-            {"buffered", "buffered " + blockWords + " right after eviction", &limit.bufferedGbps},
-            std::move(buffered), [&](RangeReader& r) { return evictBlocks(f, r, blocks); });
+    if (auto st = run(DeviceWay::Buffered, limit.bufferedGbps,
+                      f.residencyVerifiable
+                          ? openWay(f, Access::Pread)
+                          : Result<std::unique_ptr<RangeReader>>(
+                                Error{"eviction cannot be verified here: " + f.residencyReason}));
         !st)
         return st.error();
     for (std::size_t i = 0; i < skipped.size(); ++i)
@@ -204,17 +199,14 @@ Result<DeviceLimit> measure(const FileProbe& f, std::stop_token stop) {
 } // namespace
 
 Result<DeviceLimit> deviceLimitFor(const FileProbe& file, std::stop_token stop) {
-    {
-        std::lock_guard lock(gMutex);
-        for (const auto& m : gMeasured)
-            if (m.sameFile(file))
-                return m.limit;
-    }
+    // Held while measuring: two runs measuring at once would evict under each other's reads.
+    std::lock_guard lock(gMutex);
+    for (const auto& m : gMeasured)
+        if (m.sameFile(file))
+            return m.limit;
     auto limit = measure(file, stop);
-    if (limit) {
-        std::lock_guard lock(gMutex);
+    if (limit)
         gMeasured.push_back({file.path, file.inode, file.size, file.mtimeNs, *limit});
-    }
     return limit;
 }
 

@@ -280,6 +280,13 @@ private:
     // Cold and direct runs: the device limit, before the header goes out, so that the chart
     // has it from the first cell on. Without one the run goes on, and says why.
     void measureDeviceLimit() {
+        if (copies_ && !copies_->elsewhereBecause().empty()) {
+            doc_.deviceLimitMissing = "the whole-file sweep reads copies in another folder (" +
+                                      copies_->elsewhereBecause() +
+                                      "), maybe on another device than the one measured";
+            sink_.onWarning("no device limit: " + doc_.deviceLimitMissing);
+            return;
+        }
         started_ = Clock::now();
         report("measuring the device limit (untimed)", "", {});
         auto limit = deviceLimitFor(file_, stop_);

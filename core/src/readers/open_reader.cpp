@@ -11,6 +11,12 @@ Result<std::unique_ptr<RangeReader>> openReader(const StrategyInfo& strategy, co
     return openPlatformReader(strategy, file, maxRange);
 }
 
+#ifndef __linux__
+Result<std::unique_ptr<RangeReader>> openDirectUringReader(const FileProbe&, unsigned) {
+    return Error{"io_uring exists on Linux only"};
+}
+#endif
+
 std::string wholeFileReadExclusion(const StrategyInfo& strategy) {
     if (strategy.access == Access::UringBatch)
         return "io_uring keeps many reads of one open file in flight; a whole-file sweep opens "

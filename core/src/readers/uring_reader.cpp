@@ -25,7 +25,9 @@ namespace {
 
 class UringReader final : public RangeReader {
 public:
-    UringReader(const FileProbe& f, UniqueFd fd) : f_(f), fd_(std::move(fd)) {}
+    // alignment: of the pool's buffers (direct I/O asks the device's, which can exceed a page).
+    UringReader(const FileProbe& f, UniqueFd fd, std::size_t alignment)
+        : f_(f), fd_(std::move(fd)), alignment_(alignment) {}
 
     Status prepare(std::uint64_t rangeBytes) override {
         const std::uint64_t bytes = std::min(rangeBytes, f_.size);
@@ -51,7 +53,7 @@ public:
             // Page-aligned under auto placement (the engine's own allocation), else at the
             // pinned offset.
             for (unsigned i = 0; i < depth_; ++i)
-                pool_.emplace_back(bytes, f_.pageSize, offset);
+                pool_.emplace_back(bytes, alignment_, offset);
         } catch (const std::bad_alloc&) {
             pool_.clear();
             return Error{
@@ -258,6 +260,7 @@ private:
 
     FileProbe f_;
     UniqueFd fd_;
+    std::size_t alignment_;
     std::optional<std::uint32_t> offset_; // pinned page offset of the pool's buffers
     unsigned depth_ = 1;
     unsigned ringEntries_ = 0;
@@ -277,7 +280,7 @@ Result<std::unique_ptr<RangeReader>> openUringReader(const StrategyInfo& s, cons
     if (!fd.valid())
         return Error{
             fmt::format("cannot open '{}' for {}: {}", f.path, s.id, std::strerror(errno))};
-    auto reader = std::make_unique<UringReader>(f, std::move(fd));
+    auto reader = std::make_unique<UringReader>(f, std::move(fd), f.pageSize);
     if (auto st = reader->init(); !st)
         return st.error();
     if (std::min(maxRange, f.size) <= kKeepBufferLimit)
@@ -295,10 +298,11 @@ Result<std::unique_ptr<RangeReader>> openDirectUringReader(const FileProbe& f, u
     if (!fd.valid())
         return Error{
             fmt::format("cannot open '{}' for direct reads: {}", f.path, std::strerror(errno))};
-    auto reader = std::make_unique<UringReader>(f, std::move(fd));
+    auto reader = std::make_unique<UringReader>(f, std::move(fd),
+                                                std::max<std::size_t>(f.pageSize, f.directAlign));
     if (auto st = reader->init(std::max(depth, kUringMaxDepth * 2)); !st)
         return st.error();
-    reader->useQueueDepth(depth); // page-aligned pool buffers: what O_DIRECT asks
+    reader->useQueueDepth(depth);
     return std::unique_ptr<RangeReader>(std::move(reader));
 }
 

@@ -9,8 +9,4 @@ Result<std::unique_ptr<RangeReader>> openUringReader(const StrategyInfo& s, cons
     return Error{fmt::format("{} needs io_uring, which exists on Linux only", s.id)};
 }
 
-Result<std::unique_ptr<RangeReader>> openDirectUringReader(const FileProbe&, unsigned) {
-    return Error{"io_uring exists on Linux only"};
-}
-
 } // namespace readscope

@@ -242,8 +242,4 @@ Result<std::unique_ptr<RangeReader>> openPlatformReader(const StrategyInfo& s, c
     return std::unique_ptr<RangeReader>(std::move(reader));
 }
 
-Result<std::unique_ptr<RangeReader>> openDirectUringReader(const FileProbe&, unsigned) {
-    return Error{"io_uring exists on Linux only"};
-}
-
 } // namespace readscope
