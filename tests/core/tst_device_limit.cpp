@@ -172,11 +172,15 @@ private slots:
         doc.cells.push_back(cellAt(3));
         auto warning = aboveDeviceLimitWarning(doc);
         QCOMPARE(warning,
-                 std::string("1 cell read faster than the device limit (2.00 GB/s, the fastest "
-                             "large sequential read of this file): pread-uninit at 1 MiB (150%). "
+                 std::string("1 cell read faster than the device limit (2.00 GB/s): "
+                             "pread-uninit at 1 MiB (150%). "
                              "They were served by a cache below the page cache (the disk's own, a "
                              "virtual machine host's); the limit is not this disk's ceiling "
                              "here"));
+        doc.deviceLimit->blockBytes = 1 << 20; // with its ways known, it says which set it
+        doc.deviceLimit->bufferedGbps = 2;
+        QVERIFY(aboveDeviceLimitWarning(doc).find(
+                    "(2.00 GB/s: buffered 1 MiB reads right after eviction)") != std::string::npos);
         doc.plan.threads = 2;
         warning = aboveDeviceLimitWarning(doc);
         QVERIFY2(warning.find(", or by more threads than the limit's one reader;") !=

@@ -181,12 +181,13 @@ std::string aboveDeviceLimitWarning(const ResultDocument& doc) {
                                         *pctOfDeviceLimit(doc, c)));
     if (cells.empty())
         return {};
-    return fmt::format("{} faster than the device limit ({:.2f} GB/s, the fastest large "
-                       "sequential read of this file): {}. They were {}; the limit is not this "
-                       "disk's ceiling here",
+    const std::string way = deviceLimitWay(doc);
+    return fmt::format("{} faster than the device limit ({:.2f} GB/s{}{}): {}. They were {}; the "
+                       "limit is not this disk's ceiling here",
                        cells.size() == 1 ? "1 cell read"
                                          : fmt::format("{} cells read", cells.size()),
-                       *deviceLimitGbps(doc), someCells(cells), deviceLimitPassedWhy(doc));
+                       *deviceLimitGbps(doc), way.empty() ? "" : ": ", way, someCells(cells),
+                       deviceLimitPassedWhy(doc));
 }
 
 std::string notColdWarning(const ResultDocument& doc) {
