@@ -73,7 +73,9 @@ void declarePlanOptions(CLI::App& run, RunOptions& o) {
         "--pattern", "P", "sequential, random, or whole (open, read to the end, close)",
         [&p](const std::string& v) { return assign(p.pattern, parsePattern(v), "--pattern"); })
         ->default_str(std::string(toString(defaults.pattern)));
-    planValue("--cache", "MODE", "warm, cold (evict before every round), or direct",
+    planValue("--cache", "MODE",
+              "warm, cold (evict before every round), or direct; cold and\ndirect runs first "
+              "measure the file's device limit (untimed, about\na second, once per file)",
               [&p](const std::string& v) { return assign(p.cache, parseCacheMode(v), "--cache"); })
         ->default_str(std::string(toString(defaults.cache)));
     planValue("--threads", "N",
