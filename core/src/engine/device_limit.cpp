@@ -1,6 +1,7 @@
 #include "device_limit.h"
 
 #include "clock.h"
+#include "eviction.h"
 #include "platform.h"
 #include "readscope/reader.h"
 #include "readscope/residency.h"
@@ -10,10 +11,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <chrono>
 #include <functional>
 #include <mutex>
-#include <thread>
 #include <vector>
 
 namespace readscope {
@@ -21,8 +20,6 @@ namespace readscope {
 namespace {
 
 constexpr int kPasses = 3;
-constexpr int kEvictionAttempts = 4;
-constexpr double kColdEnough = 0.01;
 
 struct Measured {
     std::string path;
@@ -52,13 +49,17 @@ Result<std::unique_ptr<RangeReader>> openWay(const FileProbe& f, Access access) 
     return openReader(*s, f, kDeviceBlock);
 }
 
+// Whether this file's residency can be told, so that an eviction can be checked.
+bool evictionCheckable(const FileProbe& f) { return f.residencyVerifiable || f.residencyByNowait; }
+
 struct PassFigure {
     double gbps = 0;
     unsigned depth = 0; // most reads in flight (io_uring); 0: one at a time
 };
 
 // Reads the blocks in one call: the most reads it had in flight, or why not all of them.
-Result<unsigned> readAll(RangeReader& reader, std::span<const Range> blocks, std::stop_token stop) {
+Result<unsigned> readAll(RangeReader& reader, std::span<const Range> blocks,
+                         const std::stop_token& stop) {
     auto out = reader.read(blocks, ConsumeMode::Touch, false, stop);
     if (!out)
         return out.error();
@@ -77,7 +78,7 @@ Result<unsigned> readAll(RangeReader& reader, std::span<const Range> blocks, std
 // pass 1.3 GB/s and the next 5.2: a ceiling wants the fastest of several. `before` runs
 // untimed ahead of each pass and may refuse with a reason.
 Result<PassFigure> fastestPass(RangeReader& reader, std::span<const Range> blocks,
-                               std::stop_token stop, const std::function<Status()>& before) {
+                               const std::stop_token& stop, const std::function<Status()>& before) {
     const std::size_t leadIn = std::max<std::size_t>(1, blocks.size() / 8);
     PassFigure best;
     for (int pass = 0; pass < kPasses; ++pass) {
@@ -101,38 +102,31 @@ Result<PassFigure> fastestPass(RangeReader& reader, std::span<const Range> block
     return best;
 }
 
-// Before every pass where eviction can be verified: the blocks out of the page cache (at most
-// 1% left), so that no way reads cached pages (F_NOCACHE on macOS serves them, and so do file
-// systems that accept O_DIRECT and read through the cache).
+// Before every pass where eviction can be verified: the blocks out of the page cache, so that
+// no way reads cached pages (F_NOCACHE on macOS serves them, and so do file systems that accept
+// O_DIRECT and read through the cache).
 Status evictBlocks(const FileProbe& f, RangeReader& reader, std::span<const Range> blocks) {
     reader.letGoOfFile();
+    std::string trouble;
     Residency r;
     {
         UniqueFd fd(platform::openForReading(f.path));
         if (!fd.valid())
             return Error{fmt::format("cannot open '{}'", f.path)};
-        for (int attempt = 0; attempt < kEvictionAttempts; ++attempt) {
-            if (attempt > 0)
-                std::this_thread::sleep_for(std::chrono::milliseconds(5 * attempt));
-            if (auto st = evictFile(fd.get(), f.path); !st)
-                return st;
-            r = measureRangeResidency(fd.get(), f.size, blocks, f.residencyVerifiable,
-                                      f.residencyReason);
-            if (!r.fraction || *r.fraction <= kColdEnough)
-                break;
-        }
+        r = evictUntilCold(fd.get(), f, blocks, false,
+                           [&](const std::string& m) { trouble = trouble.empty() ? m : trouble; });
     }
     if (auto st = reader.takeBackFile(); !st)
         return st;
     if (!r.fraction)
         return Error{"whether the file left the page cache cannot be told (" + r.method + ")"};
-    if (*r.fraction > kColdEnough)
-        return Error{
-            fmt::format("the file stayed {:.0f}% cached after eviction", *r.fraction * 100)};
+    if (*r.fraction > kColdThreshold)
+        return Error{fmt::format("the file stayed {:.0f}% cached after eviction{}",
+                                 *r.fraction * 100, trouble.empty() ? "" : ": " + trouble)};
     return okStatus();
 }
 
-Result<DeviceLimit> measure(const FileProbe& f, std::stop_token stop) {
+Result<DeviceLimit> measure(const FileProbe& f, const std::stop_token& stop) {
     const std::uint64_t span = std::min(f.size, kDeviceSpan) / kDeviceBlock * kDeviceBlock;
     if (span < kDeviceMinSpan)
         return Error{fmt::format("the file is under {} MiB: too short a read to reach a "
@@ -152,7 +146,7 @@ Result<DeviceLimit> measure(const FileProbe& f, std::stop_token stop) {
         Result<PassFigure> pass = Error{};
         if (reader)
             pass = fastestPass(**reader, blocks, stop, [&]() -> Status {
-                if (!f.residencyVerifiable)
+                if (!evictionCheckable(f))
                     return okStatus(); // the buffered way does not open here (see below)
                 return evictBlocks(f, **reader, blocks);
             });
@@ -182,7 +176,7 @@ Result<DeviceLimit> measure(const FileProbe& f, std::stop_token stop) {
         !st)
         return st.error();
     if (auto st = run(DeviceWay::Buffered, limit.bufferedGbps,
-                      f.residencyVerifiable
+                      evictionCheckable(f)
                           ? openWay(f, Access::Pread)
                           : Result<std::unique_ptr<RangeReader>>(
                                 Error{"eviction cannot be verified here: " + f.residencyReason}));

@@ -2,6 +2,7 @@
 
 #include "clock.h"
 #include "device_limit.h"
+#include "eviction.h"
 #include "machine_limits.h"
 #include "platform.h"
 #include "readscope/generator.h"
@@ -31,10 +32,8 @@ namespace {
 // Every consumed value lands here, so no compiler can prove a read's result unused.
 std::atomic<std::uint64_t> gConsumedSink{0};
 
-constexpr double kColdThreshold = 0.01;
 constexpr double kWarmThreshold = 0.99;
 constexpr int kMinRoundsBeforeCap = 3;
-constexpr int kEvictionAttempts = 4;
 
 // --consume all's fold alone, on a cache-warm buffer of the cell's range size (at most 64 MiB:
 // past that the speed is memory's), repeated for about 20 ms: the median GB/s. Untimed for
@@ -330,14 +329,8 @@ private:
                cell.status != CellStatus::Unavailable;
     }
 
-    // Over the pages this round is about to read, not the whole file: leftovers of read-ahead
-    // land exactly where the next round reads, and 1% of a large file can be a whole round.
     Residency residency(std::span<const Range> ranges) const {
-        const FileProbe& f = *reading_;
-        if (!f.residencyVerifiable && f.residencyByNowait)
-            return sampleResidencyNowait(control_.get(), f.size, ranges);
-        return measureRangeResidency(control_.get(), f.size, ranges, f.residencyVerifiable,
-                                     f.residencyReason);
+        return rangeResidency(control_.get(), *reading_, ranges);
     }
 
     Residency prepareCache(std::span<const Range> ranges) {
@@ -350,7 +343,9 @@ private:
                 reader->letGoOfFile();
         if constexpr (platform::kEvictionNeedsHandlesClosed)
             control_.reset();
-        const Residency r = evictUntilCold(ranges);
+        const Residency r =
+            evictUntilCold(control_.get(), *reading_, ranges, plan_.dropCachesAsRoot,
+                           [this](const std::string& m) { sink_.onWarning(m); });
         if (!control_.valid())
             control_ = UniqueFd(platform::openForReading(reading_->path));
         for (auto& lane : lanes_)
@@ -358,35 +353,6 @@ private:
                 if (auto st = reader->takeBackFile(); !st)
                     sink_.onWarning(st.error().message);
         return r;
-    }
-
-    // Read-ahead started by the previous round can still land pages after an eviction, so
-    // evict again (briefly later) while residency says the file is not cold yet.
-    Residency evictUntilCold(std::span<const Range> ranges) {
-        Residency r;
-        for (int attempt = 0; attempt < kEvictionAttempts; ++attempt) {
-            if (attempt > 0)
-                std::this_thread::sleep_for(std::chrono::milliseconds(5 * attempt));
-            evict();
-            r = residency(ranges);
-            if (r.disturbsCache) {
-                // The probe's misses started reads of the pages it asked about: let them
-                // finish (pages under I/O are locked, and eviction skips them), then evict.
-                finishNowaitProbes(control_.get(), reading_->size, ranges);
-                evict();
-            }
-            if (!r.fraction || *r.fraction <= kColdThreshold)
-                break;
-        }
-        return r;
-    }
-
-    void evict() {
-        if (auto st = evictFile(control_.get(), reading_->path); !st)
-            sink_.onWarning(st.error().message);
-        if (plan_.dropCachesAsRoot)
-            if (auto st = dropAllCaches(); !st)
-                sink_.onWarning(st.error().message);
     }
 
     void verify(Lane& lane, Cell& cell, const std::vector<Range>& ranges,
