@@ -37,7 +37,9 @@ QString cacheSentence(CacheMode mode) {
         return "Cold: before every round the file is evicted with posix_fadvise(DONTNEED), "
                "which needs no privileges; pages another process maps stay cached.";
     case CacheMode::Direct:
-        return "Direct: only direct-I/O strategies run; they bypass the page cache entirely.";
+        return "Direct: only direct-I/O strategies run; they bypass the page cache. The file is "
+               "evicted before every round all the same, so nothing cached can pass for a "
+               "direct read.";
     }
     return {};
 }

@@ -380,6 +380,12 @@ private slots:
         if (direct->status == CellStatus::Unavailable)
             QSKIP("O_DIRECT is refused on the test file's filesystem");
         QCOMPARE(direct->checksum, std::string("verified"));
+        // Its rounds start from an evicted file (the verification's reference pass read it
+        // through the page cache just before).
+        if (file_->probe().residencyVerifiable) {
+            QVERIFY(direct->residentBefore);
+            QVERIFY2(*direct->residentBefore < 0.01, direct->residencyMethod.c_str());
+        }
     }
 
     void threadsSplitTheBudget() {

@@ -333,8 +333,12 @@ private:
         return rangeResidency(control_.get(), *reading_, ranges);
     }
 
+    // Cold and direct rounds start from an evicted file: a direct round reads nothing cached
+    // where O_DIRECT bypasses the cache (the verification's buffered reference pass left the
+    // file resident), and where a file system honours O_DIRECT only as a hint it would serve
+    // cached pages under the name of direct reads.
     Residency prepareCache(std::span<const Range> ranges) {
-        if (plan_.cache != CacheMode::Cold)
+        if (plan_.cache == CacheMode::Warm)
             return residency(ranges);
         // Whatever keeps the file's pages cached lets go of them first (kept mappings; on
         // Windows every cached handle), and takes them back after: untimed.
