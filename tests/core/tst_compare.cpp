@@ -48,12 +48,33 @@ class TestCompare : public QObject {
     Q_OBJECT
 private slots:
     void mannWhitneyKnownValue() {
-        // scipy.stats.mannwhitneyu([1..5], [6..10], method='asymptotic') -> p = 0.01219
+        // Exact two-sided p values, as R's wilcox.test(a, b, exact = TRUE) gives them without
+        // ties; with ties, the exact permutation distribution of the average ranks (counted
+        // by enumerating every split of the pooled ranks). The normal approximation gives
+        // 0.01219 for the first, 0.0512 for the second: a verdict lost at 5 against 12.
         const Samples a{1, 2, 3, 4, 5}, b{6, 7, 8, 9, 10};
-        QVERIFY(qAbs(mannWhitneyPValue(a, b) - 0.01219) < 0.0002);
-        QVERIFY(qAbs(mannWhitneyPValue(b, a) - 0.01219) < 0.0002);
+        QVERIFY(qAbs(mannWhitneyPValue(a, b) - 2.0 / 252) < 1e-12);
+        QVERIFY(qAbs(mannWhitneyPValue(b, a) - 2.0 / 252) < 1e-12);
+        // 5 rounds against 12, U = 11: p = 0.04848
+        const Samples five{1, 2, 3, 4, 16}, twelve{5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 17};
+        QVERIFY(qAbs(mannWhitneyPValue(five, twelve) - 0.04848093083387201) < 1e-12);
+        QVERIFY(mannWhitneyPValue(five, twelve) < 0.05);
+        QVERIFY(qAbs(mannWhitneyPValue(Samples{1, 2, 3, 4}, Samples{5, 6, 7, 8}) -
+                     0.02857142857142857) < 1e-12);
+        QVERIFY(qAbs(mannWhitneyPValue(Samples{1, 2, 3}, Samples{4, 5, 6}) - 0.1) < 1e-12);
+        QVERIFY(qAbs(mannWhitneyPValue(Samples{1, 3, 5, 7, 9}, Samples{2, 4, 6, 8, 10}) -
+                     0.6904761904761905) < 1e-12);
+        // Ties: 33 of the 462 splits lie as far out as this one.
+        QVERIFY(qAbs(mannWhitneyPValue(Samples{1, 2, 2, 3, 5}, Samples{2, 4, 5, 6, 7, 7}) -
+                     0.06493506493506493) < 1e-12);
         QCOMPARE(mannWhitneyPValue(Samples{3, 3, 3}, Samples{3, 3, 3}), 1.0);
-        QVERIFY(mannWhitneyPValue(Samples{1, 3, 5, 7, 9}, Samples{2, 4, 6, 8, 10}) > 0.5);
+        // Above 40 rounds in all the normal approximation serves: 21 against 21, apart.
+        Samples low, high;
+        for (int i = 0; i < 21; ++i) {
+            low.push_back(i);
+            high.push_back(100 + i);
+        }
+        QVERIFY(mannWhitneyPValue(low, high) < 1e-6);
     }
 
     void verdicts_data() {
@@ -158,6 +179,30 @@ private slots:
         QVERIFY(qAbs(e.change - 0.05) < 1e-9);
         QVERIFY(*e.pValue < 0.001);
         QVERIFY(comparisonMarkdown(c).find("Wilcoxon signed-rank") != std::string::npos);
+    }
+
+    // A table whose rows came from two tests says so, with how many rows each served.
+    void theMethodLineNamesEachTest() {
+        ResultDocument doc;
+        doc.cells = {cellWith("pread-zerofill", 65536, kTight),
+                     cellWith("pread-uninit", 65536, scaled(kTight, 1.1)),
+                     cellWith("seek-read", 65536, scaled(kTight, 0.9)),
+                     cellWith("pread-reuse", 65536, scaled(kTight, 1.2))};
+        for (auto& s : doc.cells[3].samples)
+            s.round += 100; // its rounds are not the reference's: not paired
+        const auto c = compareToReference(doc, "pread-zerofill");
+        QCOMPARE(c.cells.size(), std::size_t(3));
+        QVERIFY(!c.cells[2].estimate.paired);
+        const auto method = comparisonMethod(c);
+        QVERIFY2(method.find("for 2 rows (both sides ran in the same rounds)") !=
+                         std::string::npos &&
+                     method.find("Wilcoxon signed-rank") != std::string::npos &&
+                     method.find("for 1 row (rounds that do not pair)") != std::string::npos &&
+                     method.find("Mann-Whitney U") != std::string::npos,
+                 method.c_str());
+        doc.cells.pop_back();
+        const auto pairedOnly = comparisonMethod(compareToReference(doc, "pread-zerofill"));
+        QVERIFY2(pairedOnly.find("Mann-Whitney") == std::string::npos, pairedOnly.c_str());
     }
 
     // Many rows: p values are Holm-adjusted, and a verdict that chance could give is withdrawn.

@@ -94,6 +94,38 @@ double normalTwoSidedP(double deviation, double variance) {
     return std::clamp(std::erfc(std::max(z, 0.0) / std::sqrt(2.0)), 0.0, 1.0);
 }
 
+// Exact two-sided p of the rank sum of the first `n1` of `ranks` (the pooled samples' ranks,
+// ties at their average rank): the share of all C(N, n1) ways to pick n1 of the ranks whose sum
+// lies at least as far from its mean as the observed one. Ranks are doubled so that average
+// ranks (k + 1/2) count as integers; counts stay exact in a double up to C(40, 20).
+double exactRankSumP(std::span<const double> ranks, std::size_t n1) {
+    const std::size_t n = ranks.size();
+    std::vector<std::size_t> twice(n);
+    std::size_t total = 0, observed = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+        twice[i] = static_cast<std::size_t>(std::lround(2 * ranks[i]));
+        total += twice[i];
+        if (i < n1)
+            observed += twice[i];
+    }
+    // ways[k][s]: subsets of k of the ranks seen so far whose doubled sum is s.
+    std::vector<std::vector<double>> ways(n1 + 1, std::vector<double>(total + 1, 0));
+    ways[0][0] = 1;
+    for (std::size_t i = 0; i < n; ++i)
+        for (std::size_t k = std::min(n1, i + 1); k >= 1; --k)
+            for (std::size_t sum = total; sum >= twice[i]; --sum)
+                ways[k][sum] += ways[k - 1][sum - twice[i]];
+    const double mean = double(n1) * double(n + 1); // the doubled sum's: 2 * n1 (N + 1) / 2
+    const double extreme = std::abs(double(observed) - mean);
+    double tail = 0, all = 0;
+    for (std::size_t sum = 0; sum <= total; ++sum) {
+        all += ways[n1][sum];
+        if (std::abs(double(sum) - mean) >= extreme - 1e-9)
+            tail += ways[n1][sum];
+    }
+    return all > 0 ? std::min(1.0, tail / all) : 1;
+}
+
 std::vector<double> rates(const Cell& c) {
     std::vector<double> r;
     for (const auto& s : c.samples)
@@ -139,6 +171,8 @@ double mannWhitneyPValue(std::span<const double> a, std::span<const double> b) {
     std::vector<double> pooled(a.begin(), a.end());
     pooled.insert(pooled.end(), b.begin(), b.end());
     const Ranking r = rankWithTies(pooled);
+    if (a.size() + b.size() <= kMaxExactRankSumSamples)
+        return exactRankSumP(r.ranks, a.size());
     double rankSumA = 0;
     for (std::size_t i = 0; i < a.size(); ++i)
         rankSumA += r.ranks[i];
@@ -423,14 +457,27 @@ std::string change(const ChangeEstimate& e) {
 } // namespace
 
 std::string comparisonMethod(const Comparison& c) {
+    // Which test each row's p came from: rows measured in the same rounds are paired, the
+    // others (a baseline, or rounds that did not line up) are not. Rows without a p count by
+    // the test they would have had.
+    std::size_t paired = 0, unpaired = 0;
+    for (const auto& cc : c.cells)
+        (cc.estimate.paired ? paired : unpaired) += 1;
     std::string out;
-    const bool paired = std::any_of(c.cells.begin(), c.cells.end(),
-                                    [](const CellComparison& cc) { return cc.estimate.paired; });
-    out += paired ? "Change: the median of the per-round ratios (both ran in the same rounds); "
-                    "95% bootstrap interval over the rounds; p from a two-sided Wilcoxon "
-                    "signed-rank test on those ratios"
-                  : "Change of the median GB/s; 95% bootstrap interval; p from a two-sided "
-                    "Mann-Whitney U test";
+    if (paired && !unpaired)
+        out += "Change: the median of the per-round ratios (both ran in the same rounds); 95% "
+               "bootstrap interval over the rounds; p from a two-sided Wilcoxon signed-rank "
+               "test on those ratios";
+    else if (!paired)
+        out += "Change of the median GB/s; 95% bootstrap interval; p from a two-sided "
+               "Mann-Whitney U test (exact up to 40 rounds in all)";
+    else
+        out += fmt::format("Change: for {} row{} (both sides ran in the same rounds) the median "
+                           "of the per-round ratios, p from a two-sided Wilcoxon signed-rank "
+                           "test; for {} row{} (rounds that do not pair) the change of the "
+                           "median GB/s, p from a two-sided Mann-Whitney U test; 95% bootstrap "
+                           "intervals",
+                           paired, paired == 1 ? "" : "s", unpaired, unpaired == 1 ? "" : "s");
     if (c.tests > 1)
         out += fmt::format(", Holm-adjusted over {} tests (unadjusted, about {:.1f} of them "
                            "would pass p < 0.05 by chance alone)",
