@@ -10,6 +10,8 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <algorithm>
+
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -322,6 +324,64 @@ private slots:
         const auto parts = splitRanges(seq, 2);
         QCOMPARE(parts[0].size() + parts[1].size(), seq.size());
         QCOMPARE(parts[0].size(), std::size_t(2));
+    }
+
+    // Random ranges are drawn without replacement: no two ranges of a round share a page until
+    // the round has more ranges than the file has slots (8 MiB ranges from a 256 MiB file used
+    // to overlap, and a cold round read some of its own pages from the cache).
+    void randomRangesAreDisjoint_data() {
+        QTest::addColumn<quint64>("rangeSize");
+        QTest::addColumn<quint64>("fileSize");
+        QTest::addColumn<quint64>("budget");
+        QTest::newRow("8 MiB of 256 MiB, the whole file")
+            << quint64(8 << 20) << quint64(256 << 20) << quint64(256 << 20);
+        QTest::newRow("8 MiB of 256 MiB, 64 MiB")
+            << quint64(8 << 20) << quint64(256 << 20) << quint64(64 << 20);
+        QTest::newRow("4 KiB of 1 MiB, all 256 slots")
+            << quint64(4096) << quint64(1 << 20) << quint64(1 << 20);
+        QTest::newRow("6000 B of 1 MiB (odd size)")
+            << quint64(6000) << quint64(1 << 20) << quint64(500000);
+        QTest::newRow("1 MiB of a 1.5 MiB file")
+            << quint64(1 << 20) << quint64(3 << 19) << quint64(1 << 20);
+    }
+    void randomRangesAreDisjoint() {
+        QFETCH(quint64, rangeSize);
+        QFETCH(quint64, fileSize);
+        QFETCH(quint64, budget);
+        for (std::uint64_t seed : {1ull, 2ull, 12345ull}) {
+            auto r = makeRanges(Pattern::Random, rangeSize, fileSize, budget, seed);
+            QCOMPARE(r.size(), std::size_t(std::max<quint64>(1, budget / rangeSize)));
+            std::sort(r.begin(), r.end(),
+                      [](const Range& a, const Range& b) { return a.offset < b.offset; });
+            for (std::size_t i = 0; i < r.size(); ++i) {
+                QVERIFY(r[i].offset % 4096 == 0);
+                QVERIFY(r[i].offset + r[i].length <= fileSize);
+                if (i > 0)
+                    QVERIFY2(r[i - 1].offset + r[i - 1].length <= r[i].offset,
+                             qPrintable(QString("ranges at %1 and %2 overlap")
+                                            .arg(r[i - 1].offset)
+                                            .arg(r[i].offset)));
+            }
+        }
+    }
+
+    // A budget over the file's slots starts a second pass: each pass is a permutation of the
+    // slots, so every slot is read once per pass and the seeded order differs between passes.
+    void randomRangesTakeEverySlotOncePerPass() {
+        const auto r = makeRanges(Pattern::Random, 4096, 64 << 10, 3 * (64 << 10), 3); // 16 slots
+        QCOMPARE(r.size(), std::size_t(48));
+        for (int pass = 0; pass < 3; ++pass) {
+            std::vector<std::uint64_t> offsets;
+            for (int i = 0; i < 16; ++i)
+                offsets.push_back(r[std::size_t(pass * 16 + i)].offset);
+            std::sort(offsets.begin(), offsets.end());
+            for (int i = 0; i < 16; ++i)
+                QCOMPARE(offsets[std::size_t(i)], std::uint64_t(i) * 4096);
+        }
+        bool reordered = false;
+        for (int i = 0; i < 16; ++i)
+            reordered |= r[std::size_t(i)].offset != r[std::size_t(16 + i)].offset;
+        QVERIFY(reordered);
     }
 
     // A time-sized round's floor: 64 small ranges, but no more than 8 MiB of large ones, and

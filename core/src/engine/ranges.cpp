@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <random>
+#include <unordered_map>
 
 namespace readscope {
 
@@ -25,15 +26,34 @@ std::vector<Range> makeRanges(Pattern pattern, std::uint64_t rangeSize, std::uin
         break;
     }
     case Pattern::Random: {
-        // Page-aligned offsets (as block and page readers use) drawn from a seeded 64-bit
-        // Mersenne Twister: the same seed gives the same ranges on every machine.
+        // Drawn without replacement, as fio's random map does: the file is cut into
+        // non-overlapping page-aligned slots (as block and page readers use), and each pass over
+        // them is a seeded permutation, so no page is read twice in a round (a second read of a
+        // page is a page-cache hit, even on a cold run) until a round's ranges outnumber the
+        // slots and a new pass begins. A seeded 64-bit Mersenne Twister: the same seed gives the
+        // same ranges on every machine.
         const std::uint64_t count = std::max<std::uint64_t>(1, budget / rangeSize);
-        const std::uint64_t lastStart = fileSize > rangeSize ? fileSize - rangeSize : 0;
-        const std::uint64_t slots = lastStart / kRandomAlign + 1;
+        const std::uint64_t stride = (rangeSize + kRandomAlign - 1) / kRandomAlign * kRandomAlign;
+        const std::uint64_t slots = fileSize > rangeSize ? (fileSize - rangeSize) / stride + 1 : 1;
         std::mt19937_64 rng(seed ^ (rangeSize * 0x9E3779B97F4A7C15ull));
         ranges.reserve(count);
-        for (std::uint64_t i = 0; i < count; ++i)
-            ranges.push_back({(rng() % slots) * kRandomAlign, rangeSize});
+        // A Fisher-Yates shuffle that keeps only the slots it moved, so that a pass over a
+        // large file costs what it draws, not what the file holds.
+        std::unordered_map<std::uint64_t, std::uint64_t> moved;
+        auto slotAt = [&moved](std::uint64_t i) {
+            const auto it = moved.find(i);
+            return it == moved.end() ? i : it->second;
+        };
+        for (std::uint64_t i = 0, drawn = 0; i < count; ++i, ++drawn) {
+            if (drawn == slots) { // a new pass
+                drawn = 0;
+                moved.clear();
+            }
+            const std::uint64_t pick = drawn + rng() % (slots - drawn);
+            const std::uint64_t slot = slotAt(pick);
+            moved[pick] = slotAt(drawn);
+            ranges.push_back({slot * stride, rangeSize});
+        }
         break;
     }
     }
