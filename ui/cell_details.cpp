@@ -70,7 +70,7 @@ QString cellDetailsHtml(const Cell& c, const ResultDocument& doc) {
                                                                        : c.residencyMethod));
     if (!c.samples.empty()) {
         const auto& s = c.summary;
-        html += row("GB/s", QString("median %1, 95% interval of the median %7 – %8 (±%9 %, "
+        html += row("GB/s", QString("median %1, interval of the median %7 – %8 (±%9 %, "
                                     "coverage %10 % over %11 rounds); min %2, max %3, "
                                     "quartiles %4 – %5, CV %6 %")
                                 .arg(s.median, 0, 'f', 2)
@@ -107,14 +107,33 @@ QString cellDetailsHtml(const Cell& c, const ResultDocument& doc) {
                                      ? QString(": faster than the device, so it was %1")
                                            .arg(QString::fromStdString(deviceLimitPassedWhy(doc)))
                                      : QString()));
+        const StrategyInfo* info = findStrategy(c.strategy);
         if (c.readAmplification)
             html += row("Bytes read",
-                        QString("%1 × the bytes wanted, median over rounds: merged spans read "
-                                "the gaps between their ranges too (batches of %2 ranges, gaps "
-                                "up to %3 merged); GB/s counts only the bytes wanted")
-                            .arg(*c.readAmplification, 0, 'f', 2)
-                            .arg(kCoalesceBatch)
-                            .arg(QString::fromStdString(formatSize(kCoalesceGap))));
+                        info && info->access == Access::Coalesce
+                            ? QString("%1 × the bytes wanted, median over rounds: merged spans "
+                                      "read the gaps between their ranges too (batches of %2 "
+                                      "ranges, gaps up to %3 merged); GB/s counts only the "
+                                      "bytes wanted")
+                                  .arg(*c.readAmplification, 0, 'f', 2)
+                                  .arg(kCoalesceBatch)
+                                  .arg(QString::fromStdString(formatSize(kCoalesceGap)))
+                            : QString("%1 × the bytes wanted, median over rounds: each worker "
+                                      "populated its mapping from its lowest range to its "
+                                      "highest, gaps included; GB/s counts only the bytes "
+                                      "wanted")
+                                  .arg(*c.readAmplification, 0, 'f', 2));
+        if (readsStorage(doc))
+            html += row("Fetched from storage",
+                        c.fetchedPerWanted
+                            ? QString("%1 × the bytes wanted (%2 per round, median): what the "
+                                      "device read, read-ahead, populate and fault-around "
+                                      "included")
+                                  .arg(*c.fetchedPerWanted, 0, 'f', 2)
+                                  .arg(QString::fromStdString(
+                                      formatSize(std::uint64_t(c.deviceBytesRead.value_or(0)))))
+                            : QString("not measured: this platform keeps no count of the bytes "
+                                      "a process read from storage"));
         if (c.foldGbps && *c.foldGbps > 0)
             html += row("Consuming the bytes",
                         QString("every byte folded once inside the timed round; the fold alone "

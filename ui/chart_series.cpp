@@ -177,9 +177,11 @@ Series fittedLine(const CostFit& fit, double from, double to, int color) {
 
 } // namespace
 
-QString barDescription(BarKind bars) {
+QString barDescription(BarKind bars, const ResultDocument& doc) {
     switch (bars) {
-    case BarKind::MedianInterval: return "95% confidence interval of the median";
+    case BarKind::MedianInterval:
+        return QString("confidence interval of the median (coverage %1)")
+            .arg(QString::fromStdString(intervalCoverageText(doc)));
     case BarKind::Quartiles: return "quartiles of the rounds";
     case BarKind::MinMax: break;
     }
@@ -224,7 +226,7 @@ ChartData buildChart(const ResultDocument& doc, const ResultDocument* baseline, 
             QString("GB/s (10^9 bytes/s)%1, median of rounds; bars: %2")
                 .arg(sweepAxis(doc.plan) == SweepAxis::Threads ? QString(" of all threads together")
                                                                : QString(),
-                     barDescription(bars));
+                     barDescription(bars, doc));
         for (const auto& id : strategyOrder(doc)) {
             Series s;
             s.name = QString::fromStdString(id);
@@ -253,6 +255,10 @@ ChartData buildChart(const ResultDocument& doc, const ResultDocument* baseline, 
                 if (c->status == CellStatus::Noisy) {
                     out.noisyX << x;
                     out.noisyY << c->summary.median;
+                }
+                if (c->status == CellStatus::TooFewRounds) {
+                    out.tooFewX << x;
+                    out.tooFewY << c->summary.median;
                 }
                 if (c->status == CellStatus::NotCold) {
                     out.notColdX << x;

@@ -16,7 +16,9 @@ enum class ChartMode { Throughput, Relative, CpuPerGB, Latency, Iops, TimePerRan
 // What the bars around a GB/s median span: the 95% confidence interval of the median (the
 // default: how sure the figure is), the quartiles of the rounds, or their whole range.
 enum class BarKind { MedianInterval, Quartiles, MinMax };
-QString barDescription(BarKind bars); // "95% confidence interval of the median", ...
+// "confidence interval of the median (95%)", with the coverage the document's intervals have
+// ("(75%, at 3 rounds)"); "quartiles of the rounds", ...
+QString barDescription(BarKind bars, const ResultDocument& doc);
 
 struct Series {
     QString name;
@@ -38,6 +40,7 @@ struct Series {
 struct ChartData {
     std::vector<Series> series;
     QVector<double> noisyX, noisyY, failedX, failedY;
+    QVector<double> tooFewX, tooFewY;   // too few rounds to tell noisy from quiet
     QVector<double> notColdX, notColdY; // cold-cache cells whose file stayed cached
     QString yLabel;
     // The x axis: range bytes (log scale) for a size sweep; for a sweep at one range size the

@@ -118,7 +118,7 @@ QString footnote(const ResultDocument& doc, BarKind bars, bool throughput) {
                        .arg(QString::fromStdString(roundsText(doc)))
                        .arg(p.consume == Consume::All ? "all (every byte read once)"
                                                       : "minimal (1 byte per range or page)")
-                       .arg(barDescription(bars))
+                       .arg(barDescription(bars, doc))
                        .arg(kNoisyUncertainty * 100);
     if (std::any_of(doc.cells.begin(), doc.cells.end(),
                     [](const Cell& c) { return c.status == CellStatus::NotCold; }))
@@ -163,7 +163,7 @@ ChartView::ChartView(ResultsModel* model, QWidget* parent)
     barsBox_ = new QComboBox(this);
     barsBox_->setObjectName("chartBars");
     barsBox_->setToolTip("What the bars around each median span");
-    barsBox_->addItem("Bars: 95% CI of the median", int(BarKind::MedianInterval));
+    barsBox_->addItem("Bars: CI of the median", int(BarKind::MedianInterval));
     barsBox_->addItem("Bars: quartiles", int(BarKind::Quartiles));
     barsBox_->addItem("Bars: min-max", int(BarKind::MinMax));
     logY_ = new QCheckBox("Log scale", this);
@@ -193,7 +193,7 @@ ChartView::ChartView(ResultsModel* model, QWidget* parent)
     plot_->xAxis->setTicker(ticker_);
     plot_->xAxis->setLabel("range size (log scale)");
     plot_->yAxis->setLabel("GB/s (10^9 bytes/s), median of rounds; bars: " +
-                           barDescription(BarKind::MedianInterval));
+                           barDescription(BarKind::MedianInterval, ResultDocument{}));
     plot_->legend->setVisible(true);
     // At least 9 pt everywhere, so that a PDF page or a scaled-down PNG stays legible.
     QFont text = font();
@@ -459,6 +459,10 @@ void ChartView::rebuild() {
             QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(text, 1),
                             palette().brush(QPalette::Base), 5),
             data.noisyX, data.noisyY);
+    markers("too few rounds to tell noisy from quiet",
+            QCPScatterStyle(QCPScatterStyle::ssDiamond, QPen(text, 1),
+                            palette().brush(QPalette::Base), 6),
+            data.tooFewX, data.tooFewY);
     markers("not cold: file stayed cached",
             QCPScatterStyle(QCPScatterStyle::ssSquare, QPen(red, 2), Qt::NoBrush, 16),
             data.notColdX, data.notColdY);
@@ -645,18 +649,25 @@ void ChartView::showTooltip(QMouseEvent* event) {
     QString text = QString("<b>%1</b> at %2<br>").arg(bestGraph->name().toHtmlEscaped(), size);
     if (mode_ == ChartMode::Throughput && cell) {
         const auto& s = cell->summary;
-        text += QString("median %1 GB/s (±%2%)<br>95% interval %3 – %4 over %5 rounds<br>"
-                        "quartiles %6 – %7 · min %8 · max %9%10")
+        const QString interval =
+            s.ciCoverage > 0 ? QString("%1 interval %2 – %3 over %4 rounds")
+                                   .arg(QString::fromStdString(coverageText(s)))
+                                   .arg(s.ciLow, 0, 'f', 2)
+                                   .arg(s.ciHigh, 0, 'f', 2)
+                                   .arg(cell->samples.size())
+                             : QString("no interval from %1 round").arg(cell->samples.size());
+        text += QString("median %1 GB/s (±%2%)<br>%3<br>"
+                        "quartiles %4 – %5 · min %6 · max %7%8")
                     .arg(s.median, 0, 'f', 2)
                     .arg(s.uncertainty() * 100, 0, 'f', 1)
-                    .arg(s.ciLow, 0, 'f', 2)
-                    .arg(s.ciHigh, 0, 'f', 2)
-                    .arg(cell->samples.size())
+                    .arg(interval)
                     .arg(s.p25, 0, 'f', 2)
                     .arg(s.p75, 0, 'f', 2)
                     .arg(s.min, 0, 'f', 2)
                     .arg(s.max, 0, 'f', 2)
                     .arg(cell->status == CellStatus::Noisy ? " — noisy"
+                         : cell->status == CellStatus::TooFewRounds
+                             ? " — too few rounds to tell whether it is noisy"
                          : cell->status == CellStatus::NotCold
                              ? " — NOT COLD: the file stayed in the page cache"
                              : "");

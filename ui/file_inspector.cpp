@@ -16,14 +16,17 @@ void FileInspector::inspect(const QString& path) {
     connect(watcher, &QFutureWatcher<Result<FileStatus>>::finished, this,
             [this, watcher, job, path] {
                 watcher->deleteLater();
-                if (job != job_)
-                    return; // a later request replaced this one
+                if (job != job_) { // a later request replaced this one
+                    emit lookEnded(path, false);
+                    return;
+                }
                 answered_ = job;
                 const Result<FileStatus> status = watcher->result();
                 if (status)
                     emit inspected(path, &*status, {});
                 else
                     emit inspected(path, nullptr, QString::fromStdString(status.error().message));
+                emit lookEnded(path, true);
             });
     watcher->setFuture(QtConcurrent::run([p = path.toStdString()] { return inspectFile(p); }));
 }

@@ -26,6 +26,8 @@ public:
 signals:
     // status is null when the file cannot be read; error then says why.
     void inspected(const QString& path, const readscope::FileStatus* status, const QString& error);
+    // Every look, answered or dropped, once it is over (after inspected, when answered).
+    void lookEnded(const QString& path, bool answered);
 
 private:
     quint64 job_ = 0, answered_ = 0;

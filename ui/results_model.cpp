@@ -57,6 +57,7 @@ QVariant ResultsModel::data(const QModelIndex& index, int role) const {
         case Iops: return medianIops(*c).value_or(-1);
         case OfLimit: return pctOfRunLimit(doc_, *c).value_or(-1);
         case Resident: return c->residentBefore ? *c->residentBefore : -1.0;
+        case Fetched: return c->fetchedPerWanted.value_or(-1);
         case Status: return QString::fromStdString(statusText(*c));
         case Message: return QString::fromStdString(c->message);
         }
@@ -92,7 +93,12 @@ QVariant ResultsModel::data(const QModelIndex& index, int role) const {
         case Resident:
             return c->residentBefore ? QString::number(*c->residentBefore * 100, 'f', 1) + " %"
                                      : QString(hasFigures ? "unverified" : "–");
-        case Status: return qs(toString(c->status));
+        case Fetched:
+            if (!readsStorage(doc_) || !hasFigures)
+                return QString("–");
+            return c->fetchedPerWanted ? QString::number(*c->fetchedPerWanted, 'f', 2) + "x"
+                                       : QString("not measured");
+        case Status: return QString::fromStdString(statusText(*c));
         case Message: return QString::fromStdString(c->message);
         }
     }
@@ -101,7 +107,8 @@ QVariant ResultsModel::data(const QModelIndex& index, int role) const {
     if (role == Qt::ForegroundRole && index.column() == Status) {
         if (c->status == CellStatus::Failed)
             return QBrush(QColor(0xd6, 0x27, 0x28));
-        if (c->status == CellStatus::Noisy || c->status == CellStatus::NotCold)
+        if (c->status == CellStatus::Noisy || c->status == CellStatus::NotCold ||
+            c->status == CellStatus::TooFewRounds)
             return QBrush(QColor(0xe0, 0x8a, 0x00));
     }
     if (role == Qt::ToolTipRole && index.column() == InFlight)
@@ -118,6 +125,10 @@ QVariant ResultsModel::data(const QModelIndex& index, int role) const {
             return QString::fromStdString("The median as a share of the " + limit + ".");
         return QString::fromStdString("No device limit: " + doc_.deviceLimitMissing);
     }
+    if (role == Qt::ToolTipRole && index.column() == Fetched)
+        return "Bytes fetched from storage during the cell's rounds per byte it wanted (median "
+               "over rounds): read-ahead, populate and fault-around make it more than 1. Cold "
+               "and direct runs only; counted from /proc/self/io on Linux.";
     if (role == Qt::ToolTipRole && index.column() == Buffers)
         return "Page offsets the destination buffers started at (offset x buffers). A copy "
                "into a buffer a few bytes past a page boundary can be several times slower.";
@@ -131,8 +142,8 @@ QVariant ResultsModel::headerData(int section, Qt::Orientation o, int role) cons
         return QAbstractTableModel::headerData(section, o, role);
     static const char* names[] = {"Strategy",    "Range",  "Offset",  "Threads",  "In flight",
                                   "Median GB/s", "Min",    "Max",     "P25",      "P75",
-                                  "CV",          "IOPS",   "% limit", "Resident", "Buffers at",
-                                  "Status",      "Message"};
+                                  "CV",          "IOPS",   "% limit", "Resident", "Fetched",
+                                  "Buffers at",  "Status", "Message"};
     if (section == OfLimit) // the run's own ceiling: memcpy's warm, the device's cold
         return QString("% %1").arg(QString::fromUtf8(runLimitName(doc_).data()));
     return section >= 0 && section < ColumnCount ? QString(names[section]) : QVariant();

@@ -12,6 +12,7 @@ class ResultsModel : public QAbstractTableModel {
 public:
     // Offset: the page offset the run pinned buffers at ("auto": the allocator's choice);
     // Threads: the workers that read the cell together; InFlight: io_uring's queue depth;
+    // Fetched: bytes fetched from storage per byte wanted (cold and direct runs);
     // Buffers: the page offsets the strategy's buffers were seen at.
     enum Column {
         Strategy,
@@ -28,6 +29,7 @@ public:
         Iops,
         OfLimit,
         Resident,
+        Fetched,
         Buffers,
         Status,
         Message,

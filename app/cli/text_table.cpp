@@ -40,7 +40,12 @@ std::string plainTable(const ResultDocument& doc) {
     std::stable_sort(cells.begin(), cells.end(), [axis](const Cell* a, const Cell* b) {
         return axisValue(axis, a->point()) < axisValue(axis, b->point());
     });
-    const char* row = "{:<9} {:<15} {:>8} {:>8} {:>8} {:>6} {:>8} {:>7} {:>10} {:>8}  {}\n";
+    // Cold and direct runs say what the device fetched per byte wanted, after residency.
+    const bool fetched = readsStorage(doc);
+    const char* row = "{:<9} {:<15} {:>8} {:>8} {:>8} {:>6} {:>8} {:>7} {:>10}{} {:>8}  {}\n";
+    auto fetchedColumn = [fetched](const std::string& text) {
+        return fetched ? fmt::format(" {:>8}", text) : std::string();
+    };
     std::string out = fmt::format(fmt::runtime(row),
                                   axis == SweepAxis::BufferOffset ? "offset"
                                   : axis == SweepAxis::Threads    ? "threads"
@@ -48,7 +53,7 @@ std::string plainTable(const ResultDocument& doc) {
                                   : wholeFileSweep(doc.plan)      ? "file"
                                                                   : "range",
                                   "strategy", "GB/s", "min", "max", "cv", "IOPS", runLimitName(doc),
-                                  "resident", "buffers", "status");
+                                  "resident", fetchedColumn("fetched"), "buffers", "status");
     std::optional<SweepPoint> last;
     for (const Cell* c : cells) {
         if (last && c->point() != *last)
@@ -61,7 +66,7 @@ std::string plainTable(const ResultDocument& doc) {
         const std::string where = pointLabel(axis, c->point());
         if (!c->measured()) {
             out += fmt::format(fmt::runtime(row), where, c->strategy, "-", "-", "-", "-", "-", "-",
-                               "-", "-", status);
+                               "-", fetchedColumn("-"), "-", status);
             continue;
         }
         // Several offsets (growing buffers, a heap that moves) are counted here; the CSV and
@@ -70,10 +75,12 @@ std::string plainTable(const ResultDocument& doc) {
         const std::string placed = offsets.size() > 2 ? fmt::format("{} offs", offsets.size())
                                                       : formatOffsetCounts(offsets);
         out += fmt::format(
-            "{:<9} {:<15} {:>8.2f} {:>8.2f} {:>8.2f} {:>5.1f}% {:>8} {:>7} {:>10} {:>8}  "
+            "{:<9} {:<15} {:>8.2f} {:>8.2f} {:>8.2f} {:>5.1f}% {:>8} {:>7} {:>10}{} {:>8}  "
             "{}\n",
             where, c->strategy, s.median, s.min, s.max, s.cv * 100, iops(medianIops(*c)),
             ofLimit(pctOfRunLimit(doc, *c)), percent(c->residentBefore),
+            fetchedColumn(c->fetchedPerWanted ? fmt::format("{:.2f}x", *c->fetchedPerWanted)
+                                              : std::string("-")),
             placed.empty() ? "in place" : placed, status);
     }
     const auto& p = doc.plan;
@@ -103,6 +110,8 @@ std::string plainTable(const ResultDocument& doc) {
                "byte in a buffer: not comparable.\n";
     if (const auto read = readAmplificationLine(doc); !read.empty())
         out += "Bytes read: " + read + ".\n";
+    if (const auto line = fetchedLine(doc); !line.empty())
+        out += "Fetched: " + line + ".\n";
     out += systemLine(doc) + "\n";
     if (const auto lines = costModelLines(doc); !lines.empty()) {
         out += "\n";

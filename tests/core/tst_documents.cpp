@@ -191,8 +191,9 @@ private slots:
         const auto csv = toSummaryCsv(doc);
         QVERIFY(csv.find(",median_iops,copy_limit_gbps,pct_of_copy_limit,warmup,round_time,point_"
                          "threads,point_queue_depth,read_amplification,device_limit_gbps,pct_of_"
-                         "device_limit\r\n") != std::string::npos);
-        QVERIFY(csv.find(fmt::format(",2.5,{}\r\n", median / 2.5 * 100)) != std::string::npos);
+                         "device_limit,device_bytes_read,fetched_per_wanted\r\n") !=
+                std::string::npos);
+        QVERIFY(csv.find(fmt::format(",2.5,{},,\r\n", median / 2.5 * 100)) != std::string::npos);
         auto fromCsv = fromSummaryCsv(csv);
         QVERIFY(fromCsv.ok());
         // The warm-up and round time travel; a summary from before they did gets the
@@ -204,10 +205,10 @@ private slots:
         for (std::size_t line = 0, at = 0; at < csv.size();) {
             const auto end = csv.find("\r\n", at);
             std::string row = csv.substr(at, end - at);
-            // Drop the last seven fields of every row (warmup, round_time, the sweep point's
-            // two, read_amplification and the device limit's two; no field of this document
-            // holds a comma after them).
-            for (int k = 0; k < 7; ++k)
+            // Drop the last nine fields of every row (warmup, round_time, the sweep point's
+            // two, read_amplification, the device limit's two and the bytes fetched's two; no
+            // field of this document holds a comma after them).
+            for (int k = 0; k < 9; ++k)
                 row.erase(row.rfind(','));
             older += row + "\r\n";
             at = end + 2;
@@ -292,16 +293,21 @@ private slots:
         QVERIFY2(line.find(",0,,") != std::string::npos, line.c_str()); // seconds 0, gbps empty
         const auto row1 = samples.find("pread-zerofill,65536,auto,1,");
         const auto line1 = samples.substr(row1, samples.find('\n', row1) - row1);
-        // syscalls, seeks, then no latency; bytes read (0: the bytes wanted) is the last column
+        // syscalls, seeks, then no latency; bytes read (0: the bytes wanted), then the bytes
+        // fetched from storage, not counted (empty, never 0), are the last columns
         QVERIFY2(line1.find(",1024,0,,,") != std::string::npos, line1.c_str());
-        QVERIFY2(line1.find(",0.001,0\r") != std::string::npos,
-                 line1.c_str()); // resident, bytes read
+        QVERIFY2(line1.find(",0.001,0,\r") != std::string::npos,
+                 line1.c_str()); // resident, bytes read, device bytes read
     }
 
     // Noise is judged by the median's interval, carried by CSV and JSON, and said once.
     void noiseIsOneLineAndTheIntervalTravels() {
         auto doc = sampleDocument();
-        for (auto& c : doc.cells) { // steady rounds: within 1% of each other
+        for (auto& c : doc.cells) { // seven steady rounds: within 1% of each other
+            while (c.measured() && c.samples.size() < 7) {
+                c.samples.push_back(c.samples.back());
+                c.samples.back().round = int(c.samples.size());
+            }
             for (auto& s : c.samples)
                 s.seconds = 0.2 + 0.001 * s.round;
             c.summarize();
@@ -309,21 +315,23 @@ private slots:
         QCOMPARE(noiseSummary(doc, "--rounds"), std::string()); // none noisy
         for (int i : {0, 2}) {
             auto& c = doc.cells[std::size_t(i)];
-            c.samples[0].seconds *= 1.5; // one slow round of three: min-max spans it
+            c.samples[0].seconds *= 1.5; // two slow rounds of seven: the interval spans them
+            c.samples[1].seconds *= 1.5;
             c.summarize();
             QCOMPARE(testing::name(c.status), testing::name(CellStatus::Noisy));
         }
         const auto line = noiseSummary(doc, "--rounds");
-        QVERIFY2(line.rfind("2 of 4 cells noisy: their median is uncertain by more than ±5%", 0) ==
-                     0,
+        QVERIFY2(line.rfind("2 of 4 cells noisy: their median is uncertain by more than ±5% (the "
+                            "interval over the rounds, coverage 95%)",
+                            0) == 0,
                  line.c_str());
         QVERIFY(line.find("raise --rounds") != std::string::npos);
         const auto& noisy = doc.cells[0];
-        QCOMPARE(noisy.summary.ciLow, noisy.summary.min); // 3 rounds: min-max, 75% coverage
-        QCOMPARE(noisy.summary.ciCoverage, 0.75);
+        QCOMPARE(noisy.summary.ciLow, noisy.summary.min); // 7 rounds: min-max, 98.4% coverage
+        QCOMPARE(noisy.summary.ciCoverage, 1 - 2.0 / 128);
         const std::string status = statusText(noisy);
         QVERIFY2(status.rfind("noisy ±", 0) == 0 && status.back() == '%', status.c_str());
-        QCOMPARE(roundsText(doc), std::string("median of 3 interleaved rounds"));
+        QCOMPARE(roundsText(doc), std::string("median of 7 interleaved rounds"));
 
         auto csv = fromSummaryCsv(toSummaryCsv(doc));
         QVERIFY(csv.ok());
@@ -333,7 +341,43 @@ private slots:
         auto json = fromJson(toJson(doc));
         QVERIFY(json.ok());
         QCOMPARE(json->cells[0].summary.ciHigh, noisy.summary.ciHigh);
-        QCOMPARE(json->cells[0].summary.ciCoverage, 0.75);
+        QCOMPARE(json->cells[0].summary.ciCoverage, 1 - 2.0 / 128);
+    }
+
+    // Three rounds give [min, max] at 75% coverage: too unsure to call a cell noisy or quiet,
+    // and every output says 75%, never 95%.
+    void threeRoundsAreTooFewToTell() {
+        auto doc = sampleDocument(); // 3 rounds a cell
+        auto& c = doc.cells[0];
+        c.samples[0].seconds *= 1.5; // one slow round of three: min-max spans it
+        c.summarize();
+        QCOMPARE(testing::name(c.status), testing::name(CellStatus::TooFewRounds));
+        QVERIFY(!c.summary.noisy);
+        QCOMPARE(c.summary.ciCoverage, 0.75);
+        QCOMPARE(statusText(c), std::string("too few rounds to tell"));
+        QCOMPARE(noiseSummary(doc, "--rounds"), std::string());
+        QCOMPARE(intervalCoverageText(doc), std::string("75% at 3 rounds"));
+        const auto md = toMarkdown(doc);
+        QVERIFY2(md.find("§ too few rounds to tell: the median's interval (coverage 75% at 3 "
+                         "rounds) is too unsure to call these cells noisy or not.") !=
+                     std::string::npos,
+                 md.c_str());
+        QVERIFY2(md.find("95%") == std::string::npos, md.c_str());
+        QVERIFY(md.find(fmt::format("{:.2f}§", c.summary.median)) != std::string::npos);
+        auto json = fromJson(toJson(doc));
+        QVERIFY(json.ok());
+        QCOMPARE(testing::name(json->cells[0].status), testing::name(CellStatus::TooFewRounds));
+        auto csv = fromSummaryCsv(toSummaryCsv(doc));
+        QVERIFY(csv.ok());
+        QCOMPARE(testing::name(csv->cells[0].status), testing::name(CellStatus::TooFewRounds));
+        // One round: no interval at all.
+        for (auto& cell : doc.cells)
+            if (cell.measured()) {
+                cell.samples.resize(1);
+                cell.summarize();
+                QCOMPARE(testing::name(cell.status), testing::name(CellStatus::TooFewRounds));
+            }
+        QCOMPARE(intervalCoverageText(doc), std::string("none, 1 round"));
     }
 
     void markdownShape() {

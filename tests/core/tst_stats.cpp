@@ -54,8 +54,14 @@ private slots:
     }
 
     void noisyFlag() {
-        QVERIFY(!summarize(Samples{10, 10.1, 9.9, 10}).noisy);
-        QVERIFY(summarize(Samples{10, 12, 8, 10}).noisy);
+        QVERIFY(!summarize(Samples{10, 10.1, 9.9, 10, 10.05}).noisy);
+        QVERIFY(summarize(Samples{10, 12, 8, 10, 11}).noisy);
+        // Four rounds: [min, max] covers the median with 87.5%, too little to judge either way.
+        QVERIFY(summarize(Samples{10, 12, 8, 10}).tooFewRounds);
+        QVERIFY(!summarize(Samples{10, 12, 8, 10}).noisy);
+        QVERIFY(summarize(Samples{10, 10.1, 9.9, 10}).tooFewRounds);
+        QVERIFY(summarize(Samples{10}).tooFewRounds);
+        QVERIFY(!summarize(Samples{10, 12, 8, 10, 11}).tooFewRounds);
         const auto s = summarize(Samples{1, 2, 3, 4, 5});
         QCOMPARE(s.median, 3.0);
         QCOMPARE(s.p25, 2.0);
@@ -82,6 +88,11 @@ private slots:
         QTest::newRow("9: 2nd-8th, 96.1%") << 9 << 2 << 0.9609375;
         QTest::newRow("15: 4th-12th, 96.5%") << 15 << 4 << 0.96484375;
         QTest::newRow("30: 10th-21st, 95.7%") << 30 << 10 << 0.957226;
+        // Past n = 1074, 2^-n is 0 in a double: the ranks and coverages below are exact ones
+        // (Python's integer binomials), near n/2 - 0.98 sqrt(n).
+        QTest::newRow("1075: 505th, 95.59%") << 1075 << 505 << 0.9559335206201514;
+        QTest::newRow("2000: 956th, 95.34%") << 2000 << 956 << 0.9534471795082162;
+        QTest::newRow("10000: 4902nd, 95.12%") << 10000 << 4902 << 0.9511670501036181;
     }
     void medianIntervalRanks() {
         QFETCH(int, n);

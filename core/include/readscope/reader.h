@@ -66,7 +66,10 @@ struct ReadOutcome {
 
 class RangeReader {
 public:
-    virtual ~RangeReader() = default;
+    RangeReader();          // calls the reader-call hook (Open), when a test set one
+    virtual ~RangeReader(); // and Close
+    RangeReader(const RangeReader&) = delete;
+    RangeReader& operator=(const RangeReader&) = delete;
     virtual Result<ReadOutcome> read(std::span<const Range> ranges, ConsumeMode mode,
                                      bool recordLatencies, std::stop_token stop) = 0;
     // Untimed, before a round: allocate and touch what the strategy keeps across ranges (the
@@ -121,6 +124,14 @@ Result<std::unique_ptr<RangeReader>> openDirectUringReader(const FileProbe& file
 // load on x86) and a call per range: under 0.1% of a 4 KiB pread.
 using RangeReadHook = void (*)(std::size_t index, void* context);
 void setRangeReadHookForTesting(RangeReadHook hook, void* context);
+
+// Test seam: when set, called on the calling thread whenever a reader is made (Open), obtains a
+// range (Read, where the range-read hook is called) or is destroyed (Close), so that a test can
+// see which threads use the engine's readers (a window's GUI thread must never). Nothing in the
+// product sets it.
+enum class ReaderCall { Open, Read, Close };
+using ReaderCallHook = void (*)(ReaderCall call, void* context);
+void setReaderCallHookForTesting(ReaderCallHook hook, void* context);
 
 // The file's own bytes for these ranges, read plainly: what every strategy must match.
 Result<std::uint64_t> referenceChecksum(const FileProbe& file, std::span<const Range> ranges);

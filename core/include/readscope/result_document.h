@@ -25,8 +25,12 @@ struct Sample {
     std::uint64_t syscalls = 0; // counted by the engine's read loops
     std::uint64_t seeks = 0;    // of which lseek
     // Bytes the reads asked of the file, when more than the bytes wanted (pread-coalesce reads
-    // whole merged spans, gaps included); 0: the same as bytes.
+    // whole merged spans, mmap-populate populates from its lowest range to its highest, gaps
+    // included); 0: the same as bytes.
     std::uint64_t bytesRead = 0;
+    // Bytes fetched from storage while the round ran (the whole process: read-ahead and
+    // fault-around included, page-cache hits not); none where the platform does not count them.
+    std::optional<double> deviceBytes;
     std::optional<double> latencyP50; // seconds per range; none when no range was timed
     std::optional<double> latencyP99;
     std::optional<double> residentBefore; // fraction of the file cached when the round began
@@ -36,7 +40,9 @@ struct Sample {
 
 // NotCold: a cold-cache cell whose file was still in the page cache after eviction in some
 // round; its figures are measured but are not cold ones, and every output says so.
-enum class CellStatus { Ok, Noisy, Failed, Unavailable, NotCold };
+// TooFewRounds: measured, but with too few rounds for its interval to say whether it is noisy
+// (Summary::tooFewRounds): neither ok nor noisy.
+enum class CellStatus { Ok, Noisy, Failed, Unavailable, NotCold, TooFewRounds };
 std::string_view toString(CellStatus s);
 CellStatus parseCellStatus(std::string_view text);
 
@@ -65,14 +71,20 @@ struct Cell {
     std::vector<Sample> samples;
     Summary summary;                      // over samples' GB/s
     std::optional<double> residentBefore; // median over rounds
-    // Bytes read per byte wanted, median over rounds, where a strategy read more than it
-    // wanted (coalesced spans); none for the others.
+    // Bytes read per byte wanted, median over rounds, where a strategy asked for more than it
+    // wanted (coalesced or populated spans); none for the others.
     std::optional<double> readAmplification;
-    void summarize(); // recomputes summary, residentBefore, readAmplification, Ok/Noisy status
+    // Bytes fetched from storage per round and per byte wanted, medians over the rounds that
+    // counted them: what the device really read (read-ahead, populate, fault-around) against
+    // what the strategy asked for. None where not measured.
+    std::optional<double> deviceBytesRead;
+    std::optional<double> fetchedPerWanted;
+    void summarize(); // recomputes summary, residentBefore, readAmplification, fetched bytes,
+                      // Ok/Noisy status
     // Has figures to show (ok, noisy or not-cold); failed and unavailable cells have none.
     bool measured() const {
         return status == CellStatus::Ok || status == CellStatus::Noisy ||
-               status == CellStatus::NotCold;
+               status == CellStatus::NotCold || status == CellStatus::TooFewRounds;
     }
     SweepPoint point() const { return {rangeBytes, bufferOffset, pointThreads, pointQueueDepth}; }
 };
@@ -213,6 +225,16 @@ bool copiesTheBytes(std::string_view strategy);
 // "pread-coalesce read 1.00-7.91x the bytes it wanted (...)" for the lines under tables, when
 // a cell read more than it wanted; empty otherwise.
 std::string readAmplificationLine(const ResultDocument& doc);
+// Cold and direct runs: "fetched from storage per byte wanted: pread-uninit 1.00x, mmap-touch
+// 1.02-29.8x", or "bytes fetched from storage: not measured on this platform" where no cell
+// counted them; empty for warm runs.
+std::string fetchedLine(const ResultDocument& doc);
+// "1.00x" or "0.99-7.93x" over a strategy's measured cells; empty when none counted.
+std::string fetchedText(const ResultDocument& doc, std::string_view strategy);
+// Whether the run's figures are held against storage (cold and direct runs), where the bytes
+// fetched per byte wanted say what the device read.
+bool readsStorage(const ResultDocument& doc);
+
 // "7.93x" or "0.99-7.93x": a strategy's bytes read per byte wanted over its measured cells;
 // empty when none of them says (it read exactly what it wanted).
 std::string readAmplificationText(const ResultDocument& doc, std::string_view strategy);
@@ -237,8 +259,16 @@ std::string notColdWarning(const ResultDocument& doc);
 // is. Never one warning per cell: it would bury the rest.
 std::string noiseSummary(const ResultDocument& doc, std::string_view roundsOption);
 
-// A cell's status for people: "noisy ±6.1%" for a noisy cell, else its status word.
+// A cell's status for people: "noisy ±6.1%" for a noisy cell, "too few rounds to tell" for one
+// whose interval is too unsure to judge, else its status word.
 std::string statusText(const Cell& cell);
+
+// How sure the median's interval is, in words for the lines under tables: "95%" when every
+// measured cell's interval covers its median with at least 95% probability; else the lowest
+// coverage and its rounds ("75% at 3 rounds"; "none, 1 round").
+std::string intervalCoverageText(const ResultDocument& doc);
+// "96.5%": one cell's interval's coverage.
+std::string coverageText(const Summary& summary);
 
 // "median of 15 interleaved rounds", or "median of 3-15 interleaved rounds (the time cap cut
 // some cells short)": the rounds measured, not planned.

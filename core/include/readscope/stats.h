@@ -27,11 +27,15 @@ MedianInterval medianInterval(std::span<const double> samples, double level = 0.
 // A cell is noisy when its median is uncertain by more than this: the 95% interval reaches
 // further than 5% of the median on either side.
 inline constexpr double kNoisyUncertainty = 0.05;
+// Below this coverage (fewer than 5 rounds: [min, max] covers the median with 87.5% at 4, 75%
+// at 3) an interval is too unsure to call a cell noisy or quiet: "too few rounds to tell".
+inline constexpr double kMinCoverageToJudge = 0.90;
 
 struct Summary {
     double median = 0, min = 0, max = 0, p25 = 0, p75 = 0, cv = 0;
     double ciLow = 0, ciHigh = 0, ciCoverage = 0; // see MedianInterval
-    bool noisy = false;
+    bool noisy = false;                           // judged only with tooFewRounds false
+    bool tooFewRounds = false; // ciCoverage under kMinCoverageToJudge: noisy or not, unknown
     // How far the interval reaches from the median, as a fraction of it (0.061: ±6.1%).
     double uncertainty() const;
 };

@@ -56,13 +56,14 @@ MedianInterval medianInterval(std::span<const double> samples, double level) {
         return out;
     std::vector<double> sorted(samples.begin(), samples.end());
     std::sort(sorted.begin(), sorted.end());
-    // P(B <= k) for B ~ binomial(n, 1/2), accumulated term by term.
+    // P(B <= k) for B ~ binomial(n, 1/2), each term from its logarithm: 2^-n itself is 0 in
+    // a double from n = 1075 on, and a product started from it would make every term 0.
     std::vector<double> cdf(n + 1);
-    double term = std::pow(0.5, double(n)), total = 0;
+    const double logAll = std::lgamma(double(n) + 1) - double(n) * std::log(2.0);
+    double total = 0;
     for (std::size_t k = 0; k <= n; ++k) {
-        total += term;
-        cdf[k] = total;
-        term = term * double(n - k) / double(k + 1);
+        total += std::exp(logAll - std::lgamma(double(k) + 1) - std::lgamma(double(n - k) + 1));
+        cdf[k] = std::min(total, 1.0);
     }
     // [X(j), X(n+1-j)] (1-based) covers the median with probability 1 - 2 P(B <= j-1).
     std::size_t j = 1;
@@ -92,7 +93,8 @@ Summary summarize(std::span<const double> samples) {
     s.ciLow = ci.low;
     s.ciHigh = ci.high;
     s.ciCoverage = ci.coverage;
-    s.noisy = s.uncertainty() > kNoisyUncertainty;
+    s.tooFewRounds = ci.coverage < kMinCoverageToJudge;
+    s.noisy = !s.tooFewRounds && s.uncertainty() > kNoisyUncertainty;
     return s;
 }
 

@@ -189,6 +189,10 @@ std::vector<Column> summaryColumns() {
          }},
         {"pct_of_device_limit",
          [](const Cell& c, D d) { return optional(pctOfDeviceLimit(d, c)); }},
+        // Bytes fetched from storage per round (median; empty where not counted), and per
+        // byte wanted.
+        {"device_bytes_read", [](const Cell& c, D) { return optional(c.deviceBytesRead); }},
+        {"fetched_per_wanted", [](const Cell& c, D) { return optional(c.fetchedPerWanted); }},
     };
 }
 
@@ -283,6 +287,8 @@ Result<ResultDocument> fromSummaryCsv(std::string_view text) {
         if (parseNumber(get(row, "resident_before"), resident))
             c.residentBefore = resident;
         c.status = parseCellStatus(get(row, "status"));
+        c.summary.tooFewRounds = c.status == CellStatus::TooFewRounds;
+        c.summary.noisy = c.summary.noisy && !c.summary.tooFewRounds;
         c.message = get(row, "message");
         c.checksum = get(row, "checksum");
         parseNumber(get(row, "ranges_per_round"), c.rangesPerRound);
@@ -294,6 +300,10 @@ Result<ResultDocument> fromSummaryCsv(std::string_view text) {
             c.copyLimitGbps = limit;
         if (double read = 0; parseNumber(get(row, "read_amplification"), read))
             c.readAmplification = read;
+        if (double fetched = 0; parseNumber(get(row, "device_bytes_read"), fetched))
+            c.deviceBytesRead = fetched;
+        if (double ratio = 0; parseNumber(get(row, "fetched_per_wanted"), ratio))
+            c.fetchedPerWanted = ratio;
         if (const auto text = get(row, "buffer_offset"); !text.empty()) {
             auto offset = parseBufferOffset(text);
             if (!offset)

@@ -191,6 +191,8 @@ json cellJson(const ResultDocument& doc, const Cell& c) {
             {"pct_of_device_limit", optionalNumber(pctOfDeviceLimit(doc, c))},
             {"median_iops", optionalNumber(medianIops(c))},
             {"read_amplification", optionalNumber(c.readAmplification)},
+            {"device_bytes_read", optionalNumber(c.deviceBytesRead)},
+            {"fetched_per_wanted", optionalNumber(c.fetchedPerWanted)},
             {"status", toString(c.status)},
             {"message", c.message},
             {"checksum", c.checksum},
@@ -218,6 +220,8 @@ Cell cellFrom(const json& j) {
     c.foldGbps = readOptional(j, "fold_gbps");
     c.copyLimitGbps = readOptional(j, "copy_limit_gbps");
     c.readAmplification = readOptional(j, "read_amplification");
+    c.deviceBytesRead = readOptional(j, "device_bytes_read");
+    c.fetchedPerWanted = readOptional(j, "fetched_per_wanted");
     c.status = parseCellStatus(j.value("status", "failed"));
     c.message = j.value("message", "");
     c.checksum = j.value("checksum", "");
@@ -236,6 +240,7 @@ Cell cellFrom(const json& j) {
             if (!readOptional(m, bound.name))
                 c.summary.*bound.member = c.summary.median;
         c.summary.noisy = m.value("noisy", false);
+        c.summary.tooFewRounds = c.status == CellStatus::TooFewRounds;
     }
     return c;
 }

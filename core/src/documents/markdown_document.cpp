@@ -18,6 +18,7 @@ std::string cellText(const Cell* c) {
     case CellStatus::Unavailable: return "n/a";
     case CellStatus::Noisy: return fmt::format("{:.2f}*", c->summary.median);
     case CellStatus::NotCold: return fmt::format("{:.2f}†", c->summary.median);
+    case CellStatus::TooFewRounds: return fmt::format("{:.2f}§", c->summary.median);
     case CellStatus::Ok: break;
     }
     return fmt::format("{:.2f}", c->summary.median);
@@ -91,9 +92,16 @@ std::string toMarkdown(const ResultDocument& doc) {
     const bool anyNoisy = std::any_of(doc.cells.begin(), doc.cells.end(),
                                       [](const Cell& c) { return c.status == CellStatus::Noisy; });
     if (anyNoisy)
-        out += fmt::format(" \\* noisy: the median's 95% interval reaches more than ±{:.0f}% "
-                           "from it.",
-                           kNoisyUncertainty * 100);
+        out += fmt::format(" \\* noisy: the median's interval (coverage {}) reaches more than "
+                           "±{:.0f}% from it.",
+                           intervalCoverageText(doc), kNoisyUncertainty * 100);
+    const auto tooFew = std::count_if(doc.cells.begin(), doc.cells.end(), [](const Cell& c) {
+        return c.status == CellStatus::TooFewRounds;
+    });
+    if (tooFew)
+        out += fmt::format(" § too few rounds to tell: the median's interval (coverage {}) is "
+                           "too unsure to call {} noisy or not.",
+                           intervalCoverageText(doc), tooFew == 1 ? "the cell" : "these cells");
     const auto notCold = std::count_if(doc.cells.begin(), doc.cells.end(), [](const Cell& c) {
         return c.status == CellStatus::NotCold;
     });
@@ -103,6 +111,8 @@ std::string toMarkdown(const ResultDocument& doc) {
                            notCold, notCold == 1 ? "" : "s");
     if (const auto read = readAmplificationLine(doc); !read.empty())
         out += " Bytes read: " + read + ".";
+    if (const auto line = fetchedLine(doc); !line.empty())
+        out += " Fetched: " + line + ".";
     if (const auto limit = deviceLimitText(doc); !limit.empty()) {
         out += " Limit: " + limit + ".";
         if (const auto above = aboveDeviceLimitWarning(doc); !above.empty())

@@ -34,6 +34,7 @@ inline const SampleField kSampleFields[] = {
     {"latency_p99", "latency_p99_s", &Sample::latencyP99},
     {"resident_before", "resident_before", &Sample::residentBefore},
     {"bytes_read", "bytes_read", &Sample::bytesRead},
+    {"device_bytes_read", "device_bytes_read", &Sample::deviceBytes},
 };
 
 } // namespace readscope

@@ -30,8 +30,9 @@ struct Measured {
         return path == f.path && inode == f.inode && size == f.size && mtimeNs == f.mtimeNs;
     }
 };
-std::mutex gMutex;               // guards gMeasured, and measuring
+std::mutex gMutex;               // guards gMeasured, gMeasurements, and measuring
 std::vector<Measured> gMeasured; // this process's session
+std::uint64_t gMeasurements = 0; // how often a file was measured (not taken from gMeasured)
 
 // This platform's strategy reading each range into one reused buffer the given way: pread-reuse
 // or direct-pread (readfile-reuse, readfile-nobuffering on Windows).
@@ -198,10 +199,16 @@ Result<DeviceLimit> deviceLimitFor(const FileProbe& file, std::stop_token stop) 
     for (const auto& m : gMeasured)
         if (m.sameFile(file))
             return m.limit;
+    ++gMeasurements;
     auto limit = measure(file, stop);
     if (limit)
         gMeasured.push_back({file.path, file.inode, file.size, file.mtimeNs, *limit});
     return limit;
+}
+
+std::uint64_t deviceLimitMeasurements() {
+    std::lock_guard lock(gMutex);
+    return gMeasurements;
 }
 
 } // namespace readscope

@@ -25,5 +25,7 @@ inline constexpr unsigned kDeviceQueueDepth = 32;
 // Error, never kept: the file is under kDeviceMinSpan, none of the ways could run (their
 // reasons), or the stop token ended it.
 Result<DeviceLimit> deviceLimitFor(const FileProbe& file, std::stop_token stop);
+// How many times this process measured a file's limit (a reused answer does not count).
+std::uint64_t deviceLimitMeasurements();
 
 } // namespace readscope

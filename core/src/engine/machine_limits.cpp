@@ -3,6 +3,7 @@
 #include "clock.h"
 #include "platform.h"
 #include "readscope/stats.h"
+#include "start_gate.h"
 
 #include <algorithm>
 #include <atomic>
@@ -17,9 +18,10 @@ std::atomic<unsigned> gCopySink{0};
 constexpr int kPasses = 5;
 } // namespace
 
-CopyLimit::CopyLimit(std::uint64_t roundBytes)
+CopyLimit::CopyLimit(std::uint64_t roundBytes, std::function<void()> onWorkerStart)
     : source_(static_cast<std::size_t>(std::clamp<std::uint64_t>(roundBytes, 1, kMaxSource)),
-              std::byte{1}) {}
+              std::byte{1}),
+      onWorkerStart_(std::move(onWorkerStart)) {}
 
 double CopyLimit::gbps(std::uint64_t rangeBytes, int workers) {
     // Each worker copies its own contiguous part of the source into its own buffer, as the
@@ -37,16 +39,32 @@ double CopyLimit::gbps(std::uint64_t rangeBytes, int workers) {
         gCopySink.fetch_xor(static_cast<unsigned>(destination[n / 2]), std::memory_order_relaxed);
     };
     std::vector<double> rates;
+    std::vector<Clock::time_point> starts(count), ends(count);
+    auto timedPart = [&](std::size_t w) {
+        starts[w] = Clock::now();
+        copyPart(w);
+        ends[w] = Clock::now();
+    };
     for (int pass = 0; pass <= kPasses; ++pass) {
-        const auto t0 = Clock::now();
         if (count == 1) {
-            copyPart(0);
+            if (onWorkerStart_)
+                onWorkerStart_();
+            timedPart(0);
         } else {
+            StartGate gate(count);
             std::vector<std::jthread> threads;
+            threads.reserve(count);
             for (std::size_t w = 0; w < count; ++w)
-                threads.emplace_back(copyPart, w);
-        }
-        const double seconds = secondsBetween(t0, Clock::now());
+                threads.emplace_back([&, w] {
+                    if (onWorkerStart_)
+                        onWorkerStart_();
+                    gate.arriveAndWait();
+                    timedPart(w);
+                });
+            gate.openWhenAllArrived();
+        } // joins
+        const double seconds = secondsBetween(*std::min_element(starts.begin(), starts.end()),
+                                              *std::max_element(ends.begin(), ends.end()));
         if (pass > 0 && seconds > 0) // the first pass warms what fits in the caches
             rates.push_back(static_cast<double>(total) / seconds / 1e9);
     }

@@ -4,6 +4,7 @@
 // fixed costs against it). Private to the engine.
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 namespace readscope {
@@ -14,13 +15,18 @@ namespace readscope {
 class CopyLimit {
 public:
     static constexpr std::uint64_t kMaxSource = 128ull << 20;
-    explicit CopyLimit(std::uint64_t roundBytes);
+    // onWorkerStart runs on each copying thread as it starts, before the clock (tests make
+    // a thread's start slow with it).
+    explicit CopyLimit(std::uint64_t roundBytes, std::function<void()> onWorkerStart = {});
     // The median GB/s of a few passes over the source (after one untimed pass), copied by
     // `workers` threads at once (the run's --threads), each its own part into its own buffer.
+    // As a round's workers are, the threads are started before the clock and released
+    // together; a pass runs from the first one's start to the last one's end.
     double gbps(std::uint64_t rangeBytes, int workers);
 
 private:
     std::vector<std::byte> source_;
+    std::function<void()> onWorkerStart_;
 };
 
 // Median seconds of one lseek(fd, offset, SEEK_SET) (SetFilePointerEx on Windows), over a

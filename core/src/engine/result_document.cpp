@@ -24,13 +24,14 @@ std::string_view toString(CellStatus s) {
     case CellStatus::Failed: return "failed";
     case CellStatus::Unavailable: return "unavailable";
     case CellStatus::NotCold: return "not-cold";
+    case CellStatus::TooFewRounds: return "too-few-rounds";
     }
     return "?";
 }
 
 CellStatus parseCellStatus(std::string_view text) {
     for (auto s : {CellStatus::Ok, CellStatus::Noisy, CellStatus::Failed, CellStatus::Unavailable,
-                   CellStatus::NotCold})
+                   CellStatus::NotCold, CellStatus::TooFewRounds})
         if (toString(s) == text)
             return s;
     return CellStatus::Failed;
@@ -39,8 +40,13 @@ CellStatus parseCellStatus(std::string_view text) {
 void Cell::summarize() {
     std::vector<double> rates;
     std::vector<double> resident;
-    std::vector<double> amplification;
+    std::vector<double> amplification, fetched, fetchedRatio;
     for (const auto& s : samples) {
+        if (s.deviceBytes) {
+            fetched.push_back(*s.deviceBytes);
+            if (s.bytes)
+                fetchedRatio.push_back(*s.deviceBytes / double(s.bytes));
+        }
         if (const auto g = s.gbps())
             rates.push_back(*g);
         if (s.residentBefore)
@@ -55,8 +61,17 @@ void Cell::summarize() {
     readAmplification.reset();
     if (!amplification.empty())
         readAmplification = median(amplification);
-    if (status == CellStatus::Ok || status == CellStatus::Noisy)
-        status = summary.noisy ? CellStatus::Noisy : CellStatus::Ok;
+    deviceBytesRead.reset();
+    fetchedPerWanted.reset();
+    if (!fetched.empty())
+        deviceBytesRead = median(fetched);
+    if (!fetchedRatio.empty())
+        fetchedPerWanted = median(fetchedRatio);
+    if (status == CellStatus::Ok || status == CellStatus::Noisy ||
+        status == CellStatus::TooFewRounds)
+        status = summary.tooFewRounds ? CellStatus::TooFewRounds
+                 : summary.noisy      ? CellStatus::Noisy
+                                      : CellStatus::Ok;
 }
 
 const Cell* ResultDocument::find(std::string_view strategy, std::uint64_t rangeBytes) const {
@@ -212,19 +227,49 @@ bool copiesTheBytes(std::string_view strategy) {
     return s && s->access != Access::MapInPlace && s->access != Access::Coalesce;
 }
 
-std::string readAmplificationText(const ResultDocument& doc, std::string_view strategy) {
+namespace {
+// "1.00x" or "0.99-7.93x": the lowest and highest of one per-cell ratio over a strategy's
+// measured cells; empty when none has it.
+template <class Field>
+std::string ratioSpan(const ResultDocument& doc, std::string_view strategy, Field field) {
     std::optional<std::pair<double, double>> span; // lowest, highest
     for (const auto& c : doc.cells)
-        if (c.strategy == strategy && c.measured() && c.readAmplification) {
-            const double v = *c.readAmplification;
-            span = span ? std::pair(std::min(span->first, v), std::max(span->second, v))
-                        : std::pair(v, v);
-        }
+        if (const std::optional<double> v = field(c); c.strategy == strategy && c.measured() && v)
+            span = span ? std::pair(std::min(span->first, *v), std::max(span->second, *v))
+                        : std::pair(*v, *v);
     if (!span)
         return {};
     const auto [lo, hi] = *span;
     return std::abs(hi - lo) < 0.005 ? fmt::format("{:.2f}x", lo)
                                      : fmt::format("{:.2f}-{:.2f}x", lo, hi);
+}
+} // namespace
+
+std::string readAmplificationText(const ResultDocument& doc, std::string_view strategy) {
+    return ratioSpan(doc, strategy, [](const Cell& c) { return c.readAmplification; });
+}
+
+bool readsStorage(const ResultDocument& doc) { return doc.plan.cache != CacheMode::Warm; }
+
+std::string fetchedText(const ResultDocument& doc, std::string_view strategy) {
+    return ratioSpan(doc, strategy, [](const Cell& c) { return c.fetchedPerWanted; });
+}
+
+std::string fetchedLine(const ResultDocument& doc) {
+    if (!readsStorage(doc))
+        return {};
+    std::string out;
+    for (const auto& id : doc.measuredStrategies())
+        if (const auto text = fetchedText(doc, id); !text.empty())
+            out += fmt::format("{}{} {}", out.empty() ? "" : ", ", id, text);
+    if (out.empty())
+        return std::any_of(doc.cells.begin(), doc.cells.end(),
+                           [](const Cell& c) { return c.measured(); })
+                   ? "bytes fetched from storage: not measured on this platform"
+                   : std::string();
+    return "fetched from storage per byte wanted (read-ahead, populate and fault-around "
+           "included): " +
+           out;
 }
 
 std::string readAmplificationLine(const ResultDocument& doc) {
@@ -235,8 +280,8 @@ std::string readAmplificationLine(const ResultDocument& doc) {
                 fmt::format("{}{} read {} the bytes it wanted", out.empty() ? "" : "; ", id, text);
     if (out.empty())
         return {};
-    return out + " (a merged span reads the gaps between its ranges, and overlapping ranges "
-                 "once; GB/s counts only the bytes wanted)";
+    return out + " (a merged or populated span covers the gaps between its ranges, and "
+                 "overlapping ranges once; GB/s counts only the bytes wanted)";
 }
 
 std::optional<double> medianIops(const Cell& cell) {
@@ -386,17 +431,42 @@ std::string noiseSummary(const ResultDocument& doc, std::string_view roundsOptio
     }
     if (noisy == 0)
         return {};
-    return fmt::format("{} of {} cells noisy: {} median is uncertain by more than ±{:.0f}% (95% "
-                       "interval over the rounds); close other programs or raise {}",
+    return fmt::format("{} of {} cells noisy: {} median is uncertain by more than ±{:.0f}% (the "
+                       "interval over the rounds, coverage {}); close other programs or raise {}",
                        noisy, measured, noisy == 1 ? "its" : "their", kNoisyUncertainty * 100,
-                       roundsOption);
+                       intervalCoverageText(doc), roundsOption);
 }
 
 std::string statusText(const Cell& cell) {
     // Documents from before the interval existed carry no interval (coverage 0): plain word.
     if (cell.status == CellStatus::Noisy && cell.summary.ciCoverage > 0)
         return fmt::format("noisy ±{:.1f}%", cell.summary.uncertainty() * 100);
+    if (cell.status == CellStatus::TooFewRounds)
+        return "too few rounds to tell";
     return std::string(toString(cell.status));
+}
+
+std::string coverageText(const Summary& summary) {
+    const double pct = summary.ciCoverage * 100;
+    return std::abs(pct - std::round(pct)) < 0.05 ? fmt::format("{:.0f}%", pct)
+                                                  : fmt::format("{:.1f}%", pct);
+}
+
+std::string intervalCoverageText(const ResultDocument& doc) {
+    // A cell with rounds has the coverage its rounds give (0 for one round: no interval); a
+    // CSV summary's cell, none of its rounds, the coverage its file gives, when it gives one.
+    const Cell* least = nullptr;
+    for (const auto& c : doc.cells)
+        if (c.measured() && (!c.samples.empty() || c.summary.ciCoverage > 0) &&
+            (!least || c.summary.ciCoverage < least->summary.ciCoverage))
+            least = &c;
+    if (!least || least->summary.ciCoverage >= 0.95)
+        return "95%";
+    if (least->summary.ciCoverage <= 0)
+        return "none, 1 round";
+    if (least->samples.empty())
+        return coverageText(least->summary);
+    return fmt::format("{} at {} rounds", coverageText(least->summary), least->samples.size());
 }
 
 std::string roundsText(const ResultDocument& doc) {

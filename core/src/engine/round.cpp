@@ -1,11 +1,12 @@
 #include "round.h"
 
+#include "start_gate.h"
+
 #include "clock.h"
 #include "platform.h"
 #include "readscope/stats.h"
 
-#include <condition_variable>
-#include <mutex>
+#include <algorithm>
 #include <optional>
 #include <thread>
 
@@ -28,37 +29,6 @@ void work(RangeReader& reader, const std::vector<Range>& ranges, ConsumeMode mod
     r.after = platform::threadUsage();
 }
 
-// Holds the workers until every one of them has started, then lets them all go. A mutex and
-// condition variables rather than std::latch: with mingw-w64's GCC 12, std::latch (atomic
-// wait without a futex) lost a wake-up under Wine and left a worker asleep forever.
-class StartGate {
-public:
-    explicit StartGate(std::size_t workers) : expected_(workers) {}
-    // A worker: "I have started"; returns once every worker has.
-    void arriveAndWait() {
-        std::unique_lock lock(mutex_);
-        ++arrived_;
-        changed_.notify_all();
-        changed_.wait(lock, [this] { return open_; });
-    }
-    // The round: waits for every worker, then releases them together.
-    void openWhenAllArrived() {
-        {
-            std::unique_lock lock(mutex_);
-            changed_.wait(lock, [this] { return arrived_ == expected_; });
-            open_ = true;
-        }
-        changed_.notify_all();
-    }
-
-private:
-    std::mutex mutex_;
-    std::condition_variable changed_;
-    const std::size_t expected_;
-    std::size_t arrived_ = 0;
-    bool open_ = false;
-};
-
 } // namespace
 
 Result<RoundResult> runRound(std::vector<std::unique_ptr<RangeReader>>& readers,
@@ -77,6 +47,9 @@ Result<RoundResult> runRound(std::vector<std::unique_ptr<RangeReader>>& readers,
             return st.error();
     std::vector<WorkerResult> results(workers);
     const std::uint64_t faultsBefore = platform::kPerThreadFaults ? 0 : platform::processFaults();
+    // Read before the workers start and after they end: neither is timed.
+    const auto fetchedBefore = platform::storageBytesRead();
+    const double ioWorkersBefore = platform::ioWorkerSeconds();
     if (workers == 1) {
         work(*readers[0], parts[0], mode, stop, results[0]);
     } else {
@@ -120,6 +93,11 @@ Result<RoundResult> runRound(std::vector<std::unique_ptr<RangeReader>>& readers,
     // workers are the process's only readers while it runs; all of them count as minor.
     if constexpr (!platform::kPerThreadFaults)
         out.sample.minorFaults = platform::processFaults() - faultsBefore;
+    // Reads that io_uring handed to its kernel workers ran on no worker of ours: their CPU
+    // time is system time of the round all the same.
+    out.sample.systemSeconds += std::max(0.0, platform::ioWorkerSeconds() - ioWorkersBefore);
+    if (const auto fetchedAfter = platform::storageBytesRead(); fetchedBefore && fetchedAfter)
+        out.sample.deviceBytes = double(*fetchedAfter - *fetchedBefore);
     out.sample.seconds = secondsBetween(first, last);
     if (!latencies.empty()) {
         out.sample.latencyP50 = quantile(latencies, 0.5);

@@ -720,7 +720,8 @@ private:
             notes.push_back(cell.message);
         if (!change.empty())
             notes.push_back("file changed during the run: " + change);
-        if (cell.status == CellStatus::Ok || cell.status == CellStatus::Noisy) {
+        if (cell.status == CellStatus::Ok || cell.status == CellStatus::Noisy ||
+            cell.status == CellStatus::TooFewRounds) {
             if (const auto elsewhere = copiesElsewhereNote(); !elsewhere.empty())
                 notes.push_back(elsewhere);
             if (cell.bufferOffset && findStrategy(cell.strategy)->access == Access::Direct)

@@ -63,6 +63,15 @@ struct CpuUsage {
 // thread (kPerThreadFaults); otherwise the faults come from processFaults() around a round.
 CpuUsage threadUsage();
 std::uint64_t processFaults();
+// Bytes this process has had read from storage, every thread together (io_uring's kernel
+// workers are threads of the process): /proc/self/io's read_bytes on Linux, which counts the
+// read-ahead and fault-around that reads started, not page-cache hits. None where the
+// platform keeps no such counter (Windows' process I/O counters count cached reads too).
+std::optional<std::uint64_t> storageBytesRead();
+// CPU seconds used so far by this process's io_uring kernel workers (iou-wrk, iou-sqp: the
+// threads that carry out reads the submitting thread handed off), which RUSAGE_THREAD does
+// not see; 0 where there are none or the platform has no io_uring.
+double ioWorkerSeconds();
 // Whether this system counts page faults at all: Wine's GetProcessMemoryInfo reports none,
 // and a figure of 0 must then not pass for "no faults". Empty when counted; else why not.
 std::string faultsUncountedReason();

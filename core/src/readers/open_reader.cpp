@@ -35,7 +35,17 @@ namespace {
 // (and the hook cleared first), so a reader that sees a hook sees its context.
 std::atomic<RangeReadHook> gHook{nullptr};
 std::atomic<void*> gHookContext{nullptr};
+std::atomic<ReaderCallHook> gCallHook{nullptr};
+std::atomic<void*> gCallHookContext{nullptr};
+
+void callReaderCallHook(ReaderCall call) {
+    if (const auto hook = gCallHook.load(std::memory_order_acquire))
+        hook(call, gCallHookContext.load(std::memory_order_acquire));
+}
 } // namespace
+
+RangeReader::RangeReader() { callReaderCallHook(ReaderCall::Open); }
+RangeReader::~RangeReader() { callReaderCallHook(ReaderCall::Close); }
 
 void setRangeReadHookForTesting(RangeReadHook hook, void* context) {
     gHook.store(nullptr, std::memory_order_release);
@@ -43,9 +53,16 @@ void setRangeReadHookForTesting(RangeReadHook hook, void* context) {
     gHook.store(hook, std::memory_order_release);
 }
 
+void setReaderCallHookForTesting(ReaderCallHook hook, void* context) {
+    gCallHook.store(nullptr, std::memory_order_release);
+    gCallHookContext.store(context, std::memory_order_release);
+    gCallHook.store(hook, std::memory_order_release);
+}
+
 void callRangeReadHook(std::size_t index) {
     if (const auto hook = gHook.load(std::memory_order_acquire))
         hook(index, gHookContext.load(std::memory_order_acquire));
+    callReaderCallHook(ReaderCall::Read);
 }
 
 } // namespace readscope

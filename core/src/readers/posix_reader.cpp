@@ -78,7 +78,9 @@ public:
         Mapping mapping;
         const bool mapped = mapsFile();
         if (mapped && !eachRead_) {
-            if (auto st = keepsMapping() ? mapKept() : setUpMapping(mapping, ranges, out.syscalls);
+            if (auto st = keepsMapping()
+                              ? mapKept()
+                              : setUpMapping(mapping, ranges, out.syscalls, &out.bytesRead);
                 !st)
                 return st.error();
         }
@@ -175,7 +177,11 @@ private:
         return okStatus();
     }
 
-    Status setUpMapping(Mapping& mapping, std::span<const Range> ranges, std::uint64_t& syscalls) {
+    // mmap-populate reads the file's pages from its workers' lowest range to their highest:
+    // `populated`, where given, gets those bytes (a round's ranges can be far apart, and the
+    // gaps between them are read too).
+    Status setUpMapping(Mapping& mapping, std::span<const Range> ranges, std::uint64_t& syscalls,
+                        std::uint64_t* populated = nullptr) {
         if (auto st = mapping.map(fd_.get(), f_.size, false, syscalls); !st)
             return Error{fmt::format("mapping '{}': {}", f_.path, st.error().message)};
         if (s_.hint != Hint::Populate || ranges.empty())
@@ -190,13 +196,18 @@ private:
             return okStatus();
         const auto start = alignDown(lo, f_.pageSize);
         ++syscalls;
-        if (platform::populateMapping(mapping.base() + start, hi - start))
+        if (platform::populateMapping(mapping.base() + start, hi - start)) {
+            if (populated)
+                *populated += hi - start;
             return okStatus();
+        }
         if (errno != EINVAL)
             return Error{fmt::format("madvise(MADV_POPULATE_READ) on '{}' failed: {}", f_.path,
                                      std::strerror(errno))};
         // Before Linux 5.14: populate the whole mapping at mmap time instead.
         mapping.unmap(syscalls);
+        if (populated)
+            *populated += f_.size;
         return mapping.map(fd_.get(), f_.size, true, syscalls);
     }
 

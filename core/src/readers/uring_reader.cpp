@@ -253,6 +253,7 @@ private:
 
     void finish(Slot& s, Consumer& consumer, ReadOutcome& out) {
         consumer.buffer({s.buffer, s.filled}, s.index);
+        callRangeReadHook(s.index);
         out.bytes += s.filled;
         if (s.timed)
             out.latencies.push_back(secondsBetween(s.start, Clock::now()));

@@ -5,6 +5,8 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
+#include <dirent.h>
 #include <fcntl.h>
 #include <fstream>
 #include <sys/mman.h>
@@ -190,6 +192,61 @@ std::uint64_t processFaults() {
     rusage r{};
     getrusage(RUSAGE_SELF, &r);
     return static_cast<std::uint64_t>(r.ru_minflt + r.ru_majflt);
+}
+
+std::optional<std::uint64_t> storageBytesRead() {
+#ifdef __linux__
+    // Read with one read(2): an ifstream costs more than the file's 100-odd bytes do.
+    const int fd = ::open("/proc/self/io", O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return std::nullopt;
+    char text[512];
+    const ssize_t n = ::read(fd, text, sizeof text - 1);
+    ::close(fd);
+    if (n <= 0)
+        return std::nullopt;
+    text[n] = '\0';
+    const char* at = std::strstr(text, "\nread_bytes: ");
+    if (!at)
+        return std::nullopt;
+    return std::strtoull(at + 13, nullptr, 10);
+#else
+    return std::nullopt;
+#endif
+}
+
+double ioWorkerSeconds() {
+#ifdef __linux__
+    // Each task's comm, then its schedstat's first field: nanoseconds on a CPU.
+    double seconds = 0;
+    DIR* tasks = ::opendir("/proc/self/task");
+    if (!tasks)
+        return 0;
+    while (const dirent* entry = ::readdir(tasks)) {
+        if (entry->d_name[0] == '.')
+            continue;
+        const std::string task = std::string("/proc/self/task/") + entry->d_name;
+        char comm[32] = {};
+        if (FILE* f = std::fopen((task + "/comm").c_str(), "re")) {
+            const bool got = std::fgets(comm, sizeof comm, f) != nullptr;
+            std::fclose(f);
+            if (!got || std::strncmp(comm, "iou-", 4) != 0)
+                continue;
+        } else {
+            continue;
+        }
+        if (FILE* f = std::fopen((task + "/schedstat").c_str(), "re")) {
+            unsigned long long ns = 0;
+            if (std::fscanf(f, "%llu", &ns) == 1)
+                seconds += double(ns) / 1e9;
+            std::fclose(f);
+        }
+    }
+    ::closedir(tasks);
+    return seconds;
+#else
+    return 0;
+#endif
 }
 
 std::string faultsUncountedReason() { return {}; }

@@ -185,6 +185,10 @@ std::uint64_t processFaults() {
     return GetProcessMemoryInfo(GetCurrentProcess(), &pmc, sizeof pmc) ? pmc.PageFaultCount : 0;
 }
 
+std::optional<std::uint64_t> storageBytesRead() { return std::nullopt; }
+
+double ioWorkerSeconds() { return 0; }
+
 std::string faultsUncountedReason() {
     // Every running Windows process has faulted in its own image, so a count of zero means
     // the counter is not kept (as under Wine), not that nothing faulted.
