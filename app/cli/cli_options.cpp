@@ -10,6 +10,9 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <utility>
+
 namespace readscope::cli {
 
 namespace {
@@ -167,6 +170,16 @@ void declareOutputOptions(CLI::App& run, RunOptions& o) {
 }
 
 } // namespace
+
+void finishPlan(RunOptions& o) {
+    // With the whole pattern, --sizes are file sizes: each a copy of FILE's first bytes.
+    if (o.sizesGiven && o.plan.pattern == Pattern::Whole)
+        o.plan.fileSizes = std::exchange(o.plan.sizes, Plan{}.sizes);
+    // A queue-depth sweep measures io_uring strategies: "all" means all of those.
+    if (o.allStrategies && sweepAxis(o.plan) == SweepAxis::QueueDepth)
+        std::erase_if(o.plan.strategies,
+                      [](const std::string& id) { return !queueDepthSweepExclusion(id).empty(); });
+}
 
 CLI::App* addRunOptions(CLI::App& root, RunOptions& o) {
     CLI::App* run = addCommand(

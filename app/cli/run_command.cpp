@@ -119,13 +119,7 @@ int runCommand(RunOptions& o) {
                                         *o.reportDir, ec.message()),
                             kExitUsage);
     }
-    // With the whole pattern, --sizes are file sizes: each a copy of FILE's first bytes.
-    if (o.sizesGiven && o.plan.pattern == Pattern::Whole)
-        o.plan.fileSizes = std::exchange(o.plan.sizes, Plan{}.sizes);
-    // A queue-depth sweep measures io_uring strategies: "all" means all of those.
-    if (o.allStrategies && sweepAxis(o.plan) == SweepAxis::QueueDepth)
-        std::erase_if(o.plan.strategies,
-                      [](const std::string& id) { return !queueDepthSweepExclusion(id).empty(); });
+    finishPlan(o);
     std::optional<ResultDocument> recovered;
     if (o.resumePath) {
         if (o.planFlagsGiven || !o.plan.file.empty())

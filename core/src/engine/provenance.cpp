@@ -56,9 +56,12 @@ std::string reproduceCommand(const Plan& p) {
     if (p.budget)
         cmd += " --budget " + formatSizeShort(p.budget);
     // Always said: the defaults have changed before (consume minimal became all).
-    cmd += fmt::format(" --consume {} --round-time {}", toString(p.consume), p.roundTimeSeconds);
+    cmd += fmt::format(" --consume {} --round-time {} --time-cap {}", toString(p.consume),
+                       p.roundTimeSeconds, p.timeCapSeconds);
     if (!p.bufferOffsets.empty())
         cmd += " --buffer-offset " + formatBufferOffsets(p.bufferOffsets);
+    if (p.dropCachesAsRoot)
+        cmd += " --drop-caches";
     return cmd;
 }
 
