@@ -13,8 +13,8 @@ class TestMachineLimits : public QObject {
 private slots:
     // Copying threads are started before the clock, as a round's workers are: a thread that
     // takes 100 ms to start (thread creation on a loaded machine, made long here) must not
-    // show in the limit. Before the gate, every pass took those 100 ms, and 8 MiB at four
-    // threads read about 0.08 GB/s beside a several-GB/s limit.
+    // show in the limit. Before the gate, every pass took those 100 ms: 128 MiB at four
+    // threads read 1.27 GB/s beside a 14.9 GB/s limit.
     void threadStartIsNotTimed() {
         constexpr std::uint64_t source = CopyLimit::kMaxSource; // passes of a few ms
         CopyLimit plain(source);
@@ -25,8 +25,8 @@ private slots:
         qInfo("memcpy limit, 4 threads: %.2f GB/s; with 100 ms thread starts: %.2f GB/s", fast,
               slow);
         QVERIFY(fast > 0);
-        // 8 MiB in 100 ms is 0.084 GB/s: a limit that timed the start could not pass 0.1.
-        QVERIFY2(slow > 0.4 * fast && slow > 0.1, qPrintable(QString::number(slow)));
+        // 128 MiB in 100 ms is 1.34 GB/s: a limit that timed the start stays under it.
+        QVERIFY2(slow > 0.4 * fast, qPrintable(QString::number(slow)));
     }
 
     // One thread has no thread to start: the limit is the copy alone.

@@ -364,7 +364,7 @@ private slots:
 
     // A cold random round reads each page of its ranges from storage once: its ranges are
     // disjoint, so the bytes the device fetched match the bytes wanted (ranges drawn with
-    // replacement read about a third of a whole-file round from the page cache: 0.63x).
+    // replacement read about a quarter of a whole-file round from the page cache: 0.73x).
     void coldRandomRoundsFetchWhatTheyWant() {
         auto plan = smallPlan(*file_);
         plan.cache = CacheMode::Cold;
