@@ -230,6 +230,7 @@ ChartView::ChartView(ResultsModel* model, QWidget* parent)
     connect(plot_, &QCustomPlot::mouseMove, this, &ChartView::showTooltip);
     connect(model_, &QAbstractItemModel::modelReset, this, &ChartView::rebuild);
     connect(model_, &QAbstractItemModel::rowsInserted, this, &ChartView::rebuild);
+    connect(model_, &QAbstractItemModel::dataChanged, this, &ChartView::rebuild); // a new round
     applyPalette();
     rebuild();
 }

@@ -60,6 +60,9 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     buildLayout();
     buildActions();
     connect(controller_, &RunController::started, model_, &ResultsModel::beginRun);
+    // Every round of a point updates its cells' rows, so every point fills in a little at a
+    // time; the finished cell takes its row's place.
+    connect(controller_, &RunController::cellMeasured, model_, &ResultsModel::addCell);
     connect(controller_, &RunController::cellFinished, model_, &ResultsModel::addCell);
     connect(controller_, &RunController::progressed, this, &MainWindow::onProgress);
     connect(controller_, &RunController::warned, this, [this](const QString& m) { log(m, true); });

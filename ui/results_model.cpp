@@ -2,6 +2,8 @@
 
 #include <QLocale>
 
+#include <algorithm>
+
 #include "readscope/buffer_offsets.h"
 #include "readscope/units.h"
 
@@ -162,6 +164,15 @@ void ResultsModel::beginRun(const ResultDocument& header) {
 }
 
 void ResultsModel::addCell(const Cell& cell) {
+    const auto same = std::find_if(doc_.cells.begin(), doc_.cells.end(), [&](const Cell& c) {
+        return c.strategy == cell.strategy && c.point() == cell.point();
+    });
+    if (same != doc_.cells.end()) {
+        *same = cell;
+        const int at = int(same - doc_.cells.begin());
+        emit dataChanged(index(at, 0), index(at, ColumnCount - 1));
+        return;
+    }
     const int row = int(doc_.cells.size());
     beginInsertRows({}, row, row);
     doc_.cells.push_back(cell);
@@ -169,13 +180,24 @@ void ResultsModel::addCell(const Cell& cell) {
 }
 
 void ResultsModel::finishRun(const ResultDocument& doc) {
-    // The final document holds the cells that arrived one by one, plus completeness and notes:
-    // take it without a reset when the rows are the same ones.
-    if (doc.cells.size() != doc_.cells.size()) {
+    // The final document holds the cells that arrived round by round, plus completeness and
+    // notes: its cells take their rows' places (rows keep the order they arrived in, which the
+    // table's sorting maps), and a cell the run did not keep (a stop between rounds) goes.
+    const bool sameCells = doc.cells.size() == doc_.cells.size() &&
+                           std::all_of(doc.cells.begin(), doc.cells.end(), [this](const Cell& c) {
+                               return doc_.find(c.strategy, c.point()) != nullptr;
+                           });
+    if (!sameCells) {
         setDocument(doc);
         return;
     }
+    std::vector<Cell> rows = std::move(doc_.cells);
     doc_ = doc;
+    for (auto& row : rows)
+        row = *doc.find(row.strategy, row.point());
+    doc_.cells = std::move(rows);
+    if (!doc_.cells.empty())
+        emit dataChanged(index(0, 0), index(int(doc_.cells.size()) - 1, ColumnCount - 1));
 }
 
 void ResultsModel::clear() { setDocument(ResultDocument{}); }

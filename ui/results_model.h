@@ -46,6 +46,8 @@ public:
 
     void setDocument(const ResultDocument& doc); // header and cells, as opened or just run
     void beginRun(const ResultDocument& header); // header only, cells follow
+    // A new row, or the row of the same strategy and point brought up to date (a cell's
+    // rounds arrive one at a time).
     void addCell(const Cell& cell);
     void finishRun(const ResultDocument& doc); // the runner's final document
     void clear();

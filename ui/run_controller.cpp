@@ -27,6 +27,10 @@ RunController::RunController(QObject* parent) : QObject(parent) {
         if (job == job_)
             emit progressed(p);
     });
+    connect(worker_, &RunWorker::cellMeasured, this, [this](quint64 job, const Cell& c) {
+        if (job == job_)
+            emit cellMeasured(c);
+    });
     connect(worker_, &RunWorker::cellFinished, this, [this](quint64 job, const Cell& c) {
         if (job == job_)
             emit cellFinished(c);

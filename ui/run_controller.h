@@ -31,6 +31,7 @@ signals:
     void runningChanged(bool running);
     void started(const readscope::ResultDocument& header);
     void progressed(const readscope::Progress& progress);
+    void cellMeasured(const readscope::Cell& cell); // its rounds so far
     void cellFinished(const readscope::Cell& cell);
     void warned(const QString& message);
     void finished(const readscope::ResultDocument& doc, const QString& error);

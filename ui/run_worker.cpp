@@ -13,6 +13,7 @@ public:
     SignalSink(RunWorker& worker, quint64 job) : worker_(worker), job_(job) {}
     void onStarted(const ResultDocument& header) override { emit worker_.started(job_, header); }
     void onProgress(const Progress& p) override { emit worker_.progressed(job_, p); }
+    void onRoundMeasured(const Cell& c) override { emit worker_.cellMeasured(job_, c); }
     void onCellFinished(const Cell& c) override { emit worker_.cellFinished(job_, c); }
     void onWarning(const std::string& m) override {
         emit worker_.warned(job_, QString::fromStdString(m));

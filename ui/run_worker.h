@@ -21,6 +21,8 @@ public:
 signals:
     void started(quint64 job, const readscope::ResultDocument& header);
     void progressed(quint64 job, const readscope::Progress& progress);
+    // A cell with the rounds recorded so far (every round of a point), then finished.
+    void cellMeasured(quint64 job, const readscope::Cell& cell);
     void cellFinished(quint64 job, const readscope::Cell& cell);
     void warned(quint64 job, const QString& message);
     // Always emitted, also after a stop or an error (error is empty on success).

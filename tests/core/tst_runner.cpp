@@ -7,11 +7,13 @@
 #include "test_file.h"
 
 #include <QElapsedTimer>
+#include <QTemporaryDir>
 #include <QTest>
 
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <filesystem>
 #include <map>
 #include <mutex>
 #include <semaphore>
@@ -100,7 +102,8 @@ private slots:
         const auto ids = smallPlan(*file_).strategies;
         std::vector<std::string> order;
         for (const auto& p : sink.progress)
-            if (p.phase.rfind("round", 0) == 0 && p.rangeBytes == (16 << 10))
+            if (p.phase.rfind("round", 0) == 0 && p.rangeBytes == (16 << 10) &&
+                !p.strategy.empty()) // a step's, not the one saying where a round begins
                 order.push_back(p.strategy);
         QCOMPARE(order.size(), std::size_t(9));
         for (std::size_t i = 0; i < order.size(); ++i)
@@ -526,7 +529,64 @@ private slots:
         QVERIFY(finished->find("read-prealloc", file_->size()));
     }
 
-    void stopMidCellIsPromptAndDropsTheUnfinishedSize() {
+    // Killed between rounds: the recovery file holds every cell as its last round left it
+    // (partial), and resuming goes on from those rounds to the plan's, with the same ranges
+    // per round, instead of measuring the cells again.
+    void aRunKilledBetweenRoundsResumesFromThem() {
+        auto plan = smallPlan(*file_);
+        plan.sizes = {64 << 10, 1 << 20};
+        plan.rounds = 4;
+        plan.strategies = {"pread-uninit", "seek-read"};
+        QTemporaryDir dir;
+        const std::string path = dir.filePath("recovery.jsonl").toStdString();
+        const std::string crash = dir.filePath("at-the-crash.jsonl").toStdString();
+        // What a kill -9 would leave: the recovery file as it stood after the 5th round of a
+        // point (every point has 2 rounds, one of them 3).
+        struct CrashImage : RecordingSink {
+            std::string from, to;
+            int rounds = 0;
+            void onRoundMeasured(const Cell&) override {
+                if (++rounds == 2 * 5) // two strategies a point's round
+                    std::filesystem::copy_file(from, to);
+            }
+        } inner;
+        inner.from = path;
+        inner.to = crash;
+        RecoverySink recovery(inner, path);
+        auto full = runPlan(plan, recovery);
+        QVERIFY(full.ok());
+        auto recovered = readRecovery(crash);
+        QVERIFY2(recovered.ok(), recovered.ok() ? "" : recovered.error().message.c_str());
+        QCOMPARE(recovered->cells.size(), std::size_t(4));
+        std::size_t rounds = 0;
+        for (const auto& c : recovered->cells) {
+            QVERIFY(c.partial);
+            rounds += c.samples.size();
+        }
+        QCOMPARE(rounds, std::size_t(2 * 5));
+        QVERIFY2(recovered->note.find("4 cut short between rounds") != std::string::npos,
+                 recovered->note.c_str());
+        RecordingSink again;
+        auto resumed = resumeRun(*recovered, again);
+        QVERIFY(resumed.ok());
+        QVERIFY(resumed->complete);
+        QCOMPARE(resumed->cells.size(), std::size_t(4));
+        for (const auto& c : resumed->cells) {
+            const Cell* before = recovered->find(c.strategy, c.point());
+            QVERIFY(before);
+            QVERIFY(!c.partial);
+            QCOMPARE(c.samples.size(), std::size_t(4));
+            QCOMPARE(c.rangesPerRound, before->rangesPerRound);
+            for (std::size_t r = 0; r < before->samples.size(); ++r) { // kept as they were
+                QCOMPARE(c.samples[r].round, before->samples[r].round);
+                QCOMPARE(c.samples[r].seconds, before->samples[r].seconds);
+            }
+            for (std::size_t r = 0; r < c.samples.size(); ++r) // numbered on from them
+                QCOMPARE(c.samples[r].round, int(r) + 1);
+        }
+    }
+
+    void stopMidCellIsPromptAndKeepsTheRecordedRounds() {
         auto plan = smallPlan(*file_);
         plan.sizes = {256 << 10, 4 << 10};
         plan.rounds = 10000; // minutes of rounds: the stop always lands mid-cell
@@ -560,7 +620,12 @@ private slots:
         QVERIFY2(signalled, "the run never reached round 3");
         QVERIFY(doc.ok());
         QVERIFY(!doc->complete);
-        QVERIFY(doc->cells.empty()); // a stopped size is dropped whole
+        // The rounds recorded before the stop are kept, and each cell says it was stopped.
+        QVERIFY(!doc->cells.empty());
+        for (const auto& c : doc->cells) {
+            QVERIFY(!c.samples.empty() && c.samples.size() < 10);
+            QVERIFY2(c.message.find("stopped: ") != std::string::npos, c.message.c_str());
+        }
         qInfo("stop honoured %lld ms after it was requested", ms);
         // Time is the thing tested here: the stop is checked before every range, so the run
         // ends within one 256 KiB read plus the round's bookkeeping (well under 10 ms). 2 s
@@ -569,19 +634,67 @@ private slots:
         QVERIFY2(ms < 2000, "the run must end promptly after a stop");
     }
 
-    void stopAfterFirstSizeKeepsIt() {
+    // A stop after the first recorded round keeps that round's cells, each with its one
+    // round, and leaves out the cells the run had not yet reached.
+    void stopAfterARoundKeepsIt() {
         auto plan = smallPlan(*file_);
         plan.sizes = {1 << 20, 4 << 10};
         plan.rounds = 3;
         plan.strategies = {"pread-uninit"};
-        RecordingSink sink;
-        std::stop_source stop;
-        sink.onCell = [&](const Cell&) { stop.request_stop(); };
-        auto doc = runPlan(plan, sink, stop.get_token());
+        struct StopSink : RecordingSink {
+            std::stop_source stop;
+            std::vector<Cell> rounds;
+            void onRoundMeasured(const Cell& c) override {
+                rounds.push_back(c);
+                stop.request_stop();
+            }
+        } sink;
+        auto doc = runPlan(plan, sink, sink.stop.get_token());
         QVERIFY(doc.ok());
         QVERIFY(!doc->complete);
+        QCOMPARE(sink.rounds.size(), std::size_t(1));
         QCOMPARE(doc->cells.size(), std::size_t(1));
-        QCOMPARE(doc->cells[0].rangeBytes, std::uint64_t(1 << 20));
+        QCOMPARE(doc->cells[0].rangeBytes, sink.rounds[0].rangeBytes);
+        QCOMPARE(doc->cells[0].samples.size(), std::size_t(1));
+        QVERIFY2(doc->cells[0].message.find("stopped: 1 of 3 rounds") != std::string::npos,
+                 doc->cells[0].message.c_str());
+    }
+
+    // Every cell's rounds are spread over the run: each round visits every point (in a seeded
+    // order of its own) before any point has its next round, and each recorded round reaches
+    // the sink as it ends.
+    void roundsVisitEveryPointInTurn() {
+        auto plan = smallPlan(*file_);
+        plan.sizes = {4 << 10, 64 << 10, 1 << 20};
+        plan.rounds = 4;
+        plan.strategies = {"pread-uninit", "seek-read"};
+        struct RoundSink : RecordingSink {
+            std::vector<Cell> rounds;
+            void onRoundMeasured(const Cell& c) override { rounds.push_back(c); }
+        } sink;
+        auto doc = runPlan(plan, sink);
+        QVERIFY(doc.ok());
+        QCOMPARE(sink.rounds.size(), std::size_t(3 * 4 * 2)); // points x rounds x strategies
+        std::vector<std::uint64_t> order; // the point of each (point, round) in turn
+        for (std::size_t i = 0; i < sink.rounds.size(); i += 2) {
+            QCOMPARE(sink.rounds[i].rangeBytes, sink.rounds[i + 1].rangeBytes);
+            QCOMPARE(sink.rounds[i].samples.size(), sink.rounds[i + 1].samples.size());
+            order.push_back(sink.rounds[i].rangeBytes);
+        }
+        bool reordered = false;
+        for (std::size_t r = 0; r < 4; ++r) {
+            std::vector<std::uint64_t> round(order.begin() + std::ptrdiff_t(3 * r),
+                                             order.begin() + std::ptrdiff_t(3 * r + 3));
+            for (std::size_t k = 0; k < 3; ++k)
+                QCOMPARE(sink.rounds[2 * (3 * r + k)].samples.size(), r + 1);
+            reordered |=
+                r > 0 && round != std::vector<std::uint64_t>(order.begin(), order.begin() + 3);
+            std::sort(round.begin(), round.end());
+            QCOMPARE(round, (std::vector<std::uint64_t>{4 << 10, 64 << 10, 1 << 20}));
+        }
+        QVERIFY(reordered); // the order is drawn anew each round
+        for (const auto& c : doc->cells)
+            QCOMPARE(c.samples.size(), std::size_t(4));
     }
 
     void badPlanIsAnError() {

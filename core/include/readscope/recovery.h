@@ -1,7 +1,8 @@
 #pragma once
-// Nothing finished is lost to a crash or a kill -9: a RecoverySink appends the run's header
-// and every finished cell to a file as they happen (one JSON document per line, flushed to
-// disk), and readRecovery() turns whatever made it to disk back into a document.
+// Nothing finished is lost to a crash or a kill -9: a RecoverySink appends the run's header,
+// each cell after every recorded round (marked partial) and every finished cell to a file as
+// they happen (one JSON document per line, flushed to disk), and readRecovery() turns whatever
+// made it to disk back into a document.
 #include "readscope/result.h"
 #include "readscope/result_document.h"
 #include "readscope/runner.h"
@@ -21,6 +22,7 @@ public:
 
     void onStarted(const ResultDocument& header) override;
     void onProgress(const Progress& progress) override { inner_.onProgress(progress); }
+    void onRoundMeasured(const Cell& cell) override;
     void onCellFinished(const Cell& cell) override;
     void onWarning(const std::string& message) override { inner_.onWarning(message); }
 
@@ -36,11 +38,13 @@ private:
     bool warned_ = false;
 };
 
-// The header's plan and system, and every complete cell line; a torn last line is ignored.
+// The header's plan and system, and each cell as its last complete line left it (partial:
+// rounds of a run that did not finish); a torn last line is ignored.
 Result<ResultDocument> readRecovery(const std::string& path);
 
-// Runs what a recovered document's plan still lacks (the range sizes without cells) and
-// returns the recovered cells and the new ones as one document.
+// Runs what a recovered document's plan still lacks (the points whose cells are missing or
+// partial; a partial cell goes on from its recorded rounds) and returns the recovered cells
+// and the new ones as one document.
 Result<ResultDocument> resumeRun(const ResultDocument& recovered, RunSink& sink,
                                  std::stop_token stop = {});
 

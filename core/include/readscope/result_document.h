@@ -79,6 +79,9 @@ struct Cell {
     // what the strategy asked for. None where not measured.
     std::optional<double> deviceBytesRead;
     std::optional<double> fetchedPerWanted;
+    // A recovery file's cell caught between rounds (a run that crashed or was killed): its
+    // rounds so far, which a resumed run goes on from. Written as "partial" only when set.
+    bool partial = false;
     void summarize(); // recomputes summary, residentBefore, readAmplification, fetched bytes,
                       // Ok/Noisy status
     // Has figures to show (ok, noisy or not-cold); failed and unavailable cells have none.

@@ -1,7 +1,10 @@
 #pragma once
-// Runs a plan: for each range size, an untimed verification pass, warm-up rounds, then
-// measured rounds that interleave the strategies (A B C A B C ...). Results leave through a
-// RunSink; a stop token ends the run within one range read, keeping finished cells.
+// Runs a plan: for each point (range size, or the swept threads, depth or offset) an untimed
+// calibration and verification pass, then warm-up and measured rounds, each round visiting
+// every point in a seeded order of its own and interleaving the strategies within each point
+// (A B C, B C A ...), so that every cell's rounds are spread over the whole run. A whole-file
+// sweep reads one point's copy at a time instead. Results leave through a RunSink; a stop
+// token ends the run within one range read, keeping the rounds recorded so far.
 #include "readscope/plan.h"
 #include "readscope/result.h"
 #include "readscope/result_document.h"
@@ -33,6 +36,10 @@ public:
     virtual ~RunSink() = default;
     virtual void onStarted(const ResultDocument& /*header*/) {}
     virtual void onProgress(const Progress& /*progress*/) {}
+    // A point's round is recorded: each of its cells with the rounds so far (summarized; the
+    // status and notes are final only in onCellFinished). The live chart and the recovery file
+    // take them, so a crash late in a run loses only the round it was in.
+    virtual void onRoundMeasured(const Cell& /*cell*/) {}
     virtual void onCellFinished(const Cell& /*cell*/) {}
     virtual void onWarning(const std::string& /*message*/) {}
 };
@@ -41,9 +48,12 @@ public:
 // is unusable. Failed and unavailable cells are in the document with their reasons.
 Result<ResultDocument> runPlan(const Plan& plan, RunSink& sink, std::stop_token stop = {});
 // The same plan, measuring only these of its points (a resumed run): everything else about the
-// run (its sweep axis, the allocation size of pinned buffers) stays what the plan made it.
+// run (its sweep axis, the allocation size of pinned buffers) stays what the plan made it. A
+// cell that `recovered` holds with rounds goes on from them (its ranges per round kept) to the
+// plan's rounds.
 Result<ResultDocument> runPlanPoints(const Plan& plan, const std::vector<SweepPoint>& points,
-                                     RunSink& sink, std::stop_token stop = {});
+                                     RunSink& sink, std::stop_token stop = {},
+                                     const ResultDocument* recovered = nullptr);
 
 // A whole-file sweep's copies that a crash or kill left behind, in the folder the document
 // names (copiesFolder): removes those copies and the folder, nothing else. Resuming the run,

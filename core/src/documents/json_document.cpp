@@ -176,30 +176,33 @@ json cellJson(const ResultDocument& doc, const Cell& c) {
     const auto& m = c.summary;
     // A cell without figures (failed, unavailable) has no rates: null, never 0.
     auto rate = [&](double v) { return c.measured() ? json(v) : json(nullptr); };
-    return {{"strategy", c.strategy},
-            {"range_bytes", c.rangeBytes},
-            {"buffer_offset", c.bufferOffset ? json(*c.bufferOffset) : json(nullptr)},
-            {"buffer_page_offsets", offsetCountsJson(c.bufferPageOffsets)},
-            {"ranges_per_round", c.rangesPerRound},
-            {"queue_depth", c.queueDepth ? json(*c.queueDepth) : json(nullptr)},
-            {"point_threads", c.pointThreads ? json(*c.pointThreads) : json(nullptr)},
-            {"point_queue_depth", c.pointQueueDepth ? json(*c.pointQueueDepth) : json(nullptr)},
-            {"fold_gbps", optionalNumber(c.foldGbps)},
-            {"copy_limit_gbps", optionalNumber(c.copyLimitGbps)},
-            // Derived from the median, for scripts; not read back.
-            {"pct_of_copy_limit", optionalNumber(pctOfCopyLimit(c))},
-            {"pct_of_device_limit", optionalNumber(pctOfDeviceLimit(doc, c))},
-            {"median_iops", optionalNumber(medianIops(c))},
-            {"read_amplification", optionalNumber(c.readAmplification)},
-            {"device_bytes_read", optionalNumber(c.deviceBytesRead)},
-            {"fetched_per_wanted", optionalNumber(c.fetchedPerWanted)},
-            {"status", toString(c.status)},
-            {"message", c.message},
-            {"checksum", c.checksum},
-            {"residency_method", c.residencyMethod},
-            {"resident_before", optionalNumber(c.residentBefore)},
-            {"summary", summaryJson(m, rate)},
-            {"samples", samples}};
+    json out = {{"strategy", c.strategy},
+                {"range_bytes", c.rangeBytes},
+                {"buffer_offset", c.bufferOffset ? json(*c.bufferOffset) : json(nullptr)},
+                {"buffer_page_offsets", offsetCountsJson(c.bufferPageOffsets)},
+                {"ranges_per_round", c.rangesPerRound},
+                {"queue_depth", c.queueDepth ? json(*c.queueDepth) : json(nullptr)},
+                {"point_threads", c.pointThreads ? json(*c.pointThreads) : json(nullptr)},
+                {"point_queue_depth", c.pointQueueDepth ? json(*c.pointQueueDepth) : json(nullptr)},
+                {"fold_gbps", optionalNumber(c.foldGbps)},
+                {"copy_limit_gbps", optionalNumber(c.copyLimitGbps)},
+                // Derived from the median, for scripts; not read back.
+                {"pct_of_copy_limit", optionalNumber(pctOfCopyLimit(c))},
+                {"pct_of_device_limit", optionalNumber(pctOfDeviceLimit(doc, c))},
+                {"median_iops", optionalNumber(medianIops(c))},
+                {"read_amplification", optionalNumber(c.readAmplification)},
+                {"device_bytes_read", optionalNumber(c.deviceBytesRead)},
+                {"fetched_per_wanted", optionalNumber(c.fetchedPerWanted)},
+                {"status", toString(c.status)},
+                {"message", c.message},
+                {"checksum", c.checksum},
+                {"residency_method", c.residencyMethod},
+                {"resident_before", optionalNumber(c.residentBefore)},
+                {"summary", summaryJson(m, rate)},
+                {"samples", samples}};
+    if (c.partial)
+        out["partial"] = true;
+    return out;
 }
 
 Cell cellFrom(const json& j) {
@@ -223,6 +226,7 @@ Cell cellFrom(const json& j) {
     c.deviceBytesRead = readOptional(j, "device_bytes_read");
     c.fetchedPerWanted = readOptional(j, "fetched_per_wanted");
     c.status = parseCellStatus(j.value("status", "failed"));
+    c.partial = j.value("partial", false);
     c.message = j.value("message", "");
     c.checksum = j.value("checksum", "");
     c.residencyMethod = j.value("residency_method", "");

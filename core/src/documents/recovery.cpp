@@ -50,6 +50,14 @@ void RecoverySink::onStarted(const ResultDocument& header) {
     inner_.onStarted(header);
 }
 
+void RecoverySink::onRoundMeasured(const Cell& cell) {
+    ResultDocument one;
+    one.cells.push_back(cell);
+    one.cells.back().partial = true;
+    appendLine(toJsonLine(one));
+    inner_.onRoundMeasured(cell);
+}
+
 void RecoverySink::onCellFinished(const Cell& cell) {
     ResultDocument one;
     one.cells.push_back(cell);
@@ -80,18 +88,34 @@ Result<ResultDocument> readRecovery(const std::string& path) {
     ResultDocument doc = std::move(*header);
     while (std::getline(in, line)) {
         auto one = fromJson(line); // a line torn by the crash fails to parse and is skipped
-        if (one && one->cells.size() == 1)
-            doc.cells.push_back(one->cells.front());
+        if (!one || one->cells.size() != 1)
+            continue;
+        Cell& cell = one->cells.front();
+        // A cell's later line (another round, or its end) takes the place of the earlier.
+        auto same = std::find_if(doc.cells.begin(), doc.cells.end(), [&](const Cell& c) {
+            return c.strategy == cell.strategy && c.point() == cell.point();
+        });
+        if (same != doc.cells.end())
+            *same = std::move(cell);
+        else
+            doc.cells.push_back(std::move(cell));
     }
     doc.complete = false;
-    doc.note = fmt::format("recovered {} finished cells from '{}'", doc.cells.size(), path);
+    const auto partial =
+        std::count_if(doc.cells.begin(), doc.cells.end(), [](const Cell& c) { return c.partial; });
+    doc.note = partial
+                   ? fmt::format("recovered {} finished cells and {} cut short between "
+                                 "rounds from '{}'",
+                                 doc.cells.size() - std::size_t(partial), partial, path)
+                   : fmt::format("recovered {} finished cells from '{}'", doc.cells.size(), path);
     return doc;
 }
 
 Result<ResultDocument> resumeRun(const ResultDocument& recovered, RunSink& sink,
                                  std::stop_token stop) {
-    // A point that was cut short mid-way has some cells: it is measured again whole, so every
-    // cell of a point comes from the same interleaved rounds.
+    // A point with a cell missing or cut short between rounds is measured again: its partial
+    // cells go on from their recorded rounds, so every cell of a point still comes from the
+    // same interleaved rounds (a whole-file sweep's cut-short point starts over).
     // A whole-file sweep killed midway left its copies: they go before anything is measured
     // (the resumed run makes its own).
     removeLeftoverCopies(recovered);
@@ -99,18 +123,23 @@ Result<ResultDocument> resumeRun(const ResultDocument& recovered, RunSink& sink,
     std::vector<SweepPoint> remaining;
     for (const auto& point : sweepPoints(plan, recovered.fileSize))
         if (!std::all_of(plan.strategies.begin(), plan.strategies.end(),
-                         [&](const std::string& id) { return recovered.find(id, point); }))
+                         [&](const std::string& id) {
+                             const Cell* c = recovered.find(id, point);
+                             return c && !c->partial;
+                         }))
             remaining.push_back(point);
     ResultDocument merged = recovered;
     std::erase_if(merged.cells, [&](const Cell& c) {
         return std::find(remaining.begin(), remaining.end(), c.point()) != remaining.end();
     });
+    ResultDocument partial = recovered;
+    std::erase_if(partial.cells, [&](const Cell& c) { return !c.partial || wholeFileSweep(plan); });
     if (remaining.empty()) {
         merged.complete = true;
         merged.note = "every cell was already recovered";
         return merged;
     }
-    auto more = runPlanPoints(plan, remaining, sink, stop);
+    auto more = runPlanPoints(plan, remaining, sink, stop, &partial);
     if (!more)
         return more.error();
     for (auto& c : more->cells)

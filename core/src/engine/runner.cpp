@@ -22,7 +22,9 @@
 #include <atomic>
 #include <cerrno>
 #include <cstring>
+#include <numeric>
 #include <optional>
+#include <random>
 #include <thread>
 
 namespace readscope {
@@ -68,8 +70,9 @@ struct Lane {
 class PlanRun {
 public:
     PlanRun(const Plan& plan, const FileProbe& file, RunSink& sink, std::stop_token stop,
-            const std::vector<SweepPoint>* only)
-        : plan_(plan), file_(file), sink_(sink), stop_(stop), only_(only) {}
+            const std::vector<SweepPoint>* only, const ResultDocument* resumeFrom)
+        : plan_(plan), file_(file), sink_(sink), stop_(stop), only_(only), resumeFrom_(resumeFrom) {
+    }
 
     Result<ResultDocument> run() {
         doc_.plan = plan_;
@@ -128,10 +131,14 @@ public:
             if (auto st = warmFile(control_.get(), file_.size, file_.path, stop_); !st)
                 return st.error();
         }
-        for (const auto& point : points_) {
-            if (stop_.stop_requested())
-                break;
-            runPoint(point);
+        if (copies_) {
+            for (const auto& point : points_) {
+                if (stop_.stop_requested())
+                    break;
+                runWholeFilePoint(point);
+            }
+        } else {
+            runInterleaved();
         }
         doc_.complete = !stop_.stop_requested();
         if (!doc_.complete)
@@ -511,52 +518,64 @@ private:
         return RoundEnd::Measured;
     }
 
-    void runPoint(const SweepPoint& point) {
+    // One point of the sweep as the rounds go over it: its ranges, its cells (one per lane),
+    // and each lane's prefix of the ranges split among the point's workers.
+    struct PointRun {
+        SweepPoint point;
+        std::vector<Range> ranges;
+        std::vector<Cell> cells;
+        std::vector<std::size_t> counts;
+        std::vector<std::vector<std::vector<Range>>> parts;
+        int firstRound = 0; // recorded rounds a resumed cell brought: new ones number after
+        int measured = 0;   // rounds recorded in this run
+        bool ready = false; // calibrated and verified
+    };
+
+    PointRun makePoint(const SweepPoint& point) {
+        PointRun run;
+        run.point = point;
         const std::uint64_t size = point.rangeBytes;
         threads_ = threadsAt(plan_, point);
         const auto budget = effectiveBudget(plan_, file_.size);
         // A copy's reads are not bounded by the target's size: a 1 MiB copy of a 1 MiB target
         // is read as often a round as one of a 1 GiB target, up to the round time.
-        const auto ranges = copies_
-                                ? wholeFileReads(size, plan_.budget ? plan_.budget : kDefaultBudget,
-                                                 plan_.cache == CacheMode::Cold)
-                                : makeRanges(plan_.pattern, size, file_.size, budget, plan_.seed);
-        std::vector<Cell> cells(lanes_.size());
+        run.ranges = copies_ ? wholeFileReads(size, plan_.budget ? plan_.budget : kDefaultBudget,
+                                              plan_.cache == CacheMode::Cold)
+                             : makeRanges(plan_.pattern, size, file_.size, budget, plan_.seed);
+        run.cells.resize(lanes_.size());
         for (std::size_t i = 0; i < lanes_.size(); ++i) {
-            cells[i].strategy = std::string(lanes_[i].info->id);
-            cells[i].rangeBytes = size;
-            cells[i].bufferOffset = point.bufferOffset;
-            cells[i].pointThreads = point.threads;
-            cells[i].pointQueueDepth = point.queueDepth;
-            cells[i].rangesPerRound = ranges.size();
-            cells[i].checksum = "not checked";
+            Cell& cell = run.cells[i];
+            cell.strategy = std::string(lanes_[i].info->id);
+            cell.rangeBytes = size;
+            cell.bufferOffset = point.bufferOffset;
+            cell.pointThreads = point.threads;
+            cell.pointQueueDepth = point.queueDepth;
+            cell.rangesPerRound = run.ranges.size();
+            cell.checksum = "not checked";
             if (!lanes_[i].unavailable.empty()) {
-                cells[i].status = CellStatus::Unavailable;
-                cells[i].message = lanes_[i].unavailable;
+                cell.status = CellStatus::Unavailable;
+                cell.message = lanes_[i].unavailable;
+            }
+            // A resumed run goes on from the rounds its recovery file kept.
+            if (const Cell* before = resumed(cell); before && cell.status == CellStatus::Ok) {
+                cell.samples = before->samples;
+                for (const auto& sample : cell.samples)
+                    run.firstRound = std::max(run.firstRound, sample.round);
             }
         }
-        // A whole-file sweep's point reads its own copy, dropped however the point ends.
-        struct DropCopy {
-            PlanRun* run;
-            ~DropCopy() {
-                if (run)
-                    run->dropCopy();
-            }
-        } drop{copies_ ? this : nullptr};
-        if (copies_)
-            if (auto st = useCopy(size, cells, point); !st) {
-                if (stop_.stop_requested())
-                    return;
-                for (std::size_t i = 0; i < cells.size(); ++i)
-                    if (usable(lanes_[i], cells[i]))
-                        fail(cells[i], st.error().message);
-            }
-        measurePoint(point, ranges, cells);
+        run.counts.assign(lanes_.size(), run.ranges.size());
+        run.parts.resize(lanes_.size());
+        return run;
     }
 
-    void measurePoint(const SweepPoint& point, const std::vector<Range>& ranges,
-                      std::vector<Cell>& cells) {
-        const std::uint64_t size = point.rangeBytes;
+    // The cell a resumed run's recovery file kept for this strategy and point, if any.
+    const Cell* resumed(const Cell& cell) const {
+        return resumeFrom_ ? resumeFrom_->find(cell.strategy, cell.point()) : nullptr;
+    }
+
+    // The readers as this point reads: its threads, buffer offset and queue depth.
+    void usePoint(const SweepPoint& point) {
+        threads_ = threadsAt(plan_, point);
         const std::uint32_t largestOffset =
             plan_.bufferOffsets.empty()
                 ? 0
@@ -567,6 +586,90 @@ private:
                 reader->placeBuffers(point.bufferOffset, largestOffset);
                 reader->useQueueDepth(depth);
             }
+    }
+
+    // A whole-file sweep's point, start to end on its own copy (each point reads a file of its
+    // own, made for it and removed after it).
+    void runWholeFilePoint(const SweepPoint& point) {
+        PointRun run = makePoint(point);
+        // A whole-file sweep's point reads its own copy, dropped however the point ends.
+        struct DropCopy {
+            PlanRun* run;
+            ~DropCopy() { run->dropCopy(); }
+        } drop{this};
+        if (auto st = useCopy(point.rangeBytes, run.cells, point); !st) {
+            if (stop_.stop_requested())
+                return;
+            for (std::size_t i = 0; i < run.cells.size(); ++i)
+                if (usable(lanes_[i], run.cells[i]))
+                    fail(run.cells[i], st.error().message);
+        }
+        if (!setUpPoint(run))
+            return;
+        const auto start = Clock::now();
+        for (int r = 0; r < plan_.warmup + plan_.rounds; ++r) {
+            if (r >= plan_.warmup && timeCapped(run.measured, start, 1))
+                break;
+            if (measureRound(run, r) == RoundEnd::Stopped)
+                return; // a stopped point is dropped whole: its cells are incomplete
+        }
+        finishPoint(run);
+    }
+
+    // Every point set up first (untimed), then round by round over all of them: each round
+    // visits the points in a seeded order of its own, and within a point the strategies
+    // interleave as before, so a cell's rounds are spread over the whole run and its interval
+    // sees the drift a later run will meet. Each round's samples reach the sink as they come.
+    void runInterleaved() {
+        std::vector<PointRun> runs;
+        runs.reserve(points_.size());
+        for (const auto& point : points_) {
+            runs.push_back(makePoint(point));
+            if (!setUpPoint(runs.back()))
+                return keepWhatWasMeasured(runs);
+        }
+        const auto start = Clock::now();
+        std::mt19937_64 order(plan_.seed ^ 0x5EED0F5EED0F5EEDull);
+        std::vector<std::size_t> visit(runs.size());
+        std::iota(visit.begin(), visit.end(), std::size_t{0});
+        int measured = 0;
+        for (int r = 0; r < plan_.warmup + plan_.rounds; ++r) {
+            if (r >= plan_.warmup && timeCapped(measured, start, runs.size()))
+                break;
+            std::shuffle(visit.begin(), visit.end(), order);
+            for (const std::size_t k : visit)
+                if (measureRound(runs[k], r) == RoundEnd::Stopped)
+                    return keepWhatWasMeasured(runs);
+            measured += r >= plan_.warmup ? 1 : 0;
+        }
+        for (auto& run : runs)
+            finishPoint(run);
+    }
+
+    // The time cap: no new round once the run has spent timeCapSeconds per point, and at
+    // least kMinRoundsBeforeCap rounds were recorded.
+    bool timeCapped(int measured, Clock::time_point start, std::size_t points) const {
+        return measured >= kMinRoundsBeforeCap &&
+               secondsBetween(start, Clock::now()) > plan_.timeCapSeconds * double(points);
+    }
+
+    // A stopped run keeps the rounds it recorded: each cell with at least one is finished as
+    // it stands and says after how many of its rounds the run stopped; cells without one are
+    // left out, to be measured by a resumed run.
+    void keepWhatWasMeasured(std::vector<PointRun>& runs) {
+        for (auto& run : runs)
+            if (run.ready)
+                finishPoint(run, /*stopped=*/true);
+    }
+
+    // Before its rounds, untimed: the point's limits, then each strategy's prefix of the
+    // ranges (calibrated to the round time, or the one a resumed cell used) verified against
+    // the file's own bytes. False when stopped.
+    bool setUpPoint(PointRun& run) {
+        const SweepPoint& point = run.point;
+        const std::uint64_t size = point.rangeBytes;
+        auto& cells = run.cells;
+        usePoint(point);
         if (plan_.cache == CacheMode::Warm && !copies_) {
             if (!copyLimit_)
                 copyLimit_.emplace(effectiveBudget(plan_, file_.size));
@@ -583,8 +686,6 @@ private:
         }
         // Each strategy reads a prefix of the cell's one sequence (the same offsets, the same
         // seeded draws), as long as it reads in the round time; verified over that prefix.
-        std::vector<std::size_t> counts(lanes_.size(), ranges.size());
-        std::vector<std::vector<std::vector<Range>>> parts(lanes_.size());
         // One plain pass over the longest prefix any strategy reads, extended when needed.
         std::vector<std::uint64_t> rangeSums;
         std::optional<Error> referenceError;
@@ -592,12 +693,16 @@ private:
             if (!usable(lanes_[i], cells[i]))
                 continue;
             report("calibrate", cells[i].strategy, point);
-            const std::size_t count = calibrate(lanes_[i], cells[i], ranges);
+            const Cell* before = resumed(cells[i]);
+            const std::size_t count =
+                before && before->rangesPerRound > 0 && before->rangesPerRound <= run.ranges.size()
+                    ? before->rangesPerRound // the prefix its recovered rounds read
+                    : calibrate(lanes_[i], cells[i], run.ranges);
             if (count == 0 || stop_.stop_requested())
-                return;
-            readPrefix(i, count, counts, cells, ranges, parts); // may round it to whole batches
-            const std::span<const Range> prefix = std::span(ranges).first(counts[i]);
-            if (!referenceError && rangeSums.size() < counts[i]) {
+                return false;
+            readPrefix(i, count, run.counts, cells, run.ranges, run.parts);
+            const std::span<const Range> prefix = std::span(run.ranges).first(run.counts[i]);
+            if (!referenceError && rangeSums.size() < run.counts[i]) {
                 auto more = referenceRangeChecksums(*reading_, prefix.subspan(rangeSums.size()));
                 if (more)
                     rangeSums.insert(rangeSums.end(), more->begin(), more->end());
@@ -606,51 +711,75 @@ private:
             }
             const Result<std::uint64_t> reference =
                 referenceError ? Result<std::uint64_t>(*referenceError)
-                               : Result<std::uint64_t>(combinePrefix(rangeSums, counts[i]));
+                               : Result<std::uint64_t>(combinePrefix(rangeSums, run.counts[i]));
             verify(lanes_[i], cells[i], {prefix.begin(), prefix.end()}, reference);
             if (stop_.stop_requested())
-                return;
+                return false;
             step("verify", lanes_[i], point);
         }
-        const auto sizeStart = Clock::now();
-        int measured = 0;
-        for (int r = 0; r < plan_.warmup + plan_.rounds; ++r) {
-            const bool record = r >= plan_.warmup;
-            if (record && measured >= kMinRoundsBeforeCap &&
-                secondsBetween(sizeStart, Clock::now()) > plan_.timeCapSeconds)
-                break;
-            const auto phase = record
-                                   ? fmt::format("round {}/{}", r - plan_.warmup + 1, plan_.rounds)
-                                   : fmt::format("warm-up {}/{}", r + 1, plan_.warmup);
-            // Each round starts one strategy later than the last (A B C, B C A, C A B ...), so
-            // no strategy always follows the same neighbour (its malloc state, CPU frequency,
-            // LRU position); each sample records where in its round it ran.
-            int position = 0;
-            for (std::size_t k = 0; k < lanes_.size(); ++k) {
-                const std::size_t i = (k + static_cast<std::size_t>(r)) % lanes_.size();
-                if (!usable(lanes_[i], cells[i]))
-                    continue;
-                double seconds = 0;
-                const RoundEnd end =
-                    measure(lanes_[i], cells[i], std::span(ranges).first(counts[i]), parts[i],
-                            r - plan_.warmup + 1, position++, record, seconds);
-                if (end == RoundEnd::Stopped || stop_.stop_requested())
-                    return; // a stopped size is dropped whole: its cells are incomplete
-                if (end == RoundEnd::Measured && r == plan_.warmup - 1)
-                    refitToWarmup(i, seconds, counts, cells, ranges, parts);
-                step(phase, lanes_[i], point);
+        run.ready = true;
+        return true;
+    }
+
+    // Round r of one point: every strategy once, each round starting one strategy later than
+    // the last (A B C, B C A, C A B ...), so no strategy always follows the same neighbour (its
+    // malloc state, CPU frequency, LRU position); each sample records where in its round it
+    // ran. A resumed cell that already has its rounds sits the rest out.
+    RoundEnd measureRound(PointRun& run, int r) {
+        const bool record = r >= plan_.warmup;
+        const int round = run.firstRound + r - plan_.warmup + 1;
+        const auto phase = record ? fmt::format("round {}/{}", r - plan_.warmup + 1, plan_.rounds)
+                                  : fmt::format("warm-up {}/{}", r + 1, plan_.warmup);
+        usePoint(run.point);
+        auto& cells = run.cells;
+        // Where the run is now (the steps report where it was): rounds hop between points.
+        report(phase, {}, run.point);
+        int position = 0;
+        for (std::size_t k = 0; k < lanes_.size(); ++k) {
+            const std::size_t i = (k + static_cast<std::size_t>(r)) % lanes_.size();
+            if (!usable(lanes_[i], cells[i]))
+                continue;
+            if (record && cells[i].samples.size() >= std::size_t(plan_.rounds)) {
+                step(phase, lanes_[i], run.point);
+                continue;
             }
-            measured += record ? 1 : 0;
+            double seconds = 0;
+            const RoundEnd end =
+                measure(lanes_[i], cells[i], std::span(run.ranges).first(run.counts[i]),
+                        run.parts[i], round, position++, record, seconds);
+            if (end == RoundEnd::Stopped || stop_.stop_requested())
+                return RoundEnd::Stopped;
+            if (end == RoundEnd::Measured && r == plan_.warmup - 1)
+                refitToWarmup(i, seconds, run.counts, cells, run.ranges, run.parts);
+            step(phase, lanes_[i], run.point);
         }
+        if (record) {
+            ++run.measured;
+            for (auto& cell : cells)
+                if (cell.measured() && !cell.samples.empty()) {
+                    Cell partial = cell;
+                    partial.summarize();
+                    sink_.onRoundMeasured(partial);
+                }
+        }
+        return RoundEnd::Measured;
+    }
+
+    void finishPoint(PointRun& run, bool stopped = false) {
         const std::string change = fileChange();
         if (!change.empty() && !changeReported_) {
             changeReported_ = true;
             sink_.onWarning(fmt::format("'{}' changed during the run ({}): cells from {} on "
                                         "are flagged",
-                                        file_.path, change, formatSize(size)));
+                                        file_.path, change, formatSize(run.point.rangeBytes)));
         }
-        for (auto& cell : cells)
-            finishCell(cell, measured, change);
+        threads_ = threadsAt(plan_, run.point);
+        for (auto& cell : run.cells) {
+            const bool measuredSome = !cell.samples.empty();
+            if (stopped && !measuredSome && cell.status == CellStatus::Ok)
+                continue; // nothing of it was measured: a resumed run measures it
+            finishCell(cell, int(cell.samples.size()), change, stopped);
+        }
     }
 
     // What differs between the file now and the file the run started with.
@@ -713,7 +842,7 @@ private:
                            threads_ == 1 ? "" : "s");
     }
 
-    void finishCell(Cell& cell, int measured, const std::string& change) {
+    void finishCell(Cell& cell, int measured, const std::string& change, bool stopped) {
         cell.summarize();
         std::vector<std::string> notes;
         if (!cell.message.empty())
@@ -731,8 +860,9 @@ private:
             if (const auto short_ = shallowerThanAsked(cell); !short_.empty())
                 notes.push_back(short_);
             if (measured < plan_.rounds)
-                notes.push_back(
-                    fmt::format("time cap reached: {} of {} rounds", measured, plan_.rounds));
+                notes.push_back(fmt::format("{}: {} of {} rounds",
+                                            stopped ? "stopped" : "time cap reached", measured,
+                                            plan_.rounds));
             if (plan_.cache == CacheMode::Cold)
                 if (const auto warm = roundsNotCold(cell); !warm.empty()) {
                     cell.status = CellStatus::NotCold;
@@ -764,6 +894,8 @@ private:
     std::stop_token stop_;
     ResultDocument doc_;
     const std::vector<SweepPoint>* only_ = nullptr;
+    // A resumed run: the cells its recovery file kept, whose rounds it goes on from.
+    const ResultDocument* resumeFrom_ = nullptr;
     std::vector<SweepPoint> points_;
     // A whole-file sweep's copies (declared before what opens them, so destroyed after), and
     // the target's descriptor they are copied through.
@@ -787,17 +919,18 @@ Result<ResultDocument> runPlan(const Plan& plan, RunSink& sink, std::stop_token 
         return file.error();
     if (auto st = validatePlan(plan, *file); !st)
         return st.error();
-    return PlanRun(plan, *file, sink, stop, nullptr).run();
+    return PlanRun(plan, *file, sink, stop, nullptr, nullptr).run();
 }
 
 Result<ResultDocument> runPlanPoints(const Plan& plan, const std::vector<SweepPoint>& points,
-                                     RunSink& sink, std::stop_token stop) {
+                                     RunSink& sink, std::stop_token stop,
+                                     const ResultDocument* recovered) {
     auto file = probeFile(plan.file);
     if (!file)
         return file.error();
     if (auto st = validatePlan(plan, *file); !st)
         return st.error();
-    return PlanRun(plan, *file, sink, stop, &points).run();
+    return PlanRun(plan, *file, sink, stop, &points, recovered).run();
 }
 
 } // namespace readscope
