@@ -133,6 +133,12 @@ void declarePlanOptions(CLI::App& run, RunOptions& o) {
                   return assign(p.bufferOffsets, parseBufferOffsets(v), "--buffer-offset");
               })
         ->default_str("auto");
+    planValue("--repeat", "N",
+              "the whole run N times back to back (2: an A/A pair); the rounds are\n"
+              "pooled, and how far the repeats drifted apart is the floor a change\n"
+              "between this run and another must pass in 'compare'",
+              wholeNumber(p.repeats, "--repeat", kRepeatsLimit))
+        ->default_str("1");
     run.add_flag("--drop-caches", p.dropCachesAsRoot,
                  "cold mode, Linux and root only: also write /proc/sys/vm/drop_caches");
 }

@@ -87,6 +87,7 @@ void roundTrip(const Plan& plan) {
     SAME(timeCapSeconds);
     SAME(roundTimeSeconds);
     SAME(dropCachesAsRoot);
+    SAME(repeats);
     SAME(bufferOffsets);
 }
 
@@ -113,6 +114,7 @@ private slots:
         p.timeCapSeconds = 12.5;
         p.roundTimeSeconds = 0.05;
         p.dropCachesAsRoot = true;
+        p.repeats = 2;
         p.bufferOffsets = {16};
         roundTrip(p);
     }

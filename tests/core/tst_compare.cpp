@@ -205,6 +205,68 @@ private slots:
         QVERIFY2(pairedOnly.find("Mann-Whitney") == std::string::npos, pairedOnly.c_str());
     }
 
+    // Between runs a change must pass the runs' drift: an A/A pair (repeats of the whole run)
+    // or, without repeats, the change from each run's earlier half of rounds to its later half.
+    void betweenRunsAChangeMustPassTheDrift() {
+        ResultDocument base, cur;
+        for (const char* id : {"pread-uninit", "seek-read"}) {
+            Samples steady; // 12 rounds: the later six 15% faster than the earlier six
+            for (int r = 0; r < 12; ++r)
+                steady.push_back(r < 6 ? 10.0 + 0.01 * r : 11.5 + 0.01 * r);
+            base.cells.push_back(cellWith(id, 65536, steady));
+            cur.cells.push_back(cellWith(id, 65536, scaled(steady, 1.10)));
+        }
+        const auto drift = runDrift(base);
+        QVERIFY(drift);
+        QVERIFY2(std::abs(*drift - 0.15) < 0.01, qPrintable(QString::number(*drift)));
+        QVERIFY(!driftFromRepeats(base));
+        auto c = compareDocuments(base, cur);
+        QVERIFY(std::abs(c.driftFloor - *drift) < 0.01);
+        for (const auto& cc : c.cells) {
+            QCOMPARE(int(cc.estimate.verdict), int(Verdict::WithinNoise));
+            QVERIFY2(cc.estimate.note.rfind("change under the runs' drift of 1", 0) == 0,
+                     cc.estimate.note.c_str());
+        }
+        QVERIFY(comparisonMethod(c).find("within itself") != std::string::npos);
+        // Repeats of the whole run: the drift is the repeats' (here the second repeat's
+        // median 10.385 against the first's 10.025: 3.6%), and a 10% change passes it.
+        for (auto* doc : {&base, &cur})
+            for (auto& cell : doc->cells) {
+                for (std::size_t r = 0; r < cell.samples.size(); ++r) {
+                    cell.samples[r].repeat = r < 6 ? 0 : 1;
+                    cell.samples[r].seconds = 1.0 / ((r < 6 ? 10.0 : 10.3) + 0.01 * double(r));
+                }
+                if (doc == &cur)
+                    for (auto& s : cell.samples)
+                        s.seconds /= 1.10;
+                cell.summarize();
+            }
+        QVERIFY(driftFromRepeats(base));
+        QVERIFY2(std::abs(*runDrift(base) - (10.385 / 10.025 - 1)) < 1e-9,
+                 qPrintable(QString::number(*runDrift(base))));
+        c = compareDocuments(base, cur);
+        for (const auto& cc : c.cells)
+            QCOMPARE(int(cc.estimate.verdict), int(Verdict::Faster));
+        QVERIFY(comparisonMethod(c).find("an A/A pair") != std::string::npos);
+    }
+
+    // Every row moved the same way: the footer says a machine-wide shift cannot be told from
+    // a change that affects every strategy.
+    void aShiftOfEveryRowIsNamed() {
+        ResultDocument base, cur;
+        for (const char* id : {"pread-uninit", "seek-read", "pread-zerofill", "mmap-copy"}) {
+            base.cells.push_back(cellWith(id, 65536, kTight));
+            cur.cells.push_back(cellWith(id, 65536, scaled(kTight, 1.2)));
+        }
+        auto c = compareDocuments(base, cur);
+        QVERIFY(c.commonShift);
+        QVERIFY(std::abs(*c.commonShift - 0.2) < 1e-6);
+        QVERIFY(comparisonText(c).find("Every row moved the same way (median +20.0%)") !=
+                std::string::npos);
+        cur.cells[0] = cellWith("pread-uninit", 65536, scaled(kTight, 0.9));
+        QVERIFY(!compareDocuments(base, cur).commonShift);
+    }
+
     // Many rows: p values are Holm-adjusted, and a verdict that chance could give is withdrawn.
     void manyComparisonsAreAdjusted() {
         ResultDocument base, cur;

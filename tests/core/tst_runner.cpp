@@ -586,6 +586,33 @@ private slots:
         }
     }
 
+    // --repeat 2: the whole run twice, from its own set-up each time; the document pools the
+    // rounds, numbered on, each saying its repeat.
+    void repeatsPoolTheirRounds() {
+        auto plan = smallPlan(*file_);
+        plan.sizes = {64 << 10};
+        plan.strategies = {"pread-uninit", "seek-read"};
+        plan.rounds = 3;
+        plan.repeats = 2;
+        RecordingSink sink;
+        auto doc = runPlan(plan, sink);
+        QVERIFY(doc.ok());
+        QVERIFY(doc->complete);
+        QCOMPARE(doc->cells.size(), std::size_t(2));
+        for (const auto& c : doc->cells) {
+            QCOMPARE(c.samples.size(), std::size_t(6));
+            for (std::size_t r = 0; r < 6; ++r) {
+                QCOMPARE(c.samples[r].round, int(r) + 1);
+                QCOMPARE(c.samples[r].repeat, r < 3 ? 0 : 1);
+            }
+        }
+        QVERIFY(std::any_of(sink.progress.begin(), sink.progress.end(), [](const Progress& p) {
+            return p.phase.rfind("repeat 2/2: ", 0) == 0;
+        }));
+        // The second repeat's cells reach the sink pooled with the first's rounds.
+        QCOMPARE(sink.cells.back().samples.size(), std::size_t(6));
+    }
+
     void stopMidCellIsPromptAndKeepsTheRecordedRounds() {
         auto plan = smallPlan(*file_);
         plan.sizes = {256 << 10, 4 << 10};

@@ -71,6 +71,15 @@ struct Comparison {
     std::vector<std::string> onlyInCurrent;
     std::vector<std::string> differences; // what differs between the runs (CPU, kernel...)
     double noiseThreshold = kDefaultNoiseThreshold;
+    // Between runs: the larger of their drifts (runDrift), which a change must also pass; 0
+    // within one run (paired rounds), or where neither run says.
+    double driftFloor = 0;
+    bool driftFromRepeats = false; // a run of the two had repeats: the floor is an A/A pair's
+    // Between runs, when every row (at least kMinRowsForShift) moved the same way: the median
+    // change. A machine whose speed changed between the runs moves every cell alike, and so
+    // would a change that affects every strategy: the footer says the two cannot be told
+    // apart from these runs alone.
+    std::optional<double> commonShift;
     std::string title;
     // Where each side was measured and how to rerun it, for a pasted comparison: the system
     // lines and rerun commands of the baseline and current documents (one of each within a
@@ -78,6 +87,22 @@ struct Comparison {
     std::string baselineSystem, currentSystem, baselineRerun, currentRerun;
 };
 
+// How far a run drifted: for each measured cell, the largest change of a later repeat's
+// median from the first repeat's (a run with repeats: an A/A pair measures the drift between
+// runs), or else the change of the median from its earlier half of rounds to its later half
+// (rounds are spread over the whole run; at least kMinRoundsForDrift of them); the 90th
+// percentile of those changes' sizes. None without such cells. Two runs of one plan differ by
+// at least this much from drift alone, so a change between runs smaller than it is not told
+// from drift.
+inline constexpr std::size_t kMinRoundsForDrift = 6;
+inline constexpr std::size_t kMinRowsForShift = 4;
+std::optional<double> runDrift(const ResultDocument& doc);
+// Whether runDrift comes from repeats of the whole run (samples of a later repeat).
+bool driftFromRepeats(const ResultDocument& doc);
+
+// Between two runs, a change counts only beyond the noise threshold and beyond the larger of
+// the two runs' drift (runDrift): their rounds are not paired, and the machine's state moves
+// between runs.
 Comparison compareDocuments(const ResultDocument& baseline, const ResultDocument& current,
                             double noiseThreshold = kDefaultNoiseThreshold);
 // Every other strategy of doc against the reference strategy, size by size.

@@ -43,6 +43,7 @@ inline constexpr std::uint64_t kMaxUringPoolBytes = 512ull << 20;
 inline constexpr IntLimit kRoundsLimit{1, 10000};
 inline constexpr IntLimit kWarmupLimit{0, 1000};
 inline constexpr double kMaxRoundTimeSeconds = 3600;
+inline constexpr IntLimit kRepeatsLimit{1, 10};
 
 struct Plan {
     std::string file;
@@ -76,6 +77,10 @@ struct Plan {
     // warm-up (never less than minRangesPerRound()). 0: every round reads the budget.
     double roundTimeSeconds = 0.015;
     bool dropCachesAsRoot = false; // cold mode: also write /proc/sys/vm/drop_caches
+    // The whole run this many times, back to back, each from its own set-up (an A/A pair at 2):
+    // the document pools their rounds (each sample says its repeat) and how far the repeats'
+    // medians drifted apart is the floor a change between runs must pass (runDrift).
+    int repeats = 1;
     // Page offsets that destination buffers start at. Empty: wherever the allocator puts them
     // (auto, as real programs get them); one: every buffer of every strategy pinned there;
     // several: the run's sweep axis, measured at its one range size.

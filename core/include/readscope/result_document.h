@@ -16,6 +16,7 @@ namespace readscope {
 struct Sample {
     int round = 0;
     int position = 0; // where in its round the strategy ran (0 = first)
+    int repeat = 0;   // which of the plan's repeats of the whole run it belongs to (0 = first)
     std::uint64_t bytes = 0;
     double seconds = 0;
     double userSeconds = 0;

@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <random>
 
 namespace readscope {
@@ -17,7 +18,7 @@ namespace {
 
 constexpr int kBootstrapResamples = 2000;
 
-void decide(ChangeEstimate& e, double threshold, double p, bool adjusted);
+void decide(ChangeEstimate& e, double threshold, double p, bool adjusted, double drift = 0);
 
 // Holm's step-down adjustment of every row's p value, then each verdict again from the
 // adjusted p: with 30 rows, about 1.5 would pass p < 0.05 by chance alone without it.
@@ -39,7 +40,7 @@ void adjustForManyTests(Comparison& c) {
         tested[i]->pValue = running;
     }
     for (auto* e : tested)
-        decide(*e, c.noiseThreshold, *e->pValue, true);
+        decide(*e, c.noiseThreshold, *e->pValue, true, c.driftFloor);
 }
 
 // The rounds both cells ran in ({reference GB/s, cell GB/s} per round number).
@@ -314,8 +315,8 @@ ChangeEstimate estimatePairedChange(std::span<const std::pair<double, double>> p
 namespace {
 // The verdict from a change, its interval and a p value (adjusted, where several tests were
 // made), with the reason when it is "within noise".
-void decide(ChangeEstimate& e, double threshold, double p, bool adjusted) {
-    const bool large = std::abs(e.change) >= threshold;
+void decide(ChangeEstimate& e, double threshold, double p, bool adjusted, double drift) {
+    const bool large = std::abs(e.change) >= std::max(threshold, drift);
     const bool apart = e.ciLow && e.ciHigh && (*e.ciLow > 0 || *e.ciHigh < 0);
     if (large && apart && p < 0.05) {
         e.verdict = e.change > 0 ? Verdict::Faster : Verdict::Slower;
@@ -324,7 +325,9 @@ void decide(ChangeEstimate& e, double threshold, double p, bool adjusted) {
     }
     e.verdict = Verdict::WithinNoise;
     if (!large)
-        e.note = fmt::format("change under {:.0f}%", threshold * 100);
+        e.note = drift > threshold
+                     ? fmt::format("change under the runs' drift of {:.1f}%", drift * 100)
+                     : fmt::format("change under {:.0f}%", threshold * 100);
     else if (!apart)
         e.note = "its interval crosses zero";
     else
@@ -333,10 +336,63 @@ void decide(ChangeEstimate& e, double threshold, double p, bool adjusted) {
 }
 } // namespace
 
+namespace {
+// One cell's drift: with repeats, the largest change of a later repeat's median from the
+// first's; without, the change from its earlier half of rounds to its later half. None with
+// too few rounds to say.
+std::optional<double> cellDrift(const Cell& c) {
+    std::map<int, std::vector<double>> byRepeat;
+    std::vector<const Sample*> byRound;
+    for (const auto& s : c.samples)
+        if (const auto g = s.gbps()) {
+            byRepeat[s.repeat].push_back(*g);
+            byRound.push_back(&s);
+        }
+    if (byRepeat.size() > 1) {
+        const double first = median(byRepeat.begin()->second);
+        double drift = 0;
+        for (const auto& [repeat, rates] : byRepeat)
+            if (first > 0 && !rates.empty())
+                drift = std::max(drift, std::abs(median(rates) / first - 1));
+        return drift;
+    }
+    if (byRound.size() < kMinRoundsForDrift)
+        return std::nullopt;
+    std::sort(byRound.begin(), byRound.end(),
+              [](const Sample* a, const Sample* b) { return a->round < b->round; });
+    std::vector<double> earlier, later;
+    for (std::size_t i = 0; i < byRound.size(); ++i)
+        (i < byRound.size() / 2 ? earlier : later).push_back(*byRound[i]->gbps());
+    if (median(earlier) <= 0)
+        return std::nullopt;
+    return std::abs(median(later) / median(earlier) - 1);
+}
+} // namespace
+
+std::optional<double> runDrift(const ResultDocument& doc) {
+    std::vector<double> drifts;
+    for (const auto& c : doc.cells)
+        if (c.measured())
+            if (const auto d = cellDrift(c))
+                drifts.push_back(*d);
+    if (drifts.empty())
+        return std::nullopt;
+    return quantile(drifts, 0.9);
+}
+
+bool driftFromRepeats(const ResultDocument& doc) {
+    return std::any_of(doc.cells.begin(), doc.cells.end(), [](const Cell& c) {
+        return std::any_of(c.samples.begin(), c.samples.end(),
+                           [](const Sample& s) { return s.repeat > 0; });
+    });
+}
+
 Comparison compareDocuments(const ResultDocument& base, const ResultDocument& cur,
                             double threshold) {
     Comparison c;
     c.noiseThreshold = threshold;
+    c.driftFloor = std::max(runDrift(base).value_or(0), runDrift(cur).value_or(0));
+    c.driftFromRepeats = driftFromRepeats(base) || driftFromRepeats(cur);
     c.title = "baseline → current";
     c.baselineSystem = systemLine(base);
     c.currentSystem = systemLine(cur);
@@ -352,7 +408,7 @@ Comparison compareDocuments(const ResultDocument& base, const ResultDocument& cu
                           b.summary.median, now->summary.median, {}};
         if (b.measured() && now->measured()) {
             const auto rb = rates(b), rc = rates(*now);
-            cc.estimate = estimateChange(rb, rc, threshold);
+            cc.estimate = estimateChange(rb, rc, std::max(threshold, c.driftFloor));
         } else {
             cc.estimate.note = fmt::format("not measured: baseline {}, current {}",
                                            toString(b.status), toString(now->status));
@@ -360,6 +416,14 @@ Comparison compareDocuments(const ResultDocument& base, const ResultDocument& cu
         c.cells.push_back(cc);
     }
     adjustForManyTests(c);
+    std::vector<double> changes;
+    for (const auto& cc : c.cells)
+        if (cc.estimate.verdict != Verdict::Unknown)
+            changes.push_back(cc.estimate.change);
+    if (changes.size() >= kMinRowsForShift &&
+        (std::all_of(changes.begin(), changes.end(), [](double x) { return x > 0; }) ||
+         std::all_of(changes.begin(), changes.end(), [](double x) { return x < 0; })))
+        c.commonShift = median(changes);
     for (const auto& n : cur.cells)
         if (!base.find(n.strategy, n.point()))
             c.onlyInCurrent.push_back(cellName(n));
@@ -441,6 +505,12 @@ std::string footer(const Comparison& c) {
         out += fmt::format("Only in the current run: {}.\n", fmt::join(c.onlyInCurrent, ", "));
     if (!c.differences.empty())
         out += fmt::format("Warning: the runs differ in {}.\n", fmt::join(c.differences, "; "));
+    if (c.commonShift)
+        out += fmt::format("Every row moved the same way (median {:+.1f}%): the machine's "
+                           "speed changing between the runs moves every cell alike, and so does "
+                           "a change that affects every strategy; these two runs cannot tell "
+                           "the two apart.\n",
+                           *c.commonShift * 100);
     return out;
 }
 
@@ -482,9 +552,17 @@ std::string comparisonMethod(const Comparison& c) {
         out += fmt::format(", Holm-adjusted over {} tests (unadjusted, about {:.1f} of them "
                            "would pass p < 0.05 by chance alone)",
                            c.tests, 0.05 * double(c.tests));
-    out += fmt::format("; changes under {:.0f}% count as noise; no verdict from fewer than {} "
-                       "rounds a side.",
-                       c.noiseThreshold * 100, kMinRoundsForVerdict);
+    out += fmt::format("; changes under {:.0f}% count as noise", c.noiseThreshold * 100);
+    if (c.driftFloor > c.noiseThreshold)
+        out += fmt::format(", and between these runs so do changes under {:.1f}%, the larger "
+                           "run's drift ({}; 90th percentile over its cells)",
+                           c.driftFloor * 100,
+                           c.driftFromRepeats
+                               ? "between its repeats of the whole run: an A/A pair"
+                               : "within itself, from its earlier half of rounds to its later "
+                                 "half; a run with --repeat 2 measures the drift between "
+                                 "runs, usually larger");
+    out += fmt::format("; no verdict from fewer than {} rounds a side.", kMinRoundsForVerdict);
     return out;
 }
 

@@ -41,6 +41,7 @@ json planJson(const Plan& p) {
             {"budget", p.budget},
             {"time_cap_seconds", p.timeCapSeconds},
             {"round_time_seconds", p.roundTimeSeconds},
+            {"repeats", p.repeats},
             {"buffer_offsets", p.bufferOffsets},
             {"sweep", toString(sweepAxis(p))}};
 }
@@ -85,6 +86,7 @@ Plan planFrom(const json& j) {
     p.seed = j.value("seed", std::uint64_t{0});
     p.budget = j.value("budget", std::uint64_t{0});
     p.timeCapSeconds = j.value("time_cap_seconds", 60.0);
+    p.repeats = j.value("repeats", 1);
     p.roundTimeSeconds = j.value("round_time_seconds", 0.0); // older documents: the budget
     p.bufferOffsets = j.value("buffer_offsets", std::vector<std::uint32_t>{});
     return p;

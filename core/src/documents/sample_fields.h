@@ -22,6 +22,7 @@ struct SampleField {
 inline const SampleField kSampleFields[] = {
     {"round", "round", &Sample::round},
     {"position", "position", &Sample::position},
+    {"repeat", "repeat", &Sample::repeat},
     {"bytes", "bytes", &Sample::bytes},
     {"seconds", "seconds", &Sample::seconds},
     {"user_seconds", "user_seconds", &Sample::userSeconds},

@@ -397,6 +397,9 @@ Status validatePlan(const Plan& plan, const FileProbe& file) {
                                  kWarmupLimit.min, kWarmupLimit.max)};
     if (plan.timeCapSeconds <= 0)
         return Error{"time cap must be positive"};
+    if (!kRepeatsLimit.contains(plan.repeats))
+        return Error{fmt::format("repeats {} is out of range: use {} to {}", plan.repeats,
+                                 kRepeatsLimit.min, kRepeatsLimit.max)};
     if (!(plan.roundTimeSeconds >= 0) || plan.roundTimeSeconds > kMaxRoundTimeSeconds)
         return Error{fmt::format("round time must be 0 (read the whole budget) to {} seconds",
                                  kMaxRoundTimeSeconds)};

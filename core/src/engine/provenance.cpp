@@ -62,6 +62,8 @@ std::string reproduceCommand(const Plan& p) {
         cmd += " --buffer-offset " + formatBufferOffsets(p.bufferOffsets);
     if (p.dropCachesAsRoot)
         cmd += " --drop-caches";
+    if (p.repeats != 1)
+        cmd += fmt::format(" --repeat {}", p.repeats);
     return cmd;
 }
 
