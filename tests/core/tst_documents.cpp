@@ -293,11 +293,12 @@ private slots:
         QVERIFY2(line.find(",0,,") != std::string::npos, line.c_str()); // seconds 0, gbps empty
         const auto row1 = samples.find("pread-zerofill,65536,auto,1,");
         const auto line1 = samples.substr(row1, samples.find('\n', row1) - row1);
-        // syscalls, seeks, then no latency; bytes read (0: the bytes wanted), then the bytes
-        // fetched from storage, not counted (empty, never 0), are the last columns
+        // syscalls, seeks, then no latency; bytes read (0: the bytes wanted), the bytes
+        // fetched from storage, not counted (empty, never 0), involuntary switches (0), and
+        // steal, other processes' CPU and the clock, not measured (empty) are the last columns
         QVERIFY2(line1.find(",1024,0,,,") != std::string::npos, line1.c_str());
-        QVERIFY2(line1.find(",0.001,0,\r") != std::string::npos,
-                 line1.c_str()); // resident, bytes read, device bytes read
+        QVERIFY2(line1.find(",0.001,0,,0,,,\r") != std::string::npos,
+                 line1.c_str()); // resident, bytes read, device bytes, switches, steal...
     }
 
     // Noise is judged by the median's interval, carried by CSV and JSON, and said once.
@@ -378,6 +379,68 @@ private slots:
                 QCOMPARE(testing::name(cell.status), testing::name(CellStatus::TooFewRounds));
             }
         QCOMPARE(intervalCoverageText(doc), std::string("none, 1 round"));
+    }
+
+    // What disturbed a cell's rounds is said with its cause, the largest one named.
+    void disturbanceNamesItsCause() {
+        auto doc = sampleDocument();
+        doc.system.logicalCores = 2;
+        for (auto& c : doc.cells)
+            for (auto& s : c.samples) {
+                s.seconds = 0.2;              // 0.4 s of the two CPUs' time a round
+                s.stolenSeconds = 0.04 * 0.9; // 9% of it stolen
+                s.otherCpuSeconds = 0.008;    // 2% others
+            }
+        doc.cells[0].samples[0].stolenSeconds = 0; // one round without steal
+        std::vector<const Cell*> cells = {&doc.cells[0]};
+        const Disturbance d = disturbanceOf(cells, doc.system.logicalCores);
+        QVERIFY(d.measured);
+        QCOMPARE(d.rounds, 3);
+        QCOMPARE(d.roundsWithSteal, 2);
+        QCOMPARE(disturbanceText(d),
+                 std::string("the hypervisor took 6% of the CPUs' time (steal in 2 of 3 rounds)"));
+        for (auto& s : doc.cells[0].samples) {
+            s.stolenSeconds = 0;
+            s.otherCpuSeconds = 0.2; // half of both CPUs: a busy core elsewhere
+        }
+        QCOMPARE(disturbanceText(disturbanceOf(cells, 2)),
+                 std::string("other processes and the kernel's threads kept 50% of the CPUs "
+                             "busy"));
+        for (auto& s : doc.cells[0].samples) {
+            s.otherCpuSeconds = 0;
+            s.involuntarySwitches = 3;
+        }
+        QCOMPARE(disturbanceText(disturbanceOf(cells, 2)),
+                 std::string("the workers were preempted in 3 of 3 rounds"));
+        for (auto& s : doc.cells[0].samples) {
+            s.involuntarySwitches = 0;
+            s.stolenSeconds.reset();
+            s.otherCpuSeconds.reset();
+        }
+        QVERIFY(!disturbanceOf(cells, 2).measured);
+        QCOMPARE(disturbanceText(disturbanceOf(cells, 2)), std::string());
+        // The noise line names the cause over the noisy cells' rounds.
+        for (auto& c : doc.cells) {
+            while (c.measured() && c.samples.size() < 7) {
+                c.samples.push_back(c.samples.back());
+                c.samples.back().round = int(c.samples.size());
+            }
+            for (auto& s : c.samples) {
+                s.seconds = 0.1 * (1 + 0.05 * s.round); // spread: noisy
+                s.stolenSeconds = 0.06;                 // over a quarter of the CPUs' time
+                s.otherCpuSeconds = 0;
+            }
+            c.summarize();
+        }
+        const auto line = noiseSummary(doc, "--rounds");
+        QVERIFY2(line.find("; during their rounds the hypervisor took ") != std::string::npos,
+                 line.c_str());
+        auto json = fromJson(toJson(doc));
+        QVERIFY(json.ok());
+        QCOMPARE(*json->cells[0].samples[0].stolenSeconds, 0.06);
+        QCOMPARE(json->cells[0].samples[0].involuntarySwitches, std::uint64_t(0));
+        QVERIFY(toSamplesCsv(doc).find(",involuntary_switches,stolen_seconds,other_cpu_seconds,"
+                                       "cpu_mhz") != std::string::npos);
     }
 
     void markdownShape() {

@@ -7,6 +7,8 @@
 #include "test_file.h"
 
 #include <QElapsedTimer>
+#include <QFile>
+#include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -611,6 +613,45 @@ private slots:
         }));
         // The second repeat's cells reach the sink pooled with the first's rounds.
         QCOMPARE(sink.cells.back().samples.size(), std::size_t(6));
+    }
+
+    // Each round records what else ran on the machine: with another process holding a core,
+    // the run's rounds say others kept the CPUs busy.
+    void roundsRecordWhatElseRan() {
+        if (!QFile::exists("/proc/stat"))
+            QSKIP("this platform has no /proc/stat to read the machine's CPU time from");
+        QProcess busy;
+        busy.start("sh", {"-c", "while :; do :; done"});
+        QVERIFY(busy.waitForStarted());
+        auto plan = smallPlan(*file_);
+        plan.sizes = {64 << 10};
+        plan.strategies = {"pread-uninit"};
+        // Rounds of 15 ms (random ranges: passes over the file up to a 64 MiB budget), 100 of
+        // them: a second and a half, 150 of /proc/stat's ticks.
+        plan.pattern = Pattern::Random;
+        plan.budget = 64 << 20;
+        plan.roundTimeSeconds = 0.015;
+        plan.rounds = 100;
+        plan.warmup = 0;
+        RecordingSink sink;
+        auto doc = runPlan(plan, sink);
+        busy.kill();
+        busy.waitForFinished();
+        QVERIFY(doc.ok());
+        for (const auto& s : doc->cells[0].samples) {
+            QVERIFY(s.stolenSeconds && *s.stolenSeconds >= 0);
+            QVERIFY(s.otherCpuSeconds && *s.otherCpuSeconds >= 0);
+        }
+        const Disturbance d = runDisturbance(*doc);
+        qInfo("with a shell loop on one core: others %.0f%%, steal %.0f%%, preempted in %d of "
+              "%d rounds: %s",
+              d.otherShare * 100, d.stolenShare * 100, d.preemptedRounds, d.rounds,
+              disturbanceText(d).c_str());
+        QVERIFY(d.measured);
+        // One of the machine's cores kept busy for the whole run: its share of all the CPUs'
+        // time, whatever else was running (only more); a tenth of it allows for the ticks.
+        QVERIFY2(d.otherShare > 0.9 / std::max(1, doc->system.logicalCores),
+                 qPrintable(QString::number(d.otherShare)));
     }
 
     void stopMidCellIsPromptAndKeepsTheRecordedRounds() {

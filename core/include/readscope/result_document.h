@@ -32,6 +32,15 @@ struct Sample {
     // Bytes fetched from storage while the round ran (the whole process: read-ahead and
     // fault-around included, page-cache hits not); none where the platform does not count them.
     std::optional<double> deviceBytes;
+    // What else happened on the machine while the round ran: the workers' involuntary context
+    // switches (the scheduler gave their CPU to someone else), the CPU time the hypervisor
+    // stole and the time other processes and the kernel's threads kept CPUs busy (all CPUs
+    // together, from /proc/stat in 10 ms ticks: a round's figure is coarse, a cell's sum is
+    // not), and the CPUs' clock where exposed. None where the platform does not say.
+    std::uint64_t involuntarySwitches = 0;
+    std::optional<double> stolenSeconds;
+    std::optional<double> otherCpuSeconds;
+    std::optional<double> cpuMhz;
     std::optional<double> latencyP50; // seconds per range; none when no range was timed
     std::optional<double> latencyP99;
     std::optional<double> residentBefore; // fraction of the file cached when the round began
@@ -262,6 +271,23 @@ std::string notColdWarning(const ResultDocument& doc);
 // uncertain by more than ±5%; close other programs or raise <roundsOption>"); empty when none
 // is. Never one warning per cell: it would bury the rest.
 std::string noiseSummary(const ResultDocument& doc, std::string_view roundsOption);
+
+// What disturbed a set of rounds: the share of all CPUs' time over those rounds that the
+// hypervisor stole and that other processes (and the kernel's own threads) used, the rounds
+// that saw any steal, and those whose workers were preempted. measured: the platform said, over
+// at least half a second of rounds (its counts are in 10 ms ticks).
+struct Disturbance {
+    bool measured = false;
+    double stolenShare = 0, otherShare = 0;
+    int rounds = 0, roundsWithSteal = 0, preemptedRounds = 0;
+};
+Disturbance disturbanceOf(const std::vector<const Cell*>& cells, int logicalCores);
+// The largest cause in words: "the hypervisor took 9% of the CPUs' time (steal in 7 of 12
+// rounds)", "other processes kept 23% of the CPUs busy", "the workers were preempted in 40 of
+// 120 rounds"; empty when nothing stood out (under 5% and no preempted round) or unmeasured.
+std::string disturbanceText(const Disturbance& d);
+// The whole run's (every measured cell's rounds): what the compare sets side by side.
+Disturbance runDisturbance(const ResultDocument& doc);
 
 // A cell's status for people: "noisy ±6.1%" for a noisy cell, "too few rounds to tell" for one
 // whose interval is too unsure to judge, else its status word.

@@ -448,6 +448,18 @@ Comparison compareDocuments(const ResultDocument& base, const ResultDocument& cu
     differ(d, "round time", roundTime(base.plan), roundTime(cur.plan));
     if (base.fileSize && cur.fileSize)
         differ(d, "file size", formatSize(base.fileSize), formatSize(cur.fileSize));
+    // What else used the machine during each run, when it differs by a few points of the CPUs'
+    // time: a cause the figures alone do not show.
+    const Disturbance db = runDisturbance(base), dc = runDisturbance(cur);
+    if (db.measured && dc.measured &&
+        (std::abs(db.stolenShare - dc.stolenShare) >= 0.02 ||
+         std::abs(db.otherShare - dc.otherShare) >= 0.02)) {
+        auto state = [](const Disturbance& x) {
+            return fmt::format("hypervisor steal {:.0f}%, other processes {:.0f}% of the CPUs",
+                               x.stolenShare * 100, x.otherShare * 100);
+        };
+        differ(d, "machine load", state(db), state(dc));
+    }
     return c;
 }
 

@@ -36,6 +36,10 @@ inline const SampleField kSampleFields[] = {
     {"resident_before", "resident_before", &Sample::residentBefore},
     {"bytes_read", "bytes_read", &Sample::bytesRead},
     {"device_bytes_read", "device_bytes_read", &Sample::deviceBytes},
+    {"involuntary_switches", "involuntary_switches", &Sample::involuntarySwitches},
+    {"stolen_seconds", "stolen_seconds", &Sample::stolenSeconds},
+    {"other_cpu_seconds", "other_cpu_seconds", &Sample::otherCpuSeconds},
+    {"cpu_mhz", "cpu_mhz", &Sample::cpuMhz},
 };
 
 } // namespace readscope

@@ -421,20 +421,78 @@ std::string bytesConsumed(const Cell& cell, Consume consume) {
 }
 
 std::string noiseSummary(const ResultDocument& doc, std::string_view roundsOption) {
-    std::size_t noisy = 0, measured = 0;
+    std::size_t measured = 0;
+    std::vector<const Cell*> noisy;
     for (const auto& c : doc.cells) {
         measured += c.measured() ? 1 : 0;
-        noisy +=
-            c.status == CellStatus::Noisy || (c.status == CellStatus::NotCold && c.summary.noisy)
-                ? 1
-                : 0;
+        if (c.status == CellStatus::Noisy || (c.status == CellStatus::NotCold && c.summary.noisy))
+            noisy.push_back(&c);
     }
-    if (noisy == 0)
+    if (noisy.empty())
         return {};
+    const auto cause = disturbanceText(disturbanceOf(noisy, doc.system.logicalCores));
     return fmt::format("{} of {} cells noisy: {} median is uncertain by more than ±{:.0f}% (the "
-                       "interval over the rounds, coverage {}); close other programs or raise {}",
-                       noisy, measured, noisy == 1 ? "its" : "their", kNoisyUncertainty * 100,
-                       intervalCoverageText(doc), roundsOption);
+                       "interval over the rounds, coverage {}){}; close other programs or raise "
+                       "{}",
+                       noisy.size(), measured, noisy.size() == 1 ? "its" : "their",
+                       kNoisyUncertainty * 100, intervalCoverageText(doc),
+                       cause.empty() ? "" : "; during their rounds " + cause, roundsOption);
+}
+
+Disturbance disturbanceOf(const std::vector<const Cell*>& cells, int logicalCores) {
+    // /proc/stat counts in ticks of 10 ms: over less than half a second of rounds a share is
+    // a handful of ticks, too few to say anything.
+    constexpr double kShortestWall = 0.5;
+    // Rounds under a few milliseconds read several times the others' share here (1 ms rounds
+    // with a shell loop on one of two cores: 91% instead of 50%): left out of the shares.
+    constexpr double kShortestRound = 0.005;
+    Disturbance d;
+    double cpuTime = 0, stolen = 0, other = 0, wall = 0;
+    for (const Cell* c : cells)
+        for (const auto& s : c->samples) {
+            ++d.rounds;
+            d.preemptedRounds += s.involuntarySwitches > 0 ? 1 : 0;
+            if (!s.stolenSeconds || !s.otherCpuSeconds || s.seconds < kShortestRound)
+                continue;
+            wall += s.seconds;
+            cpuTime += s.seconds * std::max(1, logicalCores);
+            stolen += *s.stolenSeconds;
+            other += *s.otherCpuSeconds;
+            d.roundsWithSteal += *s.stolenSeconds > 0 ? 1 : 0;
+        }
+    d.measured = wall >= kShortestWall;
+    if (d.measured) {
+        d.stolenShare = std::min(1.0, stolen / cpuTime);
+        d.otherShare = std::min(1.0, other / cpuTime);
+    }
+    return d;
+}
+
+std::string disturbanceText(const Disturbance& d) {
+    constexpr double kNotable = 0.05;
+    if (d.rounds == 0)
+        return {};
+    const double preempted = double(d.preemptedRounds) / double(d.rounds);
+    if (d.measured && d.stolenShare >= kNotable && d.stolenShare >= d.otherShare)
+        return fmt::format("the hypervisor took {:.0f}% of the CPUs' time (steal in {} of {} "
+                           "rounds)",
+                           d.stolenShare * 100, d.roundsWithSteal, d.rounds);
+    if (d.measured && d.otherShare >= kNotable)
+        return fmt::format("other processes and the kernel's threads kept {:.0f}% of the CPUs "
+                           "busy",
+                           d.otherShare * 100);
+    if (d.preemptedRounds > 0 && preempted >= kNotable)
+        return fmt::format("the workers were preempted in {} of {} rounds", d.preemptedRounds,
+                           d.rounds);
+    return {};
+}
+
+Disturbance runDisturbance(const ResultDocument& doc) {
+    std::vector<const Cell*> cells;
+    for (const auto& c : doc.cells)
+        if (c.measured())
+            cells.push_back(&c);
+    return disturbanceOf(cells, doc.system.logicalCores);
 }
 
 std::string statusText(const Cell& cell) {

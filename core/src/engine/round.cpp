@@ -50,6 +50,9 @@ Result<RoundResult> runRound(std::vector<std::unique_ptr<RangeReader>>& readers,
     // Read before the workers start and after they end: neither is timed.
     const auto fetchedBefore = platform::storageBytesRead();
     const double ioWorkersBefore = platform::ioWorkerSeconds();
+    const auto machineBefore = platform::machineCpu();
+    const double processBefore = platform::processCpuSeconds();
+    const auto windowStart = Clock::now();
     if (workers == 1) {
         work(*readers[0], parts[0], mode, stop, results[0]);
     } else {
@@ -88,6 +91,8 @@ Result<RoundResult> runRound(std::vector<std::unique_ptr<RangeReader>>& readers,
         out.sample.systemSeconds += r.after.systemSeconds - r.before.systemSeconds;
         out.sample.minorFaults += r.after.minorFaults - r.before.minorFaults;
         out.sample.majorFaults += r.after.majorFaults - r.before.majorFaults;
+        out.sample.involuntarySwitches +=
+            r.after.involuntarySwitches - r.before.involuntarySwitches;
     }
     // Where faults are counted per process only (Windows: soft and hard together), the round's
     // workers are the process's only readers while it runs; all of them count as minor.
@@ -98,6 +103,17 @@ Result<RoundResult> runRound(std::vector<std::unique_ptr<RangeReader>>& readers,
     out.sample.systemSeconds += std::max(0.0, platform::ioWorkerSeconds() - ioWorkersBefore);
     if (const auto fetchedAfter = platform::storageBytesRead(); fetchedBefore && fetchedAfter)
         out.sample.deviceBytes = double(*fetchedAfter - *fetchedBefore);
+    if (const auto machineAfter = platform::machineCpu(); machineBefore && machineAfter) {
+        // Read around the whole round, set-up and joins included: scaled to its timed part.
+        const double ours = platform::processCpuSeconds() - processBefore;
+        const double window = secondsBetween(windowStart, Clock::now());
+        const double timed = window > 0 ? std::min(1.0, secondsBetween(first, last) / window) : 1.0;
+        out.sample.stolenSeconds =
+            (machineAfter->stolenSeconds - machineBefore->stolenSeconds) * timed;
+        out.sample.otherCpuSeconds =
+            std::max(0.0, machineAfter->busySeconds - machineBefore->busySeconds - ours) * timed;
+    }
+    out.sample.cpuMhz = platform::cpuMhz();
     out.sample.seconds = secondsBetween(first, last);
     if (!latencies.empty()) {
         out.sample.latencyP50 = quantile(latencies, 0.5);

@@ -58,11 +58,25 @@ struct CpuUsage {
     double systemSeconds = 0;
     std::uint64_t minorFaults = 0;
     std::uint64_t majorFaults = 0;
+    std::uint64_t involuntarySwitches = 0; // times the scheduler took the CPU away (Linux)
 };
 // The calling thread's CPU time, and its page faults where the platform counts them per
 // thread (kPerThreadFaults); otherwise the faults come from processFaults() around a round.
 CpuUsage threadUsage();
 std::uint64_t processFaults();
+// The whole machine's CPU time so far, all CPUs together, from /proc/stat on Linux (in ticks
+// of 1/USER_HZ s, usually 10 ms): busy (user, nice, system, irq, softirq) and stolen by the
+// hypervisor. None elsewhere.
+struct MachineCpu {
+    double busySeconds = 0;
+    double stolenSeconds = 0;
+};
+std::optional<MachineCpu> machineCpu();
+// This process's CPU time so far, every thread together.
+double processCpuSeconds();
+// The CPUs' current clock, MHz, the mean of cpufreq's scaling_cur_freq; none where the
+// platform does not expose it (virtual machines often do not).
+std::optional<double> cpuMhz();
 // Bytes this process has had read from storage, every thread together (io_uring's kernel
 // workers are threads of the process): /proc/self/io's read_bytes on Linux, which counts the
 // read-ahead and fault-around that reads started, not page-cache hits. None where the

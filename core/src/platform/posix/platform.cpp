@@ -184,6 +184,7 @@ CpuUsage threadUsage() {
     u.systemSeconds = seconds(r.ru_stime);
     u.minorFaults = static_cast<std::uint64_t>(r.ru_minflt);
     u.majorFaults = static_cast<std::uint64_t>(r.ru_majflt);
+    u.involuntarySwitches = static_cast<std::uint64_t>(r.ru_nivcsw);
 #endif
     return u;
 }
@@ -192,6 +193,61 @@ std::uint64_t processFaults() {
     rusage r{};
     getrusage(RUSAGE_SELF, &r);
     return static_cast<std::uint64_t>(r.ru_minflt + r.ru_majflt);
+}
+
+std::optional<MachineCpu> machineCpu() {
+#ifdef __linux__
+    const int fd = ::open("/proc/stat", O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return std::nullopt;
+    char text[512];
+    const ssize_t n = ::read(fd, text, sizeof text - 1);
+    ::close(fd);
+    if (n <= 0)
+        return std::nullopt;
+    text[n] = '\0';
+    unsigned long long user = 0, nice = 0, system = 0, idle = 0, iowait = 0, irq = 0, softirq = 0,
+                       steal = 0;
+    if (std::sscanf(text, "cpu %llu %llu %llu %llu %llu %llu %llu %llu", &user, &nice, &system,
+                    &idle, &iowait, &irq, &softirq, &steal) < 8)
+        return std::nullopt;
+    const double tick = 1.0 / double(::sysconf(_SC_CLK_TCK));
+    return MachineCpu{double(user + nice + system + irq + softirq) * tick, double(steal) * tick};
+#else
+    return std::nullopt;
+#endif
+}
+
+double processCpuSeconds() {
+    rusage r{};
+    getrusage(RUSAGE_SELF, &r);
+    return seconds(r.ru_utime) + seconds(r.ru_stime);
+}
+
+std::optional<double> cpuMhz() {
+#ifdef __linux__
+    double sum = 0;
+    int cpus = 0;
+    for (int cpu = 0; cpu < 4096; ++cpu) {
+        FILE* f = std::fopen(
+            ("/sys/devices/system/cpu/cpu" + std::to_string(cpu) + "/cpufreq/scaling_cur_freq")
+                .c_str(),
+            "re");
+        if (!f)
+            break;
+        unsigned long long khz = 0;
+        if (std::fscanf(f, "%llu", &khz) == 1) {
+            sum += double(khz) / 1000;
+            ++cpus;
+        }
+        std::fclose(f);
+    }
+    if (cpus == 0)
+        return std::nullopt;
+    return sum / cpus;
+#else
+    return std::nullopt;
+#endif
 }
 
 std::optional<std::uint64_t> storageBytesRead() {

@@ -185,6 +185,20 @@ std::uint64_t processFaults() {
     return GetProcessMemoryInfo(GetCurrentProcess(), &pmc, sizeof pmc) ? pmc.PageFaultCount : 0;
 }
 
+std::optional<MachineCpu> machineCpu() { return std::nullopt; }
+
+double processCpuSeconds() {
+    FILETIME created, exited, kernel, user;
+    if (!GetProcessTimes(GetCurrentProcess(), &created, &exited, &kernel, &user))
+        return 0;
+    auto secondsOf = [](const FILETIME& t) {
+        return double((std::uint64_t(t.dwHighDateTime) << 32) | t.dwLowDateTime) / 1e7;
+    };
+    return secondsOf(kernel) + secondsOf(user);
+}
+
+std::optional<double> cpuMhz() { return std::nullopt; }
+
 std::optional<std::uint64_t> storageBytesRead() { return std::nullopt; }
 
 double ioWorkerSeconds() { return 0; }
