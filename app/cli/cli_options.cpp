@@ -133,6 +133,16 @@ void declarePlanOptions(CLI::App& run, RunOptions& o) {
                   return assign(p.bufferOffsets, parseBufferOffsets(v), "--buffer-offset");
               })
         ->default_str("auto");
+    planValue("--precision", "PCT",
+              "after the rounds, keep adding interleaved rounds to the cells whose\n"
+              "median's interval still reaches further than PCT percent of it (e.g. 2%),\n"
+              "until every cell meets it or --max-time; cells that did not get there\n"
+              "say so",
+              [&p](const std::string& v) { return assign(p.precision, parsePrecision(v)); })
+        ->default_str("none");
+    planValue("--max-time", "SECONDS", "with --precision: the run's time limit",
+              [&p](const std::string& v) { return assign(p.maxTimeSeconds, parseMaxTime(v)); })
+        ->default_str(fmt::format("{}", kDefaultMaxTimeSeconds));
     planValue("--repeat", "N",
               "the whole run N times back to back (2: an A/A pair); the rounds are\n"
               "pooled, and how far the repeats drifted apart is the floor a change\n"

@@ -63,6 +63,28 @@ Result<double> parseTimeCap(const std::string& value) {
     return secs;
 }
 
+Result<double> parsePrecision(const std::string& value) {
+    std::string text = value;
+    if (!text.empty() && text.back() == '%')
+        text.pop_back();
+    double pct = 0;
+    auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), pct);
+    if (ec != std::errc{} || end != text.data() + text.size() || !std::isfinite(pct) ||
+        pct < kMinPrecision * 100 || pct > kMaxPrecision * 100)
+        return Error{fmt::format("--precision '{}' must be a percentage from {} to {} (e.g. 2%)",
+                                 value, kMinPrecision * 100, kMaxPrecision * 100)};
+    return pct / 100;
+}
+
+Result<double> parseMaxTime(const std::string& value) {
+    double secs = -1;
+    auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), secs);
+    if (ec != std::errc{} || end != value.data() + value.size() || !(secs >= 0) ||
+        !std::isfinite(secs) || secs > 1e6)
+        return Error{fmt::format("--max-time '{}' must be a number of seconds, 0 or more", value)};
+    return secs;
+}
+
 Result<double> parseRoundTime(const std::string& value) {
     double secs = -1;
     auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), secs);

@@ -14,6 +14,10 @@ Result<int> parseInt(const std::string& flag, const std::string& value, int lo, 
 Result<double> parseThreshold(const std::string& value);
 Result<std::uint64_t> parseSeed(const std::string& value);
 Result<double> parseTimeCap(const std::string& value);
+// "2" or "2%" -> 0.02, within kMinPrecision..kMaxPrecision.
+Result<double> parsePrecision(const std::string& value);
+// Seconds, 0 or more ("0": the default).
+Result<double> parseMaxTime(const std::string& value);
 Result<double> parseRoundTime(const std::string& value);
 // "all": every strategy of this platform; else ids separated by commas, each naming one.
 Result<std::vector<std::string>> parseStrategyList(const std::string& value);

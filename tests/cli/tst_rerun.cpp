@@ -88,6 +88,8 @@ void roundTrip(const Plan& plan) {
     SAME(roundTimeSeconds);
     SAME(dropCachesAsRoot);
     SAME(repeats);
+    SAME(precision);
+    SAME(maxTimeSeconds);
     SAME(bufferOffsets);
 }
 
@@ -115,6 +117,8 @@ private slots:
         p.roundTimeSeconds = 0.05;
         p.dropCachesAsRoot = true;
         p.repeats = 2;
+        p.precision = 0.025;
+        p.maxTimeSeconds = 90;
         p.bufferOffsets = {16};
         roundTrip(p);
     }

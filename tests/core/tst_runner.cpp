@@ -654,6 +654,42 @@ private slots:
                  qPrintable(QString::number(d.otherShare)));
     }
 
+    // --precision: rounds go on for the cells still wider than asked, and only for those,
+    // until the run's maximum time; a cell that did not get there says so.
+    void precisionAddsRoundsToWideCells() {
+        auto plan = smallPlan(*file_);
+        plan.sizes = {64 << 10, 1 << 20};
+        plan.strategies = {"pread-uninit", "seek-read"};
+        plan.rounds = 5;
+        plan.precision = kMinPrecision; // ±0.1%: out of reach in a second
+        plan.maxTimeSeconds = 1;
+        RecordingSink sink;
+        QElapsedTimer clock;
+        clock.start();
+        auto doc = runPlan(plan, sink);
+        QVERIFY(doc.ok());
+        QVERIFY(doc->complete);
+        QVERIFY2(clock.elapsed() < 20000, "the maximum time bounds the extra rounds");
+        bool anyMore = false;
+        for (const auto& c : doc->cells) {
+            anyMore |= c.samples.size() > 5;
+            for (std::size_t r = 0; r < c.samples.size(); ++r)
+                QCOMPARE(c.samples[r].round, int(r) + 1);
+            if (c.summary.uncertainty() > plan.precision)
+                QVERIFY2(c.message.find("precision ±0.1% not met: ±") != std::string::npos,
+                         c.message.c_str());
+        }
+        QVERIFY(anyMore);
+        // Asked for what the rounds already give: nothing more is measured.
+        plan.precision = kMaxPrecision;
+        auto easy = runPlan(plan, sink);
+        QVERIFY(easy.ok());
+        for (const auto& c : easy->cells) {
+            QCOMPARE(c.samples.size(), std::size_t(5));
+            QVERIFY2(c.message.find("precision") == std::string::npos, c.message.c_str());
+        }
+    }
+
     void stopMidCellIsPromptAndKeepsTheRecordedRounds() {
         auto plan = smallPlan(*file_);
         plan.sizes = {256 << 10, 4 << 10};

@@ -44,6 +44,11 @@ inline constexpr IntLimit kRoundsLimit{1, 10000};
 inline constexpr IntLimit kWarmupLimit{0, 1000};
 inline constexpr double kMaxRoundTimeSeconds = 3600;
 inline constexpr IntLimit kRepeatsLimit{1, 10};
+// --precision: the narrowest a median's interval may be asked to get, the widest it may be
+// asked to stay within, and how long a run keeps adding rounds without a --max-time.
+inline constexpr double kMinPrecision = 0.001;
+inline constexpr double kMaxPrecision = 0.5;
+inline constexpr double kDefaultMaxTimeSeconds = 600;
 
 struct Plan {
     std::string file;
@@ -81,6 +86,12 @@ struct Plan {
     // the document pools their rounds (each sample says its repeat) and how far the repeats'
     // medians drifted apart is the floor a change between runs must pass (runDrift).
     int repeats = 1;
+    // After the planned rounds, rounds go on for the cells whose median's interval still
+    // reaches further than this fraction of it (0: no such rounds), until every cell meets it
+    // or the run has taken maxTimeSeconds (0: kDefaultMaxTimeSeconds). Cells that did not get
+    // there say so.
+    double precision = 0;
+    double maxTimeSeconds = 0;
     // Page offsets that destination buffers start at. Empty: wherever the allocator puts them
     // (auto, as real programs get them); one: every buffer of every strategy pinned there;
     // several: the run's sweep axis, measured at its one range size.

@@ -42,6 +42,8 @@ json planJson(const Plan& p) {
             {"time_cap_seconds", p.timeCapSeconds},
             {"round_time_seconds", p.roundTimeSeconds},
             {"repeats", p.repeats},
+            {"precision", p.precision},
+            {"max_time_seconds", p.maxTimeSeconds},
             {"buffer_offsets", p.bufferOffsets},
             {"sweep", toString(sweepAxis(p))}};
 }
@@ -87,6 +89,8 @@ Plan planFrom(const json& j) {
     p.budget = j.value("budget", std::uint64_t{0});
     p.timeCapSeconds = j.value("time_cap_seconds", 60.0);
     p.repeats = j.value("repeats", 1);
+    p.precision = j.value("precision", 0.0);
+    p.maxTimeSeconds = j.value("max_time_seconds", 0.0);
     p.roundTimeSeconds = j.value("round_time_seconds", 0.0); // older documents: the budget
     p.bufferOffsets = j.value("buffer_offsets", std::vector<std::uint32_t>{});
     return p;

@@ -397,6 +397,12 @@ Status validatePlan(const Plan& plan, const FileProbe& file) {
                                  kWarmupLimit.min, kWarmupLimit.max)};
     if (plan.timeCapSeconds <= 0)
         return Error{"time cap must be positive"};
+    if (plan.precision != 0 &&
+        !(plan.precision >= kMinPrecision && plan.precision <= kMaxPrecision))
+        return Error{fmt::format("precision {}% is out of range: use {}% to {}% (or none)",
+                                 plan.precision * 100, kMinPrecision * 100, kMaxPrecision * 100)};
+    if (!(plan.maxTimeSeconds >= 0))
+        return Error{"the maximum time must be 0 (none) or positive"};
     if (!kRepeatsLimit.contains(plan.repeats))
         return Error{fmt::format("repeats {} is out of range: use {} to {}", plan.repeats,
                                  kRepeatsLimit.min, kRepeatsLimit.max)};

@@ -64,6 +64,10 @@ std::string reproduceCommand(const Plan& p) {
         cmd += " --drop-caches";
     if (p.repeats != 1)
         cmd += fmt::format(" --repeat {}", p.repeats);
+    if (p.precision > 0)
+        cmd += fmt::format(" --precision {}", p.precision * 100);
+    if (p.maxTimeSeconds > 0)
+        cmd += fmt::format(" --max-time {}", p.maxTimeSeconds);
     return cmd;
 }
 

@@ -642,8 +642,54 @@ private:
                     return keepWhatWasMeasured(runs);
             measured += r >= plan_.warmup ? 1 : 0;
         }
+        if (plan_.precision > 0 && refineToPrecision(runs, order, visit) == RoundEnd::Stopped)
+            return keepWhatWasMeasured(runs);
         for (auto& run : runs)
             finishPoint(run);
+    }
+
+    // Whether a cell's median is as sure as --precision asks (its interval within that
+    // fraction of it, and enough rounds for the interval to say).
+    bool precise(const Cell& cell) const {
+        const Summary s = summarize(ratesOf(cell));
+        return !s.tooFewRounds && s.uncertainty() <= plan_.precision;
+    }
+    static std::vector<double> ratesOf(const Cell& cell) {
+        std::vector<double> rates;
+        for (const auto& s : cell.samples)
+            if (const auto g = s.gbps())
+                rates.push_back(*g);
+        return rates;
+    }
+
+    // --precision: more interleaved rounds, each visiting the points (in a seeded order) that
+    // still have a cell wider than asked, and in them only those cells, until none is left or
+    // the run has taken its maximum time.
+    RoundEnd refineToPrecision(std::vector<PointRun>& runs, std::mt19937_64& order,
+                               std::vector<std::size_t>& visit) {
+        const double limit =
+            plan_.maxTimeSeconds > 0 ? plan_.maxTimeSeconds : kDefaultMaxTimeSeconds;
+        for (int extra = 1; secondsBetween(started_, Clock::now()) < limit; ++extra) {
+            bool any = false;
+            std::shuffle(visit.begin(), visit.end(), order);
+            for (const std::size_t k : visit) {
+                std::vector<bool> wide(lanes_.size(), false);
+                for (std::size_t i = 0; i < lanes_.size(); ++i)
+                    wide[i] = usable(lanes_[i], runs[k].cells[i]) &&
+                              !runs[k].cells[i].samples.empty() && !precise(runs[k].cells[i]);
+                if (std::none_of(wide.begin(), wide.end(), [](bool w) { return w; }))
+                    continue;
+                any = true;
+                if (measureRound(runs[k], plan_.warmup + plan_.rounds - 1 + extra, &wide) ==
+                    RoundEnd::Stopped)
+                    return RoundEnd::Stopped;
+                if (secondsBetween(started_, Clock::now()) >= limit)
+                    break;
+            }
+            if (!any)
+                break;
+        }
+        return RoundEnd::Measured;
     }
 
     // The time cap: no new round once the run has spent timeCapSeconds per point, and at
@@ -725,11 +771,14 @@ private:
     // the last (A B C, B C A, C A B ...), so no strategy always follows the same neighbour (its
     // malloc state, CPU frequency, LRU position); each sample records where in its round it
     // ran. A resumed cell that already has its rounds sits the rest out.
-    RoundEnd measureRound(PointRun& run, int r) {
+    // With `only` (--precision's extra rounds, r past the planned ones): just those lanes.
+    RoundEnd measureRound(PointRun& run, int r, const std::vector<bool>* only = nullptr) {
         const bool record = r >= plan_.warmup;
         const int round = run.firstRound + r - plan_.warmup + 1;
-        const auto phase = record ? fmt::format("round {}/{}", r - plan_.warmup + 1, plan_.rounds)
-                                  : fmt::format("warm-up {}/{}", r + 1, plan_.warmup);
+        const auto phase = only ? fmt::format("refining to ±{}%: round {}", plan_.precision * 100,
+                                              r - plan_.warmup + 1)
+                           : record ? fmt::format("round {}/{}", r - plan_.warmup + 1, plan_.rounds)
+                                    : fmt::format("warm-up {}/{}", r + 1, plan_.warmup);
         usePoint(run.point);
         auto& cells = run.cells;
         // Where the run is now (the steps report where it was): rounds hop between points.
@@ -737,9 +786,9 @@ private:
         int position = 0;
         for (std::size_t k = 0; k < lanes_.size(); ++k) {
             const std::size_t i = (k + static_cast<std::size_t>(r)) % lanes_.size();
-            if (!usable(lanes_[i], cells[i]))
+            if (!usable(lanes_[i], cells[i]) || (only && !(*only)[i]))
                 continue;
-            if (record && cells[i].samples.size() >= std::size_t(plan_.rounds)) {
+            if (!only && record && cells[i].samples.size() >= std::size_t(plan_.rounds)) {
                 step(phase, lanes_[i], run.point);
                 continue;
             }
@@ -751,7 +800,10 @@ private:
                 return RoundEnd::Stopped;
             if (end == RoundEnd::Measured && r == plan_.warmup - 1)
                 refitToWarmup(i, seconds, run.counts, cells, run.ranges, run.parts);
-            step(phase, lanes_[i], run.point);
+            if (only)
+                report(phase, cells[i].strategy, run.point); // past the planned steps
+            else
+                step(phase, lanes_[i], run.point);
         }
         if (record) {
             ++run.measured;
@@ -863,6 +915,11 @@ private:
                 notes.push_back(fmt::format("{}: {} of {} rounds",
                                             stopped ? "stopped" : "time cap reached", measured,
                                             plan_.rounds));
+            if (plan_.precision > 0 && !copies_ && !precise(cell))
+                notes.push_back(
+                    fmt::format("precision ±{}% not met: ±{:.1f}% after {} rounds{}",
+                                plan_.precision * 100, cell.summary.uncertainty() * 100, measured,
+                                stopped ? "" : " (the run's maximum time was reached)"));
             if (plan_.cache == CacheMode::Cold)
                 if (const auto warm = roundsNotCold(cell); !warm.empty()) {
                     cell.status = CellStatus::NotCold;
