@@ -415,12 +415,20 @@ void MainWindow::closeEvent(QCloseEvent* event) {
         QPushButton* stop = ask.addButton("Stop and close", QMessageBox::AcceptRole);
         stop->setObjectName("stopAndClose");
         ask.addButton("Keep running", QMessageBox::RejectRole)->setObjectName("keepRunning");
+        // A run that ends on its own while the question is up answers it: there is nothing
+        // left to stop, and the window closes as asked.
+        connect(controller_, &RunController::runningChanged, &ask, [&ask](bool running) {
+            if (!running)
+                ask.done(QMessageBox::Cancel);
+        });
         ask.exec();
-        if (ask.clickedButton() != stop) {
-            event->ignore();
-            return;
+        if (controller_->isRunning()) {
+            if (ask.clickedButton() != stop) {
+                event->ignore();
+                return;
+            }
+            controller_->stopKeepingRecovery(5000); // as the dialog promised
         }
-        controller_->stopAndWait(5000);
     }
     saveSettings();
     event->accept();

@@ -61,12 +61,12 @@ void RunController::start(const Plan& plan) {
         return;
     const quint64 job = ++job_;
     stop_ = std::stop_source();
+    keepRecovery_ = std::make_shared<std::atomic<bool>>(false);
     setRunning(true);
     QMetaObject::invokeMethod(
         worker_,
-        [worker = worker_, job, plan, token = stop_.get_token(), path = recoveryPath_] {
-            worker->run(job, plan, token, path);
-        },
+        [worker = worker_, job, plan, token = stop_.get_token(), path = recoveryPath_,
+         keep = keepRecovery_] { worker->run(job, plan, token, path, keep); },
         Qt::QueuedConnection);
 }
 
@@ -88,6 +88,12 @@ bool RunController::stopAndWait(int timeoutMs) {
     if (running_)
         loop.exec(QEventLoop::ExcludeUserInputEvents);
     return !running_;
+}
+
+bool RunController::stopKeepingRecovery(int timeoutMs) {
+    if (keepRecovery_)
+        keepRecovery_->store(true);
+    return stopAndWait(timeoutMs);
 }
 
 void RunController::setRunning(bool running) {

@@ -6,6 +6,8 @@
 #include <QObject>
 #include <QThread>
 
+#include <atomic>
+#include <memory>
 #include <stop_token>
 
 namespace readscope::ui {
@@ -24,6 +26,9 @@ public:
     void stop();
     // Stops and waits up to timeoutMs for the worker to return (used when the window closes).
     bool stopAndWait(int timeoutMs);
+    // The same, for a window that closes: the run's recovery file stays for the next start
+    // to offer, instead of being removed when the run ends.
+    bool stopKeepingRecovery(int timeoutMs);
     // Its worker, for tests that play a stale job's signals.
     RunWorker* workerForTesting() const { return worker_; }
 
@@ -43,6 +48,8 @@ private:
     RunWorker* worker_ = nullptr;
     quint64 job_ = 0;
     std::stop_source stop_; // the current job's
+    // Whether the current job's recovery file outlives it (set before its stop is asked for).
+    std::shared_ptr<std::atomic<bool>> keepRecovery_;
     std::string recoveryPath_;
     bool running_ = false;
 };

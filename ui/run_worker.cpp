@@ -27,15 +27,18 @@ private:
 } // namespace
 
 void RunWorker::run(quint64 job, const Plan& plan, std::stop_token stop,
-                    const std::string& recoveryPath) {
+                    const std::string& recoveryPath,
+                    std::shared_ptr<const std::atomic<bool>> keepRecovery) {
     SignalSink toWindow(*this, job);
     std::optional<RecoverySink> recovery;
     if (!recoveryPath.empty())
         recovery.emplace(toWindow, recoveryPath);
     RunSink& sink = recovery ? static_cast<RunSink&>(*recovery) : toWindow;
     auto result = runPlan(plan, sink, stop);
-    if (recovery)
-        recovery->discard(); // the run ended: its cells are in the window now
+    // The run ended: its cells are in the window now, unless the window is closing, whose
+    // next start offers them from the file.
+    if (recovery && !(keepRecovery && keepRecovery->load()))
+        recovery->discard();
     if (result)
         emit finished(job, *result, {});
     else

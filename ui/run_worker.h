@@ -5,6 +5,8 @@
 
 #include <QObject>
 
+#include <atomic>
+#include <memory>
 #include <stop_token>
 
 namespace readscope::ui {
@@ -15,8 +17,11 @@ public:
     // Runs on the worker thread. The stop token belongs to the job: it is created when the
     // job is started, so a Stop pressed before the run begins is not lost.
     // Finished cells are also appended to recoveryPath (when not empty) until the run ends.
+    // keepRecovery, when it reads true as the run ends, leaves the recovery file in place (the
+    // window is closing: its next start offers the cells).
     void run(quint64 job, const readscope::Plan& plan, std::stop_token stop,
-             const std::string& recoveryPath);
+             const std::string& recoveryPath,
+             std::shared_ptr<const std::atomic<bool>> keepRecovery = {});
 
 signals:
     void started(quint64 job, const readscope::ResultDocument& header);

@@ -646,6 +646,34 @@ private slots:
         QVERIFY(!w->isRunning());
         qInfo("closing mid-run took %lld ms", t.elapsed());
         delete w; // joins the run thread; must not hang or crash
+        // As the dialog promised: the rounds recorded are in the recovery file, and the next
+        // start offers them (the real close event, the dialog's own button).
+        MainWindow next;
+        QVERIFY(next.hasRecovery());
+        QCOMPARE(next.restoreRecovery(), QString());
+        QVERIFY(next.model()->rowCount() > 0);
+        QVERIFY(!next.hasRecovery());
+    }
+
+    // The close question goes away by itself when the run ends while it is up, and the window
+    // closes as it was asked to.
+    void theCloseQuestionClearsWhenTheRunEnds() {
+        auto* w = new MainWindow;
+        w->show();
+        QVERIFY(testing::openAndWait(*w, file_->path()));
+        w->config()->setPlan(testing::tinyPlan(*file_, 5000));
+        QVERIFY(w->startRun());
+        QVERIFY(testing::waitForMeasuredRound(*w));
+        bool asked = false;
+        QTimer::singleShot(100, [w, &asked] {
+            auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget());
+            asked = box && box->objectName() == "confirmClose";
+            w->stopRun(); // the run ends while the question is up (as a last round would)
+        });
+        QVERIFY(w->close()); // the run ended under the question: closed, no click needed
+        QVERIFY(asked);
+        QVERIFY(!w->isRunning());
+        delete w;
     }
 
     void exportDialogsSuggestANameInTheLastFolder() {
