@@ -48,6 +48,9 @@ QList<Lesson> loadLessons() {
             if (auto sizes = parseSizeList(f["sizes"].toString().toStdString());
                 sizes && f.contains("sizes"))
                 finding.sizes = *sizes;
+            if (auto ties = parseSizeList(f["ties"].toString().toStdString());
+                ties && f.contains("ties"))
+                finding.ties = *ties;
             if (f.contains("published_low") && f.contains("published_high")) {
                 finding.publishedLow = f["published_low"].toDouble();
                 finding.publishedHigh = f["published_high"].toDouble();

@@ -154,6 +154,10 @@ private slots:
         QVERIFY(qAbs(signedRankPValue(Samples{1, -2, 3, -4, 5, 6, -7, 8, 9, 10}) - 0.16015625) <
                 1e-9);
         QCOMPARE(signedRankPValue(Samples{0, 0, 0}), 1.0);
+        // Tied magnitudes, exactly (every sign pattern of the average ranks enumerated): seven
+        // equal differences 2/128, where the normal approximation gave 0.0177.
+        QCOMPARE(signedRankPValue(Samples{1, 1, 1, 1, 1, 1, 1}), 2.0 / 128);
+        QVERIFY(qAbs(signedRankPValue(Samples{1, 1, 2, -2, 3, 3, 4, -5}) - 0.3828125) < 1e-12);
     }
 
     // One run, a machine whose speed drifts from round to round, a strategy 5% faster in
@@ -345,7 +349,7 @@ private slots:
     void findingsAreJudgedFromTheCells() {
         ResultDocument doc;
         doc.plan.strategies = {"pread-zerofill", "pread-uninit"};
-        Finding f{"pread-uninit", "pread-zerofill", {65536, 1 << 20}, 0.08, 0.19, "(M3 Max)"};
+        Finding f{"pread-uninit", "pread-zerofill", {65536, 1 << 20}, {}, 0.08, 0.19, "(M3 Max)"};
         doc.cells = {cellWith("pread-zerofill", 65536, kTight),
                      cellWith("pread-uninit", 65536, scaled(kTight, 1.15)),
                      cellWith("pread-zerofill", 1 << 20, kTight),
@@ -381,8 +385,58 @@ private slots:
                      cellWith("pread-uninit", 65536, scaled(three, 1.2))};
         v = judgeFinding(doc, f);
         QCOMPARE(int(v->agreement), int(Agreement::Undecided));
+        QVERIFY2(v->text.find("This run cannot tell") != std::string::npos &&
+                     v->text.find("does not agree") == std::string::npos &&
+                     v->text.find("run 3 more rounds") != std::string::npos,
+                 v->text.c_str());
         f.faster = "mmap-touch"; // not measured
         QVERIFY(!judgeFinding(doc, f));
+    }
+
+    // The rounds a verdict needs among k comparisons (exact Wilcoxon, Holm): 2 / 2^n x k must
+    // be under 0.05.
+    void roundsForAVerdict() {
+        QCOMPARE(roundsForVerdict(1), 6);   // 2/64 = 0.031
+        QCOMPARE(roundsForVerdict(3), 7);   // 3 x 2/128 = 0.047
+        QCOMPARE(roundsForVerdict(4), 8);   // 4 x 2/128 = 0.0625 is not enough
+        QCOMPARE(roundsForVerdict(15), 10); // 15 x 2/1024 = 0.029
+    }
+
+    // A finding is judged over its own comparisons only: seven rounds that all point the
+    // same way are a verdict at three sizes, however many other strategies the run held (Holm
+    // over 15 pairs of the table would have made it 0.23, never a verdict); its tie sizes are
+    // judged too; and what it cannot tell is never called disagreement.
+    void findingsAreJudgedOverTheirOwnComparisons() {
+        const Samples seven{10, 10.4, 9.7, 10.2, 9.9, 10.1, 10.05};
+        ResultDocument doc;
+        for (std::uint64_t size : {64ull << 10, 1ull << 20, 8ull << 20}) {
+            doc.cells.push_back(cellWith("mmap-populate", size, seven));
+            doc.cells.push_back(
+                cellWith("mmap-touch", size, scaled(seven, size == 8ull << 20 ? 1.01 : 1.6)));
+            for (const char* other : {"pread-uninit", "mmap-copy", "mmap-willneed"})
+                doc.cells.push_back(cellWith(other, size, scaled(seven, 0.9)));
+        }
+        Finding f{"mmap-touch", "mmap-populate", {64 << 10, 1 << 20}, {8 << 20}, {}, {}, ""};
+        auto v = judgeFinding(doc, f);
+        QVERIFY(v);
+        QCOMPARE(v->roundsNeeded, 7);
+        QVERIFY2(v->sizesFaster == 2, v->text.c_str());
+        QCOMPARE(v->tiesHeld, 1);
+        QCOMPARE(int(v->agreement), int(Agreement::Agrees));
+        QVERIFY2(v->text.find("at 8 MiB, where the finding says they tie: +1%, a tie here") !=
+                     std::string::npos,
+                 v->text.c_str());
+        // Five rounds cannot reach a verdict among three comparisons: the run cannot tell,
+        // and says how many more rounds it needs.
+        for (auto& c : doc.cells) {
+            c.samples.resize(5);
+            c.summarize();
+        }
+        v = judgeFinding(doc, f);
+        QCOMPARE(int(v->agreement), int(Agreement::Undecided));
+        QVERIFY2(v->text.find("With 5 paired rounds and 3 comparisons, no difference can reach "
+                              "p < 0.05: run 2 more rounds.") != std::string::npos,
+                 v->text.c_str());
     }
 };
 

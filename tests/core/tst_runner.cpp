@@ -661,25 +661,35 @@ private slots:
         plan.sizes = {64 << 10, 1 << 20};
         plan.strategies = {"pread-uninit", "seek-read"};
         plan.rounds = 5;
-        plan.precision = kMinPrecision; // ±0.1%: out of reach in a second
-        plan.maxTimeSeconds = 1;
-        RecordingSink sink;
-        QElapsedTimer clock;
-        clock.start();
+        plan.precision = kMinPrecision; // ±0.1%: out of reach in two seconds
+        plan.maxTimeSeconds = 2;
+        // When the planned rounds were over (the run's clock starts after this one's).
+        struct TimedSink : RecordingSink {
+            QElapsedTimer clock;
+            qint64 plannedDoneMs = -1;
+            std::size_t longest = 0;
+            void onRoundMeasured(const Cell& c) override {
+                if (c.samples.size() == 5)
+                    plannedDoneMs = clock.elapsed();
+                longest = std::max(longest, c.samples.size());
+            }
+        } sink;
+        sink.clock.start();
         auto doc = runPlan(plan, sink);
         QVERIFY(doc.ok());
         QVERIFY(doc->complete);
-        QVERIFY2(clock.elapsed() < 20000, "the maximum time bounds the extra rounds");
-        bool anyMore = false;
+        QVERIFY2(sink.clock.elapsed() < 30000, "the maximum time bounds the extra rounds");
         for (const auto& c : doc->cells) {
-            anyMore |= c.samples.size() > 5;
             for (std::size_t r = 0; r < c.samples.size(); ++r)
                 QCOMPARE(c.samples[r].round, int(r) + 1);
             if (c.summary.uncertainty() > plan.precision)
                 QVERIFY2(c.message.find("precision ±0.1% not met: ±") != std::string::npos,
                          c.message.c_str());
         }
-        QVERIFY(anyMore);
+        qInfo("planned rounds done after %lld ms; up to %zu rounds a cell", sink.plannedDoneMs,
+              sink.longest);
+        if (sink.plannedDoneMs >= 0 && sink.plannedDoneMs < 1500) // time was left: used
+            QVERIFY(sink.longest > 5);
         // Asked for what the rounds already give: nothing more is measured.
         plan.precision = kMaxPrecision;
         auto easy = runPlan(plan, sink);

@@ -47,7 +47,8 @@ double mannWhitneyPValue(std::span<const double> a, std::span<const double> b);
 // Both measured in the same rounds of one run (pairs[i] = {baseline, current} of round i):
 // the machine's drift between rounds cancels in each pair's ratio. The change is the median
 // ratio - 1, its interval a bootstrap over the pairs, its p a two-sided Wilcoxon signed-rank
-// test on the log ratios (exact without ties up to 50 pairs, else the normal approximation).
+// test on the log ratios (exact up to 50 pairs, tied magnitudes at their average rank, else the
+// normal approximation).
 ChangeEstimate estimatePairedChange(std::span<const std::pair<double, double>> pairs,
                                     double noiseThreshold = kDefaultNoiseThreshold,
                                     std::uint64_t seed = 1);

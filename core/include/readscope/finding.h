@@ -15,21 +15,37 @@ namespace readscope {
 struct Finding {
     std::string faster, than;
     std::vector<std::uint64_t> sizes;                  // empty: every size of the run
+    std::vector<std::uint64_t> ties;                   // sizes where the finding says they tie
     std::optional<double> publishedLow, publishedHigh; // the published change, e.g. 0.08, 0.19
     std::string published;                             // "on an Apple M3 Max", where and how
 };
 
+// Undecided: this run cannot tell (too few rounds for the test to reach p < 0.05 with the
+// comparisons the finding makes, or too much noise), never counted as disagreement.
 enum class Agreement { Agrees, Partly, Disagrees, Undecided };
 
 struct FindingVerdict {
     Agreement agreement = Agreement::Undecided;
     int sizesFaster = 0, sizesJudged = 0; // sizes where the paired test says faster / has a say
+    int sizesCannotTell = 0;              // sizes (ties included) this run cannot tell
+    int tiesHeld = 0, tiesJudged = 0;     // the finding's tie sizes: tied here / told either way
+    int roundsNeeded = 0;                 // paired rounds for a verdict to be reachable at all
     double lowChange = 0, highChange = 0; // the measured changes' range over those sizes
     int sizesWithinPublished = 0;         // sizes whose change lies in the published range
     std::string text;                     // the sentence the lesson shows
 };
 
-// Nothing when the run measured neither strategy at any of the finding's sizes.
+// The fewest paired rounds with which a difference can reach p < 0.05 at all among this many
+// comparisons: the smallest exact two-sided Wilcoxon p with n pairs is 2 / 2^n, and Holm's
+// adjustment multiplies the smallest p by the number of comparisons (7 pairs over 15
+// comparisons: 15 x 0.0156 = 0.23, never a verdict; over 3: 0.047).
+int roundsForVerdict(std::size_t comparisons);
+// A tie is a change under this, its interval within it too.
+inline constexpr double kTieChange = 0.05;
+
+// Judged over the finding's own comparisons only (its sizes and its tie sizes: the Holm
+// adjustment covers those, not every pair the run holds). Nothing when the run measured
+// neither strategy at any of them.
 std::optional<FindingVerdict> judgeFinding(const ResultDocument& doc, const Finding& finding);
 
 } // namespace readscope

@@ -226,18 +226,23 @@ ChangeEstimate estimateChange(std::span<const double> baseline, std::span<const 
 }
 
 namespace {
-// Exact null distribution of the signed-rank statistic W+ for n untied ranks: counts[w] of the
-// 2^n sign patterns.
-double exactSignedRankP(std::size_t n, double wPlus) {
-    const std::size_t total = n * (n + 1) / 2;
+// Exact null distribution of the signed-rank statistic W+ over the 2^n sign patterns of the
+// ranks (tied magnitudes at their average rank: doubled, so that they count as integers).
+double exactSignedRankP(std::span<const double> ranks, double wPlus) {
+    std::vector<std::size_t> twice;
+    std::size_t total = 0;
+    for (double r : ranks) {
+        twice.push_back(static_cast<std::size_t>(std::lround(2 * r)));
+        total += twice.back();
+    }
     std::vector<double> counts(total + 1, 0);
     counts[0] = 1;
-    for (std::size_t rank = 1; rank <= n; ++rank)
-        for (std::size_t w = total; w >= rank; --w)
+    for (const std::size_t rank : twice)
+        for (std::size_t w = total; w >= rank && rank > 0; --w)
             counts[w] += counts[w - rank];
-    const double all = std::pow(2.0, double(n));
+    const double all = std::pow(2.0, double(ranks.size()));
     const double mean = double(total) / 2;
-    const double extreme = std::abs(wPlus - mean);
+    const double extreme = std::abs(2 * wPlus - mean);
     double tail = 0;
     for (std::size_t w = 0; w <= total; ++w)
         if (std::abs(double(w) - mean) >= extreme - 1e-9)
@@ -262,8 +267,8 @@ double signedRankPValue(std::span<const double> differences) {
     for (std::size_t i = 0; i < n; ++i)
         if (d[i] > 0)
             wPlus += r.ranks[i];
-    if (!r.ties && n <= 50)
-        return exactSignedRankP(n, wPlus);
+    if (n <= 50)
+        return exactSignedRankP(r.ranks, wPlus);
     const double nn = double(n);
     const double variance = nn * (nn + 1) * (2 * nn + 1) / 24 - r.tieTerm / 48;
     return normalTwoSidedP(wPlus - nn * (nn + 1) / 4, variance);

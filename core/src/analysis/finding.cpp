@@ -6,6 +6,9 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <climits>
+#include <cmath>
+#include <cstdint>
 
 namespace readscope {
 
@@ -23,47 +26,115 @@ std::string sizeSpan(std::uint64_t lo, std::uint64_t hi) {
 
 } // namespace
 
+int roundsForVerdict(std::size_t comparisons) {
+    int n = 1;
+    while (double(std::max<std::size_t>(comparisons, 1)) * std::pow(2.0, 1 - n) >= 0.05)
+        ++n;
+    return n;
+}
+
 std::optional<FindingVerdict> judgeFinding(const ResultDocument& doc, const Finding& finding) {
-    const Comparison c = compareToReference(doc, finding.than);
-    std::vector<const CellComparison*> rows;
+    auto isTie = [&](std::uint64_t size) {
+        return std::find(finding.ties.begin(), finding.ties.end(), size) != finding.ties.end();
+    };
+    auto named = [&](std::uint64_t size) {
+        return finding.sizes.empty() ||
+               std::find(finding.sizes.begin(), finding.sizes.end(), size) != finding.sizes.end();
+    };
+    // Only the finding's comparisons: the two strategies at its sizes and its tie sizes.
+    ResultDocument own;
+    own.plan = doc.plan;
+    for (const auto& cell : doc.cells)
+        if ((cell.strategy == finding.faster || cell.strategy == finding.than) &&
+            !cell.bufferOffset && !cell.pointThreads && !cell.pointQueueDepth &&
+            (named(cell.rangeBytes) || isTie(cell.rangeBytes)))
+            own.cells.push_back(cell);
+    const Comparison c = compareToReference(own, finding.than);
+    std::vector<const CellComparison*> rows, ties;
     for (const auto& cc : c.cells)
-        if (cc.strategy == finding.faster && !cc.at.bufferOffset && !cc.at.threads &&
-            !cc.at.queueDepth &&
-            (finding.sizes.empty() || std::find(finding.sizes.begin(), finding.sizes.end(),
-                                                cc.at.rangeBytes) != finding.sizes.end()))
-            rows.push_back(&cc);
-    if (rows.empty())
+        if (cc.strategy == finding.faster)
+            (isTie(cc.at.rangeBytes) && !(named(cc.at.rangeBytes) && !finding.sizes.empty()) ? ties
+                                                                                             : rows)
+                .push_back(&cc);
+    if (rows.empty() && ties.empty())
         return std::nullopt;
     FindingVerdict v;
-    std::uint64_t smallest = rows.front()->at.rangeBytes, largest = smallest;
-    v.lowChange = v.highChange = rows.front()->estimate.change;
+    v.roundsNeeded = roundsForVerdict(rows.size() + ties.size());
+    std::size_t fewestPairs = SIZE_MAX;
+    for (const auto& cell : own.cells)
+        fewestPairs = std::min(fewestPairs, cell.samples.size());
+    const bool reachable = fewestPairs != SIZE_MAX && int(fewestPairs) >= v.roundsNeeded;
+    // A row told either way, or not: "within noise" because p or the interval did not get
+    // there is "cannot tell"; a change under the threshold with a say is a tie.
+    auto told = [](const ChangeEstimate& e) {
+        return e.verdict == Verdict::Faster || e.verdict == Verdict::Slower;
+    };
+    auto tie = [&](const ChangeEstimate& e) {
+        return e.verdict == Verdict::WithinNoise && std::abs(e.change) < kTieChange && e.ciLow &&
+               e.ciHigh && *e.ciLow > -kTieChange && *e.ciHigh < kTieChange;
+    };
+    int disagree = 0;
+    std::uint64_t smallest = 0, largest = 0;
     for (const auto* cc : rows) {
         const auto& e = cc->estimate;
+        if (v.sizesJudged + v.sizesCannotTell == 0) {
+            smallest = largest = cc->at.rangeBytes;
+            v.lowChange = v.highChange = e.change;
+        }
         smallest = std::min(smallest, cc->at.rangeBytes);
         largest = std::max(largest, cc->at.rangeBytes);
         v.lowChange = std::min(v.lowChange, e.change);
         v.highChange = std::max(v.highChange, e.change);
-        if (e.verdict == Verdict::Faster || e.verdict == Verdict::Slower ||
-            e.verdict == Verdict::WithinNoise)
-            ++v.sizesJudged;
         if (e.verdict == Verdict::Faster)
             ++v.sizesFaster;
+        if (told(e) || tie(e)) {
+            ++v.sizesJudged;
+            disagree += e.verdict == Verdict::Faster ? 0 : 1; // slower, or a tie
+        } else {
+            ++v.sizesCannotTell;
+        }
     }
-    const int n = int(rows.size());
-    if (v.sizesJudged == 0)
-        v.agreement = Agreement::Undecided;
-    else if (v.sizesFaster == n)
+    for (const auto* cc : ties) {
+        if (tie(cc->estimate)) {
+            ++v.tiesHeld;
+            ++v.tiesJudged;
+        } else if (told(cc->estimate)) {
+            ++v.tiesJudged;
+            ++disagree;
+        } else {
+            ++v.sizesCannotTell;
+        }
+    }
+    const int agree = v.sizesFaster + v.tiesHeld;
+    const int all = int(rows.size() + ties.size());
+    if (agree == all)
         v.agreement = Agreement::Agrees;
-    else if (v.sizesFaster > 0)
+    else if (agree > 0)
         v.agreement = Agreement::Partly;
-    else
+    else if (disagree > 0)
         v.agreement = Agreement::Disagrees;
+    else
+        v.agreement = Agreement::Undecided;
 
-    std::string text =
-        fmt::format("{} against {} at {} here: {} (faster by the paired test at {} "
-                    "of {} size{})",
-                    finding.faster, finding.than, sizeSpan(smallest, largest),
-                    range(v.lowChange, v.highChange), v.sizesFaster, n, n == 1 ? "" : "s");
+    const int n = int(rows.size());
+    std::string text;
+    if (n > 0) {
+        text = fmt::format("{} against {} at {} here: {} (faster by the paired test at {} of {} "
+                           "size{}",
+                           finding.faster, finding.than, sizeSpan(smallest, largest),
+                           range(v.lowChange, v.highChange), v.sizesFaster, n, n == 1 ? "" : "s");
+        const int rowsCannotTell = v.sizesCannotTell - (int(ties.size()) - v.tiesJudged);
+        if (rowsCannotTell > 0)
+            text += fmt::format("; this run cannot tell at {}", rowsCannotTell);
+        text += ")";
+    }
+    for (const auto* cc : ties)
+        text += fmt::format("{}at {}, where the finding says they tie: {}, {}",
+                            text.empty() ? "" : "; ", formatSize(cc->at.rangeBytes),
+                            pct(cc->estimate.change),
+                            tie(cc->estimate)    ? "a tie here"
+                            : told(cc->estimate) ? "not a tie here"
+                                                 : "this run cannot tell");
     if (finding.publishedLow && finding.publishedHigh)
         text +=
             fmt::format("; published: {}{}", range(*finding.publishedLow, *finding.publishedHigh),
@@ -74,16 +145,27 @@ std::optional<FindingVerdict> judgeFinding(const ResultDocument& doc, const Find
     case Agreement::Agrees: text += ". This machine agrees"; break;
     case Agreement::Partly: text += ". This machine agrees at some sizes only"; break;
     case Agreement::Disagrees: text += ". This machine does not agree"; break;
-    case Agreement::Undecided:
-        text += ". Too few rounds or too much noise to say (raise the rounds)";
-        break;
+    case Agreement::Undecided: text += ". This run cannot tell"; break;
     }
-    if (v.agreement != Agreement::Undecided && finding.publishedLow && finding.publishedHigh) {
+    if (v.agreement != Agreement::Undecided && n > 0 && finding.publishedLow &&
+        finding.publishedHigh) {
         const bool within = v.lowChange >= *finding.publishedLow - 0.02 &&
                             v.highChange <= *finding.publishedHigh + 0.02;
         text += within ? ", within the published range." : ", by a different margin.";
     } else {
         text += ".";
+    }
+    if (v.sizesCannotTell > 0) {
+        if (!reachable)
+            text += fmt::format(" With {} paired round{} and {} comparison{}, no difference can "
+                                "reach p < 0.05: run {} more round{}.",
+                                fewestPairs, fewestPairs == 1 ? "" : "s", all, all == 1 ? "" : "s",
+                                v.roundsNeeded - int(fewestPairs),
+                                v.roundsNeeded - int(fewestPairs) == 1 ? "" : "s");
+        else
+            text += fmt::format(" Where it cannot tell, the rounds disagree among themselves: "
+                                "run {} more rounds to narrow them.",
+                                fewestPairs);
     }
     if (n > 1 && finding.publishedLow && finding.publishedHigh) {
         // A published curve is judged point by point: where on it this machine differs.
