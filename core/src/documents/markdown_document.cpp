@@ -113,6 +113,8 @@ std::string toMarkdown(const ResultDocument& doc) {
         out += " Bytes read: " + read + ".";
     if (const auto line = fetchedLine(doc); !line.empty())
         out += " Fetched: " + line + ".";
+    if (const auto above = aboveCopyLimitWarning(doc); !above.empty())
+        out += " **" + above + ".**";
     if (const auto limit = deviceLimitText(doc); !limit.empty()) {
         out += " Limit: " + limit + ".";
         if (const auto above = aboveDeviceLimitWarning(doc); !above.empty())

@@ -15,7 +15,6 @@ namespace readscope {
 namespace {
 // The destination's first byte after each pass lands here, so no copy can be proven unused.
 std::atomic<unsigned> gCopySink{0};
-constexpr int kPasses = 5;
 } // namespace
 
 CopyLimit::CopyLimit(std::uint64_t roundBytes, std::function<void()> onWorkerStart)
@@ -23,19 +22,33 @@ CopyLimit::CopyLimit(std::uint64_t roundBytes, std::function<void()> onWorkerSta
               std::byte{1}),
       onWorkerStart_(std::move(onWorkerStart)) {}
 
-double CopyLimit::gbps(std::uint64_t rangeBytes, int workers) {
+double CopyLimit::gbps(std::uint64_t rangeBytes, int workers,
+                       std::optional<std::uint32_t> pageOffset, int passes) {
     // Each worker copies its own contiguous part of the source into its own buffer, as the
     // run's workers read their own blocks of ranges; the pass's time is the slowest one's.
     const std::size_t total = source_.size();
     const std::size_t count = static_cast<std::size_t>(std::clamp(workers, 1, 256));
     const std::size_t part = std::max<std::size_t>(1, total / count);
     const std::size_t n = static_cast<std::size_t>(std::clamp<std::uint64_t>(rangeBytes, 1, part));
-    std::vector<std::vector<std::byte>> destinations(count, std::vector<std::byte>(n));
+    // Each destination at the strategies' pinned page offset, or where malloc puts a buffer of
+    // this size (as it puts theirs).
+    const std::size_t page = platform::pageSize();
+    const std::size_t slack = pageOffset ? page + *pageOffset : 0;
+    std::vector<std::vector<std::byte>> storage(count, std::vector<std::byte>(n + slack));
+    std::vector<std::byte*> destinations(count);
+    for (std::size_t w = 0; w < count; ++w) {
+        std::byte* base = storage[w].data();
+        if (pageOffset) {
+            const auto at = reinterpret_cast<std::uintptr_t>(base);
+            base += (page - at % page) % page + *pageOffset;
+        }
+        destinations[w] = base;
+    }
     auto copyPart = [&](std::size_t w) {
         const std::size_t begin = w * part, end = w + 1 == count ? total : begin + part;
-        auto& destination = destinations[w];
+        std::byte* destination = destinations[w];
         for (std::size_t off = begin; off < end; off += n)
-            std::memcpy(destination.data(), source_.data() + off, std::min(n, end - off));
+            std::memcpy(destination, source_.data() + off, std::min(n, end - off));
         gCopySink.fetch_xor(static_cast<unsigned>(destination[n / 2]), std::memory_order_relaxed);
     };
     std::vector<double> rates;
@@ -45,7 +58,7 @@ double CopyLimit::gbps(std::uint64_t rangeBytes, int workers) {
         copyPart(w);
         ends[w] = Clock::now();
     };
-    for (int pass = 0; pass <= kPasses; ++pass) {
+    for (int pass = 0; pass <= passes; ++pass) {
         if (count == 1) {
             if (onWorkerStart_)
                 onWorkerStart_();
@@ -68,7 +81,7 @@ double CopyLimit::gbps(std::uint64_t rangeBytes, int workers) {
         if (pass > 0 && seconds > 0) // the first pass warms what fits in the caches
             rates.push_back(static_cast<double>(total) / seconds / 1e9);
     }
-    return rates.empty() ? 0 : median(rates);
+    return rates.empty() ? 0 : maximum(rates);
 }
 
 double lseekSeconds(int fd, std::uint64_t fileSize) {

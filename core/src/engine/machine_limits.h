@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <vector>
 
 namespace readscope {
@@ -18,11 +19,21 @@ public:
     // onWorkerStart runs on each copying thread as it starts, before the clock (tests make
     // a thread's start slow with it).
     explicit CopyLimit(std::uint64_t roundBytes, std::function<void()> onWorkerStart = {});
-    // The median GB/s of a few passes over the source (after one untimed pass), copied by
-    // `workers` threads at once (the run's --threads), each its own part into its own buffer.
-    // As a round's workers are, the threads are started before the clock and released
-    // together; a pass runs from the first one's start to the last one's end.
-    double gbps(std::uint64_t rangeBytes, int workers);
+    // The best GB/s of a few passes over the source (after one untimed pass; a ceiling is
+    // measured as one: noise only ever slows a copy down), copied by `workers` threads at once
+    // (the run's --threads), each its own part into its own buffer, which starts at the page
+    // offset the strategies' buffers are pinned at (none: where the allocator puts it). As a
+    // round's workers are, the threads are started before the clock and released together; a
+    // pass runs from the first one's start to the last one's end.
+    double gbps(std::uint64_t rangeBytes, int workers,
+                std::optional<std::uint32_t> pageOffset = std::nullopt, int passes = kPasses);
+    // One more pass, between a point's rounds: its GB/s, which the point's limit takes when it
+    // beats it (the machine's fast moments are spread over the run, as the rounds are).
+    double onePass(std::uint64_t rangeBytes, int workers,
+                   std::optional<std::uint32_t> pageOffset = std::nullopt) {
+        return gbps(rangeBytes, workers, pageOffset, 1);
+    }
+    static constexpr int kPasses = 5;
 
 private:
     std::vector<std::byte> source_;
