@@ -5,7 +5,11 @@
 #include "readscope/buffer_offsets.h"
 #include "readscope/units.h"
 
+#include <QAbstractScrollArea>
+#include <QAbstractSpinBox>
 #include <QComboBox>
+#include <QCoreApplication>
+#include <QEvent>
 #include <QFormLayout>
 #include <QGroupBox>
 #include <QHBoxLayout>
@@ -242,6 +246,34 @@ ConfigPanel::ConfigPanel(QWidget* parent) : QWidget(parent) {
         emit changed();
     });
     updateCacheText();
+    // In a panel that scrolls, a wheel turned over a box scrolls the panel; the box takes it
+    // only once it has the focus (clicked or tabbed to), as KDE and Qt Creator do. Otherwise
+    // scrolling down the panel changed whatever box passed under the pointer.
+    for (QWidget* box : findChildren<QComboBox*>())
+        guardWheel(box);
+    for (QWidget* box : findChildren<QAbstractSpinBox*>())
+        guardWheel(box);
+}
+
+void ConfigPanel::guardWheel(QWidget* box) {
+    box->setFocusPolicy(Qt::StrongFocus);
+    box->installEventFilter(this);
+}
+
+bool ConfigPanel::eventFilter(QObject* watched, QEvent* event) {
+    if (event->type() == QEvent::Wheel) {
+        auto* box = qobject_cast<QWidget*>(watched);
+        if (box && !box->hasFocus()) {
+            // To the scroll area around the panel instead, which scrolls.
+            for (QWidget* up = box->parentWidget(); up; up = up->parentWidget())
+                if (auto* area = qobject_cast<QAbstractScrollArea*>(up)) {
+                    QCoreApplication::sendEvent(area->viewport(), event);
+                    break;
+                }
+            return true;
+        }
+    }
+    return QWidget::eventFilter(watched, event);
 }
 
 QString ConfigPanel::filePath() const { return file_->text().trimmed(); }

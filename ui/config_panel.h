@@ -23,6 +23,7 @@ class ConfigPanel : public QWidget {
     Q_OBJECT
 public:
     explicit ConfigPanel(QWidget* parent = nullptr);
+    bool eventFilter(QObject* watched, QEvent* event) override;
 
     // The plan as chosen, or a message naming the field at fault.
     Result<Plan> plan() const;
@@ -51,6 +52,7 @@ signals:
     void changed();
 
 private:
+    void guardWheel(QWidget* box); // the wheel only with focus (eventFilter)
     void updateSizeFeedback();
     // Under the run options: what a list in Threads, Queue depth or Buffer offset makes the x
     // axis, at which range size, or what to change first.
