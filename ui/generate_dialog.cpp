@@ -48,6 +48,14 @@ bool generateWithProgress(QWidget* parent, const QString& path, quint64 size, QS
     loop.exec();
     ticker.stop();
     progress.reset();
+    // The window the dialog sat on takes the keyboard back: Ctrl+R, F1 and Tab did nothing
+    // after the first start's generation until a click.
+    if (parent) {
+        parent->window()->activateWindow();
+        parent->window()->raise();
+        if (auto* run = parent->window()->findChild<QWidget*>("runButton"))
+            run->setFocus(Qt::OtherFocusReason);
+    }
     const Status st = watcher.result();
     if (!st && error)
         *error = QString::fromStdString(st.error().message);

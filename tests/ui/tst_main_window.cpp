@@ -2,6 +2,7 @@
 // export round trips, and bad files that must give a message rather than a crash.
 #include "chart_series.h"
 #include "chart_view.h"
+#include "generate_dialog.h"
 #include "lessons.h"
 #include "readscope/finding.h"
 
@@ -579,6 +580,21 @@ private slots:
             QApplication::sendEvent(depth, &wheel);
             QVERIFY(depth->currentText() != before);
         }
+    }
+
+    // After the "Generating test file" dialog the keyboard works at once: the window is
+    // active and Run has the focus (Ctrl+R, F1 and Tab did nothing until a click).
+    void theKeyboardWorksAfterGenerating() {
+        MainWindow w;
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QTemporaryDir dir;
+        QString why;
+        QVERIFY(generateWithProgress(&w, dir.filePath("g.bin"), 1 << 20, &why));
+        auto* run = w.findChild<QPushButton*>("runButton");
+        QVERIFY(run);
+        QTRY_VERIFY(run->hasFocus());
+        QCOMPARE(QApplication::activeWindow(), &w);
     }
 
     void everyLessonsVerdictIsReachable() {
