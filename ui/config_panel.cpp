@@ -189,7 +189,9 @@ ConfigPanel::ConfigPanel(QWidget* parent) : QWidget(parent) {
             .arg(kQueueDepthLimit.max));
     rounds_ = new QSpinBox(runBox);
     rounds_->setObjectName("rounds");
-    rounds_->setRange(kRoundsLimit.min, kRoundsLimit.max);
+    // 0 can be typed, so that Run can say why it is refused instead of the box reverting
+    // without a word.
+    rounds_->setRange(0, kRoundsLimit.max);
     rounds_->setValue(15);
     warmup_ = new QSpinBox(runBox);
     warmup_->setObjectName("warmup");
@@ -234,6 +236,8 @@ ConfigPanel::ConfigPanel(QWidget* parent) : QWidget(parent) {
     connect(bufferOffset_, &QComboBox::currentTextChanged, this, &ConfigPanel::changed);
     connect(threads_, &QComboBox::currentTextChanged, this, &ConfigPanel::changed);
     connect(queueDepth_, &QComboBox::currentTextChanged, this, &ConfigPanel::changed);
+    for (QSpinBox* box : {rounds_, warmup_, seed_})
+        connect(box, &QSpinBox::valueChanged, this, &ConfigPanel::changed);
     layout->addWidget(runBox);
     connect(pattern_, &QComboBox::currentIndexChanged, this, [this] {
         const auto p = Pattern(pattern_->currentData().toInt());
@@ -440,6 +444,13 @@ Result<Plan> ConfigPanel::plan() const {
     if (auto st = setQueueDepths(p, queueDepth_->currentText().trimmed().toStdString()); !st)
         return Error{"Queue depth: " + st.error().message};
     p.rounds = rounds_->value();
+    if (p.rounds < kRoundsLimit.min)
+        return Error{QString("Rounds: %1 rounds measure nothing: use %2 to %3 (5 or more for an "
+                             "interval that can tell a noisy cell from a quiet one)")
+                         .arg(p.rounds)
+                         .arg(kRoundsLimit.min)
+                         .arg(kRoundsLimit.max)
+                         .toStdString()};
     p.warmup = warmup_->value();
     p.consume = Consume(consume_->currentData().toInt());
     auto offsets = parseBufferOffsets(bufferOffset_->currentText().trimmed().toStdString());

@@ -72,6 +72,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     // The Open… and Generate… buttons beside the file field do what the File menu does.
     connect(config_, &ConfigPanel::browseRequested, this, &MainWindow::chooseTargetFile);
     connect(config_, &ConfigPanel::generateRequested, this, &MainWindow::generateTargetFile);
+    connect(config_, &ConfigPanel::changed, this, &MainWindow::clearFixedInputBanner);
     connect(config_, &ConfigPanel::strategyFocused, this, &MainWindow::showExplanation);
     connect(model_, &QAbstractItemModel::modelReset, this, &MainWindow::updateActions);
     connect(model_, &QAbstractItemModel::rowsInserted, this, &MainWindow::updateActions);
@@ -225,7 +226,25 @@ QString MainWindow::bannerText() const { return banner_->isHidden() ? QString() 
 QString MainWindow::logText() const { return log_->toPlainText(); }
 bool MainWindow::isRunning() const { return controller_->isRunning(); }
 
+QString MainWindow::inputProblem() const {
+    const FileStatus* status = config_->fileStatus();
+    auto plan = config_->plan();
+    if (!plan)
+        return QString::fromStdString(plan.error().message);
+    if (status)
+        if (auto st = validatePlan(*plan, status->probe); !st)
+            return QString::fromStdString(st.error().message);
+    return {};
+}
+
+// A banner about the panel's input goes once the input is right again.
+void MainWindow::clearFixedInputBanner() {
+    if (bannerFromInput_ && inputProblem().isEmpty())
+        showBanner({});
+}
+
 void MainWindow::showBanner(const QString& message) {
+    bannerFromInput_ = false;
     banner_->setText(message);
     banner_->setVisible(!message.isEmpty());
     if (!message.isEmpty())
@@ -289,15 +308,12 @@ bool MainWindow::startRun() {
         showBanner(fileProblem_);
         return false;
     }
+    if (const QString problem = inputProblem(); !problem.isEmpty()) {
+        showBanner(problem);
+        bannerFromInput_ = true; // cleared as soon as the input is fixed
+        return false;
+    }
     auto plan = config_->plan();
-    if (!plan) {
-        showBanner(QString::fromStdString(plan.error().message));
-        return false;
-    }
-    if (auto st = validatePlan(*plan, status->probe); !st) {
-        showBanner(QString::fromStdString(st.error().message));
-        return false;
-    }
     saveSettings();
     warnings_ = 0;
     tabs_->setTabText(logTab_, "Log");

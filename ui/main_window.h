@@ -101,6 +101,8 @@ private:
     void refreshFileStatus();
     void onFileInspected(const QString& path, const FileStatus* status, const QString& error);
     void showBanner(const QString& message);
+    QString inputProblem() const; // what is wrong with the panel's plan; empty when nothing
+    void clearFixedInputBanner();
     void log(const QString& message, bool warning = false);
     void onProgress(const Progress& p);
     void onFinished(const ResultDocument& doc, const QString& error);
@@ -142,6 +144,7 @@ private:
     QElapsedTimer runClock_;
     int warnings_ = 0;
     QList<QAction*> resultActions_;
+    bool bannerFromInput_ = false; // the banner says what is wrong with the input
 };
 
 } // namespace readscope::ui

@@ -597,6 +597,37 @@ private slots:
         QCOMPARE(QApplication::activeWindow(), &w);
     }
 
+    // Typing 0 rounds is refused with the reason, not reverted without a word; one round is
+    // run, and shown as too few rounds to tell, never as a certain "ok".
+    void zeroRoundsAreRefusedAndOneIsNotCertain() {
+        MainWindow w;
+        w.show();
+        QVERIFY(testing::openAndWait(w, file_->path()));
+        w.config()->setPlan(testing::tinyPlan(*file_));
+        auto* rounds = w.findChild<QSpinBox*>("rounds");
+        QVERIFY(rounds);
+        rounds->setFocus();
+        rounds->selectAll();
+        QTest::keyClicks(rounds, "0");
+        QTest::keyClick(rounds, Qt::Key_Return);
+        QCOMPARE(rounds->value(), 0);
+        QVERIFY(!w.startRun());
+        QVERIFY2(w.bannerText().contains("Rounds: 0 rounds measure nothing"),
+                 qPrintable(w.bannerText()));
+        // Fixed, the red banner goes by itself.
+        QTest::keyClick(rounds, Qt::Key_Up);
+        QCOMPARE(rounds->value(), 1);
+        QCOMPARE(w.bannerText(), QString());
+        auto plan = testing::tinyPlan(*file_);
+        plan.rounds = 1;
+        QVERIFY(testing::runToEnd(w, plan));
+        for (const auto& c : w.model()->document().cells)
+            if (c.measured())
+                QCOMPARE(statusText(c), std::string("too few rounds to tell"));
+        QVERIFY2(w.chart()->plot()->yAxis->label().contains("coverage none, 1 round"),
+                 qPrintable(w.chart()->plot()->yAxis->label()));
+    }
+
     void everyLessonsVerdictIsReachable() {
         int judged = 0;
         for (const auto& lesson : loadLessons()) {
