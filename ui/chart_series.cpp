@@ -237,11 +237,14 @@ ChartData buildChart(const ResultDocument& doc, const ResultDocument* baseline, 
     };
     switch (mode) {
     case ChartMode::Throughput:
+        // Short enough for a 1024 px window; the footnote of an exported chart says the rest.
         out.yLabel =
-            QString("GB/s (10^9 bytes/s)%1, median of rounds; bars: %2")
-                .arg(sweepAxis(doc.plan) == SweepAxis::Threads ? QString(" of all threads together")
+            QString("GB/s%1 (median; bars: %2)")
+                .arg(sweepAxis(doc.plan) == SweepAxis::Threads ? QString(", all threads")
                                                                : QString(),
-                     barDescription(bars, doc));
+                     bars == BarKind::MedianInterval
+                         ? QString("CI %1").arg(QString::fromStdString(intervalCoverageText(doc)))
+                         : barDescription(bars, doc));
         for (const auto& id : strategyOrder(doc)) {
             Series s;
             s.name = QString::fromStdString(id);

@@ -113,8 +113,8 @@ QString planTitle(const ResultDocument& doc, ChartMode mode, const QString& refe
 // Under an exported chart: how the figures were made and what its marks mean.
 QString footnote(const ResultDocument& doc, BarKind bars, bool throughput) {
     const auto& p = doc.plan;
-    QString text = QString("%1 · consume %2 · bars: %3 · hollow point: noisy (median uncertain "
-                           "by more than ±%4%)")
+    QString text = QString("GB/s = 10^9 bytes/s, %1 · consume %2 · bars: %3 · hollow point: "
+                           "noisy (median uncertain by more than ±%4%)")
                        .arg(QString::fromStdString(roundsText(doc)))
                        .arg(p.consume == Consume::All ? "all (every byte read once)"
                                                       : "minimal (1 byte per range or page)")

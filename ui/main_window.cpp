@@ -341,12 +341,14 @@ void MainWindow::stopRun() {
 void MainWindow::onProgress(const Progress& p) {
     if (p.total)
         progress_->setValue(int(p.step * 1000 / p.total));
-    const QString where =
-        p.rangeBytes ? QString("%1 · %2 · %3")
-                           .arg(QString::fromStdString(pointText(
-                                    {p.rangeBytes, p.bufferOffset, p.threads, p.queueDepth})),
-                                QString::fromStdString(p.strategy), QString::fromStdString(p.phase))
-                     : QString::fromStdString(p.phase);
+    QStringList parts; // "1 MiB · pread-uninit · round 7/12"; no strategy as a round begins
+    if (p.rangeBytes)
+        parts << QString::fromStdString(
+            pointText({p.rangeBytes, p.bufferOffset, p.threads, p.queueDepth}));
+    if (!p.strategy.empty())
+        parts << QString::fromStdString(p.strategy);
+    parts << QString::fromStdString(p.phase);
+    const QString where = parts.join(" · ");
     progressText_->setText(QString("%1 — elapsed %2, ETA %3")
                                .arg(where, clock(p.elapsedSeconds), clock(p.etaSeconds)));
 }

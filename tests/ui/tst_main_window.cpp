@@ -445,7 +445,7 @@ private slots:
         // from the check box a person clicks.
         auto* plot = w.chart()->plot();
         QVERIFY2(plot->yAxis->label().contains(
-                     "confidence interval of the median (coverage " +
+                     "bars: CI " +
                      QString::fromStdString(intervalCoverageText(w.model()->document())) + ")"),
                  qPrintable(plot->yAxis->label()));
         auto* bars = w.findChild<QComboBox*>("chartBars");
@@ -624,7 +624,7 @@ private slots:
         for (const auto& c : w.model()->document().cells)
             if (c.measured())
                 QCOMPARE(statusText(c), std::string("too few rounds to tell"));
-        QVERIFY2(w.chart()->plot()->yAxis->label().contains("coverage none, 1 round"),
+        QVERIFY2(w.chart()->plot()->yAxis->label().contains("CI none, 1 round"),
                  qPrintable(w.chart()->plot()->yAxis->label()));
     }
 
