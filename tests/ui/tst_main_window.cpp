@@ -76,6 +76,17 @@ int lessonIndex(const QString& title) {
     return -1;
 }
 
+namespace {
+// A window in the middle of a long run (5000 rounds), a round of it measured.
+bool windowMidRun(MainWindow& w, const testing::TestFile& file) {
+    w.show();
+    if (!testing::openAndWait(w, file.path()))
+        return false;
+    w.config()->setPlan(testing::tinyPlan(file, 5000));
+    return w.startRun() && testing::waitForMeasuredRound(w);
+}
+} // namespace
+
 class TestMainWindow : public QObject {
     Q_OBJECT
     std::unique_ptr<TestFile> file_;
@@ -735,11 +746,7 @@ private slots:
 
     void closingMidRunStopsCleanly() {
         auto* w = new MainWindow;
-        w->show();
-        QVERIFY(testing::openAndWait(*w, file_->path()));
-        w->config()->setPlan(testing::tinyPlan(*file_, 5000));
-        QVERIFY(w->startRun());
-        QVERIFY(testing::waitForMeasuredRound(*w));
+        QVERIFY(windowMidRun(*w, *file_));
         // Closing asks first; a person's click on its buttons decides.
         auto answer = [](const char* button) {
             QTimer::singleShot(100, [button] {
@@ -771,11 +778,7 @@ private slots:
     // closes as it was asked to.
     void theCloseQuestionClearsWhenTheRunEnds() {
         auto* w = new MainWindow;
-        w->show();
-        QVERIFY(testing::openAndWait(*w, file_->path()));
-        w->config()->setPlan(testing::tinyPlan(*file_, 5000));
-        QVERIFY(w->startRun());
-        QVERIFY(testing::waitForMeasuredRound(*w));
+        QVERIFY(windowMidRun(*w, *file_));
         bool asked = false;
         QTimer::singleShot(100, [w, &asked] {
             auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget());

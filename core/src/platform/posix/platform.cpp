@@ -195,17 +195,29 @@ std::uint64_t processFaults() {
     return static_cast<std::uint64_t>(r.ru_minflt + r.ru_majflt);
 }
 
-std::optional<MachineCpu> machineCpu() {
 #ifdef __linux__
-    const int fd = ::open("/proc/stat", O_RDONLY | O_CLOEXEC);
+namespace {
+// The first bytes of a small /proc file with one read(2), as a C string (an ifstream costs more
+// than the 100-odd bytes these files are read for); false when it cannot be read.
+bool readProcHead(const char* path, char (&text)[512]) {
+    const int fd = ::open(path, O_RDONLY | O_CLOEXEC);
     if (fd < 0)
-        return std::nullopt;
-    char text[512];
+        return false;
     const ssize_t n = ::read(fd, text, sizeof text - 1);
     ::close(fd);
     if (n <= 0)
-        return std::nullopt;
+        return false;
     text[n] = '\0';
+    return true;
+}
+} // namespace
+#endif
+
+std::optional<MachineCpu> machineCpu() {
+#ifdef __linux__
+    char text[512];
+    if (!readProcHead("/proc/stat", text))
+        return std::nullopt;
     unsigned long long user = 0, nice = 0, system = 0, idle = 0, iowait = 0, irq = 0, softirq = 0,
                        steal = 0;
     if (std::sscanf(text, "cpu %llu %llu %llu %llu %llu %llu %llu %llu", &user, &nice, &system,
@@ -252,16 +264,9 @@ std::optional<double> cpuMhz() {
 
 std::optional<std::uint64_t> storageBytesRead() {
 #ifdef __linux__
-    // Read with one read(2): an ifstream costs more than the file's 100-odd bytes do.
-    const int fd = ::open("/proc/self/io", O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-        return std::nullopt;
     char text[512];
-    const ssize_t n = ::read(fd, text, sizeof text - 1);
-    ::close(fd);
-    if (n <= 0)
+    if (!readProcHead("/proc/self/io", text))
         return std::nullopt;
-    text[n] = '\0';
     const char* at = std::strstr(text, "\nread_bytes: ");
     if (!at)
         return std::nullopt;
