@@ -631,11 +631,11 @@ private slots:
         auto plan = smallPlan(*file_);
         plan.sizes = {64 << 10};
         plan.strategies = {"pread-uninit"};
-        // Rounds of 15 ms (random ranges: passes over the file up to a 64 MiB budget), 100 of
-        // them: a second and a half, 150 of /proc/stat's ticks.
+        // Rounds that read the whole 128 MiB budget (random ranges: passes over the file), 10 ms
+        // or more each even at 12 GB/s, 100 of them: over a second, 100 of /proc/stat's ticks.
         plan.pattern = Pattern::Random;
-        plan.budget = 64 << 20;
-        plan.roundTimeSeconds = 0.015;
+        plan.budget = 128 << 20;
+        plan.roundTimeSeconds = 0;
         plan.rounds = 100;
         plan.warmup = 0;
         RecordingSink sink;
@@ -654,8 +654,9 @@ private slots:
               disturbanceText(d).c_str());
         QVERIFY(d.measured);
         // One of the machine's cores kept busy for the whole run: its share of all the CPUs'
-        // time, whatever else was running (only more); a tenth of it allows for the ticks.
-        QVERIFY2(d.otherShare > 0.9 / std::max(1, doc->system.logicalCores),
+        // time (48-51% of two here), whatever else was running (only more); half of it allows
+        // for the ticks and for the loop losing its core to the run now and then.
+        QVERIFY2(d.otherShare > 0.5 / std::max(1, doc->system.logicalCores),
                  qPrintable(QString::number(d.otherShare)));
     }
 
