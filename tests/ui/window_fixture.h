@@ -64,7 +64,11 @@ inline void isolateSettings() {
     // configuration, nor one that another suite running at the same time writes to.
     QStandardPaths::setTestModeEnabled(true);
     QCoreApplication::setOrganizationName("readscope-tests");
-    QCoreApplication::setApplicationName("readscope-tests");
+    // The recovery file lives in the application's data folder: one per test process, or two
+    // suites running at once write the same file (a torn header under a parallel ASan run,
+    // now that a stop-and-close keeps the file).
+    QCoreApplication::setApplicationName(
+        QString("readscope-tests-%1").arg(QCoreApplication::applicationPid()));
     static QTemporaryDir settings;
     QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, settings.path());
     QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, settings.path());
