@@ -18,6 +18,7 @@
 #include <QApplication>
 #include <QClipboard>
 #include <QCloseEvent>
+#include <QFrame>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -34,6 +35,7 @@
 #include <QTableView>
 #include <QTextBrowser>
 #include <QTime>
+#include <QToolButton>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -133,11 +135,24 @@ void MainWindow::buildLayout() {
     centreLayout->addWidget(banner_);
     // A lesson stays in view above the tabs while its run goes on, and says at the end whether
     // this machine agrees with the finding it reproduces.
+    // It closes with its × (or View ▸ Lesson) and leaves by itself when other results are shown.
+    lessonFrame_ = new QFrame;
+    lessonFrame_->setObjectName("lessonFrame");
+    auto* lessonLayout = new QHBoxLayout(lessonFrame_);
+    lessonLayout->setContentsMargins(0, 0, 0, 0);
     lessonPanel_ = new QTextBrowser;
     lessonPanel_->setObjectName("lessonPanel");
     lessonPanel_->setMaximumHeight(150);
-    lessonPanel_->hide();
-    centreLayout->addWidget(lessonPanel_);
+    auto* closeLesson = new QToolButton;
+    closeLesson->setObjectName("closeLesson");
+    closeLesson->setText("×");
+    closeLesson->setToolTip("Close the lesson (View ▸ Lesson shows it again)");
+    closeLesson->setAutoRaise(true);
+    connect(closeLesson, &QToolButton::clicked, lessonFrame_, &QWidget::hide);
+    lessonLayout->addWidget(lessonPanel_, 1);
+    lessonLayout->addWidget(closeLesson, 0, Qt::AlignTop);
+    lessonFrame_->hide();
+    centreLayout->addWidget(lessonFrame_);
     centreLayout->addWidget(tabs_, 1);
 
     explanation_ = new QTextBrowser;
@@ -200,16 +215,40 @@ void MainWindow::fitToScreen() {
 
 void MainWindow::showLesson(const Lesson& lesson, const QString& next) {
     lesson_ = lesson;
-    lessonPanel_->setHtml(
-        QString("<b>Lesson: %1</b> %2 <i>%3</i>")
-            .arg(lesson.title.toHtmlEscaped(), lesson.text.toHtmlEscaped(), next.toHtmlEscaped()));
-    lessonPanel_->show();
+    lessonNext_ = next;
+    resetLessonText();
+    lessonFrame_->show();
+}
+
+void MainWindow::resetLessonText() {
+    if (lesson_)
+        lessonPanel_->setHtml(QString("<b>Lesson: %1</b> %2 <i>%3</i>")
+                                  .arg(lesson_->title.toHtmlEscaped(),
+                                       lesson_->text.toHtmlEscaped(), lessonNext_.toHtmlEscaped()));
+}
+
+bool MainWindow::isLessonPlan(const Plan& plan) const {
+    // The lesson's own comparison: its strategies, pattern and cache (sizes and rounds may be
+    // changed, as a person shortens a lesson's run).
+    return lesson_ && plan.strategies == lesson_->plan.strategies &&
+           plan.pattern == lesson_->plan.pattern && plan.cache == lesson_->plan.cache;
+}
+
+void MainWindow::showLessonFor(const Plan& plan) {
+    if (!lesson_)
+        return;
+    resetLessonText(); // a verdict about other results does not stay above these
+    lessonFrame_->setVisible(isLessonPlan(plan));
+}
+
+void MainWindow::toggleLesson() {
+    if (lesson_)
+        lessonFrame_->setVisible(lessonFrame_->isHidden());
 }
 
 void MainWindow::judgeLesson(const ResultDocument& doc) {
-    // Only the lesson's own run: the same strategies, finished.
-    if (!lesson_ || !lesson_->finding || !doc.complete ||
-        doc.plan.strategies != lesson_->plan.strategies)
+    // Only the lesson's own run, finished.
+    if (!lesson_ || !lesson_->finding || !doc.complete || !isLessonPlan(doc.plan))
         return;
     const auto verdict = judgeFinding(doc, *lesson_->finding);
     const QString text = verdict ? QString::fromStdString(verdict->text)
@@ -219,7 +258,7 @@ void MainWindow::judgeLesson(const ResultDocument& doc) {
 }
 
 QString MainWindow::lessonText() const {
-    return lessonPanel_->isHidden() ? QString() : lessonPanel_->toPlainText();
+    return lessonFrame_->isHidden() ? QString() : lessonPanel_->toPlainText();
 }
 
 QString MainWindow::bannerText() const { return banner_->isHidden() ? QString() : banner_->text(); }
@@ -324,6 +363,9 @@ bool MainWindow::startRun() {
             .arg(plan->rounds));
     model_->clear();
     setWindowTitle("readscope"); // the loaded results' name no longer describes the window
+    showLessonFor(*plan);
+    if (!isLessonPlan(*plan))
+        pendingReference_.clear(); // the lesson's reference is about the lesson's strategies
     progress_->setValue(0);
     progressText_->setText("Starting…");
     runClock_.start();

@@ -13,6 +13,7 @@
 
 #include <optional>
 
+class QFrame;
 class QLabel;
 class QPlainTextEdit;
 class QProgressBar;
@@ -77,6 +78,7 @@ public:
     QString lessonText() const; // the lesson panel's text; empty when no lesson is shown
     QString logText() const;
     void restoreSettings();
+    void toggleLesson(); // View ▸ Lesson: shows or hides the lesson chosen last
 
 signals:
     void runFinished();
@@ -96,6 +98,11 @@ private:
     static constexpr int kConfigPanelWidth = 390, kTeachingPanelWidth = 280, kChartMinWidth = 420;
     void showLesson(const Lesson& lesson, const QString& next);
     void judgeLesson(const ResultDocument& doc);
+    void resetLessonText();
+    bool isLessonPlan(const Plan& plan) const;
+    // Results of this plan are about to be shown: the lesson stays above them only when they
+    // are its own comparison, and without a verdict about other results.
+    void showLessonFor(const Plan& plan);
     void buildActions();
     void saveSettings() const;
     void refreshFileStatus();
@@ -128,8 +135,10 @@ private:
     CompareView* compare_ = nullptr;
     int logTab_ = 0;
     std::optional<ResultDocument> baseline_;
-    QString pendingReference_;     // a lesson's reference, applied when its run finishes
-    std::optional<Lesson> lesson_; // the lesson chosen last: its run is judged at the end
+    QString pendingReference_;      // a lesson's reference, applied when its run finishes
+    std::optional<Lesson> lesson_;  // the lesson chosen last: its run is judged at the end
+    QString lessonNext_;            // what the lesson says to do next
+    QFrame* lessonFrame_ = nullptr; // the lesson's text and its close button
     QTextBrowser* lessonPanel_ = nullptr;
     QTextBrowser* explanation_ = nullptr;
     QLabel* banner_ = nullptr;

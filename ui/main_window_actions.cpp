@@ -170,6 +170,18 @@ void MainWindow::buildActions() {
     };
     panelToggle("&Configuration panel", QKeySequence("Ctrl+1"), 0, "toggleConfigPanel");
     panelToggle("&Teaching panel", QKeySequence("Ctrl+2"), 2, "toggleTeachingPanel");
+    QAction* lessonToggle = view->addAction("&Lesson");
+    lessonToggle->setObjectName("toggleLesson");
+    lessonToggle->setShortcut(QKeySequence("Ctrl+3"));
+    lessonToggle->setCheckable(true);
+    connect(view, &QMenu::aboutToShow, lessonToggle, [this, lessonToggle] {
+        lessonToggle->setEnabled(lesson_.has_value());
+        lessonToggle->setChecked(!lessonText().isEmpty());
+    });
+    connect(lessonToggle, &QAction::triggered, this, [this, lessonToggle] {
+        toggleLesson();
+        lessonToggle->setChecked(!lessonText().isEmpty());
+    });
 
     auto* run = menuBar()->addMenu("&Run");
     QAction* runAction = add(run, "&Run", QKeySequence("Ctrl+R"), [this] { startRun(); });
@@ -249,6 +261,7 @@ QString MainWindow::restoreRecovery() {
         return QString::fromStdString(doc.error().message);
     model_->setDocument(*doc);
     config_->setPlan(doc->plan);
+    showLessonFor(doc->plan);
     refreshComparison();
     log(QString("restored %1 finished cells of an interrupted run").arg(doc->cells.size()));
     removeRecoveryFile();
@@ -321,6 +334,8 @@ QString MainWindow::openResults(const QString& path) {
     if (!doc)
         return QString::fromStdString(doc.error().message);
     model_->setDocument(*doc);
+    showLessonFor(doc->plan);
+    judgeLesson(*doc);
     // Show the plan that made the results, but keep measuring the file already chosen: the
     // document's file may be on another machine or long gone.
     const QString current = config_->filePath();

@@ -1,0 +1,100 @@
+// The lesson panel above the results: it closes with its × and comes back from View ▸ Lesson
+// (Ctrl+3), and it leaves by itself when results that are not the lesson's are shown, so a
+// cold lesson's verdict never sits above a warm chart.
+#include "window_fixture.h"
+
+#include "readscope/documents.h"
+
+#include <QAction>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QToolButton>
+
+using namespace readscope;
+using namespace readscope::ui;
+using readscope::testing::TestFile;
+
+class TestLessonPanel : public QObject {
+    Q_OBJECT
+    std::unique_ptr<TestFile> file_;
+
+    static QAction* action(MainWindow& w, const QString& textOrName) {
+        for (QAction* a : w.findChildren<QAction*>())
+            if (a->text() == textOrName || a->objectName() == textOrName)
+                return a;
+        return nullptr;
+    }
+    static constexpr auto kColdLesson = "mmap with and without advice on a cold cache";
+
+private slots:
+    void initTestCase() {
+        testing::isolateSettings();
+        file_ = std::make_unique<TestFile>(8 << 20);
+    }
+
+    void closesAndComesBack() {
+        MainWindow w;
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(testing::openAndWait(w, file_->path()));
+        QAction* toggle = action(w, "toggleLesson");
+        QVERIFY(toggle);
+        toggle->trigger(); // no lesson chosen yet: nothing to show
+        QVERIFY(w.lessonText().isEmpty());
+        action(w, kColdLesson)->trigger();
+        QVERIFY2(w.lessonText().contains("Lesson: mmap with"), qPrintable(w.lessonText()));
+        auto* close = w.findChild<QToolButton*>("closeLesson");
+        QVERIFY(close && close->isVisible());
+        QTest::mouseClick(close, Qt::LeftButton);
+        QVERIFY(w.lessonText().isEmpty());
+        toggle->trigger(); // View ▸ Lesson
+        QVERIFY(w.lessonText().contains("Lesson: mmap with"));
+        QVERIFY(toggle->isChecked());
+        w.activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(&w));
+        QTest::keyClick(&w, Qt::Key_3, Qt::ControlModifier);
+        QVERIFY2(w.lessonText().isEmpty(), "Ctrl+3 hides the lesson");
+        QTest::keyClick(&w, Qt::Key_3, Qt::ControlModifier);
+        QVERIFY2(!w.lessonText().isEmpty(), "and shows it again");
+    }
+
+    void leavesWhenOtherResultsAreShown() {
+        MainWindow w;
+        w.show();
+        QVERIFY(testing::openAndWait(w, file_->path()));
+        action(w, kColdLesson)->trigger();
+        QVERIFY(!w.lessonText().isEmpty());
+        // A warm run of other strategies is not the lesson's: the panel goes as it starts.
+        QVERIFY(testing::runToEnd(w, testing::tinyPlan(*file_)));
+        QVERIFY2(w.lessonText().isEmpty(), qPrintable(w.lessonText()));
+        QTemporaryDir dir;
+        const QString warm = dir.filePath("warm.json");
+        QVERIFY(w.saveResults(warm).isEmpty());
+
+        // Opening those warm results under the chosen lesson hides it as well.
+        action(w, kColdLesson)->trigger();
+        QVERIFY(!w.lessonText().isEmpty());
+        QVERIFY(w.openResults(warm).isEmpty());
+        QVERIFY2(w.lessonText().isEmpty(), qPrintable(w.lessonText()));
+
+        // The lesson's own results bring it back, judged.
+        action(w, kColdLesson)->trigger();
+        auto plan = w.config()->plan();
+        QVERIFY(plan.ok());
+        plan->sizes = {64 << 10};
+        plan->rounds = 3;
+        plan->roundTimeSeconds = 0;
+        plan->budget = 1 << 20;
+        QVERIFY(testing::runToEnd(w, *plan));
+        QVERIFY2(w.lessonText().contains("This machine:"), qPrintable(w.lessonText()));
+        const QString lessonRun = dir.filePath("lesson.json");
+        QVERIFY(w.saveResults(lessonRun).isEmpty());
+        QVERIFY(w.openResults(warm).isEmpty());
+        QVERIFY(w.lessonText().isEmpty());
+        QVERIFY(w.openResults(lessonRun).isEmpty());
+        QVERIFY2(w.lessonText().contains("This machine:"), qPrintable(w.lessonText()));
+    }
+};
+
+QTEST_MAIN(TestLessonPanel)
+#include "tst_lesson_panel.moc"
