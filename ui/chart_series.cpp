@@ -11,6 +11,25 @@
 
 namespace readscope::ui {
 
+QString gbpsSpanText(double low, double top) {
+    auto text = [](double v) { return QString::number(v, 'f', v >= 10 ? 0 : 1); };
+    return std::abs(top - low) < 0.05 * top || text(low) == text(top)
+               ? QString("%1 GB/s").arg(text(top))
+               : QString("%1-%2 GB/s").arg(text(low), text(top));
+}
+
+QString limitLegendName(const Series& limit, double axisTop) {
+    if (limit.y.isEmpty())
+        return limit.name;
+    const auto [low, top] = std::minmax_element(limit.y.begin(), limit.y.end());
+    if (*top <= axisTop)
+        return limit.name;
+    if (*low > axisTop)
+        return limit.offScaleName;
+    // Inside the plot at some points: not "off scale", and the legend says where it goes.
+    return limit.name + QString(" (runs above the plot, up to %1)").arg(gbpsSpanText(*top, *top));
+}
+
 namespace {
 
 // One line per strategy from a per-cell value (nullopt: no point).
@@ -118,11 +137,7 @@ Series copyLimitLine(const ChartData& data, const ResultDocument& doc) {
         low = low > 0 ? std::min(low, y) : y;
         top = std::max(top, y);
     }
-    s.offScaleName = std::abs(top - low) < 0.05 * top
-                         ? QString("memcpy %1 GB/s (off scale)").arg(top, 0, 'f', top >= 10 ? 0 : 1)
-                         : QString("memcpy %1-%2 GB/s (off scale)")
-                               .arg(low, 0, 'f', low >= 10 ? 0 : 1)
-                               .arg(top, 0, 'f', top >= 10 ? 0 : 1);
+    s.offScaleName = QString("memcpy %1 (off scale)").arg(gbpsSpanText(low, top));
     // Copying cells above it: the line is not the ceiling it claims to be, and says so.
     const auto passed = std::count_if(doc.cells.begin(), doc.cells.end(), [](const Cell& c) {
         const auto pct = pctOfCopyLimit(c);
@@ -279,6 +294,8 @@ ChartData buildChart(const ResultDocument& doc, const ResultDocument* baseline, 
                 if (c->status == CellStatus::Noisy) {
                     out.noisyX << x;
                     out.noisyY << c->summary.median;
+                    s.hollowX << x;
+                    s.hollowY << c->summary.median;
                 }
                 if (c->status == CellStatus::TooFewRounds) {
                     out.tooFewX << x;
@@ -327,7 +344,9 @@ ChartData buildChart(const ResultDocument& doc, const ResultDocument* baseline, 
         }
         break;
     case ChartMode::CpuPerGB:
-        out.yLabel = "CPU ms per GB read: solid user + system, dashed system";
+        // The split is sampled at the scheduler's tick: drawn only where the cell's rounds ran
+        // enough CPU time to hold the ticks it needs (CpuPerGB::splitResolved).
+        out.yLabel = "CPU ms per GB: solid user + system, dashed system (tick-sampled)";
         for (const auto& id : strategyOrder(doc)) {
             Series total =
                 line(out, doc, id, colorOf(id), [](const Cell& c) -> std::optional<double> {
@@ -337,7 +356,7 @@ ChartData buildChart(const ResultDocument& doc, const ResultDocument* baseline, 
             Series sys =
                 line(out, doc, id, colorOf(id), [](const Cell& c) -> std::optional<double> {
                     const auto cpu = cpuMsPerGB(c);
-                    return cpu ? std::optional(cpu->systemMs) : std::nullopt;
+                    return cpu && cpu->splitResolved ? std::optional(cpu->systemMs) : std::nullopt;
                 });
             sys.name += " (system)";
             sys.strategy.clear();

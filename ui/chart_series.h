@@ -35,7 +35,16 @@ struct Series {
     QString offScaleName;
     bool fitted = false; // a cost model's line: the strategy's colour, dashed, no points
     QVector<double> x, y, below, above;
+    // Noisy points of this line: drawn hollow, in the line's own colour and shape.
+    QVector<double> hollowX, hollowY;
 };
+
+// A limit line's legend entry on an axis whose top is axisTop: its name while it is inside
+// the plot, offScaleName while all of it lies above, and its name with how far it reaches
+// while only a part of it does.
+QString limitLegendName(const Series& limit, double axisTop);
+// "10 GB/s" or "6.2-14 GB/s": one figure when the two would print alike.
+QString gbpsSpanText(double low, double top);
 
 struct ChartData {
     std::vector<Series> series;

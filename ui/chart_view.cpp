@@ -1,5 +1,6 @@
 #include "chart_view.h"
 
+#include "decade_ticker.h"
 #include "results_model.h"
 #include "size_axis_ticker.h"
 
@@ -37,6 +38,8 @@ const QCPScatterStyle::ScatterShape kShapes[] = {
     QCPScatterStyle::ssTriangle, QCPScatterStyle::ssTriangleInverted};
 constexpr auto kStrategyProperty = "readscopeStrategy";
 constexpr auto kBaselineProperty = "readscopeBaseline";
+constexpr auto kHollowProperty = "readscopeHollow";         // a line's noisy points, hollow
+constexpr auto kLegendOnlyProperty = "readscopeLegendOnly"; // names a mark, draws nothing
 
 QColor seriesColor(int i) { return kSeries[i % int(std::size(kSeries))]; }
 QCPScatterStyle::ScatterShape seriesShape(int i) {
@@ -394,8 +397,9 @@ void ChartView::rebuild() {
     double top = 0, bottom = 0;
     bool first = true;
     QCPGraph* limitGraph = nullptr;
-    QString limitOffScale;
+    const Series* limitSeries = nullptr;
     double limitTop = 0;
+    std::vector<QCPGraph*> hollows; // drawn over every line, so no line crosses a hollow point
     for (const auto& series : data.series) {
         const QColor color = seriesColor(series.colorIndex);
         QCPGraph* g = plot_->addGraph();
@@ -422,9 +426,21 @@ void ChartView::rebuild() {
         g->setData(series.x, series.y, true);
         if (series.fitted)         // the axis label says what dashed lines are; the teaching panel
             g->removeFromLegend(); // gives each fit's numbers
-        if (series.limit) {        // scales the axis only where it does not flatten the figures
+        if (!series.hollowX.isEmpty()) {
+            // A noisy point keeps its line's colour and shape, hollow: the background inside.
+            QCPGraph* h = plot_->addGraph();
+            h->removeFromLegend();
+            h->setLineStyle(QCPGraph::lsNone);
+            h->setScatterStyle(
+                QCPScatterStyle(shape, QPen(color, 1.6), palette().brush(QPalette::Base), 7));
+            h->setData(series.hollowX, series.hollowY, true);
+            h->setSelectable(QCP::stNone);
+            h->setProperty(kHollowProperty, series.strategy);
+            hollows.push_back(h);
+        }
+        if (series.limit) { // scales the axis only where it does not flatten the figures
             limitGraph = g;
-            limitOffScale = series.offScaleName;
+            limitSeries = &series;
             for (double y : series.y)
                 limitTop = std::max(limitTop, y);
             continue;
@@ -454,12 +470,23 @@ void ChartView::rebuild() {
         g->setData(x, y, true);
     };
     const QColor red(0xd62728);
-    // Noise is marked quietly: the point turns hollow (a disc of the background colour
-    // inside it). A ring around most points of a busy machine's chart would drown the lines.
-    markers(QString("noisy: median uncertain by more than ±%1%").arg(kNoisyUncertainty * 100),
-            QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(text, 1),
-                            palette().brush(QPalette::Base), 5),
-            data.noisyX, data.noisyY);
+    // Over the error bars and the lines drawn after their own line.
+    if (!plot_->layer("hollows"))
+        plot_->addLayer("hollows", plot_->layer("main"), QCustomPlot::limAbove);
+    for (QCPGraph* h : hollows)
+        h->setLayer("hollows");
+    // Noise is marked quietly: the point turns hollow in its own colour and shape (drawn
+    // above). The legend names the mark once, with a point of no line's colour; it draws no
+    // point of its own.
+    if (!data.noisyX.isEmpty()) {
+        QCPGraph* legend = plot_->addGraph();
+        legend->setName(QString("hollow: noisy, median uncertain by more than ±%1%")
+                            .arg(kNoisyUncertainty * 100));
+        legend->setLineStyle(QCPGraph::lsNone);
+        legend->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(text, 1.6),
+                                                palette().brush(QPalette::Base), 7));
+        legend->setProperty(kLegendOnlyProperty, true);
+    }
     markers("too few rounds to tell noisy from quiet",
             QCPScatterStyle(QCPScatterStyle::ssDiamond, QPen(text, 1),
                             palette().brush(QPalette::Base), 6),
@@ -480,13 +507,14 @@ void ChartView::rebuild() {
     if (limitGraph) {
         if (logY || limitTop <= top * 1.5)
             top = std::max(top, limitTop);
-        else
-            limitGraph->setName(limitOffScale);
+        limitGraph->setName(limitLegendName(*limitSeries, logY ? top * 1.5 : top * 1.12));
     }
     // A legend entry names something drawn: a line with no point it can draw (no value yet,
     // or none above zero on a log axis) leaves the legend.
     for (int i = 0; i < plot_->graphCount(); ++i) {
         QCPGraph* g = plot_->graph(i);
+        if (g->property(kLegendOnlyProperty).toBool())
+            continue;
         const bool drawsAPoint = std::any_of(
             g->data()->constBegin(), g->data()->constEnd(), [logY](const QCPGraphData& p) {
                 return std::isfinite(p.value) && (!logY || p.value > 0);
@@ -496,7 +524,7 @@ void ChartView::rebuild() {
     }
     plot_->legend->setVisible(plot_->legend->itemCount() > 0); // no empty box before a run
     plot_->yAxis->setScaleType(logY ? QCPAxis::stLogarithmic : QCPAxis::stLinear);
-    plot_->yAxis->setTicker(logY ? QSharedPointer<QCPAxisTicker>(new QCPAxisTickerLog)
+    plot_->yAxis->setTicker(logY ? QSharedPointer<QCPAxisTicker>(new DecadeTicker)
                                  : QSharedPointer<QCPAxisTicker>(new QCPAxisTicker));
     if (logY)
         plot_->yAxis->setRange(bottom / 1.5, top * 1.5);

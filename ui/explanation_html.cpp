@@ -52,14 +52,19 @@ QString strategyHtml(const std::string& id, const ResultDocument& doc, const Slo
     const auto pageSize = std::uint32_t(doc.system.pageSize ? doc.system.pageSize : 4096);
     for (const Cell* c : cells) {
         const MeasuredCost m = measuredCost(*c);
-        html += QString("<tr><td>%1</td><td align=right>%2</td><td align=right>%3</td>"
-                        "<td align=right>%4</td><td align=right>%5 + %6</td></tr>")
-                    .arg(qs(pointText(c->point())))
-                    .arg(m.syscallsPerRange, 0, 'f', 2)
-                    .arg(faults ? QString::number(m.minorFaultsPerMiB, 'f', 1) : "n/c")
-                    .arg(faults ? QString::number(m.majorFaultsPerMiB, 'f', 1) : "n/c")
-                    .arg(m.userMsPerGB, 0, 'f', 1)
-                    .arg(m.systemMsPerGB, 0, 'f', 1);
+        html +=
+            QString("<tr><td>%1</td><td align=right>%2</td><td align=right>%3</td>"
+                    "<td align=right>%4</td><td align=right>%5</td></tr>")
+                .arg(qs(pointText(c->point())))
+                .arg(m.syscallsPerRange, 0, 'f', 2)
+                .arg(faults ? QString::number(m.minorFaultsPerMiB, 'f', 1) : "n/c")
+                .arg(faults ? QString::number(m.majorFaultsPerMiB, 'f', 1) : "n/c")
+                .arg(m.cpuSplitResolved
+                         ? QString("%1 + %2")
+                               .arg(m.userMsPerGB, 0, 'f', 1)
+                               .arg(m.systemMsPerGB, 0, 'f', 1)
+                         // Too few scheduler ticks to split: the total alone is measured.
+                         : QString("%1 in all").arg(m.userMsPerGB + m.systemMsPerGB, 0, 'f', 1));
         for (const auto& line : disagreements(*s, *c, pageSize, doc.system.faultsCounted))
             disagree << QString("<b>%1:</b> %2")
                             .arg(qs(pointText(c->point())), qs(line).toHtmlEscaped());

@@ -103,6 +103,27 @@ private slots:
         QCOMPARE(m.minorFaultsPerMiB, 256.0);
         QVERIFY(qAbs(m.systemMsPerGB - 4.0 / (10.0 * (1 << 20) / 1e9)) < 1e-9);
     }
+
+    // The kernel splits run time into user and system by where its ticks landed: a round of a
+    // few ms holds one or two, so the per-round split is 0% or 100%. The share comes from all
+    // rounds together, and says when they ran too little CPU for it to mean much.
+    void cpuSplitIsTheShareOverAllRounds() {
+        Cell c = measuredCell("mmap-touch", 1 << 20, 10, 0, 2560);
+        c.samples[0].userSeconds = c.samples[1].userSeconds = 0.005;
+        c.samples[0].systemSeconds = c.samples[1].systemSeconds = 0;
+        c.samples[2].userSeconds = 0;
+        c.samples[2].systemSeconds = 0.005; // the one round whose tick fell in a fault
+        const auto cpu = cpuMsPerGB(c);
+        QVERIFY(cpu);
+        const double gb = 10.0 * (1 << 20) / 1e9;
+        QVERIFY(qAbs(cpu->totalMs() - 5.0 / gb) < 1e-9);
+        QVERIFY2(qAbs(cpu->systemMs - 5.0 / 3 / gb) < 1e-9, // the median said 0
+                 qPrintable(QString::number(cpu->systemMs)));
+        QVERIFY(!cpu->splitResolved); // 15 ms of CPU: a tick or two
+        for (auto& s : c.samples)
+            s.userSeconds += 0.1;
+        QVERIFY(cpuMsPerGB(c)->splitResolved);
+    }
 };
 
 QTEST_GUILESS_MAIN(TestTeaching)

@@ -112,10 +112,17 @@ template <class Field> double medianOverRounds(const Cell& cell, Field field) {
     return median(values);
 }
 
-// CPU time per GB read, median over rounds, split into user and system time: what the teaching
-// panel compares with its expectation and the chart's CPU mode draws. None without rounds.
+// CPU time per GB read: what the teaching panel compares with its expectation and the chart's
+// CPU mode draws. None without rounds. The total is the median over rounds; the user/system
+// split is the share over all of the cell's rounds, because the kernel splits a thread's
+// (exact) run time by where its scheduler ticks landed: one round of a few ms holds a tick or
+// two, and a mapping's system time reads 0 when none fell in the kernel. splitResolved says
+// the rounds ran at least kCpuSplitSeconds, enough ticks (20 at the slowest 100 Hz) for the
+// share to mean something.
+inline constexpr double kCpuSplitSeconds = 0.2;
 struct CpuPerGB {
     double userMs = 0, systemMs = 0;
+    bool splitResolved = false;
     double totalMs() const { return userMs + systemMs; }
 };
 std::optional<CpuPerGB> cpuMsPerGB(const Cell& cell);

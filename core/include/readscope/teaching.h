@@ -23,6 +23,7 @@ struct MeasuredCost {
     double syscallsPerRange = 0, syscallsPerMiB = 0;
     double minorFaultsPerMiB = 0, majorFaultsPerMiB = 0;
     double userMsPerGB = 0, systemMsPerGB = 0;
+    bool cpuSplitResolved = false; // see CpuPerGB::splitResolved
 };
 MeasuredCost measuredCost(const Cell& cell); // medians over rounds
 

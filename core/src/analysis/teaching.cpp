@@ -177,6 +177,7 @@ MeasuredCost measuredCost(const Cell& c) {
     if (const auto cpu = cpuMsPerGB(c)) {
         m.userMsPerGB = cpu->userMs;
         m.systemMsPerGB = cpu->systemMs;
+        m.cpuSplitResolved = cpu->splitResolved;
     }
     return m;
 }

@@ -548,9 +548,16 @@ std::optional<CpuPerGB> cpuMsPerGB(const Cell& cell) {
     const double gb = medianOverRounds(cell, [](const Sample& s) { return s.bytes; }) / 1e9;
     if (cell.samples.empty() || !(gb > 0))
         return std::nullopt;
-    return CpuPerGB{
-        medianOverRounds(cell, [](const Sample& s) { return s.userSeconds; }) * 1e3 / gb,
-        medianOverRounds(cell, [](const Sample& s) { return s.systemSeconds; }) * 1e3 / gb};
+    const double totalMs =
+        medianOverRounds(cell, [](const Sample& s) { return s.userSeconds + s.systemSeconds; }) *
+        1e3 / gb;
+    double user = 0, system = 0;
+    for (const auto& s : cell.samples) {
+        user += s.userSeconds;
+        system += s.systemSeconds;
+    }
+    const double share = user + system > 0 ? system / (user + system) : 0;
+    return CpuPerGB{totalMs * (1 - share), totalMs * share, user + system >= kCpuSplitSeconds};
 }
 
 } // namespace readscope

@@ -1,0 +1,174 @@
+// What the chart's marks say: a noisy point keeps its line's colour and shape (hollow), a log
+// axis labels its decades and their 2x/5x steps, the memcpy line's legend names what is drawn,
+// and the CPU chart draws a system-time split only where the ticks can tell it.
+#include "chart_series.h"
+#include "chart_view.h"
+#include "decade_ticker.h"
+#include "results_model.h"
+
+#include <qcustomplot.h>
+
+#include <QCheckBox>
+#include <QTest>
+
+using namespace readscope;
+using namespace readscope::ui;
+
+namespace {
+// A cell at `gbps`: twelve rounds, each with this much user and system CPU time.
+Cell cellAt(const std::string& id, std::uint64_t size, double gbps, double userSeconds = 0.001,
+            double systemSeconds = 0.001) {
+    Cell c;
+    c.strategy = id;
+    c.rangeBytes = size;
+    Sample s;
+    s.bytes = 1000000;
+    s.seconds = 1e-3 / gbps;
+    s.userSeconds = userSeconds;
+    s.systemSeconds = systemSeconds;
+    for (int r = 1; r <= 12; ++r) {
+        s.round = r;
+        c.samples.push_back(s);
+    }
+    c.summarize();
+    return c;
+}
+
+ResultDocument twoLines() {
+    ResultDocument doc;
+    doc.plan.sizes = {16384, 65536, 1 << 20};
+    doc.plan.strategies = {"pread-uninit", "mmap-copy"};
+    for (auto size : doc.plan.sizes) {
+        doc.cells.push_back(cellAt("pread-uninit", size, 3 + size / 1e6));
+        doc.cells.push_back(cellAt("mmap-copy", size, 5 + size / 1e6));
+    }
+    return doc;
+}
+
+QCPGraph* graphNamed(QCustomPlot* plot, const QString& prefix) {
+    for (int i = 0; i < plot->graphCount(); ++i)
+        if (plot->graph(i)->name().startsWith(prefix))
+            return plot->graph(i);
+    return nullptr;
+}
+} // namespace
+
+class TestChartMarks : public QObject {
+    Q_OBJECT
+private slots:
+    void noisyPointsKeepTheirLinesColourAndShape() {
+        auto doc = twoLines();
+        doc.cells[3].status = CellStatus::Noisy; // mmap-copy at 64 KiB
+        ResultsModel model;
+        ChartView chart(&model);
+        chart.resize(900, 600);
+        model.setDocument(doc);
+        QCustomPlot* plot = chart.plot();
+        QCPGraph* line = graphNamed(plot, "mmap-copy");
+        QVERIFY(line);
+        QCPGraph* hollow = nullptr;
+        int drawnInTextColour = 0;
+        const QColor text = chart.palette().color(QPalette::WindowText);
+        for (int i = 0; i < plot->graphCount(); ++i) {
+            QCPGraph* g = plot->graph(i);
+            if (g->property("readscopeHollow").toString() == "mmap-copy")
+                hollow = g;
+            if (g->scatterStyle().shape() != QCPScatterStyle::ssNone &&
+                g->scatterStyle().pen().color() == text && !g->data()->isEmpty())
+                ++drawnInTextColour;
+        }
+        QVERIFY2(hollow, "the noisy point is drawn by its own line's mark");
+        QCOMPARE(hollow->dataCount(), 1);
+        QCOMPARE(hollow->data()->at(0)->key, 65536.0);
+        QCOMPARE(hollow->scatterStyle().shape(), line->scatterStyle().shape());
+        QCOMPARE(hollow->scatterStyle().pen().color(), line->pen().color());
+        QVERIFY(hollow->scatterStyle().brush().color() != line->pen().color()); // hollow
+        QCOMPARE(hollow->layer()->name(), QString("hollows"));                  // above every line
+        QCOMPARE(drawnInTextColour, 0); // no black ring over the point
+        // The legend names the mark once.
+        QCPGraph* legend = graphNamed(plot, "hollow: noisy");
+        QVERIFY(legend);
+        QVERIFY(plot->legend->hasItemWithPlottable(legend));
+        QVERIFY(legend->data()->isEmpty());
+    }
+
+    void logAxisLabelsDecadesAndTheirSteps() {
+        QCOMPARE(DecadeTicker::ticksFor(QCPRange(2.5, 16)), (QVector<double>{5, 10}));
+        QCOMPARE(DecadeTicker::ticksFor(QCPRange(0.15, 60)),
+                 (QVector<double>{0.2, 0.5, 1, 2, 5, 10, 20, 50}));
+        // Many decades: decades only.
+        QCOMPARE(DecadeTicker::ticksFor(QCPRange(0.5, 2e6)),
+                 (QVector<double>{1, 10, 100, 1000, 1e4, 1e5, 1e6}));
+        // Inside one stretch of a decade, every integer step.
+        QCOMPARE(DecadeTicker::ticksFor(QCPRange(3.2, 4.9)), (QVector<double>{4}));
+        QCOMPARE(DecadeTicker::ticksFor(QCPRange(3.2, 7.9)), (QVector<double>{4, 5, 6, 7}));
+        QCOMPARE(DecadeTicker::label(0.2), QString("0.2"));
+        QCOMPARE(DecadeTicker::label(5000), QString("5k"));
+        QCOMPARE(DecadeTicker::label(2e6), QString("2M"));
+
+        // The real chart, its log box ticked: figures of 3-30 GB/s get the steps between.
+        auto doc = twoLines();
+        for (auto& c : doc.cells)
+            if (c.strategy == "mmap-copy")
+                c = cellAt(c.strategy, c.rangeBytes, 25 + c.rangeBytes / 1e6);
+        ResultsModel model;
+        ChartView chart(&model);
+        chart.resize(900, 600);
+        chart.show();
+        model.setDocument(doc);
+        auto* log = chart.findChild<QCheckBox*>("chartLogY");
+        QVERIFY(log);
+        QTest::mouseClick(log, Qt::LeftButton);
+        QVERIFY(log->isChecked());
+        chart.plot()->replot(QCustomPlot::rpImmediateRefresh);
+        const QStringList labels = chart.plot()->yAxis->tickVectorLabels();
+        QVERIFY2(labels.contains("5") && labels.contains("10") && labels.contains("20"),
+                 qPrintable(labels.join(" ")));
+    }
+
+    void memcpyLegendNamesWhatIsDrawn() {
+        QCOMPARE(gbpsSpanText(10.6, 11.4), QString("11 GB/s")); // not "11-11"
+        QCOMPARE(gbpsSpanText(9.6, 10.4), QString("9.6-10 GB/s"));
+        QCOMPARE(gbpsSpanText(4.5, 14.3), QString("4.5-14 GB/s"));
+        Series limit;
+        limit.name = "memcpy limit";
+        limit.offScaleName = "memcpy 4.5-14 GB/s (off scale)";
+        limit.y = {14.3, 6.2, 4.5};
+        QCOMPARE(limitLegendName(limit, 20), QString("memcpy limit"));
+        QCOMPARE(limitLegendName(limit, 4), limit.offScaleName);
+        QCOMPARE(limitLegendName(limit, 8),
+                 QString("memcpy limit (runs above the plot, up to 14 GB/s)"));
+
+        // In the chart: figures near 3-6 GB/s, memcpy 14 at 16 KiB and 2.5 at 1 MiB. Part of
+        // the line is inside the plot: the legend does not call it off scale.
+        auto doc = twoLines();
+        const double copy[] = {14, 14, 9, 9, 2.5, 2.5};
+        for (std::size_t i = 0; i < doc.cells.size(); ++i)
+            doc.cells[i].copyLimitGbps = copy[i];
+        ResultsModel model;
+        ChartView chart(&model);
+        model.setDocument(doc);
+        QCPGraph* drawn = graphNamed(chart.plot(), "memcpy");
+        QVERIFY(drawn);
+        QVERIFY2(!drawn->name().contains("off scale"), qPrintable(drawn->name()));
+        QVERIFY2(drawn->name().contains("runs above the plot, up to 14 GB/s"),
+                 qPrintable(drawn->name()));
+    }
+
+    void cpuChartSplitsOnlyWhatTheTicksCanTell() {
+        ResultDocument doc;
+        doc.plan.sizes = {65536, 1 << 20};
+        doc.plan.strategies = {"mmap-touch"};
+        doc.cells.push_back(cellAt("mmap-touch", 65536, 3, 0.001, 0));       // 12 ms of CPU in all
+        doc.cells.push_back(cellAt("mmap-touch", 1 << 20, 3, 0.012, 0.008)); // 240 ms
+        const auto data = buildChart(doc, nullptr, ChartMode::CpuPerGB, "");
+        const auto sys = std::find_if(data.series.begin(), data.series.end(),
+                                      [](const Series& s) { return s.name.endsWith("(system)"); });
+        QVERIFY(sys != data.series.end());
+        QCOMPARE(sys->x, (QVector<double>{1 << 20})); // not the 0 ms/GB of 12 ms of ticks
+        QVERIFY(data.yLabel.contains("tick-sampled"));
+    }
+};
+
+QTEST_MAIN(TestChartMarks)
+#include "tst_chart_marks.moc"
