@@ -47,18 +47,25 @@ QString cellDetailsHtml(const Cell& c, const ResultDocument& doc) {
             c.bufferOffset ? QString("pinned at page offset %1 (--buffer-offset)")
                                  .arg(QString::fromStdString(formatBufferOffset(*c.bufferOffset)))
                            : QString("auto: where the allocator put them"));
+    // The tally counts ranges read into a buffer at each offset: for a strategy that reuses
+    // one buffer per worker, that is one buffer read into again and again, not thousands.
     QString seen;
     for (const auto& o : c.bufferPageOffsets)
-        seen += QString("%1%2 ×%3")
+        seen += QString("%1%2: %3 range%4")
                     .arg(seen.isEmpty() ? "" : ", ")
                     .arg(o.offset == kOtherOffsets ? QString("other offsets")
-                                                   : QString::number(o.offset))
-                    .arg(o.count);
-    html += row("Buffer page offsets",
-                seen.isEmpty()
-                    ? QString("none: the strategy reads the mapping in place")
-                    : seen + QString(" (offset ×buffers, on %1)")
-                                 .arg(QString::fromStdString(doc.system.cpuModel).toHtmlEscaped()));
+                                                   : QString("offset %1").arg(o.offset))
+                    .arg(o.count)
+                    .arg(o.count == 1 ? "" : "s");
+    const auto* info = findStrategy(c.strategy);
+    const bool reused = info && info->buffer == BufferKind::Reused;
+    html += row(
+        "Buffer page offsets",
+        seen.isEmpty()
+            ? QString("none: the strategy reads the mapping in place")
+            : seen + QString(" read into %1, on %2")
+                         .arg(reused ? "one reused buffer per thread" : "a buffer allocated for it")
+                         .arg(QString::fromStdString(doc.system.cpuModel).toHtmlEscaped()));
     html += row("Rounds",
                 QString("%1 measured, %2 ranges each").arg(c.samples.size()).arg(c.rangesPerRound));
     html += row("Resident before round",

@@ -6,6 +6,7 @@
 #include "config_panel.h"
 #include "explanation_html.h"
 #include "file_inspector.h"
+#include "frozen_table_view.h"
 #include "results_model.h"
 #include "run_controller.h"
 #include "strategy_picker.h"
@@ -96,7 +97,8 @@ void MainWindow::buildLayout() {
     proxy_ = new QSortFilterProxyModel(this);
     proxy_->setSourceModel(model_);
     proxy_->setSortRole(ResultsModel::SortRole);
-    table_ = new QTableView;
+    // Strategy and Range stay in view while the figures scroll sideways.
+    table_ = new FrozenTableView(ResultsModel::Range + 1);
     table_->setObjectName("resultsTable");
     table_->setModel(proxy_);
     table_->setSortingEnabled(true);
@@ -362,6 +364,7 @@ bool MainWindow::startRun() {
             .arg(QString::fromStdString(std::string(toString(plan->cache))))
             .arg(plan->rounds));
     model_->clear();
+    table_->scrollToStart();     // the new run's rows, from their first column
     setWindowTitle("readscope"); // the loaded results' name no longer describes the window
     showLessonFor(*plan);
     if (!isLessonPlan(*plan))

@@ -32,6 +32,7 @@ class ConfigPanel;
 class ResultsModel;
 class RunController;
 class FileInspector;
+class FrozenTableView;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -127,7 +128,7 @@ private:
     ResultsModel* model_ = nullptr;
     QSortFilterProxyModel* proxy_ = nullptr;
     ChartView* chart_ = nullptr;
-    QTableView* table_ = nullptr;
+    FrozenTableView* table_ = nullptr;
     QTextBrowser* details_ = nullptr;
     QPlainTextEdit* log_ = nullptr;
     QTabWidget* tabs_ = nullptr;

@@ -5,6 +5,7 @@
 #include "compare_view.h"
 #include "config_panel.h"
 #include "exporter.h"
+#include "frozen_table_view.h"
 #include "generate_dialog.h"
 #include "help_pages.h"
 #include "lessons.h"
@@ -260,6 +261,7 @@ QString MainWindow::restoreRecovery() {
     if (!doc)
         return QString::fromStdString(doc.error().message);
     model_->setDocument(*doc);
+    table_->scrollToStart();
     config_->setPlan(doc->plan);
     showLessonFor(doc->plan);
     refreshComparison();
@@ -334,6 +336,7 @@ QString MainWindow::openResults(const QString& path) {
     if (!doc)
         return QString::fromStdString(doc.error().message);
     model_->setDocument(*doc);
+    table_->scrollToStart();
     showLessonFor(doc->plan);
     judgeLesson(*doc);
     // Show the plan that made the results, but keep measuring the file already chosen: the

@@ -1,0 +1,124 @@
+// The results table as a person scrolls it: Strategy and Range stay in view while the figures
+// scroll sideways, a new run starts at the top left, and Details counts a reused buffer as one.
+#include "cell_details.h"
+#include "frozen_table_view.h"
+#include "results_model.h"
+#include "window_fixture.h"
+
+#include <QHeaderView>
+#include <QScrollBar>
+#include <QTabWidget>
+#include <QTest>
+#include <QWheelEvent>
+
+using namespace readscope;
+using namespace readscope::ui;
+using readscope::testing::TestFile;
+
+namespace {
+ResultDocument manyRows() {
+    ResultDocument doc;
+    doc.plan.strategies = {"pread-uninit", "pread-reuse", "mmap-copy"};
+    for (int i = 0; i < 14; ++i)
+        doc.plan.sizes.push_back(4096ull << i);
+    for (auto size : doc.plan.sizes)
+        for (const auto& id : doc.plan.strategies) {
+            Cell c;
+            c.strategy = id;
+            c.rangeBytes = size;
+            Sample s;
+            s.bytes = 1000000;
+            s.seconds = 1e-3;
+            c.samples = {s, s, s};
+            c.summarize();
+            doc.cells.push_back(c);
+        }
+    return doc;
+}
+} // namespace
+
+class TestResultsTable : public QObject {
+    Q_OBJECT
+    std::unique_ptr<TestFile> file_;
+
+    static FrozenTableView* tableOf(MainWindow& w) {
+        auto* table = w.findChild<FrozenTableView*>("resultsTable");
+        if (auto* tabs = w.findChild<QTabWidget*>(); tabs && table)
+            tabs->setCurrentWidget(table);
+        return table;
+    }
+
+    // A 1024 x 700 window showing many rows, its table too wide for it.
+    static FrozenTableView* showManyRows(MainWindow& w) {
+        w.resize(1024, 700);
+        w.show();
+        if (!QTest::qWaitForWindowExposed(&w))
+            return nullptr;
+        w.model()->setDocument(manyRows());
+        FrozenTableView* table = tableOf(w);
+        if (!table || !QTest::qWaitFor([&] { return table->horizontalScrollBar()->maximum() > 0; }))
+            return nullptr;
+        return table;
+    }
+
+private slots:
+    void initTestCase() {
+        testing::isolateSettings();
+        file_ = std::make_unique<TestFile>(8 << 20);
+    }
+
+    void strategyAndRangeStayInView() {
+        MainWindow w;
+        FrozenTableView* table = showManyRows(w);
+        QVERIFY(table);
+        table->horizontalScrollBar()->setValue(table->horizontalScrollBar()->maximum());
+        QTableView* frozen = table->frozenView();
+        QVERIFY(frozen->isVisible());
+        QCOMPARE(frozen->width(), table->columnWidth(0) + table->columnWidth(1));
+        // What lies at the table's left edge, scrolled right, is still the strategy's name.
+        const QPoint left = frozen->viewport()->mapFrom(
+            table, QPoint(table->frameWidth() + 4, table->horizontalHeader()->height() + 4));
+        const QModelIndex under = frozen->indexAt(left);
+        QCOMPARE(under.column(), int(ResultsModel::Strategy));
+        QVERIFY(!under.data().toString().isEmpty());
+        // Down together: the wheel over the frozen columns scrolls the rows of both.
+        QVERIFY(table->verticalScrollBar()->maximum() > 0);
+        QWheelEvent wheel(QPointF(10, 30), frozen->viewport()->mapToGlobal(QPointF(10, 30)),
+                          QPoint(), QPoint(0, -240), Qt::NoButton, Qt::NoModifier,
+                          Qt::NoScrollPhase, false);
+        QApplication::sendEvent(frozen->viewport(), &wheel);
+        QVERIFY(table->verticalScrollBar()->value() > 0);
+        QCOMPARE(frozen->verticalScrollBar()->value(), table->verticalScrollBar()->value());
+    }
+
+    void aNewRunStartsAtTheTopLeft() {
+        MainWindow w;
+        FrozenTableView* table = showManyRows(w);
+        QVERIFY(table);
+        table->horizontalScrollBar()->setValue(table->horizontalScrollBar()->maximum());
+        table->verticalScrollBar()->setValue(table->verticalScrollBar()->maximum());
+        QVERIFY(testing::runToEnd(w, testing::tinyPlan(*file_)));
+        QCOMPARE(table->horizontalScrollBar()->value(), 0);
+        QCOMPARE(table->verticalScrollBar()->value(), 0);
+    }
+
+    void detailsCountAReusedBufferAsOne() {
+        auto doc = manyRows();
+        Cell& reuse = doc.cells[1];
+        QCOMPARE(reuse.strategy, std::string("pread-reuse"));
+        reuse.bufferPageOffsets = {{0, 4020}};
+        const QString html = cellDetailsHtml(reuse, doc);
+        QVERIFY2(html.contains("offset 0: 4020 ranges read into one reused buffer per thread"),
+                 qPrintable(html));
+        QVERIFY(!html.contains("buffers"));
+        Cell& fresh = doc.cells[0];
+        fresh.bufferPageOffsets = {{16, 3}, {kOtherOffsets, 1}};
+        QVERIFY2(cellDetailsHtml(fresh, doc)
+                     .contains("offset 16: 3 ranges, other offsets: 1 range read into a buffer "
+                               "allocated for it"),
+                 qPrintable(cellDetailsHtml(fresh, doc)));
+    }
+};
+
+QTEST_MAIN(TestResultsTable)
+#include "tst_results_table.moc"
