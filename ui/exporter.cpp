@@ -9,6 +9,7 @@
 #include <QClipboard>
 #include <QDateTime>
 #include <QDir>
+#include <QFile>
 #include <QImage>
 #include <QMimeData>
 #include <QSaveFile>
@@ -74,17 +75,42 @@ QString saveReport(const ResultDocument& doc, ChartView& chart, const Comparison
         QByteArray::fromStdString(reportMarkdown(doc, comparison, ReportFiles::chart)));
 }
 
+namespace {
+// The PNG a copied chart offers as a file (for pasting into a file manager or a web page's
+// upload): it lives while the clipboard holds that copy, and goes when something else is
+// copied or the application quits.
+class ClipboardFile : public QObject {
+public:
+    ClipboardFile(QString path, const QMimeData* mime)
+        : QObject(QCoreApplication::instance()), path_(std::move(path)), mime_(mime) {
+        connect(QApplication::clipboard(), &QClipboard::dataChanged, this, [this] {
+            if (QApplication::clipboard()->mimeData() != mime_)
+                deleteLater();
+        });
+    }
+    ~ClipboardFile() override { QFile::remove(path_); }
+
+private:
+    QString path_;
+    const QMimeData* mime_;
+};
+} // namespace
+
 void copyChartToClipboard(ChartView& chart) {
     const QImage image = chart.imageForSharing();
     auto* mime = new QMimeData;
     mime->setImageData(image);
     const QString path =
         QDir(QStandardPaths::writableLocation(QStandardPaths::TempLocation))
-            .filePath(QString("readscope-chart-%1.png")
-                          .arg(QDateTime::currentDateTime().toString("yyyyMMdd-HHmmss")));
-    if (image.save(path, "PNG"))
+            .filePath(QString("readscope-chart-%1-%2.png")
+                          .arg(QDateTime::currentDateTime().toString("yyyyMMdd-HHmmss"))
+                          .arg(QCoreApplication::applicationPid()));
+    const bool saved = image.save(path, "PNG");
+    if (saved)
         mime->setUrls({QUrl::fromLocalFile(path)});
     QApplication::clipboard()->setMimeData(mime);
+    if (saved)
+        new ClipboardFile(path, mime); // after the copy: the change it makes is its own
 }
 
 } // namespace readscope::ui

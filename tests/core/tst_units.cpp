@@ -48,7 +48,15 @@ private slots:
         QTest::newRow("overflow shift") << "99999999999G"
                                         << "too large";
         QTest::newRow("fraction") << "1.5M"
-                                  << "unknown unit";
+                                  << "size '1.5M' has a decimal point: sizes are whole numbers "
+                                     "of bytes, K, M, G or T: write 1536K";
+        QTest::newRow("fraction of a gibibyte") << "0.25G"
+                                                << "decimal point: sizes are whole numbers of "
+                                                   "bytes, K, M, G or T: write 256M";
+        QTest::newRow("fraction of bytes") << "1.3K"
+                                           << "whole numbers of bytes, K, M, G or T";
+        QTest::newRow("fraction without a unit") << "4.5"
+                                                 << "decimal point";
     }
     void parseBad() {
         QFETCH(QString, text);

@@ -118,7 +118,7 @@ private slots:
         QVERIFY2(colours.size() > 20, "the copied chart is blank");
         const auto urls = QApplication::clipboard()->mimeData()->urls();
         QVERIFY(urls.size() == 1 && QImage(urls[0].toLocalFile()).size() == image.size());
-        QFile::remove(urls[0].toLocalFile());
+        const QString offeredFile = urls[0].toLocalFile();
 
         // The chart's context menu offers the same, and its Copy as Markdown copies the table
         // with the command that reruns it.
@@ -139,6 +139,8 @@ private slots:
         const QString md = QApplication::clipboard()->text();
         QVERIFY2(md.startsWith("| range |") && md.contains("Rerun: `readscope-cli"),
                  qPrintable(md));
+        // The chart's PNG lived as long as the clipboard offered it: the next copy took it.
+        QTRY_VERIFY2(!QFile::exists(offeredFile), qPrintable(offeredFile));
     }
 
     void onePerPageLinesAreMarked() {

@@ -34,6 +34,32 @@ int shiftFor(std::string_view suffix) {
     return -1;
 }
 
+// "1.5M": sizes are whole numbers; the message names the same size in a smaller unit when
+// there is one (1536K), as a person would have to work it out.
+Error decimalSizeError(std::string_view text, std::uint64_t whole, std::string_view afterPoint) {
+    std::uint64_t digits = 0, scale = 1;
+    std::size_t i = 0;
+    for (; i < afterPoint.size() && std::isdigit(static_cast<unsigned char>(afterPoint[i])) &&
+           scale < 1'000'000;
+         ++i) {
+        digits = digits * 10 + std::uint64_t(afterPoint[i] - '0');
+        scale *= 10;
+    }
+    const int shift = shiftFor(trim(afterPoint.substr(i)));
+    std::string instead;
+    if (shift > 0 && whole < (1ull << 20) && (digits << shift) % scale == 0) {
+        const std::uint64_t bytes = (whole << shift) + (digits << shift) / scale;
+        int unit = shift;
+        while (unit > 0 && bytes % (1ull << unit) != 0)
+            unit -= 10;
+        static constexpr const char* kUnits[] = {"", "K", "M", "G", "T"};
+        instead = fmt::format(": write {}{}", bytes >> unit, kUnits[unit / 10]);
+    }
+    return Error{fmt::format("size '{}' has a decimal point: sizes are whole numbers of bytes, "
+                             "K, M, G or T{}",
+                             text, instead)};
+}
+
 } // namespace
 
 Result<std::uint64_t> parseSize(std::string_view text) {
@@ -48,7 +74,10 @@ Result<std::uint64_t> parseSize(std::string_view text) {
         return Error{fmt::format("size '{}' is too large", s)};
     if (ec != std::errc{} || end == s.data())
         return Error{fmt::format("size '{}' is not a number: use e.g. 4096, 64K, 1M or 2G", s)};
-    const int shift = shiftFor(trim(std::string_view(end, s.data() + s.size() - end)));
+    std::string_view rest(end, s.data() + s.size() - end);
+    if (rest.size() >= 2 && rest[0] == '.' && std::isdigit(static_cast<unsigned char>(rest[1])))
+        return decimalSizeError(s, number, rest.substr(1));
+    const int shift = shiftFor(trim(rest));
     if (shift < 0)
         return Error{fmt::format("size '{}' has an unknown unit: use K, M, G or T (1K = 1024)", s)};
     if (number == 0)
