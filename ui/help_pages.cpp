@@ -40,11 +40,11 @@ QDialog* showMeasuringHelp(QWidget* parent) {
     auto* text = new QTextBrowser;
     text->setObjectName("measuringText");
     text->setOpenExternalLinks(true);
-    QFile file(":/docs/measuring.md");
+    QFile file(":/docs/how-readscope-measures.md");
     if (file.open(QIODevice::ReadOnly))
         text->setMarkdown(QString::fromUtf8(file.readAll()));
     else
-        text->setPlainText("docs/measuring.md is missing from this build.");
+        text->setPlainText("docs/how-readscope-measures.md is missing from this build.");
     return page(parent, "How readscope measures", "measuringHelp", text, {860, 720});
 }
 

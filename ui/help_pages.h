@@ -1,5 +1,5 @@
 #pragma once
-// Help ▸ How readscope measures (docs/measuring.md, built into the app and rendered) and
+// Help ▸ How readscope measures (docs/how-readscope-measures.md, built into the app and rendered) and
 // Help ▸ Keyboard shortcuts (listed from the window's own actions, so it cannot go stale).
 // Both open beside the window, not modal: a person can read while using the app.
 #include <QList>

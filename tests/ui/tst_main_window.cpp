@@ -840,6 +840,9 @@ private slots:
         QVERIFY(text->toPlainText().startsWith("How readscope measures")); // the # heading
         QVERIFY(!text->toPlainText().contains("## ")); // rendered, not shown as source
         QVERIFY(text->toHtml().contains("<h2"));
+        // Written for a person using the tool; the building history lives in docs/.
+        QVERIFY(text->toPlainText().contains("How to read a figure"));
+        QVERIFY(!text->toPlainText().contains("development VM"));
         measuring->close();
         // Help > Keyboard shortcuts, clicked in the open menu.
         QMenu* help = nullptr;
