@@ -709,6 +709,61 @@ private slots:
         }
     }
 
+    // Refine: a finished run's noisy cells get more rounds; the quiet ones, and every cell of
+    // a point without a noisy one, are not measured again.
+    void refineMeasuresOnlyTheNoisyCells() {
+        auto plan = smallPlan(*file_);
+        plan.strategies = {"pread-uninit", "seek-read"};
+        plan.rounds = 8;
+        RecordingSink sink;
+        auto done = runPlan(plan, sink);
+        QVERIFY(done.ok());
+        QCOMPARE(done->cells.size(), std::size_t(4));
+        // At 16 KiB: pread-uninit made wide (every other round 3x slower), seek-read made
+        // exact (every round alike). At 256 KiB: both made exact.
+        for (auto& c : done->cells) {
+            for (std::size_t r = 0; r < c.samples.size(); ++r) {
+                c.samples[r].seconds = c.samples[0].seconds;
+                if (c.rangeBytes == (16 << 10) && c.strategy == "pread-uninit" && r % 2)
+                    c.samples[r].seconds *= 3;
+            }
+            c.summarize();
+        }
+        const ResultDocument before = *done;
+        auto refined = refineRun(before, 0.05, 2, sink);
+        QVERIFY2(refined.ok(), refined.ok() ? "" : refined.error().message.c_str());
+        QCOMPARE(refined->cells.size(), before.cells.size());
+        for (std::size_t i = 0; i < before.cells.size(); ++i) {
+            const Cell& was = before.cells[i];
+            const Cell& now = refined->cells[i];
+            QCOMPARE(now.strategy, was.strategy);
+            if (was.rangeBytes == (16 << 10) && was.strategy == "pread-uninit") {
+                QVERIFY2(now.samples.size() > was.samples.size(), "the noisy cell got rounds");
+                for (std::size_t r = 0; r < now.samples.size(); ++r)
+                    QCOMPARE(now.samples[r].round, int(r) + 1); // numbered on
+                for (std::size_t r = 0; r < was.samples.size(); ++r)
+                    QCOMPARE(now.samples[r].seconds, was.samples[r].seconds); // kept
+                QCOMPARE(now.rangesPerRound, was.rangesPerRound);
+            } else {
+                QCOMPARE(now.samples.size(), was.samples.size()); // not measured again
+                QCOMPARE(now.samples.back().seconds, was.samples.back().seconds);
+            }
+        }
+        QVERIFY2(refined->note.find("refined toward ±5%: 1 cells got more rounds") == 0,
+                 refined->note.c_str());
+        // Nothing noisy: nothing measured, and it says so.
+        auto again = refineRun(before, 5.0, 2, sink);
+        QVERIFY(again.ok());
+        QVERIFY2(again->note.find("nothing to refine") != std::string::npos, again->note.c_str());
+        // A whole-file sweep's copies are gone: refused with the reason.
+        ResultDocument whole = before;
+        whole.plan.pattern = Pattern::Whole;
+        whole.plan.fileSizes = {4096};
+        auto refused = refineRun(whole, 0.05, 2, sink);
+        QVERIFY(!refused.ok());
+        QVERIFY(refused.error().message.find("whole-file") != std::string::npos);
+    }
+
     void stopMidCellIsPromptAndKeepsTheRecordedRounds() {
         auto plan = smallPlan(*file_);
         plan.sizes = {256 << 10, 4 << 10};

@@ -55,6 +55,19 @@ Result<ResultDocument> runPlanPoints(const Plan& plan, const std::vector<SweepPo
                                      RunSink& sink, std::stop_token stop = {},
                                      const ResultDocument* recovered = nullptr);
 
+// A finished run's noisy cells made surer: the points holding a cell whose median's interval
+// reaches further than `precision` of it (or has too few rounds to say) get more interleaved
+// rounds, and in them only those cells, as --precision adds after the planned rounds, until
+// every such cell meets it or maxTimeSeconds have passed (0: kDefaultMaxTimeSeconds). The
+// quiet cells are not measured again. Returns `done` with the refined cells in their places
+// (their earlier rounds kept, the new ones numbered on). A whole-file sweep is refused: each
+// point reads a copy made for it, which a finished run has removed.
+Result<ResultDocument> refineRun(const ResultDocument& done, double precision,
+                                 double maxTimeSeconds, RunSink& sink, std::stop_token stop = {});
+// Whether a cell's median is as sure as `precision` asks: its interval within that fraction of
+// it, and enough rounds for the interval to say.
+bool meetsPrecision(const Cell& cell, double precision);
+
 // A whole-file sweep's copies that a crash or kill left behind, in the folder the document
 // names (copiesFolder): removes those copies and the folder, nothing else. Resuming the run,
 // or the app's recovery, calls it.

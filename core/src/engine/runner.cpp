@@ -650,17 +650,7 @@ private:
 
     // Whether a cell's median is as sure as --precision asks (its interval within that
     // fraction of it, and enough rounds for the interval to say).
-    bool precise(const Cell& cell) const {
-        const Summary s = summarize(ratesOf(cell));
-        return !s.tooFewRounds && s.uncertainty() <= plan_.precision;
-    }
-    static std::vector<double> ratesOf(const Cell& cell) {
-        std::vector<double> rates;
-        for (const auto& s : cell.samples)
-            if (const auto g = s.gbps())
-                rates.push_back(*g);
-        return rates;
-    }
+    bool precise(const Cell& cell) const { return meetsPrecision(cell, plan_.precision); }
 
     // --precision: more interleaved rounds, each visiting the points (in a seeded order) that
     // still have a cell wider than asked, and in them only those cells, until none is left or
@@ -792,10 +782,14 @@ private:
                 step(phase, lanes_[i], run.point);
                 continue;
             }
+            // Rounds past the planned ones number on from the cell's own last one (a resumed
+            // or refined cell's planned rounds did not all come from this run's loop).
+            const int cellRound =
+                only && !cells[i].samples.empty() ? cells[i].samples.back().round + 1 : round;
             double seconds = 0;
             const RoundEnd end =
                 measure(lanes_[i], cells[i], std::span(run.ranges).first(run.counts[i]),
-                        run.parts[i], round, position++, record, seconds);
+                        run.parts[i], cellRound, position++, record, seconds);
             if (end == RoundEnd::Stopped || stop_.stop_requested())
                 return RoundEnd::Stopped;
             if (end == RoundEnd::Measured && r == plan_.warmup - 1)

@@ -1,0 +1,71 @@
+// Refine: more rounds for a finished run's noisy cells, through the same interleaved rounds a
+// resumed run and --precision use.
+#include "readscope/runner.h"
+
+#include "readscope/stats.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+namespace readscope {
+
+bool meetsPrecision(const Cell& cell, double precision) {
+    std::vector<double> rates;
+    for (const auto& s : cell.samples)
+        if (const auto g = s.gbps())
+            rates.push_back(*g);
+    const Summary s = summarize(rates);
+    return !s.tooFewRounds && s.uncertainty() <= precision;
+}
+
+Result<ResultDocument> refineRun(const ResultDocument& done, double precision,
+                                 double maxTimeSeconds, RunSink& sink, std::stop_token stop) {
+    if (!(precision > 0))
+        return Error{"refining needs a precision above 0%"};
+    if (wholeFileSweep(done.plan))
+        return Error{"a whole-file sweep cannot be refined: each size read a copy of the file "
+                     "made for it, removed when the run ended. Run it again with more rounds."};
+    std::vector<SweepPoint> points;
+    for (const auto& c : done.cells)
+        if (c.measured() && !c.samples.empty() && !meetsPrecision(c, precision) &&
+            std::find(points.begin(), points.end(), c.point()) == points.end())
+            points.push_back(c.point());
+    if (points.empty()) {
+        ResultDocument same = done;
+        same.note =
+            fmt::format("every cell is already within ±{:g}%: nothing to refine", precision * 100);
+        return same;
+    }
+    Plan plan = done.plan;
+    plan.precision = precision;
+    plan.maxTimeSeconds = maxTimeSeconds;
+    plan.warmup = 0; // the cells' ranges per round stay what their runs fitted
+    // Every cell of those points goes on from its rounds: the planned ones are there, so only
+    // the rounds --precision adds are measured, and only for the cells still too wide.
+    ResultDocument recorded = done;
+    std::erase_if(recorded.cells, [&](const Cell& c) {
+        return std::find(points.begin(), points.end(), c.point()) == points.end();
+    });
+    for (auto& c : recorded.cells)
+        c.partial = true;
+    auto more = runPlanPoints(plan, points, sink, stop, &recorded);
+    if (!more)
+        return more.error();
+    ResultDocument merged = done;
+    std::size_t refined = 0;
+    for (auto& c : merged.cells)
+        if (const Cell* now = more->find(c.strategy, c.point())) {
+            refined += now->samples.size() > c.samples.size() ? 1 : 0;
+            c = *now;
+        }
+    merged.complete = done.complete && more->complete;
+    const auto still = std::count_if(merged.cells.begin(), merged.cells.end(), [&](const Cell& c) {
+        return c.measured() && !c.samples.empty() && !meetsPrecision(c, precision);
+    });
+    merged.note = fmt::format("refined toward ±{:g}%: {} cells got more rounds, {} still wider",
+                              precision * 100, refined, still);
+    return merged;
+}
+
+} // namespace readscope
