@@ -197,6 +197,35 @@ ConfigPanel::ConfigPanel(QWidget* parent) : QWidget(parent) {
     warmup_->setObjectName("warmup");
     warmup_->setRange(kWarmupLimit.min, kWarmupLimit.max);
     warmup_->setValue(2);
+    // Precision: after the planned rounds, more rounds for the cells whose median's interval
+    // is still wider than this, until they meet it or the maximum time has passed.
+    precision_ = new QDoubleSpinBox(runBox);
+    precision_->setObjectName("precision");
+    precision_->setRange(0, kMaxPrecision * 100);
+    precision_->setDecimals(1);
+    precision_->setSingleStep(0.5);
+    precision_->setSuffix(" %");
+    precision_->setSpecialValueText("off");
+    precision_->setToolTip(
+        QString("After the planned rounds, keep adding interleaved rounds to the cells whose "
+                "median is still less sure than ±this (and only to them), until every cell "
+                "meets it or the maximum time has passed. off: the planned rounds only.\n"
+                "%1% to %2%.")
+            .arg(kMinPrecision * 100)
+            .arg(kMaxPrecision * 100));
+    maxTime_ = new QSpinBox(runBox);
+    maxTime_->setObjectName("maxTime");
+    maxTime_->setRange(5, int(kDefaultMaxTimeSeconds) * 6);
+    maxTime_->setValue(120);
+    maxTime_->setSuffix(" s");
+    maxTime_->setToolTip("The longest a run with a precision may take, its planned rounds "
+                         "included; cells that did not get there say how far they got.");
+    maxTime_->setEnabled(false);
+    connect(precision_, &QDoubleSpinBox::valueChanged, this, [this](double v) {
+        maxTime_->setEnabled(v > 0);
+        emit changed();
+    });
+    connect(maxTime_, &QSpinBox::valueChanged, this, &ConfigPanel::changed);
     consume_ = new QComboBox(runBox);
     consume_->setObjectName("consume");
     consume_->addItem("Every byte (comparable)", int(Consume::All));
@@ -222,6 +251,8 @@ ConfigPanel::ConfigPanel(QWidget* parent) : QWidget(parent) {
     form->addRow("Queue depth", queueDepth_);
     form->addRow("Rounds", rounds_);
     form->addRow("Warm-up rounds", warmup_);
+    form->addRow("Precision", precision_);
+    form->addRow("Max time", maxTime_);
     form->addRow("Consume", consume_);
     form->addRow("Buffer offset", bufferOffset_);
     axisHint_ = new QLabel(runBox);
@@ -452,6 +483,10 @@ Result<Plan> ConfigPanel::plan() const {
                          .arg(kRoundsLimit.max)
                          .toStdString()};
     p.warmup = warmup_->value();
+    // The box shows one decimal: 0.1% is the least it can ask, which the core allows.
+    p.precision = precision();
+    if (p.precision > 0)
+        p.maxTimeSeconds = maxTimeSeconds();
     p.consume = Consume(consume_->currentData().toInt());
     auto offsets = parseBufferOffsets(bufferOffset_->currentText().trimmed().toStdString());
     if (!offsets)
@@ -459,6 +494,9 @@ Result<Plan> ConfigPanel::plan() const {
     p.bufferOffsets = *offsets;
     return p;
 }
+
+double ConfigPanel::precision() const { return precision_->value() / 100; }
+double ConfigPanel::maxTimeSeconds() const { return maxTime_->value(); }
 
 void ConfigPanel::setPlan(const Plan& p) {
     if (!p.file.empty())
@@ -479,6 +517,9 @@ void ConfigPanel::setPlan(const Plan& p) {
     queueDepth_->setCurrentText(QString::fromStdString(queueDepthsText(p)));
     rounds_->setValue(p.rounds);
     warmup_->setValue(p.warmup);
+    precision_->setValue(p.precision * 100);
+    if (p.maxTimeSeconds > 0)
+        maxTime_->setValue(int(p.maxTimeSeconds));
     consume_->setCurrentIndex(consume_->findData(int(p.consume)));
     bufferOffset_->setCurrentText(QString::fromStdString(formatBufferOffsets(p.bufferOffsets)));
 }

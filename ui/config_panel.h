@@ -14,6 +14,7 @@ class QLabel;
 class QLineEdit;
 class QPushButton;
 class QSpinBox;
+class QDoubleSpinBox;
 
 namespace readscope::ui {
 
@@ -38,6 +39,9 @@ public:
     // The status last shown (nullptr when the file could not be inspected).
     const FileStatus* fileStatus() const { return status_ ? &*status_ : nullptr; }
     StrategyPicker* strategyPicker() const { return picker_; }
+    // The Precision field as a fraction (0: off) and the Max time that goes with it.
+    double precision() const;
+    double maxTimeSeconds() const;
 
     // Named lists for the sizes field: range sizes, or (whole pattern) file sizes. An empty
     // list of file sizes reads the file itself.
@@ -85,6 +89,8 @@ private:
     QComboBox* bufferOffset_ = nullptr;
     QComboBox* consume_ = nullptr;
     QSpinBox* warmup_;
+    QDoubleSpinBox* precision_; // percent; 0: off
+    QSpinBox* maxTime_;         // seconds, with a precision
     std::optional<FileStatus> status_;
 };
 

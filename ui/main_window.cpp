@@ -14,6 +14,8 @@
 #include "readscope/compare.h"
 #include "readscope/finding.h"
 #include "readscope/probe.h"
+#include "readscope/runner.h"
+#include "readscope/stats.h"
 #include "readscope/units.h"
 
 #include <QApplication>
@@ -376,6 +378,38 @@ bool MainWindow::startRun() {
     return true;
 }
 
+bool MainWindow::refineRun() {
+    if (controller_->isRunning() || model_->isEmpty())
+        return false;
+    const ResultDocument& doc = model_->document();
+    const double precision = config_->precision() > 0 ? config_->precision() : kNoisyUncertainty;
+    const auto wide = std::count_if(doc.cells.begin(), doc.cells.end(), [&](const Cell& c) {
+        return c.measured() && !c.samples.empty() && !meetsPrecision(c, precision);
+    });
+    if (wide == 0) {
+        statusBar()->showMessage(
+            QString("Every cell is already within ±%1%: nothing to refine.").arg(precision * 100),
+            8000);
+        return false;
+    }
+    if (wholeFileSweep(doc.plan)) {
+        showBanner("A whole-file sweep cannot be refined: each size read a copy of the file "
+                   "made for it, removed when the run ended. Run it again with more rounds.");
+        return false;
+    }
+    const double maxTime = config_->precision() > 0 ? config_->maxTimeSeconds() : 60;
+    log(QString("refining %1 cells toward ±%2% (at most %3 s); the others keep their rounds")
+            .arg(wide)
+            .arg(precision * 100)
+            .arg(maxTime));
+    refining_ = true;
+    progress_->setRange(0, 0); // rounds go on until the cells are sure: no fixed end
+    progressText_->setText("Refining…");
+    runClock_.start();
+    controller_->refine(doc, precision, maxTime);
+    return true;
+}
+
 void MainWindow::stopRun() {
     if (controller_->isRunning()) {
         progressText_->setText("Stopping…");
@@ -384,7 +418,7 @@ void MainWindow::stopRun() {
 }
 
 void MainWindow::onProgress(const Progress& p) {
-    if (p.total)
+    if (p.total && !refining_)
         progress_->setValue(int(p.step * 1000 / p.total));
     QStringList parts; // "1 MiB · pread-uninit · round 7/12"; no strategy as a round begins
     if (p.rangeBytes)
@@ -399,6 +433,21 @@ void MainWindow::onProgress(const Progress& p) {
 }
 
 void MainWindow::onFinished(const ResultDocument& doc, const QString& error) {
+    const bool refined = std::exchange(refining_, false);
+    progress_->setRange(0, 1000);
+    if (refined && error.isEmpty()) {
+        model_->finishRun(doc);
+        progress_->setValue(1000);
+        progressText_->setText(QString::fromStdString(doc.note));
+        log(QString::fromStdString(doc.note));
+        if (const auto noise = noiseSummary(doc, "the Rounds field"); !noise.empty())
+            log(QString::fromStdString(noise));
+        refreshComparison();
+        showExplanation(explainedId_);
+        judgeLesson(doc);
+        emit runFinished();
+        return;
+    }
     if (!error.isEmpty()) {
         showBanner(error);
         progressText_->setText("Run failed.");

@@ -51,6 +51,10 @@ public:
     // Starts a run with the panel's plan; false (with a message on screen) when it cannot.
     bool startRun();
     void stopRun();
+    // Run ▸ Refine noisy cells: more rounds for the shown run's cells that are wider than the
+    // Precision field asks (the noise threshold when it is off), the quiet ones untouched.
+    // False (with a message) when there is nothing it can refine.
+    bool refineRun();
     bool isRunning() const;
 
     // Exports and documents; each returns an empty string or a message naming the cause.
@@ -155,6 +159,7 @@ private:
     int warnings_ = 0;
     QList<QAction*> resultActions_;
     bool bannerFromInput_ = false; // the banner says what is wrong with the input
+    bool refining_ = false;        // the run under way adds rounds to the shown one
 };
 
 } // namespace readscope::ui

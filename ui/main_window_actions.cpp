@@ -189,6 +189,12 @@ void MainWindow::buildActions() {
     runAction->setObjectName("runAction");
     QAction* stopAction = add(run, "&Stop", QKeySequence(Qt::Key_Escape), [this] { stopRun(); });
     stopAction->setObjectName("stopAction");
+    QAction* refineAction =
+        add(run, "Re&fine noisy cells", QKeySequence("Ctrl+Shift+F"), [this] { refineRun(); });
+    refineAction->setObjectName("refineAction");
+    refineAction->setToolTip("More rounds for the cells whose median is less sure than the "
+                             "Precision field asks (±5% when it is off); the others keep theirs");
+    resultActions_ << refineAction;
 
     auto* lessons = menuBar()->addMenu("&Lessons");
     const auto all = loadLessons();

@@ -70,6 +70,21 @@ void RunController::start(const Plan& plan) {
         Qt::QueuedConnection);
 }
 
+void RunController::refine(const ResultDocument& done, double precision, double maxTimeSeconds) {
+    if (running_)
+        return;
+    const quint64 job = ++job_;
+    stop_ = std::stop_source();
+    keepRecovery_.reset();
+    setRunning(true);
+    QMetaObject::invokeMethod(
+        worker_,
+        [worker = worker_, job, done, precision, maxTimeSeconds, token = stop_.get_token()] {
+            worker->refine(job, done, precision, maxTimeSeconds, token);
+        },
+        Qt::QueuedConnection);
+}
+
 void RunController::stop() {
     if (running_)
         stop_.request_stop();

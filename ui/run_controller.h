@@ -22,6 +22,8 @@ public:
 
     bool isRunning() const { return running_; }
     void start(const Plan& plan);
+    // Adds rounds to a finished run's cells wider than precision (see RunWorker::refine).
+    void refine(const ResultDocument& done, double precision, double maxTimeSeconds);
     void setRecoveryPath(const QString& path) { recoveryPath_ = path.toStdString(); }
     void stop();
     // Stops and waits up to timeoutMs for the worker to return (used when the window closes).

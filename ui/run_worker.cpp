@@ -2,7 +2,9 @@
 
 #include "readscope/recovery.h"
 
+#include <algorithm>
 #include <optional>
+#include <vector>
 
 namespace readscope::ui {
 
@@ -24,7 +26,53 @@ private:
     quint64 job_;
 };
 
+// What a refinement reports: the run it adds to is already on screen, so its start (whose
+// header would clear the table) is not passed on.
+// Nor are cells passed on that gained no round (the rounds a refinement adds measure only
+// the wide cells, but each round reports its point's cells).
+class RefineSink final : public RunSink {
+public:
+    RefineSink(RunSink& to, const ResultDocument& done) : to_(to) {
+        for (const auto& c : done.cells)
+            rounds_.push_back({c.strategy, c.point(), c.samples.size()});
+    }
+    void onProgress(const Progress& p) override { to_.onProgress(p); }
+    void onRoundMeasured(const Cell& c) override {
+        const auto before = std::find_if(rounds_.begin(), rounds_.end(), [&](const Rounds& r) {
+            return r.strategy == c.strategy && r.point == c.point();
+        });
+        if (before != rounds_.end()) {
+            if (before->count == c.samples.size())
+                return;
+            before->count = c.samples.size();
+        }
+        to_.onRoundMeasured(c);
+    }
+    void onCellFinished(const Cell& c) override { to_.onCellFinished(c); }
+    void onWarning(const std::string& m) override { to_.onWarning(m); }
+
+private:
+    struct Rounds {
+        std::string strategy;
+        SweepPoint point;
+        std::size_t count; // the rounds last passed on
+    };
+    RunSink& to_;
+    std::vector<Rounds> rounds_;
+};
+
 } // namespace
+
+void RunWorker::refine(quint64 job, const ResultDocument& done, double precision,
+                       double maxTimeSeconds, std::stop_token stop) {
+    SignalSink toWindow(*this, job);
+    RefineSink sink(toWindow, done);
+    auto result = refineRun(done, precision, maxTimeSeconds, sink, stop);
+    if (result)
+        emit finished(job, *result, {});
+    else
+        emit finished(job, ResultDocument{}, QString::fromStdString(result.error().message));
+}
 
 void RunWorker::run(quint64 job, const Plan& plan, std::stop_token stop,
                     const std::string& recoveryPath,

@@ -22,6 +22,11 @@ public:
     void run(quint64 job, const readscope::Plan& plan, std::stop_token stop,
              const std::string& recoveryPath,
              std::shared_ptr<const std::atomic<bool>> keepRecovery = {});
+    // More rounds for a finished run's cells wider than `precision` (core refineRun). The
+    // window keeps showing the run: no started signal, and each refined cell's rounds arrive
+    // as cellMeasured. No recovery file: the refined rounds add to results already shown.
+    void refine(quint64 job, const readscope::ResultDocument& done, double precision,
+                double maxTimeSeconds, std::stop_token stop);
 
 signals:
     void started(quint64 job, const readscope::ResultDocument& header);

@@ -68,6 +68,8 @@ void savePlanSettings(QSettings& s, const QString& file, const Plan& plan) {
     s.setValue("queueDepths", QString::fromStdString(queueDepthsText(plan)));
     s.setValue("rounds", plan.rounds);
     s.setValue("warmup", plan.warmup);
+    s.setValue("precision", plan.precision);
+    s.setValue("maxTime", plan.maxTimeSeconds);
     s.setValue("seed", quint64(plan.seed));
     QStringList offsets;
     for (auto o : plan.bufferOffsets)
@@ -99,6 +101,13 @@ Plan loadPlanSettings(const QSettings& s, const Plan& defaults) {
         plan.queueDepths = lists.queueDepths;
     plan.rounds = intSetting(s, "rounds", defaults.rounds, kRoundsLimit);
     plan.warmup = intSetting(s, "warmup", defaults.warmup, kWarmupLimit);
+    // A precision out of the core's range (edited by hand) is off.
+    if (const double p = s.value("precision", 0.0).toDouble();
+        p >= kMinPrecision && p <= kMaxPrecision)
+        plan.precision = p;
+    if (const double t = s.value("maxTime", 0.0).toDouble();
+        t > 0 && t <= 6 * kDefaultMaxTimeSeconds)
+        plan.maxTimeSeconds = t;
     plan.seed = s.value("seed", quint64(defaults.seed)).toULongLong();
     if (s.contains("bufferOffsets"))
         plan.bufferOffsets.clear();

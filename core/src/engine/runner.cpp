@@ -802,12 +802,16 @@ private:
         if (record) {
             ++run.measured;
             raiseCopyLimit(run);
-            for (auto& cell : cells)
+            for (std::size_t i = 0; i < cells.size(); ++i) {
+                const Cell& cell = cells[i];
+                if (only && !(*only)[i])
+                    continue; // not measured in this round: nothing new to show
                 if (cell.measured() && !cell.samples.empty()) {
                     Cell partial = cell;
                     partial.summarize();
                     sink_.onRoundMeasured(partial);
                 }
+            }
         }
         return RoundEnd::Measured;
     }
