@@ -80,6 +80,7 @@ private:
     void fitToWidth();
     void setTitle(const QString& text);
     void placeLegend(bool below);
+    void fitLegendColumns();
     void applyPalette();
     void setUpXAxis(const ResultDocument& doc, const ChartData& data);
     void addErrorBars(const Series& series, const QColor& color, int lane, int lanes,

@@ -155,6 +155,46 @@ private slots:
                  qPrintable(drawn->name()));
     }
 
+    // Under a narrow plot the legend takes one column when two would clip its entries.
+    void legendEntriesAreNeverClipped() {
+        auto doc = twoLines();
+        doc.cells[2].status = CellStatus::Noisy;
+        for (auto& c : doc.cells) // passed: "memcpy limit · passed by 3 copying cells: ..."
+            c.copyLimitGbps = 4;
+        ResultsModel model;
+        // In a window the chart gets the width its column has, whatever its legend wants.
+        QWidget host;
+        host.resize(1000, 600);
+        auto* chart = new ChartView(&model, &host);
+        host.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&host));
+        model.setDocument(doc);
+        for (int width : {900, 640, 560}) {
+            chart->setGeometry(0, 0, width, 560);
+            QCoreApplication::processEvents();
+            chart->plot()->replot(QCustomPlot::rpImmediateRefresh);
+            auto* legend = chart->plot()->legend;
+            QVERIFY(legend->itemCount() >= 4);
+            for (int i = 0; i < legend->itemCount(); ++i) {
+                auto* item = legend->item(i);
+                if (!item)
+                    continue; // an empty place in the grid
+                // Drawn only inside the legend's box and the chart: an entry past either
+                // edge is cut off.
+                const QRect box = legend->outerRect();
+                QVERIFY2(
+                    item->outerRect().width() >= item->minimumOuterSizeHint().width() &&
+                        item->outerRect().right() <= std::min(box.right(), chart->width()),
+                    qPrintable(
+                        QString("%1 px chart: '%2' gets %3 px of the %4 it needs")
+                            .arg(width)
+                            .arg(static_cast<QCPPlottableLegendItem*>(item)->plottable()->name())
+                            .arg(item->outerRect().width())
+                            .arg(item->minimumOuterSizeHint().width())));
+            }
+        }
+    }
+
     void cpuChartSplitsOnlyWhatTheTicksCanTell() {
         ResultDocument doc;
         doc.plan.sizes = {65536, 1 << 20};
