@@ -171,6 +171,25 @@ void MainWindow::buildActions() {
     };
     panelToggle("&Configuration panel", QKeySequence("Ctrl+1"), 0, "toggleConfigPanel");
     panelToggle("&Teaching panel", QKeySequence("Ctrl+2"), 2, "toggleTeachingPanel");
+    // The result tabs from anywhere in the window, as a browser's tabs: Ctrl+PgDn / Ctrl+Tab
+    // and back (a QTabWidget takes them only with the focus inside it).
+    view->addSeparator();
+    auto tabStep = [this, view](const QString& text, int step, const QList<QKeySequence>& keys,
+                                const char* name) {
+        QAction* a = view->addAction(text);
+        a->setObjectName(name);
+        a->setShortcuts(keys);
+        a->setShortcutContext(Qt::WindowShortcut);
+        connect(a, &QAction::triggered, this, [this, step] {
+            tabs_->setCurrentIndex((tabs_->currentIndex() + step + tabs_->count()) %
+                                   tabs_->count());
+        });
+    };
+    tabStep("&Next result tab", 1, {QKeySequence("Ctrl+PgDown"), QKeySequence("Ctrl+Tab")},
+            "nextTab");
+    tabStep("&Previous result tab", -1, {QKeySequence("Ctrl+PgUp"), QKeySequence("Ctrl+Shift+Tab")},
+            "previousTab");
+    view->addSeparator();
     QAction* lessonToggle = view->addAction("&Lesson");
     lessonToggle->setObjectName("toggleLesson");
     lessonToggle->setShortcut(QKeySequence("Ctrl+3"));

@@ -608,6 +608,20 @@ private slots:
         QVERIFY(run);
         QTRY_VERIFY(run->hasFocus());
         QCOMPARE(QApplication::activeWindow(), &w);
+        // The result tabs from anywhere: Ctrl+Tab from the Run button, Ctrl+PgDn from a field
+        // of the panel, Ctrl+PgUp back.
+        auto* tabs = w.findChild<QTabWidget*>();
+        QVERIFY(tabs);
+        QCOMPARE(tabs->currentIndex(), 0);
+        QTest::keyClick(run, Qt::Key_Tab, Qt::ControlModifier);
+        QCOMPARE(tabs->currentIndex(), 1);
+        auto* sizes = w.config()->findChild<QLineEdit*>("sizes");
+        QVERIFY(sizes);
+        sizes->setFocus();
+        QTest::keyClick(sizes, Qt::Key_PageDown, Qt::ControlModifier);
+        QCOMPARE(tabs->currentIndex(), 2);
+        QTest::keyClick(sizes, Qt::Key_PageUp, Qt::ControlModifier);
+        QCOMPARE(tabs->currentIndex(), 1);
     }
 
     // Typing 0 rounds is refused with the reason, not reverted without a word; one round is
