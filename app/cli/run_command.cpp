@@ -180,17 +180,11 @@ int runCommand(RunOptions& o) {
     if (!result)
         return complain(result.error().message, kExitFailed);
     const ResultDocument& doc = *result;
-    fmt::print("{}", o.markdown ? toMarkdown(doc) : plainTable(doc));
-    if (const auto verdict = judgeOffsetSweep(doc))
-        fmt::print("\n{}\n", verdict->text);
     std::optional<Comparison> comparison;
     if (baseline)
         comparison = compareDocuments(*baseline, doc, o.threshold);
-    if (comparison) {
-        const auto& c = *comparison;
-        fmt::print("\nThis run compared with {}:\n\n{}", *o.baselinePath,
-                   o.markdown ? comparisonMarkdown(c) : comparisonText(c));
-    }
+    fmt::print("{}", runOutput(doc, o.markdown, comparison ? &*comparison : nullptr,
+                               o.baselinePath.value_or("")));
 
     int code = kExitOk;
     auto write = [&](const std::optional<std::string>& path, const std::string& content) {
@@ -221,11 +215,9 @@ int runCommand(RunOptions& o) {
     for (const auto& cell : doc.cells)
         if (cell.status == CellStatus::Failed)
             code = kExitFailed;
-    if (const auto noise = noiseSummary(doc, "--rounds"); !noise.empty() && !o.quiet)
-        fmt::print(stderr, "warning: {}\n", noise);
-    for (const auto& above : {aboveCopyLimitWarning(doc), aboveDeviceLimitWarning(doc)})
-        if (!above.empty() && !o.quiet)
-            fmt::print(stderr, "warning: {}\n", above);
+    if (!o.quiet)
+        for (const auto& warning : runWarnings(doc))
+            fmt::print(stderr, "{}\n", warning);
     if (const auto warm = notColdWarning(doc); !warm.empty())
         code = complain(warm, kExitFailed);
     return code;

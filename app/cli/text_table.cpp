@@ -2,6 +2,7 @@
 
 #include "readscope/cost_model.h"
 #include "readscope/documents.h"
+#include "readscope/offset_trap.h"
 #include "readscope/units.h"
 
 #include <fmt/format.h>
@@ -118,6 +119,27 @@ std::string plainTable(const ResultDocument& doc) {
         for (const auto& line : lines)
             out += line + "\n";
     }
+    return out;
+}
+
+std::string runOutput(const ResultDocument& doc, bool markdown, const Comparison* comparison,
+                      std::string_view baselinePath) {
+    std::string out = markdown ? toMarkdown(doc) : plainTable(doc);
+    if (const auto verdict = judgeOffsetSweep(doc))
+        out += fmt::format("\n{}\n", verdict->text);
+    if (comparison)
+        out += fmt::format("\nThis run compared with {}:\n\n{}", baselinePath,
+                           markdown ? comparisonMarkdown(*comparison)
+                                    : comparisonText(*comparison));
+    return out;
+}
+
+std::vector<std::string> runWarnings(const ResultDocument& doc) {
+    std::vector<std::string> out;
+    for (const auto& w : {noiseSummary(doc, "--rounds"), aboveCopyLimitWarning(doc),
+                          aboveDeviceLimitWarning(doc)})
+        if (!w.empty())
+            out.push_back("warning: " + w);
     return out;
 }
 

@@ -1,11 +1,21 @@
 #pragma once
+#include "readscope/compare.h"
 #include "readscope/result_document.h"
 
 #include <string>
+#include <string_view>
+#include <vector>
 
 namespace readscope::cli {
 
 // One line per cell, grouped by range size: what a person reads in a terminal.
 std::string plainTable(const ResultDocument& doc);
+
+// What `run` prints on standard output: the table (or Markdown), an offset sweep's verdict and
+// the comparison with a baseline when there is one.
+std::string runOutput(const ResultDocument& doc, bool markdown, const Comparison* comparison,
+                      std::string_view baselinePath);
+// The warnings `run` prints on standard error after it ("warning: ..."), one a line.
+std::vector<std::string> runWarnings(const ResultDocument& doc);
 
 } // namespace readscope::cli

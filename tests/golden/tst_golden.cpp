@@ -1,0 +1,113 @@
+// Golden outputs: fixed result documents (tests/golden/input, real runs saved once) rendered
+// by every renderer and compared byte for byte with tests/golden/*. A sentence changed
+// anywhere in a table, warning, comparison or report fails here, naming the file and the
+// first line that differs. scripts/update-golden.sh writes them anew and shows the diff.
+#include "text_table.h"
+
+#include "readscope/compare.h"
+#include "readscope/documents.h"
+#include "readscope/report.h"
+
+#include <QDir>
+#include <QFile>
+#include <QTest>
+
+#include <functional>
+
+using namespace readscope;
+
+namespace {
+
+const QDir kGolden(READSCOPE_GOLDEN_DIR);
+
+ResultDocument input(const char* name) {
+    auto doc = loadDocument(kGolden.filePath(QString("input/%1.json").arg(name)).toStdString());
+    if (!doc)
+        qFatal("golden input %s: %s", name, doc.error().message.c_str());
+    return *doc;
+}
+
+std::string joinLines(const std::vector<std::string>& lines) {
+    std::string out;
+    for (const auto& l : lines)
+        out += l + "\n";
+    return out;
+}
+
+// Each golden file and how it is made from the inputs.
+std::vector<std::pair<QString, std::function<std::string()>>> renderers() {
+    std::vector<std::pair<QString, std::function<std::string()>>> out;
+    for (const char* run : {"warm", "cold"}) {
+        const QString r = run;
+        out.push_back({r + ".json", [run] { return toJson(input(run)); }});
+        out.push_back({r + ".summary.csv", [run] { return toSummaryCsv(input(run)); }});
+        out.push_back({r + ".samples.csv", [run] { return toSamplesCsv(input(run)); }});
+        out.push_back({r + ".md", [run] { return toMarkdown(input(run)); }});
+        out.push_back({r + ".txt", [run] {
+                           return cli::runOutput(input(run), false, nullptr, "") +
+                                  joinLines(cli::runWarnings(input(run)));
+                       }});
+        out.push_back({r + ".report.md", [run] {
+                           return reportMarkdown(input(run), nullptr, "readscope-chart.png");
+                       }});
+    }
+    auto compared = [] { return compareDocuments(input("warm-baseline"), input("warm"), 0.02); };
+    out.push_back({"compare.txt", [compared] {
+                       const auto c = compared();
+                       return cli::runOutput(input("warm"), false, &c, "warm-baseline.json");
+                   }});
+    out.push_back({"compare.md", [compared] { return comparisonMarkdown(compared()); }});
+    out.push_back({"compare.report.md", [compared] {
+                       const auto c = compared();
+                       return reportMarkdown(input("warm"), &c, "readscope-chart.png");
+                   }});
+    out.push_back({"reference.txt", [] {
+                       return comparisonText(compareToReference(input("warm"), "pread-uninit", 0.02));
+                   }});
+    return out;
+}
+
+} // namespace
+
+class TestGolden : public QObject {
+    Q_OBJECT
+private slots:
+    void outputs_data() {
+        QTest::addColumn<int>("index");
+        const auto all = renderers();
+        for (int i = 0; i < int(all.size()); ++i)
+            QTest::newRow(qPrintable(all[std::size_t(i)].first)) << i;
+    }
+
+    void outputs() {
+        QFETCH(int, index);
+        const auto [name, render] = renderers()[std::size_t(index)];
+        const QByteArray now = QByteArray::fromStdString(render());
+        const QString path = kGolden.filePath(name);
+        if (qEnvironmentVariableIsSet("READSCOPE_UPDATE_GOLDEN")) {
+            QFile out(path);
+            QVERIFY(out.open(QIODevice::WriteOnly));
+            out.write(now);
+            return;
+        }
+        QFile file(path);
+        QVERIFY2(file.open(QIODevice::ReadOnly),
+                 qPrintable(path + " is missing: scripts/update-golden.sh writes it"));
+        const QByteArray golden = file.readAll();
+        if (now == golden)
+            return;
+        const auto a = golden.split('\n'), b = now.split('\n');
+        int line = 0;
+        while (line < a.size() && line < b.size() && a[line] == b[line])
+            ++line;
+        QFAIL(qPrintable(QString("%1 differs at line %2:\n  golden: %3\n  now:    %4\n"
+                                 "(scripts/update-golden.sh shows the whole diff and takes it)")
+                             .arg(name)
+                             .arg(line + 1)
+                             .arg(QString::fromUtf8(line < a.size() ? a[line] : "(end)"),
+                                  QString::fromUtf8(line < b.size() ? b[line] : "(end)"))));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestGolden)
+#include "tst_golden.moc"
