@@ -92,7 +92,8 @@ std::string plainTable(const ResultDocument& doc) {
     if (const auto meaning = sweepPointMeaning(doc); !meaning.empty())
         out += fmt::format("{}{}: {}.\n", char(std::toupper(axisName(p)[0])), axisName(p).substr(1),
                            meaning);
-    out += "Buffers: page offsets the destination buffers started at (offset x buffers).\n";
+    out += "Buffers: page offsets the destination buffers started at (offset x ranges read into "
+           "a buffer there).\n";
     out += wholeFileSweep(p) ? "IOPS: files read per second at the median. "
                              : "IOPS: ranges per second at the median. ";
     if (p.cache == CacheMode::Warm)
@@ -128,16 +129,16 @@ std::string runOutput(const ResultDocument& doc, bool markdown, const Comparison
     if (const auto verdict = judgeOffsetSweep(doc))
         out += fmt::format("\n{}\n", verdict->text);
     if (comparison)
-        out += fmt::format("\nThis run compared with {}:\n\n{}", baselinePath,
-                           markdown ? comparisonMarkdown(*comparison)
-                                    : comparisonText(*comparison));
+        out +=
+            fmt::format("\nThis run compared with {}:\n\n{}", baselinePath,
+                        markdown ? comparisonMarkdown(*comparison) : comparisonText(*comparison));
     return out;
 }
 
 std::vector<std::string> runWarnings(const ResultDocument& doc) {
     std::vector<std::string> out;
-    for (const auto& w : {noiseSummary(doc, "--rounds"), aboveCopyLimitWarning(doc),
-                          aboveDeviceLimitWarning(doc)})
+    for (const auto& w :
+         {noiseSummary(doc, "--rounds"), aboveCopyLimitWarning(doc), aboveDeviceLimitWarning(doc)})
         if (!w.empty())
             out.push_back("warning: " + w);
     return out;

@@ -61,9 +61,9 @@ std::vector<std::pair<QString, std::function<std::string()>>> renderers() {
                        const auto c = compared();
                        return reportMarkdown(input("warm"), &c, "readscope-chart.png");
                    }});
-    out.push_back({"reference.txt", [] {
-                       return comparisonText(compareToReference(input("warm"), "pread-uninit", 0.02));
-                   }});
+    out.push_back(
+        {"reference.txt",
+         [] { return comparisonText(compareToReference(input("warm"), "pread-uninit", 0.02)); }});
     return out;
 }
 
