@@ -346,7 +346,7 @@ ChartData buildChart(const ResultDocument& doc, const ResultDocument* baseline, 
     case ChartMode::CpuPerGB:
         // The split is sampled at the scheduler's tick: drawn only where the cell's rounds ran
         // enough CPU time to hold the ticks it needs (CpuPerGB::splitResolved).
-        out.yLabel = "CPU ms per GB: solid user + system, dashed system (tick-sampled)";
+        out.yLabel = "CPU ms/GB: solid user + sys, dashed sys (tick-sampled)";
         for (const auto& id : strategyOrder(doc)) {
             Series total =
                 line(out, doc, id, colorOf(id), [](const Cell& c) -> std::optional<double> {

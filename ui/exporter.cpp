@@ -97,14 +97,16 @@ private:
 } // namespace
 
 void copyChartToClipboard(ChartView& chart) {
+    static int copies = 0;
     const QImage image = chart.imageForSharing();
     auto* mime = new QMimeData;
     mime->setImageData(image);
     const QString path =
         QDir(QStandardPaths::writableLocation(QStandardPaths::TempLocation))
-            .filePath(QString("readscope-chart-%1-%2.png")
+            .filePath(QString("readscope-chart-%1-%2-%3.png")
                           .arg(QDateTime::currentDateTime().toString("yyyyMMdd-HHmmss"))
-                          .arg(QCoreApplication::applicationPid()));
+                          .arg(QCoreApplication::applicationPid())
+                          .arg(++copies)); // two copies in one second are two files
     const bool saved = image.save(path, "PNG");
     if (saved)
         mime->setUrls({QUrl::fromLocalFile(path)});

@@ -10,7 +10,6 @@ FrozenTableView::FrozenTableView(int frozenColumns, QWidget* parent)
     frozen_->setObjectName("frozenColumns");
     frozen_->setFocusPolicy(Qt::NoFocus);
     frozen_->verticalHeader()->hide();
-    frozen_->horizontalHeader()->setSectionResizeMode(QHeaderView::Fixed);
     frozen_->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     frozen_->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     frozen_->setVerticalScrollMode(ScrollPerPixel);
@@ -29,6 +28,12 @@ FrozenTableView::FrozenTableView(int frozenColumns, QWidget* parent)
                     frozen_->setColumnWidth(column, size);
                     updateFrozenGeometry();
                 }
+            });
+    // A frozen column resized by its own header resizes the table's (which lies under it).
+    connect(frozen_->horizontalHeader(), &QHeaderView::sectionResized, this,
+            [this](int column, int, int size) {
+                if (column < frozenColumns_ && columnWidth(column) != size)
+                    setColumnWidth(column, size);
             });
     connect(verticalHeader(), &QHeaderView::sectionResized, this,
             [this](int row, int, int size) { frozen_->setRowHeight(row, size); });
@@ -56,6 +61,11 @@ void FrozenTableView::setModel(QAbstractItemModel* model) {
     connect(model, &QAbstractItemModel::layoutChanged, this, &FrozenTableView::syncColumns);
     connect(model, &QAbstractItemModel::columnsInserted, this, &FrozenTableView::syncColumns);
     syncColumns();
+}
+
+void FrozenTableView::setSelectionMode(SelectionMode mode) {
+    QTableView::setSelectionMode(mode);
+    frozen_->setSelectionMode(mode);
 }
 
 void FrozenTableView::syncColumns() {

@@ -12,6 +12,8 @@ public:
     explicit FrozenTableView(int frozenColumns, QWidget* parent = nullptr);
     void setModel(QAbstractItemModel* model) override;
     QTableView* frozenView() const { return frozen_; }
+    // The same selection mode for the frozen columns (they share the selection).
+    void setSelectionMode(SelectionMode mode);
     // Back to the top left corner: a new run's rows start where a person reads first.
     void scrollToStart();
 

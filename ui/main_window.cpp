@@ -444,6 +444,7 @@ void MainWindow::onFinished(const ResultDocument& doc, const QString& error) {
             log(QString::fromStdString(noise));
         refreshComparison();
         showExplanation(explainedId_);
+        showLessonFor(doc.plan); // the verdict about the rounds before goes
         judgeLesson(doc);
         emit runFinished();
         return;
@@ -519,9 +520,14 @@ void MainWindow::refreshComparison() {
 void MainWindow::closeEvent(QCloseEvent* event) {
     if (controller_->isRunning()) {
         // A run may have taken minutes: closing ends it only when the person says so.
+        // A refinement keeps no recovery file: the results it adds to were on screen only.
         QMessageBox ask(QMessageBox::Question, "Close readscope",
-                        "A run is in progress. Stop it and close the window?\n\nThe cells that "
-                        "finished are kept in the recovery file until the next start.",
+                        refining_ ? "Rounds are being added to the noisy cells. Stop and close "
+                                    "the window?\n\nThe results shown are not kept: save them "
+                                    "first (File ▸ Save results) to keep them."
+                                  : "A run is in progress. Stop it and close the window?\n\nThe "
+                                    "cells that finished are kept in the recovery file until the "
+                                    "next start.",
                         QMessageBox::NoButton, this);
         ask.setObjectName("confirmClose");
         QPushButton* stop = ask.addButton("Stop and close", QMessageBox::AcceptRole);

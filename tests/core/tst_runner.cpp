@@ -755,6 +755,16 @@ private slots:
         auto again = refineRun(before, 5.0, 2, sink);
         QVERIFY(again.ok());
         QVERIFY2(again->note.find("nothing to refine") != std::string::npos, again->note.c_str());
+        // Results of another machine, or of a file that changed, are not refined here.
+        ResultDocument elsewhere = before;
+        elsewhere.system.cpuModel = "Another CPU";
+        auto mixed = refineRun(elsewhere, 0.05, 2, sink);
+        QVERIFY(!mixed.ok());
+        QVERIFY2(mixed.error().message.find("measured on Another CPU") != std::string::npos,
+                 mixed.error().message.c_str());
+        ResultDocument resized = before;
+        resized.fileSize += 4096;
+        QVERIFY(!refineRun(resized, 0.05, 2, sink).ok());
         // A whole-file sweep's copies are gone: refused with the reason.
         ResultDocument whole = before;
         whole.plan.pattern = Pattern::Whole;

@@ -112,6 +112,17 @@ private slots:
         QVERIFY2(w.logText().contains("refined toward ±5%: 1 cells got more rounds"),
                  qPrintable(w.logText()));
 
+        // Stopped while refining: the run keeps every round and stays the finished run it was.
+        precision->setValue(0.1); // out of reach: rounds would go on until Max time
+        w.config()->findChild<QSpinBox*>("maxTime")->setValue(60);
+        QSignalSpy more(controller, &RunController::cellMeasured);
+        QVERIFY(w.refineRun());
+        QVERIFY(more.wait(30000));
+        w.stopRun();
+        QVERIFY(finished.wait(30000));
+        QVERIFY(w.model()->document().complete);
+        QVERIFY2(w.logText().contains("refined toward ±0.1% (stopped)"), qPrintable(w.logText()));
+
         // Nothing left wider than ±50%: refining says so and measures nothing.
         precision->setValue(50);
         QVERIFY(!w.refineRun());

@@ -89,6 +89,12 @@ private slots:
         QApplication::sendEvent(frozen->viewport(), &wheel);
         QVERIFY(table->verticalScrollBar()->value() > 0);
         QCOMPARE(frozen->verticalScrollBar()->value(), table->verticalScrollBar()->value());
+        // One row at a time, as the table itself; a frozen column resized by its own header
+        // resizes the table's column under it.
+        QCOMPARE(frozen->selectionMode(), QAbstractItemView::SingleSelection);
+        frozen->horizontalHeader()->resizeSection(0, 211);
+        QCOMPARE(table->columnWidth(0), 211);
+        QCOMPARE(frozen->width(), 211 + table->columnWidth(1));
     }
 
     void aNewRunStartsAtTheTopLeft() {

@@ -2,7 +2,9 @@
 // resumed run and --precision use.
 #include "readscope/runner.h"
 
+#include "readscope/probe.h"
 #include "readscope/stats.h"
+#include "readscope/system_info.h"
 
 #include <fmt/format.h>
 
@@ -26,6 +28,22 @@ Result<ResultDocument> refineRun(const ResultDocument& done, double precision,
     if (wholeFileSweep(done.plan))
         return Error{"a whole-file sweep cannot be refined: each size read a copy of the file "
                      "made for it, removed when the run ended. Run it again with more rounds."};
+    // The same file on the same machine, or the new rounds would join another's figures.
+    const auto probe = probeFile(done.plan.file);
+    if (!probe)
+        return Error{fmt::format("the file these results read, {}, cannot be read here ({}): "
+                                 "refining adds rounds of the same file on the same machine",
+                                 done.plan.file, probe.error().message)};
+    if (done.fileSize && probe->size != done.fileSize)
+        return Error{fmt::format("{} is {} bytes now and was {} when these results were "
+                                 "measured: refining would mix two files' rounds",
+                                 done.plan.file, probe->size, done.fileSize)};
+    const SystemInfo here = collectSystemInfo(probe->filesystem);
+    if (here.cpuModel != done.system.cpuModel || here.kernel != done.system.kernel)
+        return Error{fmt::format("these results were measured on {} with {}, and this is {} with "
+                                 "{}: refining would mix this machine's rounds into them",
+                                 done.system.cpuModel, done.system.kernel, here.cpuModel,
+                                 here.kernel)};
     std::vector<SweepPoint> points;
     for (const auto& c : done.cells)
         if (c.measured() && !c.samples.empty() && !meetsPrecision(c, precision) &&
@@ -59,12 +77,14 @@ Result<ResultDocument> refineRun(const ResultDocument& done, double precision,
             refined += now->samples.size() > c.samples.size() ? 1 : 0;
             c = *now;
         }
-    merged.complete = done.complete && more->complete;
+    // A stopped refinement keeps the rounds it added; the run's planned rounds were all there
+    // before it, so the run stays as complete as it was.
+    merged.complete = done.complete;
     const auto still = std::count_if(merged.cells.begin(), merged.cells.end(), [&](const Cell& c) {
         return c.measured() && !c.samples.empty() && !meetsPrecision(c, precision);
     });
-    merged.note = fmt::format("refined toward ±{:g}%: {} cells got more rounds, {} still wider",
-                              precision * 100, refined, still);
+    merged.note = fmt::format("refined toward ±{:g}%{}: {} cells got more rounds, {} still wider",
+                              precision * 100, more->complete ? "" : " (stopped)", refined, still);
     return merged;
 }
 
