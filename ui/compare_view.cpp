@@ -1,5 +1,6 @@
 #include "compare_view.h"
 
+#include "readscope/machine_drift_store.h"
 #include "readscope/units.h"
 
 #include <QComboBox>
@@ -111,8 +112,13 @@ void CompareView::recompute() {
     comparison_ = {};
     if (!reference.isEmpty())
         comparison_ = compareToReference(current_, reference.toStdString(), threshold);
-    else if (baseline_)
-        comparison_ = compareDocuments(*baseline_, current_, threshold);
+    else if (baseline_) {
+        // This machine's drift between runs, when `readscope-cli drift` measured it.
+        const auto machine =
+            machineDriftFor(loadMachineDrifts(machineDriftPath()), *baseline_, current_);
+        comparison_ =
+            compareDocuments(*baseline_, current_, threshold, machine ? &*machine : nullptr);
+    }
     QStringList notes;
     if (reference.isEmpty() && !baseline_)
         notes << "Load a baseline (File ▸ Load baseline…) or pick a strategy of this run to "

@@ -18,6 +18,7 @@ Command addRunCommand(CLI::App& root);
 Command addStrategiesCommand(CLI::App& root);
 Command addGenerateCommand(CLI::App& root);
 Command addCompareCommand(CLI::App& root);
+Command addDriftCommand(CLI::App& root);
 
 inline constexpr int kExitOk = 0;
 inline constexpr int kExitFailed = 1;

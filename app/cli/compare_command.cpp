@@ -4,6 +4,7 @@
 
 #include "readscope/compare.h"
 #include "readscope/documents.h"
+#include "readscope/machine_drift_store.h"
 
 #include <fmt/format.h>
 
@@ -43,7 +44,10 @@ int runCompare(const CompareOptions& o) {
                             kExitUsage);
         c = compareToReference(docs[0], reference, threshold);
     } else {
-        c = compareDocuments(docs[0], docs[1], threshold);
+        // This machine's drift between runs, when `drift` measured it where both ran.
+        const auto machine =
+            machineDriftFor(loadMachineDrifts(machineDriftPath()), docs[0], docs[1]);
+        c = compareDocuments(docs[0], docs[1], threshold, machine ? &*machine : nullptr);
     }
     fmt::print("{}", markdown ? comparisonMarkdown(c) : comparisonText(c));
     return kExitOk;

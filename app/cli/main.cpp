@@ -22,7 +22,8 @@ int main(int argc, char** argv) {
     configureRoot(app);
     app.set_help_flag("-h,--help", "help (also after a command: 'readscope-cli run --help')");
     const std::array commands = {addRunCommand(app), addStrategiesCommand(app),
-                                 addGenerateCommand(app), addCompareCommand(app)};
+                                 addGenerateCommand(app), addCompareCommand(app),
+                                 addDriftCommand(app)};
     CLI::App* help = app.add_subcommand("help")->group(""); // as --help; not listed
     app.footer(kExamples);
     try {

@@ -8,6 +8,7 @@
 #include "readscope/compare.h"
 #include "readscope/documents.h"
 #include "readscope/generator.h"
+#include "readscope/machine_drift_store.h"
 #include "readscope/offset_trap.h"
 #include "readscope/probe.h"
 #include "readscope/recovery.h"
@@ -181,8 +182,10 @@ int runCommand(RunOptions& o) {
         return complain(result.error().message, kExitFailed);
     const ResultDocument& doc = *result;
     std::optional<Comparison> comparison;
-    if (baseline)
-        comparison = compareDocuments(*baseline, doc, o.threshold);
+    if (baseline) {
+        const auto machine = machineDriftFor(loadMachineDrifts(machineDriftPath()), *baseline, doc);
+        comparison = compareDocuments(*baseline, doc, o.threshold, machine ? &*machine : nullptr);
+    }
     fmt::print("{}", runOutput(doc, o.markdown, comparison ? &*comparison : nullptr,
                                o.baselinePath.value_or("")));
 

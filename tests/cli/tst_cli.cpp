@@ -69,6 +69,9 @@ private slots:
     void initTestCase() {
         file_ = std::make_unique<TestFile>(4 << 20);
         path_ = QString::fromStdString(file_->path());
+        // The machine drifts `drift` keeps go to a folder of this test's own, never the
+        // user's, and a drift kept there by a person does not change these comparisons.
+        qputenv("READSCOPE_DATA_DIR", file_->dir().toUtf8() + "/data");
     }
 
     void versionAndHelp() {
@@ -529,12 +532,14 @@ private slots:
 
     void compareAndBaseline() {
         const QString dir = file_->dir();
+        auto runTo = [this](const QString& json) {
+            return cli(QStringList{"run", path_, "--sizes", "64K", "--strategies",
+                                   "pread-zerofill,pread-uninit", "--rounds", "5", "--warmup", "0",
+                                   "--quiet", "--json", json})
+                .code;
+        };
         const QString a = dir + "/a.json";
-        QCOMPARE(cli(QStringList{"run", path_, "--sizes", "64K", "--strategies",
-                                 "pread-zerofill,pread-uninit", "--rounds", "5", "--warmup", "0",
-                                 "--quiet", "--json", a})
-                     .code,
-                 0);
+        QCOMPARE(runTo(a), 0);
         auto same = cli({"compare", a, a, "--markdown"});
         QCOMPARE(same.code, 0);
         QVERIFY2(same.out.contains("| pread-uninit | 64 KiB |"), qPrintable(same.out));
@@ -554,6 +559,25 @@ private slots:
         QCOMPARE(run.code, 0);
         QVERIFY2(run.out.contains("compared with") && run.out.contains("Only in the baseline"),
                  qPrintable(run.out));
+
+        // drift: A/A runs of one plan measure this machine's drift between runs, kept for
+        // every later compare (here a.json against itself and a second run b.json).
+        const QString b = dir + "/b.json";
+        QCOMPARE(runTo(b), 0);
+        auto before = cli({"compare", a, b});
+        QVERIFY2(before.out.contains("is not measured"), qPrintable(before.out));
+        auto drift = cli({"drift", a, b});
+        QCOMPARE(drift.code, 0);
+        QVERIFY2(drift.out.contains("Between these 2 runs of one plan") &&
+                     drift.out.contains("Kept as the drift of"),
+                 qPrintable(drift.out));
+        QVERIFY(QFile::exists(file_->dir() + "/data/machine-drift.json"));
+        auto after = cli({"compare", a, b});
+        QVERIFY2(after.out.contains("this machine's drift between runs of one plan"),
+                 qPrintable(after.out));
+        // Runs of another plan do not measure a drift.
+        QCOMPARE(cli({"drift", a, dir + "/missing.json"}).code, 2);
+        QCOMPARE(cli({"drift", a}).code, 2);
     }
 
     void reportFolder() {

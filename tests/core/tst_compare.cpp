@@ -1,8 +1,10 @@
 // Comparison statistics and the before/after documents built on them.
 #include "readscope/compare.h"
 #include "readscope/finding.h"
+#include "readscope/machine_drift_store.h"
 #include "test_file.h"
 
+#include <QTemporaryDir>
 #include <QTest>
 
 using namespace readscope;
@@ -252,6 +254,71 @@ private slots:
         for (const auto& cc : c.cells)
             QCOMPARE(int(cc.estimate.verdict), int(Verdict::Faster));
         QVERIFY(comparisonMethod(c).find("an A/A pair") != std::string::npos);
+    }
+
+    // This machine's drift between runs, from A/A runs: the largest change of a cell between
+    // any two of them; held against every change between two runs of the same machine, and
+    // not against runs of another.
+    void theMachinesDriftIsMeasuredAndHeld() {
+        auto run = [](double a, double b) {
+            ResultDocument doc;
+            doc.plan.strategies = {"pread-uninit", "seek-read"};
+            doc.plan.sizes = {65536};
+            doc.system.cpuModel = "Test CPU";
+            doc.system.kernel = "Linux 6.18";
+            doc.system.filesystem = "ext4";
+            doc.cells = {cellWith("pread-uninit", 65536, scaled(kTight, a)),
+                         cellWith("seek-read", 65536, scaled(kTight, b))};
+            return doc;
+        };
+        // Medians 10.0 x: pread-uninit 1.0, 1.25, 1.1; seek-read 1.0, 0.95, 1.0.
+        const auto drift = measureMachineDrift({run(1.0, 1.0), run(1.25, 0.95), run(1.1, 1.0)});
+        QVERIFY(drift.ok());
+        QVERIFY2(std::abs(drift->drift - 0.25) < 1e-6, qPrintable(QString::number(drift->drift)));
+        QCOMPARE(drift->runs, 3);
+        QCOMPARE(drift->cpuModel, std::string("Test CPU"));
+        // A 20% change between two runs of that machine is within its drift ...
+        const ResultDocument base = run(1.0, 1.0), cur = run(1.2, 1.2);
+        QCOMPARE(int(compareDocuments(base, cur).cells[0].estimate.verdict), int(Verdict::Faster));
+        auto held = compareDocuments(base, cur, kDefaultNoiseThreshold, &*drift);
+        for (const auto& cc : held.cells) {
+            QCOMPARE(int(cc.estimate.verdict), int(Verdict::WithinNoise));
+            QVERIFY2(cc.estimate.note == "change under this machine's drift of 25.0%",
+                     cc.estimate.note.c_str());
+        }
+        QVERIFY(comparisonMethod(held).find("this machine's drift between runs") !=
+                std::string::npos);
+        // ... a 40% change is not, and another machine's runs are not held to it.
+        held = compareDocuments(base, run(1.4, 1.4), kDefaultNoiseThreshold, &*drift);
+        QCOMPARE(int(held.cells[0].estimate.verdict), int(Verdict::Faster));
+        ResultDocument elsewhere = cur;
+        elsewhere.system.cpuModel = "Other CPU";
+        held = compareDocuments(base, elsewhere, kDefaultNoiseThreshold, &*drift);
+        QVERIFY(!held.machineDrift);
+        QVERIFY(comparisonMethod(held).find("readscope-cli drift") != std::string::npos);
+        // Runs that do not match are refused with the reason.
+        ResultDocument other = run(1.0, 1.0);
+        other.plan.sizes = {1 << 20};
+        QVERIFY(!measureMachineDrift({run(1.0, 1.0), other}).ok());
+        QVERIFY(!measureMachineDrift({run(1.0, 1.0), elsewhere}).ok());
+        QVERIFY(!measureMachineDrift({run(1.0, 1.0)}).ok());
+        // Kept per machine: a later measurement of the same machine takes the earlier's place.
+        QTemporaryDir dir;
+        const std::string path = dir.filePath("sub/machine-drift.json").toStdString();
+        QVERIFY(loadMachineDrifts(path).empty());
+        QVERIFY(saveMachineDrift(*drift, path).ok());
+        MachineDrift again = *drift;
+        again.drift = 0.3;
+        QVERIFY(saveMachineDrift(again, path).ok());
+        MachineDrift second = *drift;
+        second.cpuModel = "Other CPU";
+        QVERIFY(saveMachineDrift(second, path).ok());
+        const auto kept = loadMachineDrifts(path);
+        QCOMPARE(kept.size(), std::size_t(2));
+        const auto found = machineDriftFor(kept, base, cur);
+        QVERIFY(found);
+        QCOMPARE(found->drift, 0.3);
+        QVERIFY(!machineDriftFor(kept, base, ResultDocument{})); // measured nowhere known
     }
 
     // Every row moved the same way: the footer says a machine-wide shift cannot be told from

@@ -72,6 +72,8 @@ inline void isolateSettings() {
     static QTemporaryDir settings;
     QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, settings.path());
     QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, settings.path());
+    // The machine drift readscope-cli keeps: none of the user's reaches a test's comparisons.
+    qputenv("READSCOPE_DATA_DIR", settings.path().toUtf8());
 }
 
 } // namespace readscope::testing

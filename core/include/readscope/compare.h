@@ -2,6 +2,7 @@
 // Before/after: for every cell present in both documents, the change of the median with a
 // bootstrap confidence interval and (with enough rounds) a Mann-Whitney U test, and a verdict.
 // Within one document: every strategy against a reference strategy, the same way.
+#include "readscope/machine_drift.h"
 #include "readscope/result_document.h"
 
 #include <optional>
@@ -76,6 +77,10 @@ struct Comparison {
     // within one run (paired rounds), or where neither run says.
     double driftFloor = 0;
     bool driftFromRepeats = false; // a run of the two had repeats: the floor is an A/A pair's
+    bool betweenRuns = false;      // two separate runs (compareDocuments)
+    // This machine's drift between runs (readscope-cli drift), when it is known for both runs'
+    // machine: the floor is at least its drift.
+    std::optional<MachineDrift> machineDrift;
     // Between runs, when every row (at least kMinRowsForShift) moved the same way: the median
     // change. A machine whose speed changed between the runs moves every cell alike, and so
     // would a change that affects every strategy: the footer says the two cannot be told
@@ -105,7 +110,8 @@ bool driftFromRepeats(const ResultDocument& doc);
 // the two runs' drift (runDrift): their rounds are not paired, and the machine's state moves
 // between runs.
 Comparison compareDocuments(const ResultDocument& baseline, const ResultDocument& current,
-                            double noiseThreshold = kDefaultNoiseThreshold);
+                            double noiseThreshold = kDefaultNoiseThreshold,
+                            const MachineDrift* machine = nullptr);
 // Every other strategy of doc against the reference strategy, size by size.
 Comparison compareToReference(const ResultDocument& doc, const std::string& reference,
                               double noiseThreshold = kDefaultNoiseThreshold);

@@ -1,4 +1,5 @@
 #include "readscope/compare.h"
+#include "readscope/machine_drift.h"
 
 #include "readscope/provenance.h"
 
@@ -18,7 +19,8 @@ namespace {
 
 constexpr int kBootstrapResamples = 2000;
 
-void decide(ChangeEstimate& e, double threshold, double p, bool adjusted, double drift = 0);
+void decide(ChangeEstimate& e, double threshold, double p, bool adjusted, double drift = 0,
+            std::string_view whoseDrift = "the runs'");
 
 // Holm's step-down adjustment of every row's p value, then each verdict again from the
 // adjusted p: with 30 rows, about 1.5 would pass p < 0.05 by chance alone without it.
@@ -40,7 +42,9 @@ void adjustForManyTests(Comparison& c) {
         tested[i]->pValue = running;
     }
     for (auto* e : tested)
-        decide(*e, c.noiseThreshold, *e->pValue, true, c.driftFloor);
+        decide(*e, c.noiseThreshold, *e->pValue, true, c.driftFloor,
+               c.machineDrift && c.machineDrift->drift >= c.driftFloor ? "this machine's"
+                                                                       : "the runs'");
 }
 
 // The rounds both cells ran in ({reference GB/s, cell GB/s} per round number).
@@ -320,7 +324,8 @@ ChangeEstimate estimatePairedChange(std::span<const std::pair<double, double>> p
 namespace {
 // The verdict from a change, its interval and a p value (adjusted, where several tests were
 // made), with the reason when it is "within noise".
-void decide(ChangeEstimate& e, double threshold, double p, bool adjusted, double drift) {
+void decide(ChangeEstimate& e, double threshold, double p, bool adjusted, double drift,
+            std::string_view whoseDrift) {
     const bool large = std::abs(e.change) >= std::max(threshold, drift);
     const bool apart = e.ciLow && e.ciHigh && (*e.ciLow > 0 || *e.ciHigh < 0);
     if (large && apart && p < 0.05) {
@@ -331,7 +336,7 @@ void decide(ChangeEstimate& e, double threshold, double p, bool adjusted, double
     e.verdict = Verdict::WithinNoise;
     if (!large)
         e.note = drift > threshold
-                     ? fmt::format("change under the runs' drift of {:.1f}%", drift * 100)
+                     ? fmt::format("change under {} drift of {:.1f}%", whoseDrift, drift * 100)
                      : fmt::format("change under {:.0f}%", threshold * 100);
     else if (!apart)
         e.note = "its interval crosses zero";
@@ -392,11 +397,16 @@ bool driftFromRepeats(const ResultDocument& doc) {
     });
 }
 
-Comparison compareDocuments(const ResultDocument& base, const ResultDocument& cur,
-                            double threshold) {
+Comparison compareDocuments(const ResultDocument& base, const ResultDocument& cur, double threshold,
+                            const MachineDrift* machine) {
     Comparison c;
     c.noiseThreshold = threshold;
     c.driftFloor = std::max(runDrift(base).value_or(0), runDrift(cur).value_or(0));
+    c.betweenRuns = true;
+    if (machine && measuredWhere(*machine, base) && measuredWhere(*machine, cur)) {
+        c.machineDrift = *machine;
+        c.driftFloor = std::max(c.driftFloor, machine->drift);
+    }
     c.driftFromRepeats = driftFromRepeats(base) || driftFromRepeats(cur);
     c.title = "baseline → current";
     c.baselineSystem = systemLine(base);
@@ -570,7 +580,14 @@ std::string comparisonMethod(const Comparison& c) {
                            "would pass p < 0.05 by chance alone)",
                            c.tests, 0.05 * double(c.tests));
     out += fmt::format("; changes under {:.0f}% count as noise", c.noiseThreshold * 100);
-    if (c.driftFloor > c.noiseThreshold)
+    if (c.machineDrift && c.machineDrift->drift >= c.driftFloor)
+        out += fmt::format(", and between these runs so do changes under {:.1f}%, this "
+                           "machine's drift between runs of one plan with nothing changed (the "
+                           "largest change of a cell between {} A/A runs, measured {} with "
+                           "readscope-cli drift)",
+                           c.driftFloor * 100, c.machineDrift->runs,
+                           c.machineDrift->measuredAt.substr(0, 10));
+    else if (c.driftFloor > c.noiseThreshold)
         out += fmt::format(", and between these runs so do changes under {:.1f}%, the larger "
                            "run's drift ({}; 90th percentile over its cells)",
                            c.driftFloor * 100,
@@ -580,6 +597,11 @@ std::string comparisonMethod(const Comparison& c) {
                                  "half; a run with --repeat 2 measures the drift between "
                                  "runs, usually larger");
     out += fmt::format("; no verdict from fewer than {} rounds a side.", kMinRoundsForVerdict);
+    if (c.betweenRuns && !c.machineDrift)
+        out += " How far separate runs of this machine drift with nothing changed is not "
+               "measured: runs minutes apart can differ by more than a run's own drift (20-30% "
+               "on a busy virtual machine), and readscope-cli drift A.json B.json C.json "
+               "measures it from runs of one plan and keeps it for every later compare.";
     return out;
 }
 
