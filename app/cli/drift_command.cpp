@@ -9,6 +9,7 @@
 
 #include <fmt/format.h>
 
+#include <cmath>
 #include <memory>
 
 namespace readscope::cli {
@@ -18,7 +19,7 @@ namespace {
 struct DriftOptions {
     std::vector<std::string> files;
     std::string store; // empty: machineDriftPath()
-    bool save = true;
+    bool noSave = false;
 };
 
 int runDrift(const DriftOptions& o) {
@@ -32,15 +33,13 @@ int runDrift(const DriftOptions& o) {
     auto drift = measureMachineDrift(runs);
     if (!drift)
         return complain(drift.error().message, kExitUsage);
-    fmt::print("Between these {} runs of one plan ({} cells each, {} pairs of runs), a cell's "
-               "median moved by up to {:.1f}% (typically {:.1f}%) with nothing changed.\n",
-               drift->runs, drift->cells, drift->runs * (drift->runs - 1) / 2, drift->drift * 100,
-               drift->medianDrift * 100);
-    if (drift->runs < 4)
-        fmt::print("With {} runs the largest change is a rough floor: 5 or 6 runs, some minutes "
-                   "apart, show more of what this machine does.\n",
-                   drift->runs);
-    if (!o.save)
+    fmt::print("Between these {} runs of one plan ({} cells in common), a cell's median moved "
+               "from run to run with a spread of {:.1f}% (the largest change seen: {:.1f}%).\n"
+               "A change between two runs of this machine counts only above {:.1f}%: with "
+               "nothing changed, about 1 row in 300 moves that far.\n",
+               drift->runs, drift->cells, (std::exp(drift->spread) - 1) * 100,
+               drift->largestSeen * 100, drift->drift * 100);
+    if (o.noSave)
         return kExitOk;
     const std::string path = o.store.empty() ? machineDriftPath() : o.store;
     if (auto st = saveMachineDrift(*drift, path); !st)
@@ -58,17 +57,19 @@ Command addDriftCommand(CLI::App& root) {
     CLI::App* command = addCommand(
         root, "drift",
         "measure how far runs drift apart on this machine (A/A runs)\n\n"
-        "Give two or more result documents of one plan, run on this machine with nothing "
-        "changed\n(ideally some minutes apart). The largest change of a cell's median between "
-        "any two of them\nis kept as this machine's drift between runs; compare then calls a "
-        "change between two runs\nof this machine only when it is larger.");
+        "Give three or more result documents of one plan, run on this machine with nothing "
+        "changed\n(5 or 6, some minutes apart, are better). From how far a cell's median moves "
+        "from run to run\n(its spread, pooled over the cells) comes this machine's drift between "
+        "runs: the change that\nabout 1 row in 300 reaches with nothing changed. It is kept, "
+        "and compare then calls a change\nbetween two runs of this machine only when it is "
+        "larger.");
     command->footer("Exit codes: 0 measured (and kept), 1 it could not be kept, 2 a usage error "
                     "or documents that do not match.");
     addPositionals(*command, "RUN", [o](const std::vector<std::string>& files) {
         o->files = files;
         return okStatus();
     })->option_text("RUN.json RUN.json [...]");
-    command->add_flag("!--no-save", o->save, "print the drift, keep nothing");
+    command->add_flag("--no-save", o->noSave, "print the drift, keep nothing");
     addValue(*command, "--store", "PATH", "where the drifts are kept", [o](const std::string& v) {
         o->store = v;
         return okStatus();

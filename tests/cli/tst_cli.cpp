@@ -562,13 +562,14 @@ private slots:
 
         // drift: A/A runs of one plan measure this machine's drift between runs, kept for
         // every later compare (here a.json against itself and a second run b.json).
-        const QString b = dir + "/b.json";
+        const QString b = dir + "/b.json", c = dir + "/c.json";
         QCOMPARE(runTo(b), 0);
+        QCOMPARE(runTo(c), 0);
         auto before = cli({"compare", a, b});
         QVERIFY2(before.out.contains("is not measured"), qPrintable(before.out));
-        auto drift = cli({"drift", a, b});
+        auto drift = cli({"drift", a, b, c});
         QCOMPARE(drift.code, 0);
-        QVERIFY2(drift.out.contains("Between these 2 runs of one plan") &&
+        QVERIFY2(drift.out.contains("Between these 3 runs of one plan") &&
                      drift.out.contains("Kept as the drift of"),
                  qPrintable(drift.out));
         QVERIFY(QFile::exists(file_->dir() + "/data/machine-drift.json"));
@@ -577,7 +578,7 @@ private slots:
                  qPrintable(after.out));
         // Runs of another plan do not measure a drift.
         QCOMPARE(cli({"drift", a, dir + "/missing.json"}).code, 2);
-        QCOMPARE(cli({"drift", a}).code, 2);
+        QCOMPARE(cli({"drift", a, b}).code, 2); // two runs: no spread
     }
 
     void reportFolder() {

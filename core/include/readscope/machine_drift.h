@@ -14,17 +14,26 @@
 
 namespace readscope {
 
+// Each run puts a cell's median at a level of its own; over A/A runs those levels spread (the
+// log of the median has a standard deviation, pooled over the cells: the spread). Between two
+// runs a cell then moves by a difference of two levels, whose spread is sqrt(2) times that, and
+// a change passes this machine's drift only beyond kDriftSpreads of those: with nothing
+// changed, about 1 row in 300, one table of 15 rows in 20 (if the levels are log-normal; the
+// largest change the A/A runs saw is kept beside it as a check). The largest change seen among
+// a few runs is no floor: on the development VM four runs saw up to 47% and the next six up to
+// 97% (mmap-touch at 1 MiB read 7.1 or 14.0 GB/s from one run to the next).
+inline constexpr double kDriftSpreads = 2.94; // two-sided 1/300
 struct MachineDrift {
     std::string cpuModel, kernel, filesystem; // the machine and file system it was measured on
-    double drift = 0;        // the largest change of a cell's median between two of the runs
-    double medianDrift = 0;  // the typical one
-    int runs = 0, cells = 0; // the A/A runs it rests on, and their cells
+    double drift = 0;        // the floor: exp(kDriftSpreads * sqrt(2) * spread) - 1
+    double spread = 0;       // the pooled standard deviation of log(median) between runs
+    double largestSeen = 0;  // the largest change of a cell between two of the A/A runs
+    int runs = 0, cells = 0; // the A/A runs it rests on, and the cells they have in common
     std::string measuredAt;  // ISO 8601, UTC
 };
 
-// From at least two runs of one plan on one machine: every pair of runs, every cell both
-// measured, the size of the change of its median; the drift is the largest of them (a floor
-// no change between those runs passed). An error names what does not match.
+// From at least three runs of one plan on one machine (two give one difference per cell: no
+// spread to speak of). An error names what does not match.
 Result<MachineDrift> measureMachineDrift(const std::vector<ResultDocument>& runs);
 // Whether a run was measured where the drift was (CPU, kernel, file system).
 bool measuredWhere(const MachineDrift& drift, const ResultDocument& doc);

@@ -582,9 +582,9 @@ std::string comparisonMethod(const Comparison& c) {
     out += fmt::format("; changes under {:.0f}% count as noise", c.noiseThreshold * 100);
     if (c.machineDrift && c.machineDrift->drift >= c.driftFloor)
         out += fmt::format(", and between these runs so do changes under {:.1f}%, this "
-                           "machine's drift between runs of one plan with nothing changed (the "
-                           "largest change of a cell between {} A/A runs, measured {} with "
-                           "readscope-cli drift)",
+                           "machine's drift between runs of one plan with nothing changed (from "
+                           "the spread of {} A/A runs measured {} with readscope-cli drift: "
+                           "about 1 row in 300 moves that far)",
                            c.driftFloor * 100, c.machineDrift->runs,
                            c.machineDrift->measuredAt.substr(0, 10));
     else if (c.driftFloor > c.noiseThreshold)

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <numeric>
 
 namespace readscope {
 
@@ -21,8 +22,9 @@ bool sameMachine(const SystemInfo& a, const SystemInfo& b) {
 } // namespace
 
 Result<MachineDrift> measureMachineDrift(const std::vector<ResultDocument>& runs) {
-    if (runs.size() < 2)
-        return Error{"the drift between runs needs at least two runs of one plan"};
+    if (runs.size() < 3)
+        return Error{"the drift between runs needs at least three runs of one plan (5 or 6, "
+                     "some minutes apart, show more of what the machine does)"};
     for (std::size_t i = 1; i < runs.size(); ++i) {
         if (!samePlan(runs[0].plan, runs[i].plan))
             return Error{fmt::format("run {} has another plan than run 1: the drift is measured "
@@ -33,27 +35,38 @@ Result<MachineDrift> measureMachineDrift(const std::vector<ResultDocument>& runs
                                      "run 1",
                                      i + 1)};
     }
-    std::vector<double> changes;
-    for (std::size_t i = 0; i < runs.size(); ++i)
-        for (std::size_t j = i + 1; j < runs.size(); ++j)
-            for (const auto& a : runs[i].cells) {
-                const Cell* b = runs[j].find(a.strategy, a.point());
-                if (a.measured() && b && b->measured() && a.summary.median > 0 &&
-                    b->summary.median > 0)
-                    changes.push_back(std::abs(b->summary.median / a.summary.median - 1));
-            }
-    if (changes.empty())
+    // Pooled over the cells every run measured: the squared deviations of log(median) from
+    // the cell's mean, over the runs' degrees of freedom.
+    double squares = 0, largest = 0;
+    int freedom = 0, cells = 0;
+    for (const auto& first : runs[0].cells) {
+        std::vector<double> levels;
+        for (const auto& run : runs)
+            if (const Cell* c = run.find(first.strategy, first.point());
+                c && c->measured() && c->summary.median > 0)
+                levels.push_back(std::log(c->summary.median));
+        if (levels.size() != runs.size())
+            continue;
+        ++cells;
+        const double mean =
+            std::accumulate(levels.begin(), levels.end(), 0.0) / double(levels.size());
+        for (double x : levels)
+            squares += (x - mean) * (x - mean);
+        freedom += int(levels.size()) - 1;
+        const auto [lo, hi] = std::minmax_element(levels.begin(), levels.end());
+        largest = std::max(largest, std::exp(*hi - *lo) - 1);
+    }
+    if (cells == 0)
         return Error{"these runs have no measured cell in common"};
     MachineDrift d;
     d.cpuModel = runs[0].system.cpuModel;
     d.kernel = runs[0].system.kernel;
     d.filesystem = runs[0].system.filesystem;
-    d.drift = *std::max_element(changes.begin(), changes.end());
-    std::nth_element(changes.begin(), changes.begin() + std::ptrdiff_t(changes.size() / 2),
-                     changes.end());
-    d.medianDrift = changes[changes.size() / 2];
+    d.spread = std::sqrt(squares / freedom);
+    d.drift = std::exp(kDriftSpreads * std::sqrt(2.0) * d.spread) - 1;
+    d.largestSeen = largest;
     d.runs = int(runs.size());
-    d.cells = int(runs[0].cells.size());
+    d.cells = cells;
     d.measuredAt = utcTimestamp();
     return d;
 }

@@ -49,7 +49,8 @@ std::vector<MachineDrift> loadMachineDrifts(const std::string& path) {
         d.kernel = m.value("kernel", "");
         d.filesystem = m.value("filesystem", "");
         d.drift = m.value("drift", 0.0);
-        d.medianDrift = m.value("median_drift", 0.0);
+        d.spread = m.value("spread", 0.0);
+        d.largestSeen = m.value("largest_seen", 0.0);
         d.runs = m.value("runs", 0);
         d.cells = m.value("cells", 0);
         d.measuredAt = m.value("measured_at", "");
@@ -72,7 +73,8 @@ Status saveMachineDrift(const MachineDrift& drift, const std::string& path) {
                             {"kernel", d.kernel},
                             {"filesystem", d.filesystem},
                             {"drift", d.drift},
-                            {"median_drift", d.medianDrift},
+                            {"spread", d.spread},
+                            {"largest_seen", d.largestSeen},
                             {"runs", d.runs},
                             {"cells", d.cells},
                             {"measured_at", d.measuredAt}});
