@@ -403,6 +403,7 @@ bool MainWindow::refineRun() {
             .arg(precision * 100)
             .arg(maxTime));
     refining_ = true;
+    refineMaxTime_ = maxTime;
     progress_->setRange(0, 0); // rounds go on until the cells are sure: no fixed end
     progressText_->setText("Refining…");
     runClock_.start();
@@ -428,8 +429,13 @@ void MainWindow::onProgress(const Progress& p) {
         parts << QString::fromStdString(p.strategy);
     parts << QString::fromStdString(p.phase);
     const QString where = parts.join(" · ");
-    progressText_->setText(QString("%1 — elapsed %2, ETA %3")
-                               .arg(where, clock(p.elapsedSeconds), clock(p.etaSeconds)));
+    // A refinement ends when its cells are sure or at its maximum time: no ETA, a bound.
+    progressText_->setText(refining_
+                               ? QString("%1 — elapsed %2, at most %3 left")
+                                     .arg(where, clock(p.elapsedSeconds),
+                                          clock(std::max(0.0, refineMaxTime_ - p.elapsedSeconds)))
+                               : QString("%1 — elapsed %2, ETA %3")
+                                     .arg(where, clock(p.elapsedSeconds), clock(p.etaSeconds)));
 }
 
 void MainWindow::onFinished(const ResultDocument& doc, const QString& error) {

@@ -160,6 +160,7 @@ private:
     QList<QAction*> resultActions_;
     bool bannerFromInput_ = false; // the banner says what is wrong with the input
     bool refining_ = false;        // the run under way adds rounds to the shown one
+    double refineMaxTime_ = 0;     // seconds the refinement may take
 };
 
 } // namespace readscope::ui

@@ -8,6 +8,7 @@
 
 #include <QAction>
 #include <QDoubleSpinBox>
+#include <QLabel>
 #include <QLineEdit>
 #include <QSignalSpy>
 #include <QSpinBox>
@@ -118,6 +119,10 @@ private slots:
         QSignalSpy more(controller, &RunController::cellMeasured);
         QVERIFY(w.refineRun());
         QVERIFY(more.wait(30000));
+        // No ETA while refining (it ends when the cells are sure): the bound it has.
+        auto* progress = w.findChild<QLabel*>("progressText");
+        QTRY_VERIFY2(progress->text().contains("at most"), qPrintable(progress->text()));
+        QVERIFY(!progress->text().contains("ETA"));
         w.stopRun();
         QVERIFY(finished.wait(30000));
         QVERIFY(w.model()->document().complete);
