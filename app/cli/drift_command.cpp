@@ -35,18 +35,20 @@ int runDrift(const DriftOptions& o) {
         return complain(drift.error().message, kExitUsage);
     fmt::print("Between these {} runs of one plan ({} cells in common), a cell's median moved "
                "from run to run with a spread of {:.1f}% (the largest change seen: {:.1f}%).\n"
-               "A change between two runs of this machine counts only above {:.1f}%: with "
-               "nothing changed, about 1 row in 300 moves that far.\n",
+               "A change between two runs of this machine counts only above +{:.1f}% or below "
+               "1/{:.2f} of the baseline: if every cell were as spread as the pooled figure, "
+               "about 1 row in 300 would move that far with nothing changed (noisier cells do "
+               "more often).\n",
                drift->runs, drift->cells, (std::exp(drift->spread) - 1) * 100,
-               drift->largestSeen * 100, drift->drift * 100);
+               drift->largestSeen * 100, drift->drift * 100, 1 + drift->drift);
     if (o.noSave)
         return kExitOk;
     const std::string path = o.store.empty() ? machineDriftPath() : o.store;
     if (auto st = saveMachineDrift(*drift, path); !st)
         return complain(st.error().message, kExitFailed);
-    fmt::print("Kept as the drift of {} · {} · {} in {}: compare holds every change between two "
-               "runs of this machine to it.\n",
-               drift->cpuModel, drift->kernel, drift->filesystem, path);
+    fmt::print("Kept as the drift of {} · {} · {} ({} cache) in {}: compare holds every change "
+               "between two runs of this machine and cache mode to it.\n",
+               drift->cpuModel, drift->kernel, drift->filesystem, drift->cache, path);
     return kExitOk;
 }
 

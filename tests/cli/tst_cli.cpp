@@ -576,8 +576,8 @@ private slots:
         auto after = cli({"compare", a, b});
         QVERIFY2(after.out.contains("this machine's drift between runs of one plan"),
                  qPrintable(after.out));
-        // Runs of another plan do not measure a drift.
-        QCOMPARE(cli({"drift", a, dir + "/missing.json"}).code, 2);
+        // A document that is not there, and too few runs, are usage errors.
+        QCOMPARE(cli({"drift", a, b, dir + "/missing.json"}).code, 2);
         QCOMPARE(cli({"drift", a, b}).code, 2); // two runs: no spread
     }
 

@@ -294,20 +294,31 @@ private slots:
         }
         QVERIFY(comparisonMethod(held).find("this machine's drift between runs") !=
                 std::string::npos);
-        // ... a 50% change is not, and another machine's runs are not held to it.
+        // ... a 50% change is not, and nor is a fall to 1/1.5 (-33%): the floor holds on the
+        // logarithm, as the spread was measured, so a slowdown is told as a speed-up is.
         held = compareDocuments(base, run(1.5, 1.5), kDefaultNoiseThreshold, &*drift);
         QCOMPARE(int(held.cells[0].estimate.verdict), int(Verdict::Faster));
+        held = compareDocuments(base, run(1 / 1.5, 1 / 1.5), kDefaultNoiseThreshold, &*drift);
+        QCOMPARE(int(held.cells[0].estimate.verdict), int(Verdict::Slower));
+        held = compareDocuments(base, run(1 / 1.3, 1 / 1.3), kDefaultNoiseThreshold, &*drift);
+        QCOMPARE(int(held.cells[0].estimate.verdict), int(Verdict::WithinNoise));
         ResultDocument elsewhere = cur;
         elsewhere.system.cpuModel = "Other CPU";
         held = compareDocuments(base, elsewhere, kDefaultNoiseThreshold, &*drift);
         QVERIFY(!held.machineDrift);
-        QVERIFY(comparisonMethod(held).find("readscope-cli drift") != std::string::npos);
+        QVERIFY(comparisonMethod(held).find("drift with nothing changed is not measured") !=
+                std::string::npos);
+        // Nor runs of another cache mode: a warm page cache drifts unlike a device.
+        ResultDocument cold = cur;
+        cold.plan.cache = CacheMode::Cold;
+        QVERIFY(!compareDocuments(base, cold, kDefaultNoiseThreshold, &*drift).machineDrift);
         // Runs that do not match are refused with the reason.
         ResultDocument other = run(1.0, 1.0);
         other.plan.sizes = {1 << 20};
         QVERIFY(!measureMachineDrift({run(1.0, 1.0), run(1.1, 1.0), other}).ok());
         QVERIFY(!measureMachineDrift({run(1.0, 1.0), run(1.1, 1.0), elsewhere}).ok());
         QVERIFY(!measureMachineDrift({run(1.0, 1.0), run(1.1, 1.0)}).ok()); // no spread from 2
+        QVERIFY(!measureMachineDrift({run(1.0, 1.0), run(1.0, 1.0), run(1.0, 1.0)}).ok()); // copies
         // Kept per machine: a later measurement of the same machine takes the earlier's place.
         QTemporaryDir dir;
         const std::string path = dir.filePath("sub/machine-drift.json").toStdString();

@@ -18,13 +18,15 @@ namespace readscope {
 // log of the median has a standard deviation, pooled over the cells: the spread). Between two
 // runs a cell then moves by a difference of two levels, whose spread is sqrt(2) times that, and
 // a change passes this machine's drift only beyond kDriftSpreads of those: with nothing
-// changed, about 1 row in 300, one table of 15 rows in 20 (if the levels are log-normal; the
-// largest change the A/A runs saw is kept beside it as a check). The largest change seen among
-// a few runs is no floor: on the development VM four runs saw up to 47% and the next six up to
-// 97% (mmap-touch at 1 MiB read 7.1 or 14.0 GB/s from one run to the next).
+// changed, about 1 row in 300 if every cell's levels were log-normal with the pooled spread
+// (noisier cells pass it more often, quieter ones less, and a spread from few runs is itself
+// uncertain); the largest change the A/A runs saw is kept beside it as a check. The largest change
+// seen among a few runs is no floor: on the development VM four runs saw up to 47% and the next six
+// up to 97% (mmap-touch at 1 MiB read 7.1 or 14.0 GB/s from one run to the next).
 inline constexpr double kDriftSpreads = 2.94; // two-sided 1/300
 struct MachineDrift {
     std::string cpuModel, kernel, filesystem; // the machine and file system it was measured on
+    std::string cache;                        // the runs' cache mode: warm, cold or direct
     double drift = 0;        // the floor: exp(kDriftSpreads * sqrt(2) * spread) - 1
     double spread = 0;       // the pooled standard deviation of log(median) between runs
     double largestSeen = 0;  // the largest change of a cell between two of the A/A runs
@@ -35,7 +37,8 @@ struct MachineDrift {
 // From at least three runs of one plan on one machine (two give one difference per cell: no
 // spread to speak of). An error names what does not match.
 Result<MachineDrift> measureMachineDrift(const std::vector<ResultDocument>& runs);
-// Whether a run was measured where the drift was (CPU, kernel, file system).
+// Whether a run was measured where the drift was (CPU, kernel, file system) and in its cache
+// mode (a warm page cache drifts unlike a device).
 bool measuredWhere(const MachineDrift& drift, const ResultDocument& doc);
 
 // The kept drift (machine_drift_store.h keeps them) that applies to both runs, if any.

@@ -326,7 +326,11 @@ namespace {
 // made), with the reason when it is "within noise".
 void decide(ChangeEstimate& e, double threshold, double p, bool adjusted, double drift,
             std::string_view whoseDrift) {
-    const bool large = std::abs(e.change) >= std::max(threshold, drift);
+    // The noise threshold on the change; the drift between runs on its logarithm, as it was
+    // measured (a level k times higher or lower alike): a floor of +100% is -50% below.
+    const bool large =
+        std::abs(e.change) >= threshold &&
+        (drift <= 0 || e.change <= -1 || std::abs(std::log1p(e.change)) >= std::log1p(drift));
     const bool apart = e.ciLow && e.ciHigh && (*e.ciLow > 0 || *e.ciHigh < 0);
     if (large && apart && p < 0.05) {
         e.verdict = e.change > 0 ? Verdict::Faster : Verdict::Slower;
@@ -582,10 +586,12 @@ std::string comparisonMethod(const Comparison& c) {
     out += fmt::format("; changes under {:.0f}% count as noise", c.noiseThreshold * 100);
     if (c.machineDrift && c.machineDrift->drift >= c.driftFloor)
         out += fmt::format(", and between these runs so do changes under {:.1f}%, this "
-                           "machine's drift between runs of one plan with nothing changed (from "
-                           "the spread of {} A/A runs measured {} with readscope-cli drift: "
-                           "about 1 row in 300 moves that far)",
-                           c.driftFloor * 100, c.machineDrift->runs,
+                           "machine's drift between runs of one plan with nothing changed, or "
+                           "a fall to 1/{:.2f} of the baseline (from the spread of {} A/A runs "
+                           "measured {} with readscope-cli drift: with every cell as spread as "
+                           "the pooled figure, about 1 row in 300 would move that far; noisier "
+                           "cells do more often)",
+                           c.driftFloor * 100, 1 + c.driftFloor, c.machineDrift->runs,
                            c.machineDrift->measuredAt.substr(0, 10));
     else if (c.driftFloor > c.noiseThreshold)
         out += fmt::format(", and between these runs so do changes under {:.1f}%, the larger "

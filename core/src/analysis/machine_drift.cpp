@@ -58,10 +58,14 @@ Result<MachineDrift> measureMachineDrift(const std::vector<ResultDocument>& runs
     }
     if (cells == 0)
         return Error{"these runs have no measured cell in common"};
+    if (!(squares > 0))
+        return Error{"these runs have the same median in every cell: copies of one run, not "
+                     "runs of their own"};
     MachineDrift d;
     d.cpuModel = runs[0].system.cpuModel;
     d.kernel = runs[0].system.kernel;
     d.filesystem = runs[0].system.filesystem;
+    d.cache = std::string(toString(runs[0].plan.cache));
     d.spread = std::sqrt(squares / freedom);
     d.drift = std::exp(kDriftSpreads * std::sqrt(2.0) * d.spread) - 1;
     d.largestSeen = largest;
@@ -73,7 +77,7 @@ Result<MachineDrift> measureMachineDrift(const std::vector<ResultDocument>& runs
 
 bool measuredWhere(const MachineDrift& d, const ResultDocument& doc) {
     return d.cpuModel == doc.system.cpuModel && d.kernel == doc.system.kernel &&
-           d.filesystem == doc.system.filesystem;
+           d.filesystem == doc.system.filesystem && d.cache == toString(doc.plan.cache);
 }
 
 std::optional<MachineDrift> machineDriftFor(const std::vector<MachineDrift>& kept,

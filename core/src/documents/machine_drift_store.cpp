@@ -48,13 +48,14 @@ std::vector<MachineDrift> loadMachineDrifts(const std::string& path) {
         d.cpuModel = m.value("cpu", "");
         d.kernel = m.value("kernel", "");
         d.filesystem = m.value("filesystem", "");
+        d.cache = m.value("cache", "");
         d.drift = m.value("drift", 0.0);
         d.spread = m.value("spread", 0.0);
         d.largestSeen = m.value("largest_seen", 0.0);
         d.runs = m.value("runs", 0);
         d.cells = m.value("cells", 0);
         d.measuredAt = m.value("measured_at", "");
-        if (d.drift > 0 && d.drift < 10) // a hand-edited figure out of reason is not kept
+        if (d.drift > 0) // a hand-edited figure of 0 or less is not kept
             out.push_back(d);
     }
     return out;
@@ -64,7 +65,7 @@ Status saveMachineDrift(const MachineDrift& drift, const std::string& path) {
     auto kept = loadMachineDrifts(path);
     std::erase_if(kept, [&](const MachineDrift& d) {
         return d.cpuModel == drift.cpuModel && d.kernel == drift.kernel &&
-               d.filesystem == drift.filesystem;
+               d.filesystem == drift.filesystem && d.cache == drift.cache;
     });
     kept.push_back(drift);
     nlohmann::json machines = nlohmann::json::array();
@@ -72,6 +73,7 @@ Status saveMachineDrift(const MachineDrift& drift, const std::string& path) {
         machines.push_back({{"cpu", d.cpuModel},
                             {"kernel", d.kernel},
                             {"filesystem", d.filesystem},
+                            {"cache", d.cache},
                             {"drift", d.drift},
                             {"spread", d.spread},
                             {"largest_seen", d.largestSeen},

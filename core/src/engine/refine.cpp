@@ -2,6 +2,7 @@
 // resumed run and --precision use.
 #include "readscope/runner.h"
 
+#include "readscope/buffer_offsets.h"
 #include "readscope/probe.h"
 #include "readscope/stats.h"
 #include "readscope/system_info.h"
@@ -9,6 +10,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstdint>
 
 namespace readscope {
 
@@ -59,6 +61,15 @@ Result<ResultDocument> refineRun(const ResultDocument& done, double precision,
     plan.precision = precision;
     plan.maxTimeSeconds = maxTimeSeconds;
     plan.warmup = 0; // the cells' ranges per round stay what their runs fitted
+    plan.repeats = 1;
+    // No planned round is left to measure: a cell cut short by the time cap or a stop gets
+    // rounds only if it is itself too wide, as every other.
+    std::size_t fewest = SIZE_MAX;
+    for (const auto& c : done.cells)
+        if (c.measured() && !c.samples.empty() &&
+            std::find(points.begin(), points.end(), c.point()) != points.end())
+            fewest = std::min(fewest, c.samples.size());
+    plan.rounds = int(std::max<std::size_t>(1, fewest));
     // Every cell of those points goes on from its rounds: the planned ones are there, so only
     // the rounds --precision adds are measured, and only for the cells still too wide.
     ResultDocument recorded = done;
@@ -72,10 +83,18 @@ Result<ResultDocument> refineRun(const ResultDocument& done, double precision,
         return more.error();
     ResultDocument merged = done;
     std::size_t refined = 0;
+    // Only the cells that got rounds change; the others stay exactly as measured.
     for (auto& c : merged.cells)
-        if (const Cell* now = more->find(c.strategy, c.point())) {
-            refined += now->samples.size() > c.samples.size() ? 1 : 0;
-            c = *now;
+        if (const Cell* now = more->find(c.strategy, c.point());
+            now && now->samples.size() > c.samples.size()) {
+            ++refined;
+            Cell grown = *now;
+            mergeOffsetCounts(grown.bufferPageOffsets, c.bufferPageOffsets); // the earlier rounds'
+            const int repeat = c.samples.empty() ? 0 : c.samples.back().repeat;
+            for (std::size_t r = c.samples.size(); r < grown.samples.size(); ++r)
+                grown.samples[r].repeat = repeat; // the last repeat's, as its rounds go on
+            grown.summarize();
+            c = std::move(grown);
         }
     // A stopped refinement keeps the rounds it added; the run's planned rounds were all there
     // before it, so the run stays as complete as it was.

@@ -527,6 +527,7 @@ private:
         std::vector<std::size_t> counts;
         std::vector<std::vector<std::vector<Range>>> parts;
         int firstRound = 0; // recorded rounds a resumed cell brought: new ones number after
+        int lastRound = 0;  // the highest round number recorded at this point so far
         int measured = 0;   // rounds recorded in this run
         bool ready = false; // calibrated and verified
     };
@@ -561,6 +562,7 @@ private:
                 cell.samples = before->samples;
                 for (const auto& sample : cell.samples)
                     run.firstRound = std::max(run.firstRound, sample.round);
+                run.lastRound = run.firstRound;
             }
         }
         run.counts.assign(lanes_.size(), run.ranges.size());
@@ -764,7 +766,9 @@ private:
     // With `only` (--precision's extra rounds, r past the planned ones): just those lanes.
     RoundEnd measureRound(PointRun& run, int r, const std::vector<bool>* only = nullptr) {
         const bool record = r >= plan_.warmup;
-        const int round = run.firstRound + r - plan_.warmup + 1;
+        // Rounds past the planned ones take the point's next number, the same for every cell
+        // they measure: rounds are paired by number, which must mean the same moment.
+        const int round = only ? run.lastRound + 1 : run.firstRound + r - plan_.warmup + 1;
         const auto phase = only ? fmt::format("refining to ±{}%: round {}", plan_.precision * 100,
                                               r - plan_.warmup + 1)
                            : record ? fmt::format("round {}/{}", r - plan_.warmup + 1, plan_.rounds)
@@ -774,6 +778,7 @@ private:
         // Where the run is now (the steps report where it was): rounds hop between points.
         report(phase, {}, run.point);
         int position = 0;
+        bool numbered = false; // a cell recorded a sample under this round's number
         for (std::size_t k = 0; k < lanes_.size(); ++k) {
             const std::size_t i = (k + static_cast<std::size_t>(r)) % lanes_.size();
             if (!usable(lanes_[i], cells[i]) || (only && !(*only)[i]))
@@ -782,14 +787,11 @@ private:
                 step(phase, lanes_[i], run.point);
                 continue;
             }
-            // Rounds past the planned ones number on from the cell's own last one (a resumed
-            // or refined cell's planned rounds did not all come from this run's loop).
-            const int cellRound =
-                only && !cells[i].samples.empty() ? cells[i].samples.back().round + 1 : round;
             double seconds = 0;
             const RoundEnd end =
                 measure(lanes_[i], cells[i], std::span(run.ranges).first(run.counts[i]),
-                        run.parts[i], cellRound, position++, record, seconds);
+                        run.parts[i], round, position++, record, seconds);
+            numbered |= record && end == RoundEnd::Measured;
             if (end == RoundEnd::Stopped || stop_.stop_requested())
                 return RoundEnd::Stopped;
             if (end == RoundEnd::Measured && r == plan_.warmup - 1)
@@ -801,6 +803,8 @@ private:
         }
         if (record) {
             ++run.measured;
+            if (numbered)
+                run.lastRound = std::max(run.lastRound, round);
             raiseCopyLimit(run);
             for (std::size_t i = 0; i < cells.size(); ++i) {
                 const Cell& cell = cells[i];
