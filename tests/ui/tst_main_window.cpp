@@ -622,6 +622,8 @@ private slots:
         QCOMPARE(tabs->currentIndex(), 2);
         QTest::keyClick(sizes, Qt::Key_PageUp, Qt::ControlModifier);
         QCOMPARE(tabs->currentIndex(), 1);
+        QTest::keyClick(sizes, Qt::Key_Backtab, Qt::ControlModifier | Qt::ShiftModifier);
+        QCOMPARE(tabs->currentIndex(), 0);
     }
 
     // Typing 0 rounds is refused with the reason, not reverted without a word; one round is

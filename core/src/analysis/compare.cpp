@@ -30,19 +30,23 @@ void adjustForManyTests(Comparison& c) {
         if (cc.estimate.pValue)
             tested.push_back(&cc.estimate);
     c.tests = tested.size();
-    if (tested.size() < 2)
-        return;
-    std::sort(tested.begin(), tested.end(), [](const ChangeEstimate* a, const ChangeEstimate* b) {
-        return *a->pValue < *b->pValue;
-    });
-    const double m = double(tested.size());
-    double running = 0;
-    for (std::size_t i = 0; i < tested.size(); ++i) {
-        running = std::max(running, std::min(1.0, (m - double(i)) * *tested[i]->pValue));
-        tested[i]->pValue = running;
+    const bool adjusted = tested.size() >= 2;
+    if (adjusted) {
+        std::sort(tested.begin(), tested.end(),
+                  [](const ChangeEstimate* a, const ChangeEstimate* b) {
+                      return *a->pValue < *b->pValue;
+                  });
+        const double m = double(tested.size());
+        double running = 0;
+        for (std::size_t i = 0; i < tested.size(); ++i) {
+            running = std::max(running, std::min(1.0, (m - double(i)) * *tested[i]->pValue));
+            tested[i]->pValue = running;
+        }
     }
+    // Every verdict again, one test or many: the drift floor holds on the logarithm and names
+    // whose drift it is, which the first estimate (a plain threshold) did not.
     for (auto* e : tested)
-        decide(*e, c.noiseThreshold, *e->pValue, true, c.driftFloor,
+        decide(*e, c.noiseThreshold, *e->pValue, adjusted, c.driftFloor,
                c.machineDrift && c.machineDrift->drift >= c.driftFloor ? "this machine's"
                                                                        : "the runs'");
 }
