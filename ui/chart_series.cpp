@@ -292,8 +292,6 @@ ChartData buildChart(const ResultDocument& doc, const ResultDocument* baseline, 
                 s.below << below;
                 s.above << above;
                 if (c->status == CellStatus::Noisy) {
-                    out.noisyX << x;
-                    out.noisyY << c->summary.median;
                     s.hollowX << x;
                     s.hollowY << c->summary.median;
                 }

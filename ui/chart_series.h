@@ -48,7 +48,7 @@ QString gbpsSpanText(double low, double top);
 
 struct ChartData {
     std::vector<Series> series;
-    QVector<double> noisyX, noisyY, failedX, failedY;
+    QVector<double> failedX, failedY;   // noisy points: each series' hollowX, hollowY
     QVector<double> tooFewX, tooFewY;   // too few rounds to tell noisy from quiet
     QVector<double> notColdX, notColdY; // cold-cache cells whose file stayed cached
     QString yLabel;

@@ -297,9 +297,12 @@ void ChartView::fitLegendColumns() {
 }
 
 void ChartView::placeLegend(bool below) {
-    fitLegendColumns();
-    if (below == legendBelow_)
-        return;
+    if (below != legendBelow_)
+        moveLegend(below);
+    fitLegendColumns(); // below, the columns follow the width
+}
+
+void ChartView::moveLegend(bool below) {
     legendBelow_ = below;
     // Beside the plot, the legend tops the side column; below, it is a row of the chart's own
     // layout under the plot, and the side column leaves the layout.
@@ -309,14 +312,11 @@ void ChartView::placeLegend(bool below) {
         side_->take(legend);
         body_->take(side_); // kept (it is the plot's child) for when the legend goes back
         body_->simplify();
-        legend->setWrap(2); // before the fill order, which rearranges by the wrap
-        legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
         // A legend caps the width of any layout column it sits in (it does not stretch), so
         // below the plot it shares a row with a spacer that takes the rest of the width.
         legendRow_->addElement(0, 0, legend);
         chart->addElement(2, 0, legendRow_);
-        chart->setRowStretchFactor(2, 0.001);
-        fitLegendColumns();
+        chart->setRowStretchFactor(2, 0.001); // its columns: fitLegendColumns
     } else {
         legendRow_->take(legend);
         chart->take(legendRow_);
@@ -499,7 +499,7 @@ void ChartView::rebuild() {
     // Noise is marked quietly: the point turns hollow in its own colour and shape (drawn
     // above). The legend names the mark once, with a point of no line's colour; it draws no
     // point of its own.
-    if (!data.noisyX.isEmpty()) {
+    if (!hollows.empty()) {
         QCPGraph* legend = plot_->addGraph();
         legend->setName(QString("hollow: noisy, CI wider than ±%1%").arg(kNoisyUncertainty * 100));
         legend->setLineStyle(QCPGraph::lsNone);
@@ -524,11 +524,11 @@ void ChartView::rebuild() {
     // A limit line joins the scale on a log axis, or when it is near the figures; far above
     // them on a linear axis it would squeeze every line into the bottom of the plot, so the
     // axis stays with the figures and the legend says where the limit is.
-    if (limitGraph) {
-        if (logY || limitTop <= top * 1.5)
-            top = std::max(top, limitTop);
-        limitGraph->setName(limitLegendName(*limitSeries, logY ? top * 1.5 : top * 1.12));
-    }
+    if (limitGraph && (logY || limitTop <= top * 1.5))
+        top = std::max(top, limitTop);
+    const double axisTop = logY ? top * 1.5 : top > 0 ? top * 1.12 : 1;
+    if (limitGraph)
+        limitGraph->setName(limitLegendName(*limitSeries, axisTop));
     // A legend entry names something drawn: a line with no point it can draw (no value yet,
     // or none above zero on a log axis) leaves the legend.
     for (int i = 0; i < plot_->graphCount(); ++i) {
@@ -547,10 +547,7 @@ void ChartView::rebuild() {
     plot_->yAxis->setScaleType(logY ? QCPAxis::stLogarithmic : QCPAxis::stLinear);
     plot_->yAxis->setTicker(logY ? QSharedPointer<QCPAxisTicker>(new DecadeTicker)
                                  : QSharedPointer<QCPAxisTicker>(new QCPAxisTicker));
-    if (logY)
-        plot_->yAxis->setRange(bottom / 1.5, top * 1.5);
-    else
-        plot_->yAxis->setRange(0, top > 0 ? top * 1.12 : 1);
+    plot_->yAxis->setRange(logY ? bottom / 1.5 : 0, axisTop);
     plot_->replot(QCustomPlot::rpQueuedReplot);
 }
 

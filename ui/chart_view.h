@@ -79,7 +79,8 @@ private:
     // plot to a strip whose size labels run into each other). Exports keep their layout.
     void fitToWidth();
     void setTitle(const QString& text);
-    void placeLegend(bool below);
+    void placeLegend(bool below); // moves it when it must, and fits its columns
+    void moveLegend(bool below);
     void fitLegendColumns();
     void applyPalette();
     void setUpXAxis(const ResultDocument& doc, const ChartData& data);

@@ -112,13 +112,8 @@ void CompareView::recompute() {
     comparison_ = {};
     if (!reference.isEmpty())
         comparison_ = compareToReference(current_, reference.toStdString(), threshold);
-    else if (baseline_) {
-        // This machine's drift between runs, when `readscope-cli drift` measured it.
-        const auto machine =
-            machineDriftFor(loadMachineDrifts(machineDriftPath()), *baseline_, current_);
-        comparison_ =
-            compareDocuments(*baseline_, current_, threshold, machine ? &*machine : nullptr);
-    }
+    else if (baseline_)
+        comparison_ = compareRuns(*baseline_, current_, threshold);
     QStringList notes;
     if (reference.isEmpty() && !baseline_)
         notes << "Load a baseline (File ▸ Load baseline…) or pick a strategy of this run to "

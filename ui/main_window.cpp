@@ -392,9 +392,8 @@ bool MainWindow::refineRun() {
             8000);
         return false;
     }
-    if (wholeFileSweep(doc.plan)) {
-        showBanner("A whole-file sweep cannot be refined: each size read a copy of the file "
-                   "made for it, removed when the run ended. Run it again with more rounds.");
+    if (auto st = refinable(doc); !st) {
+        showBanner(QString::fromStdString(st.error().message));
         return false;
     }
     const double maxTime = config_->precision() > 0 ? config_->maxTimeSeconds() : 60;

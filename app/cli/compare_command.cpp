@@ -44,10 +44,7 @@ int runCompare(const CompareOptions& o) {
                             kExitUsage);
         c = compareToReference(docs[0], reference, threshold);
     } else {
-        // This machine's drift between runs, when `drift` measured it where both ran.
-        const auto machine =
-            machineDriftFor(loadMachineDrifts(machineDriftPath()), docs[0], docs[1]);
-        c = compareDocuments(docs[0], docs[1], threshold, machine ? &*machine : nullptr);
+        c = compareRuns(docs[0], docs[1], threshold);
     }
     fmt::print("{}", markdown ? comparisonMarkdown(c) : comparisonText(c));
     return kExitOk;

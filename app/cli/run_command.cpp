@@ -182,10 +182,8 @@ int runCommand(RunOptions& o) {
         return complain(result.error().message, kExitFailed);
     const ResultDocument& doc = *result;
     std::optional<Comparison> comparison;
-    if (baseline) {
-        const auto machine = machineDriftFor(loadMachineDrifts(machineDriftPath()), *baseline, doc);
-        comparison = compareDocuments(*baseline, doc, o.threshold, machine ? &*machine : nullptr);
-    }
+    if (baseline)
+        comparison = compareRuns(*baseline, doc, o.threshold);
     fmt::print("{}", runOutput(doc, o.markdown, comparison ? &*comparison : nullptr,
                                o.baselinePath.value_or("")));
 

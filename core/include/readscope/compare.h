@@ -81,6 +81,8 @@ struct Comparison {
     // This machine's drift between runs (readscope-cli drift), when it is known for both runs'
     // machine: the floor is at least its drift.
     std::optional<MachineDrift> machineDrift;
+    // The floor is this machine's drift (not the larger drift of one of the two runs).
+    bool floorIsMachineDrift() const { return machineDrift && machineDrift->drift >= driftFloor; }
     // Between runs, when every row (at least kMinRowsForShift) moved the same way: the median
     // change. A machine whose speed changed between the runs moves every cell alike, and so
     // would a change that affects every strategy: the footer says the two cannot be told

@@ -100,6 +100,8 @@ struct Cell {
                status == CellStatus::NotCold || status == CellStatus::TooFewRounds;
     }
     SweepPoint point() const { return {rangeBytes, bufferOffset, pointThreads, pointQueueDepth}; }
+    // Each round's GB/s, in the order the rounds were recorded (rounds without a time left out).
+    std::vector<double> roundRates() const;
 };
 
 // The median over a cell's rounds of one sample field, e.g.

@@ -64,6 +64,8 @@ Result<ResultDocument> runPlanPoints(const Plan& plan, const std::vector<SweepPo
 // point reads a copy made for it, which a finished run has removed.
 Result<ResultDocument> refineRun(const ResultDocument& done, double precision,
                                  double maxTimeSeconds, RunSink& sink, std::stop_token stop = {});
+// Why these results cannot be refined at all (a whole-file sweep), before anything is read.
+Status refinable(const ResultDocument& done);
 // Whether a cell's median is as sure as `precision` asks: its interval within that fraction of
 // it, and enough rounds for the interval to say.
 bool meetsPrecision(const Cell& cell, double precision);

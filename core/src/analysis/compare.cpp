@@ -47,8 +47,7 @@ void adjustForManyTests(Comparison& c) {
     // whose drift it is, which the first estimate (a plain threshold) did not.
     for (auto* e : tested)
         decide(*e, c.noiseThreshold, *e->pValue, adjusted, c.driftFloor,
-               c.machineDrift && c.machineDrift->drift >= c.driftFloor ? "this machine's"
-                                                                       : "the runs'");
+               c.floorIsMachineDrift() ? "this machine's" : "the runs'");
 }
 
 // The rounds both cells ran in ({reference GB/s, cell GB/s} per round number).
@@ -136,10 +135,7 @@ double exactRankSumP(std::span<const double> ranks, std::size_t n1) {
 }
 
 std::vector<double> rates(const Cell& c) {
-    std::vector<double> r;
-    for (const auto& s : c.samples)
-        if (const auto g = s.gbps())
-            r.push_back(*g);
+    std::vector<double> r = c.roundRates();
     if (r.empty() && c.measured())
         r.push_back(c.summary.median); // a CSV summary: the median alone
     return r;
@@ -588,7 +584,7 @@ std::string comparisonMethod(const Comparison& c) {
                            "would pass p < 0.05 by chance alone)",
                            c.tests, 0.05 * double(c.tests));
     out += fmt::format("; changes under {:.0f}% count as noise", c.noiseThreshold * 100);
-    if (c.machineDrift && c.machineDrift->drift >= c.driftFloor)
+    if (c.floorIsMachineDrift())
         out += fmt::format(", and between these runs so do changes under {:.1f}%, this "
                            "machine's drift between runs of one plan with nothing changed, or "
                            "a fall to 1/{:.2f} of the baseline (from the spread of {} A/A runs "

@@ -85,4 +85,10 @@ Status saveMachineDrift(const MachineDrift& drift, const std::string& path) {
     return writeFileAtomically(path, nlohmann::json{{"machines", machines}}.dump(2) + "\n");
 }
 
+Comparison compareRuns(const ResultDocument& baseline, const ResultDocument& current,
+                       double noiseThreshold, const std::string& store) {
+    const auto machine = machineDriftFor(loadMachineDrifts(store), baseline, current);
+    return compareDocuments(baseline, current, noiseThreshold, machine ? &*machine : nullptr);
+}
+
 } // namespace readscope

@@ -15,21 +15,23 @@
 namespace readscope {
 
 bool meetsPrecision(const Cell& cell, double precision) {
-    std::vector<double> rates;
-    for (const auto& s : cell.samples)
-        if (const auto g = s.gbps())
-            rates.push_back(*g);
-    const Summary s = summarize(rates);
+    const Summary s = summarize(cell.roundRates());
     return !s.tooFewRounds && s.uncertainty() <= precision;
+}
+
+Status refinable(const ResultDocument& done) {
+    if (wholeFileSweep(done.plan))
+        return Error{"a whole-file sweep cannot be refined: each size read a copy of the file "
+                     "made for it, removed when the run ended. Run it again with more rounds."};
+    return okStatus();
 }
 
 Result<ResultDocument> refineRun(const ResultDocument& done, double precision,
                                  double maxTimeSeconds, RunSink& sink, std::stop_token stop) {
     if (!(precision > 0))
         return Error{"refining needs a precision above 0%"};
-    if (wholeFileSweep(done.plan))
-        return Error{"a whole-file sweep cannot be refined: each size read a copy of the file "
-                     "made for it, removed when the run ended. Run it again with more rounds."};
+    if (auto st = refinable(done); !st)
+        return st.error();
     // The same file on the same machine, or the new rounds would join another's figures.
     const auto probe = probeFile(done.plan.file);
     if (!probe)
@@ -57,6 +59,9 @@ Result<ResultDocument> refineRun(const ResultDocument& done, double precision,
             fmt::format("every cell is already within ±{:g}%: nothing to refine", precision * 100);
         return same;
     }
+    auto atRefinedPoint = [&](const Cell& c) {
+        return std::find(points.begin(), points.end(), c.point()) != points.end();
+    };
     Plan plan = done.plan;
     plan.precision = precision;
     plan.maxTimeSeconds = maxTimeSeconds;
@@ -66,16 +71,13 @@ Result<ResultDocument> refineRun(const ResultDocument& done, double precision,
     // rounds only if it is itself too wide, as every other.
     std::size_t fewest = SIZE_MAX;
     for (const auto& c : done.cells)
-        if (c.measured() && !c.samples.empty() &&
-            std::find(points.begin(), points.end(), c.point()) != points.end())
+        if (c.measured() && !c.samples.empty() && atRefinedPoint(c))
             fewest = std::min(fewest, c.samples.size());
     plan.rounds = int(std::max<std::size_t>(1, fewest));
     // Every cell of those points goes on from its rounds: the planned ones are there, so only
     // the rounds --precision adds are measured, and only for the cells still too wide.
     ResultDocument recorded = done;
-    std::erase_if(recorded.cells, [&](const Cell& c) {
-        return std::find(points.begin(), points.end(), c.point()) == points.end();
-    });
+    std::erase_if(recorded.cells, [&](const Cell& c) { return !atRefinedPoint(c); });
     for (auto& c : recorded.cells)
         c.partial = true;
     auto more = runPlanPoints(plan, points, sink, stop, &recorded);

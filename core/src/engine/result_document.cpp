@@ -37,6 +37,14 @@ CellStatus parseCellStatus(std::string_view text) {
     return CellStatus::Failed;
 }
 
+std::vector<double> Cell::roundRates() const {
+    std::vector<double> rates;
+    for (const auto& s : samples)
+        if (const auto g = s.gbps())
+            rates.push_back(*g);
+    return rates;
+}
+
 void Cell::summarize() {
     std::vector<double> rates;
     std::vector<double> resident;
