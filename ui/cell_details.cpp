@@ -36,8 +36,8 @@ QString cellDetailsHtml(const Cell& c, const ResultDocument& doc) {
         QString("<h3>%1 at %2</h3><table cellspacing=4>")
             .arg(QString::fromStdString(c.strategy), QString::fromStdString(pointText(c.point())));
     html += row("Status", QString::fromStdString(statusText(c)));
-    if (!c.message.empty())
-        html += row("Message", QString::fromStdString(c.message).toHtmlEscaped());
+    if (!c.notes().empty())
+        html += row("Message", QString::fromStdString(c.notes()).toHtmlEscaped());
     html += row("Checksum", QString::fromStdString(c.checksum));
     if (c.queueDepth)
         html += row("Queue depth",

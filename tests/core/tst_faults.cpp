@@ -110,7 +110,7 @@ private slots:
         // The file changed under the run: later cells say so.
         const Cell* later = doc->find("pread-uninit", 1 << 20);
         QVERIFY(later);
-        QVERIFY2(later->message.find("changed") != std::string::npos, later->message.c_str());
+        QVERIFY2(findCondition<FileChanged>(later->conditions), later->notes().c_str());
     }
 
     void residencyIsMeasuredWhereTheRoundReads() {
@@ -202,8 +202,8 @@ private slots:
         QVERIFY(cell.residentBefore && *cell.residentBefore > 0.9);
         QCOMPARE(testing::name(cell.status), testing::name(CellStatus::NotCold));
         QVERIFY(cell.measured()); // its figures are kept, labelled for what they are
-        QVERIFY2(cell.message.find("did not go cold: 3 of 3 rounds") != std::string::npos,
-                 cell.message.c_str());
+        const auto* notCold = findCondition<NotCold>(cell.conditions);
+        QVERIFY2(notCold && notCold->rounds == 3 && notCold->of == 3, cell.notes().c_str());
         bool logged = false;
         for (const auto& w : sink.warnings)
             logged |= w.find("did not go cold") != std::string::npos;

@@ -248,7 +248,7 @@ private slots:
                 QCOMPARE(c.checksum, std::string("verified"));
                 // The most reads that were in flight at once: what was asked, with 128 ranges.
                 QCOMPARE(*c.queueDepth, *c.pointQueueDepth);
-                QVERIFY2(c.message.find("in flight") == std::string::npos, c.message.c_str());
+                QVERIFY2(!findCondition<ShallowQueue>(c.conditions), c.notes().c_str());
             }
         }
         // 8 ranges of 1 MiB cannot keep 16 reads in flight: the cell says how many it kept.
@@ -262,9 +262,10 @@ private slots:
         QVERIFY(four && sixteen);
         QCOMPARE(*four->queueDepth, 4u);
         QCOMPARE(*sixteen->queueDepth, 8u);
-        QVERIFY2(sixteen->message.find("io_uring kept at most 8 reads in flight, not the 16 "
-                                       "asked") != std::string::npos,
-                 sixteen->message.c_str());
+        const auto* shallow = findCondition<ShallowQueue>(sixteen->conditions);
+        QVERIFY2(shallow && shallow->reached == 8 && shallow->asked == 16,
+                 sixteen->notes().c_str());
+        QVERIFY(!findCondition<ShallowQueue>(four->conditions));
     }
 
     // pread-coalesce's rounds read whole batches (what merges depends on how many ranges a
@@ -688,9 +689,12 @@ private slots:
         for (const auto& c : doc->cells) {
             for (std::size_t r = 0; r < c.samples.size(); ++r)
                 QCOMPARE(c.samples[r].round, int(r) + 1);
-            if (c.summary.uncertainty() > plan.precision)
-                QVERIFY2(c.message.find("precision ±0.1% not met: ±") != std::string::npos,
-                         c.message.c_str());
+            if (c.summary.uncertainty() > plan.precision) {
+                const auto* missed = findCondition<PrecisionNotMet>(c.conditions);
+                QVERIFY2(missed, c.notes().c_str());
+                QCOMPARE(missed->asked, plan.precision);
+                QCOMPARE(missed->rounds, int(c.samples.size()));
+            }
         }
         qInfo("planned rounds done after %lld ms; up to %zu rounds a cell", sink.plannedDoneMs,
               sink.longest);
@@ -705,7 +709,7 @@ private slots:
         QVERIFY(easy.ok());
         for (const auto& c : easy->cells) {
             QCOMPARE(c.samples.size(), std::size_t(12));
-            QVERIFY2(c.message.find("precision") == std::string::npos, c.message.c_str());
+            QVERIFY2(!findCondition<PrecisionNotMet>(c.conditions), c.notes().c_str());
         }
     }
 
@@ -822,7 +826,8 @@ private slots:
         QVERIFY(!doc->cells.empty());
         for (const auto& c : doc->cells) {
             QVERIFY(!c.samples.empty() && c.samples.size() < 10);
-            QVERIFY2(c.message.find("stopped: ") != std::string::npos, c.message.c_str());
+            const auto* cut = findCondition<RoundsCut>(c.conditions);
+            QVERIFY2(cut && cut->stopped, c.notes().c_str());
         }
         qInfo("stop honoured %lld ms after it was requested", ms);
         // Time is the thing tested here: the stop is checked before every range, so the run
@@ -854,8 +859,7 @@ private slots:
         QCOMPARE(doc->cells.size(), std::size_t(1));
         QCOMPARE(doc->cells[0].rangeBytes, sink.rounds[0].rangeBytes);
         QCOMPARE(doc->cells[0].samples.size(), std::size_t(1));
-        QVERIFY2(doc->cells[0].message.find("stopped: 1 of 3 rounds") != std::string::npos,
-                 doc->cells[0].message.c_str());
+        QCOMPARE(doc->cells[0].conditions.at(0), (CellCondition{RoundsCut{1, 3, true}}));
     }
 
     // Every cell's rounds are spread over the run: each round visits every point (in a seeded

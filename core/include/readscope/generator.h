@@ -19,6 +19,9 @@ inline constexpr std::uint64_t kDefaultTestFileSize = 256ull << 20;
 // Fills out with the bytes that belong at file offset `offset`.
 void generatedBytes(std::uint64_t offset, std::span<std::byte> out);
 
+// Whether the first 64 KiB that fd reads (of a file of `size` bytes) are these bytes.
+bool holdsGeneratedBytes(int fd, std::uint64_t size);
+
 using GenerateProgress = std::function<void(std::uint64_t written, std::uint64_t total)>;
 
 // Writes to a temporary name beside path and renames it into place, so an interrupted run

@@ -2,6 +2,7 @@
 // What a run produced: the plan, the machine, and every cell (strategy x range size) with its
 // raw per-round samples. Raw bytes and seconds are stored; rates are derived.
 #include "readscope/buffer_offsets.h"
+#include "readscope/cell_conditions.h"
 #include "readscope/plan.h"
 #include "readscope/stats.h"
 #include "readscope/system_info.h"
@@ -75,7 +76,10 @@ struct Cell {
     std::optional<double> copyLimitGbps;
     std::uint64_t rangesPerRound = 0;
     CellStatus status = CellStatus::Ok;
-    std::string message;  // why failed/unavailable, or what to beware of
+    std::string message; // why failed or unavailable (a loaded document's: all its notes)
+    // What the figures must be read with, as the engine found it (a loaded document carries
+    // these in its message instead).
+    std::vector<CellCondition> conditions;
     std::string checksum; // "verified", "mismatch", "not checked"
     std::string residencyMethod;
     std::vector<Sample> samples;
@@ -100,6 +104,8 @@ struct Cell {
                status == CellStatus::NotCold || status == CellStatus::TooFewRounds;
     }
     SweepPoint point() const { return {rangeBytes, bufferOffset, pointThreads, pointQueueDepth}; }
+    // The reason and the conditions, as every document's "message" says them.
+    std::string notes() const { return cellNotes(message, conditions); }
     // Each round's GB/s, in the order the rounds were recorded (rounds without a time left out).
     std::vector<double> roundRates() const;
 };

@@ -149,7 +149,7 @@ std::vector<Column> summaryColumns() {
         figure(summaryField("cv")),
         {"resident_before", [](const Cell& c, D) { return optional(c.residentBefore); }},
         {"status", [](const Cell& c, D) { return std::string(toString(c.status)); }},
-        {"message", [](const Cell& c, D) { return c.message; }},
+        {"message", [](const Cell& c, D) { return c.notes(); }},
         {"consume", [](const Cell&, D d) { return std::string(toString(d.plan.consume)); }},
         {"checksum", [](const Cell& c, D) { return c.checksum; }},
         {"ranges_per_round", [](const Cell& c, D) { return std::to_string(c.rangesPerRound); }},

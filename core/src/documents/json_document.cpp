@@ -200,7 +200,7 @@ json cellJson(const ResultDocument& doc, const Cell& c) {
                 {"device_bytes_read", optionalNumber(c.deviceBytesRead)},
                 {"fetched_per_wanted", optionalNumber(c.fetchedPerWanted)},
                 {"status", toString(c.status)},
-                {"message", c.message},
+                {"message", c.notes()},
                 {"checksum", c.checksum},
                 {"residency_method", c.residencyMethod},
                 {"resident_before", optionalNumber(c.residentBefore)},

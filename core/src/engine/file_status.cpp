@@ -29,4 +29,17 @@ Result<FileStatus> inspectFile(const std::string& path) {
     return status;
 }
 
+std::optional<FileChange> changeSince(const FileProbe& file) {
+    const auto now = platform::statPath(file.path);
+    if (!now)
+        return FileChange{FileChange::How::Gone, 0, 0, std::strerror(errno)};
+    if (now->id != file.inode)
+        return FileChange{FileChange::How::Replaced, 0, 0, {}};
+    if (now->size != file.size)
+        return FileChange{FileChange::How::Resized, file.size, now->size, {}};
+    if (now->mtimeNs != file.mtimeNs)
+        return FileChange{FileChange::How::Modified, 0, 0, {}};
+    return std::nullopt;
+}
+
 } // namespace readscope

@@ -5,9 +5,11 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <memory>
+#include <vector>
 
 namespace readscope {
 
@@ -82,6 +84,15 @@ Status generateFile(const std::string& path, std::uint64_t size, bool overwrite,
         return fail(
             fmt::format("renaming '{}' to '{}' failed: {}", temp, path, std::strerror(errno)));
     return okStatus();
+}
+
+bool holdsGeneratedBytes(int fd, std::uint64_t size) {
+    const std::size_t n = static_cast<std::size_t>(std::min<std::uint64_t>(size, 64 << 10));
+    std::vector<std::byte> have(n), want(n);
+    if (platform::readAt(fd, have.data(), n, 0) != static_cast<std::int64_t>(n))
+        return false;
+    generatedBytes(0, want);
+    return have == want;
 }
 
 } // namespace readscope

@@ -44,4 +44,8 @@ private:
 // few thousand calls at changing offsets below fileSize; 0 if a seek fails.
 double lseekSeconds(int fd, std::uint64_t fileSize);
 
+// --consume all's fold alone on a cache-warm buffer of this range size, GB/s (median of a few
+// tens of ms of folds; untimed for the sweep).
+double foldGbps(std::uint64_t rangeBytes);
+
 } // namespace readscope

@@ -1,0 +1,49 @@
+#include "point_run.h"
+
+#include "readscope/ranges.h"
+
+#include <algorithm>
+
+namespace readscope {
+
+PointRun startPoint(const Plan& plan, const FileProbe& target, bool wholeFile,
+                    const std::vector<Lane>& lanes, const ResultDocument* resumeFrom,
+                    const SweepPoint& point) {
+    PointRun run;
+    run.point = point;
+    const std::uint64_t size = point.rangeBytes;
+    // A copy's reads are not bounded by the target's size: a 1 MiB copy of a 1 MiB target
+    // is read as often a round as one of a 1 GiB target, up to the round time.
+    run.ranges = wholeFile ? wholeFileReads(size, plan.budget ? plan.budget : kDefaultBudget,
+                                            plan.cache == CacheMode::Cold)
+                           : makeRanges(plan.pattern, size, target.size,
+                                        effectiveBudget(plan, target.size), plan.seed);
+    run.cells.resize(lanes.size());
+    for (std::size_t i = 0; i < lanes.size(); ++i) {
+        Cell& cell = run.cells[i];
+        cell.strategy = std::string(lanes[i].info->id);
+        cell.rangeBytes = size;
+        cell.bufferOffset = point.bufferOffset;
+        cell.pointThreads = point.threads;
+        cell.pointQueueDepth = point.queueDepth;
+        cell.rangesPerRound = run.ranges.size();
+        cell.checksum = "not checked";
+        if (!lanes[i].unavailable.empty()) {
+            cell.status = CellStatus::Unavailable;
+            cell.message = lanes[i].unavailable;
+        }
+        // A resumed run goes on from the rounds its recovery file kept.
+        if (const Cell* before =
+                resumeFrom ? resumeFrom->find(cell.strategy, cell.point()) : nullptr;
+            before && cell.status == CellStatus::Ok) {
+            cell.samples = before->samples;
+            for (const auto& sample : cell.samples)
+                run.firstRound = std::max(run.firstRound, sample.round);
+            run.lastRound = run.firstRound;
+        }
+    }
+    run.prefixes.resize(lanes.size());
+    return run;
+}
+
+} // namespace readscope

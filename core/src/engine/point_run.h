@@ -1,0 +1,33 @@
+#pragma once
+// A point of the sweep as a run measures it. Private to the engine.
+#include "calibrator.h"
+#include "lanes.h"
+#include "readscope/plan.h"
+#include "readscope/probe.h"
+#include "readscope/range.h"
+#include "readscope/result_document.h"
+
+#include <vector>
+
+namespace readscope {
+
+// One point of the sweep as the rounds go over it: its ranges, its cells (one per lane), and
+// each lane's prefix of the ranges split among the point's workers.
+struct PointRun {
+    SweepPoint point;
+    std::vector<Range> ranges;
+    std::vector<Cell> cells;
+    std::vector<LanePrefix> prefixes;
+    int firstRound = 0; // recorded rounds a resumed cell brought: new ones number after them
+    int lastRound = 0;  // the highest round number recorded at this point so far
+    int measured = 0;   // rounds recorded in this run
+    bool ready = false; // calibrated and verified
+};
+
+// The point's ranges (a whole-file sweep's: reads of its copy) and a cell per lane, unavailable
+// where its lane is; a resumed cell starts from the rounds `resumeFrom` kept of it.
+PointRun startPoint(const Plan& plan, const FileProbe& target, bool wholeFile,
+                    const std::vector<Lane>& lanes, const ResultDocument* resumeFrom,
+                    const SweepPoint& point);
+
+} // namespace readscope

@@ -1,0 +1,20 @@
+#include "progress_reporter.h"
+
+namespace readscope {
+
+void ProgressReporter::report(std::string phase, std::string strategy, const SweepPoint& point) {
+    progress_.phase = std::move(phase);
+    progress_.strategy = std::move(strategy);
+    progress_.rangeBytes = point.rangeBytes;
+    progress_.bufferOffset = point.bufferOffset;
+    progress_.threads = point.threads;
+    progress_.queueDepth = point.queueDepth;
+    progress_.elapsedSeconds = secondsBetween(started_, Clock::now());
+    progress_.etaSeconds = progress_.step
+                               ? progress_.elapsedSeconds / static_cast<double>(progress_.step) *
+                                     static_cast<double>(progress_.total - progress_.step)
+                               : -1;
+    sink_.onProgress(progress_);
+}
+
+} // namespace readscope

@@ -1,0 +1,129 @@
+// An A/A run (--repeats): the whole run again from its own set-up, its cells pooled with the
+// earlier repeats' as the rounds come.
+#include "plan_run.h"
+#include "readscope/probe.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+namespace readscope {
+
+namespace {
+
+// A cell of a later repeat added to the same cell of the earlier ones: its rounds numbered on
+// after theirs and marked with their repeat, the summary over all of them. A repeat's reason
+// and conditions (not cold, time cap) stay with the pooled cell, marked with the repeat unless
+// the same was found already, and a not-cold or failed repeat makes the pooled cell so.
+void pool(Cell& into, const Cell& more, int repeat) {
+    int last = 0;
+    for (const auto& s : into.samples)
+        last = std::max(last, s.round);
+    for (Sample s : more.samples) {
+        s.round += last;
+        s.repeat = repeat;
+        into.samples.push_back(s);
+    }
+    if (more.status == CellStatus::NotCold || more.status == CellStatus::Failed)
+        into.status = more.status;
+    if (!more.message.empty() && into.message.find(more.message) == std::string::npos)
+        into.message += (into.message.empty() ? "" : "; ") +
+                        fmt::format("repeat {}: {}", repeat + 1, more.message);
+    for (CellCondition c : more.conditions) {
+        const bool known =
+            std::any_of(into.conditions.begin(), into.conditions.end(),
+                        [&](const CellCondition& had) { return had.what == c.what; });
+        if (known)
+            continue;
+        c.repeat = repeat;
+        into.conditions.push_back(std::move(c));
+    }
+    into.summarize();
+}
+
+// Forwards one repeat's run to the run's sink: its progress says which repeat, and its cells
+// arrive pooled with the earlier repeats' rounds, so the live chart and the recovery file see
+// the whole run's cells.
+class RepeatSink final : public RunSink {
+public:
+    RepeatSink(RunSink& inner, const ResultDocument& pooled, int repeat, int repeats)
+        : inner_(inner), pooled_(pooled), repeat_(repeat), repeats_(repeats) {}
+    void onStarted(const ResultDocument& header) override {
+        if (repeat_ == 0)
+            inner_.onStarted(header);
+    }
+    void onProgress(const Progress& p) override {
+        Progress tagged = p;
+        tagged.phase = fmt::format("repeat {}/{}: {}", repeat_ + 1, repeats_, p.phase);
+        inner_.onProgress(tagged);
+    }
+    void onRoundMeasured(const Cell& c) override { inner_.onRoundMeasured(pooled(c)); }
+    void onCellFinished(const Cell& c) override { inner_.onCellFinished(pooled(c)); }
+    void onWarning(const std::string& m) override {
+        inner_.onWarning(repeat_ == 0 ? m : fmt::format("repeat {}: {}", repeat_ + 1, m));
+    }
+
+private:
+    Cell pooled(const Cell& c) const {
+        const Cell* before = pooled_.find(c.strategy, c.point());
+        if (!before)
+            return c;
+        Cell out = *before;
+        pool(out, c, repeat_);
+        return out;
+    }
+    RunSink& inner_;
+    const ResultDocument& pooled_;
+    int repeat_, repeats_;
+};
+
+} // namespace
+
+Result<ResultDocument> runPlan(const Plan& plan, RunSink& sink, std::stop_token stop) {
+    auto file = probeFile(plan.file);
+    if (!file)
+        return file.error();
+    if (auto st = validatePlan(plan, *file); !st)
+        return st.error();
+    if (plan.repeats <= 1)
+        return measureOnce(plan, *file, sink, stop, nullptr, nullptr);
+    // An A/A pair (or more): the whole run again, from its own set-up, after the last.
+    ResultDocument pooled;
+    for (int k = 0; k < plan.repeats; ++k) {
+        RepeatSink tagged(sink, pooled, k, plan.repeats);
+        auto doc = measureOnce(plan, *file, tagged, stop, nullptr, nullptr);
+        if (!doc)
+            return doc.error();
+        if (k == 0) {
+            pooled = std::move(*doc);
+        } else {
+            for (const auto& cell : doc->cells) {
+                auto into =
+                    std::find_if(pooled.cells.begin(), pooled.cells.end(), [&](const Cell& c) {
+                        return c.strategy == cell.strategy && c.point() == cell.point();
+                    });
+                if (into != pooled.cells.end())
+                    pool(*into, cell, k);
+                else
+                    pooled.cells.push_back(cell);
+            }
+            pooled.complete = doc->complete;
+        }
+        if (!pooled.complete)
+            break;
+    }
+    return pooled;
+}
+
+Result<ResultDocument> runPlanPoints(const Plan& plan, const std::vector<SweepPoint>& points,
+                                     RunSink& sink, std::stop_token stop,
+                                     const ResultDocument* recovered) {
+    auto file = probeFile(plan.file);
+    if (!file)
+        return file.error();
+    if (auto st = validatePlan(plan, *file); !st)
+        return st.error();
+    return measureOnce(plan, *file, sink, stop, &points, recovered);
+}
+
+} // namespace readscope

@@ -1,0 +1,56 @@
+#include "scheduler.h"
+
+#include <algorithm>
+#include <numeric>
+
+namespace readscope {
+
+bool timeCapped(int measured, Clock::time_point start, std::size_t points, double capSeconds) {
+    return measured >= kMinRoundsBeforeCap &&
+           secondsBetween(start, Clock::now()) > capSeconds * double(points);
+}
+
+Scheduler::Scheduler(const Plan& plan, std::size_t points, Clock::time_point runStarted)
+    : plan_(plan), runStarted_(runStarted), order_(plan.seed ^ 0x5EED0F5EED0F5EEDull),
+      visit_(points) {
+    std::iota(visit_.begin(), visit_.end(), std::size_t{0});
+}
+
+void Scheduler::shuffle() { std::shuffle(visit_.begin(), visit_.end(), order_); }
+
+RoundEnd Scheduler::planned(const Measure& measure) {
+    const auto start = Clock::now();
+    int measured = 0;
+    for (int r = 0; r < plan_.warmup + plan_.rounds; ++r) {
+        if (r >= plan_.warmup && timeCapped(measured, start, visit_.size(), plan_.timeCapSeconds))
+            break;
+        shuffle();
+        for (const std::size_t k : visit_)
+            if (measure(k, r) == RoundEnd::Stopped)
+                return RoundEnd::Stopped;
+        measured += r >= plan_.warmup ? 1 : 0;
+    }
+    return RoundEnd::Measured;
+}
+
+RoundEnd Scheduler::refine(const std::function<bool(std::size_t)>& wide, const Measure& measure) {
+    const double limit = plan_.maxTimeSeconds > 0 ? plan_.maxTimeSeconds : kDefaultMaxTimeSeconds;
+    for (int extra = 1; secondsBetween(runStarted_, Clock::now()) < limit; ++extra) {
+        bool any = false;
+        shuffle();
+        for (const std::size_t k : visit_) {
+            if (!wide(k))
+                continue;
+            any = true;
+            if (measure(k, plan_.warmup + plan_.rounds - 1 + extra) == RoundEnd::Stopped)
+                return RoundEnd::Stopped;
+            if (secondsBetween(runStarted_, Clock::now()) >= limit)
+                break;
+        }
+        if (!any)
+            break;
+    }
+    return RoundEnd::Measured;
+}
+
+} // namespace readscope

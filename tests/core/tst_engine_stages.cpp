@@ -1,0 +1,260 @@
+// The engine's stages, each on its own (runner.cpp only orchestrates them): the scheduler's
+// order and caps, the calibrator's floors and refits, the verifier, the cache control and the
+// conditions a cell's rounds earn, and their words.
+#include "cache_control.h"
+#include "calibrator.h"
+#include "scheduler.h"
+#include "test_file.h"
+#include "verifier.h"
+
+#include "readscope/cell_conditions.h"
+#include "readscope/ranges.h"
+#include "readscope/strategy.h"
+
+#include <QTest>
+
+#include <set>
+
+using namespace readscope;
+using namespace readscope::testing;
+
+namespace {
+
+Plan roundsPlan(int warmup, int rounds) {
+    Plan plan;
+    plan.warmup = warmup;
+    plan.rounds = rounds;
+    plan.seed = 42;
+    return plan;
+}
+
+Cell cellWithResidency(std::initializer_list<double> before) {
+    Cell cell;
+    int r = 0;
+    for (double b : before) {
+        Sample s;
+        s.round = ++r;
+        s.seconds = 0.01;
+        s.bytes = 1 << 20;
+        s.residentBefore = b;
+        cell.samples.push_back(s);
+    }
+    return cell;
+}
+
+} // namespace
+
+class TestEngineStages : public QObject {
+    Q_OBJECT
+private slots:
+    // Every round visits every point once; the order is the seed's, and changes between rounds.
+    void schedulerVisitsEveryPointEachRound() {
+        const Plan plan = roundsPlan(1, 6);
+        auto orders = [&] {
+            std::vector<std::vector<std::size_t>> rounds(7);
+            Scheduler scheduler(plan, 5, Clock::now());
+            const auto end = scheduler.planned([&](std::size_t k, int r) {
+                rounds.at(std::size_t(r)).push_back(k);
+                return RoundEnd::Measured;
+            });
+            [&] { QCOMPARE(end, RoundEnd::Measured); }();
+            return rounds;
+        };
+        const auto first = orders();
+        for (const auto& round : first)
+            QCOMPARE(std::set<std::size_t>(round.begin(), round.end()).size(), std::size_t(5));
+        QCOMPARE(orders(), first); // seeded
+        QVERIFY(std::set<std::vector<std::size_t>>(first.begin(), first.end()).size() > 1);
+    }
+
+    // A stopped round ends the rounds at once.
+    void schedulerStopsWhenARoundStops() {
+        const Plan plan = roundsPlan(0, 5);
+        Scheduler scheduler(plan, 3, Clock::now());
+        int calls = 0;
+        const auto end = scheduler.planned([&](std::size_t, int) {
+            return ++calls == 4 ? RoundEnd::Stopped : RoundEnd::Measured;
+        });
+        QCOMPARE(end, RoundEnd::Stopped);
+        QCOMPARE(calls, 4);
+    }
+
+    // The time cap: no new round once the cap is passed, but never before the minimum rounds.
+    void schedulerTimeCapKeepsTheMinimumRounds() {
+        Plan plan = roundsPlan(2, 15);
+        plan.timeCapSeconds = 0;
+        Scheduler scheduler(plan, 2, Clock::now());
+        int measuredRounds = 0;
+        scheduler.planned([&](std::size_t k, int r) {
+            if (k == 0 && r >= plan.warmup)
+                ++measuredRounds;
+            return RoundEnd::Measured;
+        });
+        QCOMPARE(measuredRounds, kMinRoundsBeforeCap);
+        QVERIFY(!timeCapped(kMinRoundsBeforeCap - 1, Clock::now() - std::chrono::hours(1), 1, 0));
+        QVERIFY(timeCapped(kMinRoundsBeforeCap, Clock::now() - std::chrono::seconds(2), 1, 1));
+        QVERIFY(!timeCapped(kMinRoundsBeforeCap, Clock::now(), 1, 60));
+    }
+
+    // --precision's rounds visit only the wide points, numbered on after the planned rounds,
+    // until none is wide.
+    void schedulerRefinesOnlyWidePoints() {
+        Plan plan = roundsPlan(1, 3);
+        plan.maxTimeSeconds = 600;
+        Scheduler scheduler(plan, 3, Clock::now());
+        int extraForOne = 0;
+        std::vector<int> rounds;
+        const auto end = scheduler.refine([&](std::size_t k) { return k == 1 && extraForOne < 4; },
+                                          [&](std::size_t k, int r) {
+                                              [&] { QCOMPARE(k, std::size_t(1)); }();
+                                              ++extraForOne;
+                                              rounds.push_back(r);
+                                              return RoundEnd::Measured;
+                                          });
+        QCOMPARE(end, RoundEnd::Measured);
+        QCOMPARE(rounds, (std::vector<int>{4, 5, 6, 7})); // warm-up 0, planned 1..3
+    }
+
+    // ... and stop at the run's maximum time.
+    void schedulerRefineStopsAtTheMaximumTime() {
+        Plan plan = roundsPlan(0, 3);
+        plan.maxTimeSeconds = 1;
+        Scheduler scheduler(plan, 2, Clock::now() - std::chrono::seconds(2));
+        int calls = 0;
+        scheduler.refine([](std::size_t) { return true; },
+                         [&](std::size_t, int) {
+                             ++calls;
+                             return RoundEnd::Measured;
+                         });
+        QCOMPARE(calls, 0);
+    }
+
+    // Cold cells whose rounds started cached earn NotCold with the count and the worst; warm
+    // ones NotWarm; direct runs neither.
+    void cacheConditionsCountTheRounds() {
+        const Cell cold = cellWithResidency({0.0, 0.5, 0.005, 1.0});
+        const auto c = cacheCondition(cold, CacheMode::Cold);
+        QVERIFY(c);
+        const auto* notCold = std::get_if<NotCold>(&c->what);
+        QVERIFY(notCold);
+        QCOMPARE(notCold->rounds, 2);
+        QCOMPARE(notCold->of, 4);
+        QCOMPARE(notCold->worst, 1.0);
+        QVERIFY(!cacheCondition(cellWithResidency({0.0, 0.01}), CacheMode::Cold));
+
+        const auto w = cacheCondition(cellWithResidency({1.0, 0.6, 0.995}), CacheMode::Warm);
+        QVERIFY(w);
+        QCOMPARE(std::get<NotWarm>(w->what).rounds, 1);
+        QCOMPARE(std::get<NotWarm>(w->what).worst, 0.6);
+        QVERIFY(!cacheCondition(cold, CacheMode::Direct));
+    }
+
+    // The words of a cell's notes: the reason first, each condition after, a later repeat's
+    // marked; residency unverified is no warning.
+    void conditionsAreWordedOnce() {
+        std::vector<CellCondition> conditions{{RoundsCut{3, 15, false}},
+                                              {NotCold{2, 4, 1.0, 0.01}, 1}};
+        QCOMPARE(cellNotes("", conditions),
+                 std::string("time cap reached: 3 of 15 rounds; repeat 2: cache did not go cold: "
+                             "2 of 4 rounds started with up to 100.0% of the pages they read "
+                             "resident after eviction (threshold 1%): these are not cold "
+                             "figures"));
+        QCOMPARE(cellNotes("a reason", {{RoundsCut{1, 3, true}}}),
+                 std::string("a reason; stopped: 1 of 3 rounds"));
+        QVERIFY(!worthWarning({ResidencyUnverified{}}));
+        QVERIFY(worthWarning({RoundsCut{1, 3, true}}));
+        QCOMPARE(fileChangeText({FileChange::How::Resized, 10, 4, {}}),
+                 std::string("its size went from 10 to 4 bytes"));
+        QVERIFY(findCondition<NotCold>(conditions));
+        QVERIFY(!findCondition<ShallowQueue>(conditions));
+    }
+
+    // A strategy's bytes verified against the file's; a wrong reference is a mismatch, and the
+    // reference pass grows with the longest prefix asked.
+    void verifierChecksEachPrefix() {
+        TestFile file(4 << 20);
+        const FileProbe probe = file.probe();
+        const auto ranges = makeRanges(Pattern::Random, 64 << 10, file.size(), 2 << 20, 7);
+        Verifier verifier(probe, ranges);
+        const auto ten = verifier.reference(10);
+        QVERIFY(ten);
+        QCOMPARE(*ten, file.expectedChecksum(std::span(ranges).first(10)));
+        const auto all = verifier.reference(ranges.size());
+        QVERIFY(all);
+        QCOMPARE(*all, file.expectedChecksum(ranges));
+        QCOMPARE(*verifier.reference(10), *ten);
+
+        auto reader = openReader(*findStrategy("pread-uninit"), probe, 64 << 10);
+        QVERIFY(reader);
+        std::string checksum = "not checked";
+        const auto prefix = std::span<const Range>(ranges).first(10);
+        QVERIFY(verifyReader(**reader, "pread-uninit", 64 << 10, prefix, *ten, checksum, {}));
+        QCOMPARE(checksum, std::string("verified"));
+        const auto wrong =
+            verifyReader(**reader, "pread-uninit", 64 << 10, prefix, *ten + 1, checksum, {});
+        QVERIFY(!wrong);
+        QCOMPARE(checksum, std::string("mismatch"));
+        QVERIFY(wrong.error().message.starts_with("checksum mismatch: pread-uninit"));
+    }
+
+    // The fewest ranges a round reads: one whole file; io_uring at least 8 queues per worker;
+    // coalescing whole batches. A refit only ever shortens, never below the floor.
+    void calibratorFloorsAndRefits() {
+        TestFile file(4 << 20);
+        const FileProbe probe = file.probe();
+        Plan plan = roundsPlan(1, 3);
+        plan.roundTimeSeconds = 0.01;
+        CacheControl cache(CacheMode::Warm, false, [](const std::string&) {});
+        QVERIFY(cache.open(probe));
+        std::vector<Lane> lanes;
+        Lane pread;
+        pread.info = findStrategy("pread-uninit");
+        Lane coalesce;
+        coalesce.info = findStrategy("pread-coalesce");
+        const SweepPoint point{64 << 10};
+        Calibrator whole(plan, cache, lanes, true, {});
+        QCOMPARE(whole.roundFloor(pread, point, 2), std::size_t(1));
+        Calibrator ranges(plan, cache, lanes, false, {});
+        QCOMPARE(ranges.roundFloor(pread, point, 1), minRangesPerRound(64 << 10));
+        QVERIFY(ranges.roundFloor(coalesce, point, 2) >= 2 * coalesceBatchRanges(64 << 10));
+
+        QCOMPARE(ranges.refit(pread, point, 1000, 0.015, 1), std::size_t(1000)); // under 2x
+        const std::size_t shorter = ranges.refit(pread, point, 1000, 0.1, 1);
+        QCOMPARE(shorter, std::max<std::size_t>(100, minRangesPerRound(64 << 10)));
+        QCOMPARE(ranges.refit(pread, point, 1000, 1e6, 1), minRangesPerRound(64 << 10));
+
+        std::vector<Range> all(4096);
+        for (std::size_t k = 0; k < all.size(); ++k)
+            all[k] = Range{k * 4096, 4096};
+        const std::size_t batches = 2 * coalesceBatchRanges(4 << 10);
+        QVERIFY(all.size() > batches);
+        const LanePrefix prefix = lanePrefix(coalesce, 4 << 10, all, all.size() - 1, 2);
+        QCOMPARE(prefix.count % batches, std::size_t(0));
+        QCOMPARE(lanePrefix(coalesce, 4 << 10, all, batches - 1, 2).count, batches - 1);
+        QCOMPARE(prefix.parts.size(), std::size_t(2));
+    }
+
+    // The cache control evicts before a cold round and warms a warm run's file.
+    void cacheControlEvictsAndWarms() {
+        TestFile file(8 << 20);
+        const FileProbe probe = file.probe();
+        if (!probe.residencyVerifiable)
+            QSKIP("residency cannot be measured here");
+        const auto ranges = makeRanges(Pattern::Sequential, 1 << 20, file.size(), 8 << 20, 1);
+        CacheControl warm(CacheMode::Warm, false, [](const std::string&) {});
+        QVERIFY(warm.open(probe));
+        QVERIFY(warm.warm({}));
+        std::vector<Lane> none;
+        QCOMPARE(warm.prepare(ranges, none).fraction.value_or(-1), 1.0);
+        std::vector<std::string> warnings;
+        CacheControl cold(CacheMode::Cold, false,
+                          [&](const std::string& m) { warnings.push_back(m); });
+        QVERIFY(cold.open(probe));
+        const Residency after = cold.prepare(ranges, none);
+        QVERIFY2(after.fraction && *after.fraction <= 0.01, after.method.c_str());
+        QVERIFY(warnings.empty());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestEngineStages)
+#include "tst_engine_stages.moc"
