@@ -1,74 +1,54 @@
 #include "chart_renderer.h"
 
-#include <fmt/format.h>
+#ifdef READSCOPE_CLI_CHART
+#include "chart_file.h"
 
-#include <cerrno>
-#include <cstring>
-#include <filesystem>
-#include <string>
-#include <vector>
+#include <QApplication>
+#include <QDir>
+#include <QLibraryInfo>
 
-#ifndef _WIN32
-#include <spawn.h>
-#include <sys/wait.h>
-#include <unistd.h>
-
-extern char** environ;
+#include <memory>
 #endif
 
 namespace readscope::cli {
 
-#ifdef _WIN32
-Status renderChart(const std::string&, const std::string&) {
-    return Error{"the desktop app is not built for Windows, so no chart was rendered; the "
-                 "report has the table and the JSON"};
+#ifndef READSCOPE_CLI_CHART
+Status renderChart(const ResultDocument&, const std::string&) {
+    return Error{"this readscope-cli is built without Qt, so no chart was rendered; the report "
+                 "has the table and the JSON"};
 }
 #else
 namespace {
 
-std::string appBesideUs() {
-    std::error_code ec;
-    const auto self = std::filesystem::read_symlink("/proc/self/exe", ec);
-    if (ec)
-        return {};
-    // The build tree puts the app in ../gui/, an installation in the same bin/ folder.
-    for (const auto& candidate :
-         {self.parent_path() / "readscope", self.parent_path().parent_path() / "gui" / "readscope"})
-        if (::access(candidate.c_str(), X_OK) == 0)
-            return candidate.string();
-    return {};
+// Whether Qt can start without a display: its offscreen platform plugin is installed (Debian:
+// qt6-qpa-plugins). Without it QApplication would abort the whole program.
+bool offscreenAvailable() {
+    QStringList folders = qEnvironmentVariable("QT_PLUGIN_PATH").split(':', Qt::SkipEmptyParts);
+    folders << QLibraryInfo::path(QLibraryInfo::PluginsPath);
+    for (const auto& folder : folders)
+        if (!QDir(folder + "/platforms").entryList({"*qoffscreen*"}, QDir::Files).isEmpty())
+            return true;
+    return false;
 }
 
 } // namespace
 
-Status renderChart(const std::string& resultsJson, const std::string& chartPath) {
-    const std::string app = appBesideUs();
-    if (app.empty())
-        return Error{"the desktop app 'readscope' is not installed beside readscope-cli, so no "
-                     "chart was rendered"};
-    std::vector<std::string> env;
-    for (char** e = environ; *e; ++e)
-        if (std::strncmp(*e, "QT_QPA_PLATFORM=", 16) != 0)
-            env.emplace_back(*e);
-    env.emplace_back("QT_QPA_PLATFORM=offscreen");
-    std::vector<char*> envp;
-    for (auto& e : env)
-        envp.push_back(e.data());
-    envp.push_back(nullptr);
-    std::string a0 = app, a1 = "--results", a2 = resultsJson, a3 = "--export-chart", a4 = chartPath;
-    char* argv[] = {a0.data(), a1.data(), a2.data(), a3.data(), a4.data(), nullptr};
-    pid_t pid = 0;
-    if (int rc = posix_spawn(&pid, app.c_str(), nullptr, nullptr, argv, envp.data()); rc != 0)
-        return Error{fmt::format("could not start '{}': {}", app, std::strerror(rc))};
-    int status = 0;
-    while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+Status renderChart(const ResultDocument& doc, const std::string& chartPath) {
+    std::unique_ptr<QApplication> app;
+    if (!QCoreApplication::instance()) {
+        if (!offscreenAvailable())
+            return Error{"Qt's offscreen platform plugin is not installed (Debian: "
+                         "qt6-qpa-plugins), so no chart was rendered"};
+        static int argc = 3;
+        static char name[] = "readscope-cli", platform[] = "-platform", offscreen[] = "offscreen";
+        static char* argv[] = {name, platform, offscreen, nullptr};
+        app = std::make_unique<QApplication>(argc, argv);
     }
-    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
-        return Error{fmt::format("'{}' could not render the chart (exit status {})", app,
-                                 WIFEXITED(status) ? WEXITSTATUS(status) : -1)};
+    const QString error = ui::saveDocumentChart(doc, QString::fromStdString(chartPath));
+    if (!error.isEmpty())
+        return Error{error.toStdString()};
     return okStatus();
 }
-
 #endif
 
 } // namespace readscope::cli

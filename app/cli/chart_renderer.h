@@ -1,12 +1,13 @@
 #pragma once
-// readscope-cli has no Qt; for a chart it asks the desktop app, installed beside it, to render
-// a saved result document headless (QT_QPA_PLATFORM=offscreen).
+// The report's chart, drawn in-process by the same chart library the desktop app shows
+// (offscreen Qt, no display needed). Builds without Qt (the Windows cross build) say so.
 #include "readscope/result.h"
+#include "readscope/result_document.h"
 
 #include <string>
 
 namespace readscope::cli {
 
-Status renderChart(const std::string& resultsJson, const std::string& chartPath);
+Status renderChart(const ResultDocument& doc, const std::string& chartPath);
 
 } // namespace readscope::cli

@@ -202,7 +202,7 @@ int runCommand(RunOptions& o) {
         const std::string json = (dir / ReportFiles::results).string();
         std::string chart = ReportFiles::chart;
         write(json, toJson(doc));
-        if (auto st = renderChart(json, (dir / chart).string()); !st) {
+        if (auto st = renderChart(doc, (dir / chart).string()); !st) {
             fmt::print(stderr, "readscope-cli: {}\n", st.error().message);
             chart.clear();
         }

@@ -62,8 +62,8 @@ std::string plainTable(const ResultDocument& doc) {
         last = c->point();
         const auto& s = c->summary;
         std::string status = statusText(*c);
-        if (!c->message.empty())
-            status += ": " + c->message;
+        if (!c->notes().empty())
+            status += ": " + c->notes();
         const std::string where = pointLabel(axis, c->point());
         if (!c->measured()) {
             out += fmt::format(fmt::runtime(row), where, c->strategy, "-", "-", "-", "-", "-", "-",

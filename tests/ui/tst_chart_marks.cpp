@@ -1,6 +1,7 @@
 // What the chart's marks say: a noisy point keeps its line's colour and shape (hollow), a log
 // axis labels its decades and their 2x/5x steps, the memcpy line's legend names what is drawn,
 // and the CPU chart draws a system-time split only where the ticks can tell it.
+#include "chart_frame.h"
 #include "chart_series.h"
 #include "chart_view.h"
 #include "decade_ticker.h"
@@ -193,6 +194,30 @@ private slots:
                             .arg(item->minimumOuterSizeHint().width())));
             }
         }
+    }
+
+    // An export's title and footnote wrap between their " · " parts to the image's width: a
+    // 1200 px export clipped the footnote's first line at both edges.
+    void exportTextWrapsToTheImage() {
+        QCustomPlot plot;
+        plot.resize(1200, 700);
+        ChartFrame frame(&plot, QFont(plot.font().family(), 10, QFont::Bold));
+        const QString parts = "GB/s = 10^9 bytes/s, median of 5 interleaved rounds · consume all "
+                              "(every byte read once) · bars: confidence interval of the median "
+                              "(coverage 93.8% at 5 rounds) · hollow point: noisy (median "
+                              "uncertain by more than ±5%)\ndash-dot: memcpy's speed here";
+        auto* note = new QCPTextElement(&plot, parts, QFont(plot.font().family(), 9));
+        frame.beginExport("a title · " + parts, note, 600);
+        for (const auto* element : {note, frame.title()}) {
+            const QStringList lines = element->text().split('\n');
+            QVERIFY2(lines.size() > 2, qPrintable(element->text()));
+            for (const auto& line : lines)
+                QVERIFY2(QFontMetrics(element->font()).horizontalAdvance(line) <= 584,
+                         qPrintable(line));
+        }
+        QCOMPARE(note->text().split('\n').join(" · ").remove("\n"),
+                 QString(parts).replace('\n', " · ")); // every word kept
+        frame.endExport(note);
     }
 
     void cpuChartSplitsOnlyWhatTheTicksCanTell() {

@@ -28,6 +28,21 @@ Cell cell(const char* id, std::uint64_t size, double seconds, CellStatus status 
 class TestResultsModel : public QObject {
     Q_OBJECT
 private slots:
+    // A live cell's conditions (the engine's, not yet in any document) show in its Message
+    // column and tooltip, after its reason.
+    void conditionsShowAsTheCellsMessage() {
+        ResultsModel model;
+        ResultDocument header;
+        header.plan.strategies = {"a"};
+        model.beginRun(header);
+        Cell capped = cell("a", 4096, 1.0);
+        capped.conditions.push_back({RoundsCut{3, 15, false}});
+        model.addCell(capped);
+        const QString want = "time cap reached: 3 of 15 rounds";
+        QCOMPARE(model.index(0, ResultsModel::Message).data().toString(), want);
+        QCOMPARE(model.index(0, ResultsModel::Median).data(Qt::ToolTipRole).toString(), want);
+    }
+
     void testerDuringARun() {
         ResultsModel model;
         QAbstractItemModelTester tester(&model,

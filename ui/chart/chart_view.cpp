@@ -1,5 +1,9 @@
 #include "chart_view.h"
 
+#include "chart_file.h"
+#include "chart_frame.h"
+#include "chart_graphs.h"
+#include "chart_text.h"
 #include "decade_ticker.h"
 #include "results_model.h"
 #include "size_axis_ticker.h"
@@ -11,13 +15,9 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QEvent>
-#include <QFileInfo>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QMenu>
-#include <QPdfWriter>
-#include <QSaveFile>
-#include <QSvgGenerator>
 #include <QToolTip>
 #include <QVBoxLayout>
 #include <qcustomplot.h>
@@ -27,124 +27,7 @@
 
 namespace readscope::ui {
 
-namespace {
-
-// Tableau 10: distinguishable on light and dark backgrounds alike. Past ten lines the colours
-// repeat, so every line also gets its own marker shape.
-const QColor kSeries[] = {0x4e79a7, 0xf28e2b, 0xe15759, 0x76b7b2, 0x59a14f,
-                          0xedc948, 0xb07aa1, 0xff9da7, 0x9c755f, 0xbab0ac};
-const QCPScatterStyle::ScatterShape kShapes[] = {
-    QCPScatterStyle::ssCircle, QCPScatterStyle::ssSquare, QCPScatterStyle::ssDiamond,
-    QCPScatterStyle::ssTriangle, QCPScatterStyle::ssTriangleInverted};
-constexpr auto kStrategyProperty = "readscopeStrategy";
-constexpr auto kBaselineProperty = "readscopeBaseline";
-constexpr auto kHollowProperty = "readscopeHollow";         // a line's noisy points, hollow
-constexpr auto kLegendOnlyProperty = "readscopeLegendOnly"; // names a mark, draws nothing
-
-QColor seriesColor(int i) { return kSeries[i % int(std::size(kSeries))]; }
-QCPScatterStyle::ScatterShape seriesShape(int i) {
-    return kShapes[(i + i / int(std::size(kSeries))) % int(std::size(kShapes))];
-}
-
-// "per range size", "per buffer offset", "by number of threads", "by queue depth".
-QString alongTheAxis(const Plan& plan) {
-    switch (sweepAxis(plan)) {
-    case SweepAxis::Threads: return "by number of threads";
-    case SweepAxis::QueueDepth: return "by queue depth";
-    default: return "per " + QString::fromStdString(std::string(axisName(plan)));
-    }
-}
-
-QString modeTitle(ChartMode mode, const QString& reference, const Plan& plan) {
-    switch (mode) {
-    case ChartMode::Throughput: return "GB/s " + alongTheAxis(plan);
-    case ChartMode::Relative: return "GB/s relative to " + reference;
-    case ChartMode::CpuPerGB: return "CPU time per GB read";
-    case ChartMode::Latency: return "Latency per range";
-    case ChartMode::Iops:
-        return wholeFileSweep(plan) ? "Files per second" : "IOPS " + alongTheAxis(plan);
-    case ChartMode::TimePerRange:
-        return wholeFileSweep(plan) ? "Time per file and its cost model"
-                                    : "Time per range and its cost model";
-    }
-    return {};
-}
-
-// What a category axis's values are, for its label.
-QString categoryAxisName(SweepAxis axis) {
-    switch (axis) {
-    case SweepAxis::BufferOffset: return "page offset of the destination buffer (bytes)";
-    case SweepAxis::Threads: return "threads reading together";
-    case SweepAxis::QueueDepth: return "io_uring reads in flight per thread (queue depth)";
-    case SweepAxis::RangeSize: break;
-    }
-    return "range size";
-}
-
-// Line 1: what was measured; line 2: where (CPU, cores, kernel, filesystem, version, date),
-// so that a pasted chart says both (a document from Wine says "Wine ..., not Windows" in its
-// kernel field). Two lines, so that a narrow window clips neither half; in the window the
-// second line is the short form (CPU, kernel, filesystem), exports carry the whole of it.
-QString planTitle(const ResultDocument& doc, ChartMode mode, const QString& reference,
-                  bool fullSystemLine) {
-    if (doc.cells.empty() && doc.plan.file.empty())
-        return "readscope: press Run to measure";
-    const auto& p = doc.plan;
-    const QString what =
-        QString("%1 · %2 cache · %3 · %4 · %5 file")
-            .arg(modeTitle(mode, reference, p),
-                 QString::fromStdString(std::string(toString(p.cache))),
-                 QString::fromStdString(patternWords(p)),
-                 QString::fromStdString(concurrencyText(p)),
-                 QString::fromStdString(formatSize(doc.fileSize))) +
-        // In the window too: a pinned run is not comparable with an auto one.
-        (p.bufferOffsets.size() == 1
-             ? QString(" · buffers at page offset %1")
-                   .arg(QString::fromStdString(formatBufferOffset(p.bufferOffsets[0])))
-             : QString());
-    if (doc.system.cpuModel.empty())
-        return what;
-    if (fullSystemLine)
-        return what + "\n" + QString::fromStdString(systemLine(doc));
-    const auto& s = doc.system;
-    return what + "\n" +
-           QString("%1 · %2 · %3")
-               .arg(QString::fromStdString(s.cpuModel), QString::fromStdString(s.kernel),
-                    QString::fromStdString(s.filesystem));
-}
-
-// Under an exported chart: how the figures were made and what its marks mean.
-QString footnote(const ResultDocument& doc, BarKind bars, bool throughput) {
-    const auto& p = doc.plan;
-    QString text = QString("GB/s = 10^9 bytes/s, %1 · consume %2 · bars: %3 · hollow point: "
-                           "noisy (median uncertain by more than ±%4%)")
-                       .arg(QString::fromStdString(roundsText(doc)))
-                       .arg(p.consume == Consume::All ? "all (every byte read once)"
-                                                      : "minimal (1 byte per range or page)")
-                       .arg(barDescription(bars, doc))
-                       .arg(kNoisyUncertainty * 100);
-    if (std::any_of(doc.cells.begin(), doc.cells.end(),
-                    [](const Cell& c) { return c.status == CellStatus::NotCold; }))
-        text += " · red square: not cold (the file stayed cached)";
-    if (throughput && std::any_of(doc.cells.begin(), doc.cells.end(),
-                                  [](const Cell& c) { return c.copyLimitGbps.has_value(); }))
-        // A line of its own: appended, it ran the footnote past both edges of a 1200 px export.
-        text += "\ndash-dot: memcpy's speed here, which a strategy that copies cannot pass";
-    if (const auto way = deviceLimitWay(doc); throughput && deviceLimitGbps(doc)) {
-        text += doc.plan.cache == CacheMode::Direct
-                    ? "\ndash-dot: the device limit, the faster of this file's large direct reads"
-                    : "\ndash-dot: the device limit, the fastest of this file's large sequential "
-                      "reads";
-        if (!way.empty()) // a CSV keeps only the figure
-            text += QString(" (%1) on %2, %3")
-                        .arg(QString::fromStdString(way),
-                             QString::fromStdString(doc.deviceLimit->device),
-                             QString::fromStdString(doc.deviceLimit->measuredAt.substr(0, 10)));
-    }
-    return text;
-}
-
-} // namespace
+ChartView::~ChartView() = default;
 
 ChartView::ChartView(ResultsModel* model, QWidget* parent)
     : QWidget(parent), model_(model), plot_(new QCustomPlot(this)) {
@@ -206,27 +89,7 @@ ChartView::ChartView(ResultsModel* model, QWidget* parent)
         axis->setLabelFont(text);
     }
     plot_->legend->setFont(text);
-    // Title on top across the whole width; below it the plot with the legend beside it, at
-    // the top, never over the points.
-    auto* body = body_ = new QCPLayoutGrid;
-    QCPAxisRect* rect = plot_->axisRect();
-    plot_->plotLayout()->take(rect);
-    plot_->plotLayout()->simplify();
-    title_ = new QCPTextElement(plot_, "", QFont(font().family(), 10, QFont::Bold));
-    plot_->plotLayout()->addElement(0, 0, title_);
-    plot_->plotLayout()->addElement(1, 0, body);
-    body->addElement(0, 0, rect);
-    rect->insetLayout()->take(plot_->legend);
-    auto* side = side_ = new QCPLayoutGrid;
-    body->addElement(0, 1, side);
-    body->setColumnStretchFactor(1, 0.001);
-    side->addElement(0, 0, plot_->legend);
-    side->addElement(1, 0, new QCPLayoutElement(plot_));
-    side->setRowStretchFactor(0, 0.001);
-    legendRow_ = new QCPLayoutGrid; // the legend's row under a narrow plot, with a spacer
-    legendRow_->addElement(0, 1, new QCPLayoutElement(plot_));
-    legendRow_->setColumnStretchFactor(0, 0.001);
-    plot_->legend->setMargins(QMargins(8, 6, 8, 6));
+    frame_ = std::make_unique<ChartFrame>(plot_, QFont(font().family(), 10, QFont::Bold));
     plot_->installEventFilter(this);
     plot_->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
     plot_->setMouseTracking(true);
@@ -238,100 +101,9 @@ ChartView::ChartView(ResultsModel* model, QWidget* parent)
     rebuild();
 }
 
-namespace {
-
-// A title line broken between its " · " parts wherever it would run past width.
-QString wrapAtSeparators(const QString& line, const QFontMetrics& metrics, int width) {
-    const QStringList parts = line.split(" · ");
-    QString out, current;
-    for (const auto& part : parts) {
-        const QString longer = current.isEmpty() ? part : current + " · " + part;
-        if (!current.isEmpty() && metrics.horizontalAdvance(longer) > width) {
-            out += (out.isEmpty() ? "" : "\n") + current;
-            current = part;
-        } else {
-            current = longer;
-        }
-    }
-    return out.isEmpty() ? current : out + "\n" + current;
-}
-
-constexpr int kLegendBelowWidth = 760; // narrower charts put the legend under the plot
-
-} // namespace
-
-void ChartView::setTitle(const QString& text) {
-    titleText_ = text;
-    fitToWidth();
-}
-
-void ChartView::fitToWidth() {
-    if (exporting_)
-        return;
-    const int width = plot_->width() - 16;
-    const QFontMetrics metrics(title_->font());
-    QStringList lines = titleText_.split('\n');
-    for (auto& line : lines)
-        line = wrapAtSeparators(line, metrics, width);
-    title_->setText(lines.join('\n'));
-    placeLegend(plot_->width() < kLegendBelowWidth);
-}
-
-// Below the plot, two columns when the widest entries fit side by side, else one: a legend
-// narrower than its entries clips them ("memcpy 16-21 GB/s (off sca").
-void ChartView::fitLegendColumns() {
-    if (!legendBelow_)
-        return;
-    auto* legend = plot_->legend;
-    int widest = 0;
-    for (int i = 0; i < legend->itemCount(); ++i)
-        if (auto* item = legend->item(i); item && item->visible())
-            widest = std::max(widest, item->minimumOuterSizeHint().width());
-    const QMargins m = legend->margins();
-    const int two = 2 * widest + legend->columnSpacing() + m.left() + m.right() + 8;
-    const int wrap = two <= plot_->width() ? 2 : 1;
-    if (legend->wrap() != wrap) {
-        legend->setWrap(wrap);
-        legend->setFillOrder(QCPLayoutGrid::foColumnsFirst); // rearranges by the new wrap
-    }
-}
-
-void ChartView::placeLegend(bool below) {
-    if (below != legendBelow_)
-        moveLegend(below);
-    fitLegendColumns(); // below, the columns follow the width
-}
-
-void ChartView::moveLegend(bool below) {
-    legendBelow_ = below;
-    // Beside the plot, the legend tops the side column; below, it is a row of the chart's own
-    // layout under the plot, and the side column leaves the layout.
-    auto* legend = plot_->legend;
-    auto* chart = plot_->plotLayout();
-    if (below) {
-        side_->take(legend);
-        body_->take(side_); // kept (it is the plot's child) for when the legend goes back
-        body_->simplify();
-        // A legend caps the width of any layout column it sits in (it does not stretch), so
-        // below the plot it shares a row with a spacer that takes the rest of the width.
-        legendRow_->addElement(0, 0, legend);
-        chart->addElement(2, 0, legendRow_);
-        chart->setRowStretchFactor(2, 0.001); // its columns: fitLegendColumns
-    } else {
-        legendRow_->take(legend);
-        chart->take(legendRow_);
-        chart->simplify();
-        legend->setWrap(0);
-        legend->setFillOrder(QCPLayoutGrid::foRowsFirst);
-        side_->addElement(0, 0, legend);
-        body_->addElement(0, 1, side_);
-        body_->setColumnStretchFactor(1, 0.001);
-    }
-}
-
 bool ChartView::eventFilter(QObject* watched, QEvent* event) {
     if (watched == plot_ && event->type() == QEvent::Resize) {
-        fitToWidth();
+        frame_->fitToWidth();
         plot_->replot(QCustomPlot::rpQueuedReplot);
     }
     return QWidget::eventFilter(watched, event);
@@ -361,8 +133,8 @@ void ChartView::applyPalette() {
     plot_->legend->setBrush(pal.brush(QPalette::Base));
     plot_->legend->setBorderPen(QPen(grid));
     plot_->legend->setTextColor(text);
-    if (title_)
-        title_->setTextColor(text);
+    if (frame_)
+        frame_->title()->setTextColor(text);
 }
 
 void ChartView::setMode(ChartMode mode, const QString& reference) {
@@ -401,7 +173,7 @@ void ChartView::rebuild() {
     const auto& doc = model_->document();
     if (referenceBox_->count() != int(strategyOrder(doc).size()))
         refreshReferenceChoices();
-    setTitle(planTitle(doc, mode_, referenceBox_->currentText(), false));
+    frame_->setTitle(planTitle(doc, mode_, referenceBox_->currentText(), false));
     // The mode's name follows the run's axis: "GB/s per file size" for whole files.
     modeBox_->setItemText(modeBox_->findData(int(ChartMode::Throughput)),
                           modeTitle(ChartMode::Throughput, {}, doc.plan));
@@ -423,42 +195,9 @@ void ChartView::rebuild() {
     std::vector<QCPGraph*> hollows; // drawn over every line, so no line crosses a hollow point
     for (const auto& series : data.series) {
         const QColor color = seriesColor(series.colorIndex);
-        QCPGraph* g = plot_->addGraph();
-        g->setName(series.name);
-        if (!series.strategy.isEmpty())
-            g->setProperty(kStrategyProperty, series.strategy);
-        if (series.baseline)
-            g->setProperty(kBaselineProperty, true);
-        QPen pen(color, series.dashed ? 1.6 : 2);
-        if (series.dashed || series.fitted)
-            pen.setStyle(Qt::DashLine);
-        if (series.dotted)
-            pen.setStyle(Qt::DotLine);
-        if (series.limit)
-            pen = QPen(QColor(110, 110, 110), 1.5, Qt::DashDotLine);
-        if (series.fitted)
-            pen.setWidthF(1.2);
-        g->setPen(pen);
-        const auto shape = seriesShape(series.colorIndex);
-        g->setScatterStyle(series.limit || series.fitted ? QCPScatterStyle(QCPScatterStyle::ssNone)
-                           : series.dashed
-                               ? QCPScatterStyle(shape, QPen(color, 1.5), Qt::NoBrush, 6)
-                               : QCPScatterStyle(shape, color, color, 7));
-        g->setData(series.x, series.y, true);
-        if (series.fitted)         // the axis label says what dashed lines are; the teaching panel
-            g->removeFromLegend(); // gives each fit's numbers
-        if (!series.hollowX.isEmpty()) {
-            // A noisy point keeps its line's colour and shape, hollow: the background inside.
-            QCPGraph* h = plot_->addGraph();
-            h->removeFromLegend();
-            h->setLineStyle(QCPGraph::lsNone);
-            h->setScatterStyle(
-                QCPScatterStyle(shape, QPen(color, 1.6), palette().brush(QPalette::Base), 7));
-            h->setData(series.hollowX, series.hollowY, true);
-            h->setSelectable(QCP::stNone);
-            h->setProperty(kHollowProperty, series.strategy);
-            hollows.push_back(h);
-        }
+        const auto [g, hollow] = addSeriesGraphs(*plot_, series, palette().brush(QPalette::Base));
+        if (hollow)
+            hollows.push_back(hollow);
         if (series.limit) { // scales the axis only where it does not flatten the figures
             limitGraph = g;
             limitSeries = &series;
@@ -475,7 +214,7 @@ void ChartView::rebuild() {
             first = false;
         }
         if (series.errorBars)
-            addErrorBars(series, color, barLane++, barLanes, data.axis);
+            addErrorBars(*plot_, series, color, barLane++, barLanes, data.axis);
     }
     const QColor text = palette().color(QPalette::WindowText);
     // Markers over the lines, each named in the legend. A warm figure in a cold run is the
@@ -543,7 +282,7 @@ void ChartView::rebuild() {
             g->removeFromLegend();
     }
     plot_->legend->setVisible(plot_->legend->itemCount() > 0); // no empty box before a run
-    fitLegendColumns();
+    frame_->fitLegendColumns();
     plot_->yAxis->setScaleType(logY ? QCPAxis::stLogarithmic : QCPAxis::stLinear);
     plot_->yAxis->setTicker(logY ? QSharedPointer<QCPAxisTicker>(new DecadeTicker)
                                  : QSharedPointer<QCPAxisTicker>(new QCPAxisTicker));
@@ -561,28 +300,6 @@ void ChartView::setBarKind(BarKind bars) {
 // the bars of different strategies at one range size do not lie on top of each other. They
 // hang on an invisible copy of the line with shifted keys: the line and its points stay where
 // the size is.
-void ChartView::addErrorBars(const Series& series, const QColor& color, int lane, int lanes,
-                             SweepAxis axis) {
-    const double middle = (lanes - 1) / 2.0;
-    const double step = lanes > 1 ? std::min(0.06, 0.3 / lanes) : 0; // octaves, or categories
-    QVector<double> keys = series.x;
-    for (auto& k : keys)
-        k = axis != SweepAxis::RangeSize ? k + (lane - middle) * step
-                                         : k * std::pow(2.0, (lane - middle) * step);
-    QCPGraph* anchor = plot_->addGraph();
-    anchor->removeFromLegend();
-    anchor->setLineStyle(QCPGraph::lsNone);
-    anchor->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssNone));
-    anchor->setData(keys, series.y, true);
-    anchor->setSelectable(QCP::stNone);
-    auto* bars = new QCPErrorBars(plot_->xAxis, plot_->yAxis);
-    bars->removeFromLegend();
-    bars->setDataPlottable(anchor);
-    bars->setData(series.below, series.above);
-    bars->setPen(QPen(color, 1.2));
-    bars->setWhiskerWidth(5);
-}
-
 void ChartView::setUpXAxis(const ResultDocument& doc, const ChartData& data) {
     points_ = data.points;
     pinned_.reset();
@@ -693,64 +410,28 @@ void ChartView::showTooltip(QMouseEvent* event) {
     const QString strategy = bestGraph->property(kStrategyProperty).toString();
     const Cell* cell =
         strategy.isEmpty() ? nullptr : model_->document().find(strategy.toStdString(), point);
-    QString text = QString("<b>%1</b> at %2<br>").arg(bestGraph->name().toHtmlEscaped(), size);
-    if (mode_ == ChartMode::Throughput && cell) {
-        const auto& s = cell->summary;
-        const QString interval =
-            s.ciCoverage > 0 ? QString("%1 interval %2 – %3 over %4 rounds")
-                                   .arg(QString::fromStdString(coverageText(s)))
-                                   .arg(s.ciLow, 0, 'f', 2)
-                                   .arg(s.ciHigh, 0, 'f', 2)
-                                   .arg(cell->samples.size())
-                             : QString("no interval from %1 round").arg(cell->samples.size());
-        text += QString("median %1 GB/s (±%2%)<br>%3<br>"
-                        "quartiles %4 – %5 · min %6 · max %7%8")
-                    .arg(s.median, 0, 'f', 2)
-                    .arg(s.uncertainty() * 100, 0, 'f', 1)
-                    .arg(interval)
-                    .arg(s.p25, 0, 'f', 2)
-                    .arg(s.p75, 0, 'f', 2)
-                    .arg(s.min, 0, 'f', 2)
-                    .arg(s.max, 0, 'f', 2)
-                    .arg(cell->status == CellStatus::Noisy ? " — noisy"
-                         : cell->status == CellStatus::TooFewRounds
-                             ? " — too few rounds to tell whether it is noisy"
-                         : cell->status == CellStatus::NotCold
-                             ? " — NOT COLD: the file stayed in the page cache"
-                             : "");
-    } else {
-        text += QString("%1").arg(bestY, 0, 'f', 2) + " — " + plot_->yAxis->label().toHtmlEscaped();
-    }
-    if (cell && !cell->message.empty())
-        text += "<br><i>" + QString::fromStdString(cell->message).toHtmlEscaped() + "</i>";
+    const QString text = pointTooltip(bestGraph->name(), size, cell, mode_ == ChartMode::Throughput,
+                                      bestY, plot_->yAxis->label());
     QToolTip::showText(event->globalPosition().toPoint(), text, plot_);
 }
 
 // While alive, the chart wears what an exported or copied chart carries: the whole system line
 // in its title and a footnote (rounds, consume mode, what bars and marks mean) under the plot.
-ChartView::ExportDress::ExportDress(ChartView& chart) : chart_(chart) {
+ChartView::ExportDress::ExportDress(ChartView& chart, int width) : chart_(chart) {
     note_ = new QCPTextElement(
         chart.plot_,
         footnote(chart.model_->document(), chart.barKind(), chart.mode_ == ChartMode::Throughput),
         QFont(chart.font().family(), 9));
     note_->setTextColor(chart.palette().color(QPalette::WindowText));
-    chart.exporting_ = true;
-    chart.placeLegend(false); // an image is wide enough for the legend beside the plot
-    chart.plot_->plotLayout()->addElement(2, 0, note_);
-    chart.title_->setText(
-        planTitle(chart.model_->document(), chart.mode_, chart.referenceBox_->currentText(), true));
+    chart.frame_->beginExport(
+        planTitle(chart.model_->document(), chart.mode_, chart.referenceBox_->currentText(), true),
+        note_, width);
 }
 
-ChartView::ExportDress::~ExportDress() {
-    chart_.plot_->plotLayout()->remove(note_);
-    chart_.plot_->plotLayout()->simplify();
-    chart_.exporting_ = false;
-    chart_.fitToWidth();
-    chart_.plot_->replot(QCustomPlot::rpQueuedReplot);
-}
+ChartView::ExportDress::~ExportDress() { chart_.frame_->endExport(note_); }
 
 QImage ChartView::imageForSharing(int width, int height) {
-    const ExportDress dress(*this);
+    const ExportDress dress(*this, width);
     return plot_->toPixmap(width, height, 2.0).toImage();
 }
 
@@ -764,64 +445,8 @@ void ChartView::showContextMenu(const QPoint& at) {
 }
 
 bool ChartView::exportTo(const QString& path, QString* error, int width, int height) {
-    const QString suffix = QFileInfo(path).suffix().toLower();
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly)) {
-        *error = QString("Cannot write %1: %2").arg(path, file.errorString());
-        return false;
-    }
-    const ExportDress dress(*this);
-    const int dpi = std::max(72, plot_->logicalDpiY());
-    bool painted = true;
-    if (suffix == "png") {
-        // Twice the pixels: sharp when GitHub scales it down to the column width.
-        const QPixmap pixmap = plot_->toPixmap(width, height, 2.0);
-        painted = pixmap.save(&file, "PNG");
-    } else if (suffix == "pdf" || suffix == "svg") {
-        std::unique_ptr<QPaintDevice> device;
-        if (suffix == "pdf") {
-            // A standard page (A4 landscape, 842 x 595 pt) with the chart drawn at the page's
-            // own size, so that its text prints at the font's point size (9-10 pt), not
-            // shrunk from a 1200-point-wide custom page. At the screen's resolution, so that
-            // the layout's font metrics are the ones the text is drawn with.
-            auto* pdf = new QPdfWriter(&file);
-            pdf->setPageSize(QPageSize(QPageSize::A4));
-            pdf->setPageOrientation(QPageLayout::Landscape);
-            pdf->setPageMargins(QMarginsF(0, 0, 0, 0));
-            pdf->setResolution(dpi);
-            pdf->setTitle("readscope chart");
-            width = 842 * dpi / 72;
-            height = 595 * dpi / 72;
-            device.reset(pdf);
-        } else {
-            auto* svg = new QSvgGenerator;
-            svg->setOutputDevice(&file);
-            // Text is laid out with the screen's font metrics: at the generator's default
-            // 72 dpi it would come out smaller than its box and sit above the legend markers.
-            svg->setResolution(dpi);
-            svg->setSize(QSize(width, height));
-            svg->setViewBox(QRect(0, 0, width, height));
-            svg->setTitle("readscope chart");
-            device.reset(svg);
-        }
-        QCPPainter painter(device.get());
-        plot_->toPainter(&painter, width, height);
-        painted = painter.end();
-    } else {
-        file.cancelWriting();
-        *error = QString("Unknown chart format '%1': use .png, .pdf or .svg").arg(suffix);
-        return false;
-    }
-    if (!painted) {
-        file.cancelWriting();
-        *error = QString("Could not render the chart to %1").arg(path);
-        return false;
-    }
-    if (!file.commit()) {
-        *error = QString("Writing %1 failed: %2").arg(path, file.errorString());
-        return false;
-    }
-    return true;
+    const ExportDress dress(*this, exportLayoutWidth(*plot_, path, width));
+    return writePlot(*plot_, path, error, width, height);
 }
 
 } // namespace readscope::ui

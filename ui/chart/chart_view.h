@@ -8,6 +8,7 @@
 #include <QSharedPointer>
 #include <QWidget>
 
+#include <memory>
 #include <optional>
 
 class QCheckBox;
@@ -22,12 +23,14 @@ class QMouseEvent;
 
 namespace readscope::ui {
 
+class ChartFrame;
 class ResultsModel;
 class SizeAxisTicker;
 
 class ChartView : public QWidget {
     Q_OBJECT
 public:
+    ~ChartView() override;
     explicit ChartView(ResultsModel* model, QWidget* parent = nullptr);
 
     QCustomPlot* plot() const { return plot_; }
@@ -63,7 +66,7 @@ protected:
 private:
     class ExportDress {
     public:
-        explicit ExportDress(ChartView& chart);
+        ExportDress(ChartView& chart, int width); // the width the image is laid out at
         ~ExportDress();
         ExportDress(const ExportDress&) = delete;
         ExportDress& operator=(const ExportDress&) = delete;
@@ -74,18 +77,8 @@ private:
     };
 
     void showContextMenu(const QPoint& at);
-    // In the window, fitted to its width: the title wrapped between its " · " parts, and the
-    // legend beside the plot, or below it when the chart is narrow (it would squeeze the
-    // plot to a strip whose size labels run into each other). Exports keep their layout.
-    void fitToWidth();
-    void setTitle(const QString& text);
-    void placeLegend(bool below); // moves it when it must, and fits its columns
-    void moveLegend(bool below);
-    void fitLegendColumns();
     void applyPalette();
     void setUpXAxis(const ResultDocument& doc, const ChartData& data);
-    void addErrorBars(const Series& series, const QColor& color, int lane, int lanes,
-                      SweepAxis axis);
     SweepPoint pointAt(double x) const; // the sweep point a graph key stands for
     void showTooltip(QMouseEvent* event);
     void refreshReferenceChoices();
@@ -97,13 +90,7 @@ private:
     QComboBox* barsBox_;
     QCheckBox* logY_;
     QSharedPointer<SizeAxisTicker> ticker_;
-    QCPTextElement* title_ = nullptr;
-    QString titleText_;             // the title before fitting it to the window's width
-    QCPLayoutGrid* body_ = nullptr; // the plot, with the legend beside (side_) or below it
-    QCPLayoutGrid* side_ = nullptr;
-    QCPLayoutGrid* legendRow_ = nullptr; // the legend and a spacer, under a narrow plot
-    bool legendBelow_ = false;
-    bool exporting_ = false; // an ExportDress lays the chart out for its image
+    std::unique_ptr<ChartFrame> frame_; // title, plot and legend, laid out
     ChartMode mode_ = ChartMode::Throughput;
     std::optional<ResultDocument> baseline_;
     std::vector<SweepPoint> points_;      // the category axis's points (empty: a size axis)

@@ -61,7 +61,7 @@ QVariant ResultsModel::data(const QModelIndex& index, int role) const {
         case Resident: return c->residentBefore ? *c->residentBefore : -1.0;
         case Fetched: return c->fetchedPerWanted.value_or(-1);
         case Status: return QString::fromStdString(statusText(*c));
-        case Message: return QString::fromStdString(c->message);
+        case Message: return QString::fromStdString(c->notes());
         }
         return {};
     }
@@ -101,7 +101,7 @@ QVariant ResultsModel::data(const QModelIndex& index, int role) const {
             return c->fetchedPerWanted ? QString::number(*c->fetchedPerWanted, 'f', 2) + "x"
                                        : QString("not measured");
         case Status: return QString::fromStdString(statusText(*c));
-        case Message: return QString::fromStdString(c->message);
+        case Message: return QString::fromStdString(c->notes());
         }
     }
     if (role == Qt::TextAlignmentRole && index.column() >= Range && index.column() <= Buffers)
@@ -134,8 +134,8 @@ QVariant ResultsModel::data(const QModelIndex& index, int role) const {
     if (role == Qt::ToolTipRole && index.column() == Buffers)
         return "Page offsets the destination buffers started at (offset x buffers). A copy "
                "into a buffer a few bytes past a page boundary can be several times slower.";
-    if (role == Qt::ToolTipRole && !c->message.empty())
-        return QString::fromStdString(c->message);
+    if (role == Qt::ToolTipRole && !c->notes().empty())
+        return QString::fromStdString(c->notes());
     return {};
 }
 

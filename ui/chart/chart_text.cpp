@@ -1,0 +1,148 @@
+#include "chart_text.h"
+
+#include "readscope/compare.h"
+#include "readscope/documents.h"
+#include "readscope/units.h"
+
+#include <algorithm>
+
+namespace readscope::ui {
+
+namespace {
+
+// "per range size", "per buffer offset", "by number of threads", "by queue depth".
+QString alongTheAxis(const Plan& plan) {
+    switch (sweepAxis(plan)) {
+    case SweepAxis::Threads: return "by number of threads";
+    case SweepAxis::QueueDepth: return "by queue depth";
+    default: return "per " + QString::fromStdString(std::string(axisName(plan)));
+    }
+}
+
+} // namespace
+
+QString modeTitle(ChartMode mode, const QString& reference, const Plan& plan) {
+    switch (mode) {
+    case ChartMode::Throughput: return "GB/s " + alongTheAxis(plan);
+    case ChartMode::Relative: return "GB/s relative to " + reference;
+    case ChartMode::CpuPerGB: return "CPU time per GB read";
+    case ChartMode::Latency: return "Latency per range";
+    case ChartMode::Iops:
+        return wholeFileSweep(plan) ? "Files per second" : "IOPS " + alongTheAxis(plan);
+    case ChartMode::TimePerRange:
+        return wholeFileSweep(plan) ? "Time per file and its cost model"
+                                    : "Time per range and its cost model";
+    }
+    return {};
+}
+
+// What a category axis's values are, for its label.
+QString categoryAxisName(SweepAxis axis) {
+    switch (axis) {
+    case SweepAxis::BufferOffset: return "page offset of the destination buffer (bytes)";
+    case SweepAxis::Threads: return "threads reading together";
+    case SweepAxis::QueueDepth: return "io_uring reads in flight per thread (queue depth)";
+    case SweepAxis::RangeSize: break;
+    }
+    return "range size";
+}
+
+// Line 1: what was measured; line 2: where (CPU, cores, kernel, filesystem, version, date),
+// so that a pasted chart says both (a document from Wine says "Wine ..., not Windows" in its
+// kernel field). Two lines, so that a narrow window clips neither half; in the window the
+// second line is the short form (CPU, kernel, filesystem), exports carry the whole of it.
+QString planTitle(const ResultDocument& doc, ChartMode mode, const QString& reference,
+                  bool fullSystemLine) {
+    if (doc.cells.empty() && doc.plan.file.empty())
+        return "readscope: press Run to measure";
+    const auto& p = doc.plan;
+    const QString what =
+        QString("%1 · %2 cache · %3 · %4 · %5 file")
+            .arg(modeTitle(mode, reference, p),
+                 QString::fromStdString(std::string(toString(p.cache))),
+                 QString::fromStdString(patternWords(p)),
+                 QString::fromStdString(concurrencyText(p)),
+                 QString::fromStdString(formatSize(doc.fileSize))) +
+        // In the window too: a pinned run is not comparable with an auto one.
+        (p.bufferOffsets.size() == 1
+             ? QString(" · buffers at page offset %1")
+                   .arg(QString::fromStdString(formatBufferOffset(p.bufferOffsets[0])))
+             : QString());
+    if (doc.system.cpuModel.empty())
+        return what;
+    if (fullSystemLine)
+        return what + "\n" + QString::fromStdString(systemLine(doc));
+    const auto& s = doc.system;
+    return what + "\n" +
+           QString("%1 · %2 · %3")
+               .arg(QString::fromStdString(s.cpuModel), QString::fromStdString(s.kernel),
+                    QString::fromStdString(s.filesystem));
+}
+
+// Under an exported chart: how the figures were made and what its marks mean.
+QString footnote(const ResultDocument& doc, BarKind bars, bool throughput) {
+    const auto& p = doc.plan;
+    QString text = QString("GB/s = 10^9 bytes/s, %1 · consume %2 · bars: %3 · hollow point: "
+                           "noisy (median uncertain by more than ±%4%)")
+                       .arg(QString::fromStdString(roundsText(doc)))
+                       .arg(p.consume == Consume::All ? "all (every byte read once)"
+                                                      : "minimal (1 byte per range or page)")
+                       .arg(barDescription(bars, doc))
+                       .arg(kNoisyUncertainty * 100);
+    if (std::any_of(doc.cells.begin(), doc.cells.end(),
+                    [](const Cell& c) { return c.status == CellStatus::NotCold; }))
+        text += " · red square: not cold (the file stayed cached)";
+    if (throughput && std::any_of(doc.cells.begin(), doc.cells.end(),
+                                  [](const Cell& c) { return c.copyLimitGbps.has_value(); }))
+        // A line of its own: appended, it ran the footnote past both edges of a 1200 px export.
+        text += "\ndash-dot: memcpy's speed here, which a strategy that copies cannot pass";
+    if (const auto way = deviceLimitWay(doc); throughput && deviceLimitGbps(doc)) {
+        text += doc.plan.cache == CacheMode::Direct
+                    ? "\ndash-dot: the device limit, the faster of this file's large direct reads"
+                    : "\ndash-dot: the device limit, the fastest of this file's large sequential "
+                      "reads";
+        if (!way.empty()) // a CSV keeps only the figure
+            text += QString(" (%1) on %2, %3")
+                        .arg(QString::fromStdString(way),
+                             QString::fromStdString(doc.deviceLimit->device),
+                             QString::fromStdString(doc.deviceLimit->measuredAt.substr(0, 10)));
+    }
+    return text;
+}
+
+QString pointTooltip(const QString& lineName, const QString& pointName, const Cell* cell,
+                     bool throughput, double value, const QString& axisLabel) {
+    QString text = QString("<b>%1</b> at %2<br>").arg(lineName.toHtmlEscaped(), pointName);
+    if (throughput && cell) {
+        const auto& s = cell->summary;
+        const QString interval =
+            s.ciCoverage > 0 ? QString("%1 interval %2 – %3 over %4 rounds")
+                                   .arg(QString::fromStdString(coverageText(s)))
+                                   .arg(s.ciLow, 0, 'f', 2)
+                                   .arg(s.ciHigh, 0, 'f', 2)
+                                   .arg(cell->samples.size())
+                             : QString("no interval from %1 round").arg(cell->samples.size());
+        text += QString("median %1 GB/s (±%2%)<br>%3<br>"
+                        "quartiles %4 – %5 · min %6 · max %7%8")
+                    .arg(s.median, 0, 'f', 2)
+                    .arg(s.uncertainty() * 100, 0, 'f', 1)
+                    .arg(interval)
+                    .arg(s.p25, 0, 'f', 2)
+                    .arg(s.p75, 0, 'f', 2)
+                    .arg(s.min, 0, 'f', 2)
+                    .arg(s.max, 0, 'f', 2)
+                    .arg(cell->status == CellStatus::Noisy ? " — noisy"
+                         : cell->status == CellStatus::TooFewRounds
+                             ? " — too few rounds to tell whether it is noisy"
+                         : cell->status == CellStatus::NotCold
+                             ? " — NOT COLD: the file stayed in the page cache"
+                             : "");
+    } else {
+        text += QString("%1").arg(value, 0, 'f', 2) + " — " + axisLabel.toHtmlEscaped();
+    }
+    if (cell && !cell->notes().empty())
+        text += "<br><i>" + QString::fromStdString(cell->notes()).toHtmlEscaped() + "</i>";
+    return text;
+}
+
+} // namespace readscope::ui
