@@ -14,6 +14,7 @@
 #include "readscope/compare.h"
 #include "readscope/finding.h"
 #include "readscope/probe.h"
+#include "readscope/run_findings.h"
 #include "readscope/runner.h"
 #include "readscope/stats.h"
 #include "readscope/units.h"
@@ -437,6 +438,17 @@ void MainWindow::onProgress(const Progress& p) {
                                      .arg(where, clock(p.elapsedSeconds), clock(p.etaSeconds)));
 }
 
+// Every finding of the run in the log; the noise as a note, the others as warnings, and cells
+// that did not go cold in the status bar too.
+void MainWindow::logFindings(const ResultDocument& doc) {
+    for (const auto& finding : runFindings(doc, "the Rounds field")) {
+        const QString text = QString::fromStdString(finding.text);
+        log(text, finding.kind != FindingKind::Noise);
+        if (finding.kind == FindingKind::NotCold)
+            statusBar()->showMessage(text);
+    }
+}
+
 void MainWindow::onFinished(const ResultDocument& doc, const QString& error) {
     const bool refined = std::exchange(refining_, false);
     progress_->setRange(0, 1000);
@@ -445,8 +457,7 @@ void MainWindow::onFinished(const ResultDocument& doc, const QString& error) {
         progress_->setValue(1000);
         progressText_->setText(QString::fromStdString(doc.note));
         log(QString::fromStdString(doc.note));
-        if (const auto noise = noiseSummary(doc, "the Rounds field"); !noise.empty())
-            log(QString::fromStdString(noise));
+        logFindings(doc);
         refreshComparison();
         showExplanation(explainedId_);
         showLessonFor(doc.plan); // the verdict about the rounds before goes
@@ -471,15 +482,7 @@ void MainWindow::onFinished(const ResultDocument& doc, const QString& error) {
         log(QString("run %1: %2 cells")
                 .arg(doc.complete ? "finished" : "stopped")
                 .arg(doc.cells.size()));
-        if (const auto noise = noiseSummary(doc, "the Rounds field"); !noise.empty())
-            log(QString::fromStdString(noise));
-        for (const auto& above : {aboveCopyLimitWarning(doc), aboveDeviceLimitWarning(doc)})
-            if (!above.empty())
-                log(QString::fromStdString(above), true);
-        if (const auto warm = notColdWarning(doc); !warm.empty()) {
-            statusBar()->showMessage(QString::fromStdString(warm));
-            log(QString::fromStdString(warm), true);
-        }
+        logFindings(doc);
         refreshFileStatus();
         refreshComparison();
         showExplanation(explainedId_); // this run's cells, or that it did not measure them

@@ -118,6 +118,7 @@ private:
     void log(const QString& message, bool warning = false);
     void onProgress(const Progress& p);
     void onFinished(const ResultDocument& doc, const QString& error);
+    void logFindings(const ResultDocument& doc);
     void onRunningChanged(bool running);
     void showDetailsFor(const QModelIndex& proxyIndex);
     void showExplanation(const QString& id);

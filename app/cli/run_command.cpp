@@ -216,11 +216,14 @@ int runCommand(RunOptions& o) {
     for (const auto& cell : doc.cells)
         if (cell.status == CellStatus::Failed)
             code = kExitFailed;
-    if (!o.quiet)
-        for (const auto& warning : runWarnings(doc))
-            fmt::print(stderr, "{}\n", warning);
-    if (const auto warm = notColdWarning(doc); !warm.empty())
-        code = complain(warm, kExitFailed);
+    // Every finding; one that makes the figures other than asked (not cold) fails the run and
+    // is said even with --quiet.
+    for (const auto& line : runWarnings(doc)) {
+        if (line.failsRun)
+            code = kExitFailed;
+        if (line.failsRun || !o.quiet)
+            fmt::print(stderr, "{}\n", line.text);
+    }
     return code;
 }
 

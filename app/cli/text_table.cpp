@@ -3,6 +3,7 @@
 #include "readscope/cost_model.h"
 #include "readscope/documents.h"
 #include "readscope/offset_trap.h"
+#include "readscope/run_findings.h"
 #include "readscope/units.h"
 
 #include <fmt/format.h>
@@ -135,12 +136,12 @@ std::string runOutput(const ResultDocument& doc, bool markdown, const Comparison
     return out;
 }
 
-std::vector<std::string> runWarnings(const ResultDocument& doc) {
-    std::vector<std::string> out;
-    for (const auto& w :
-         {noiseSummary(doc, "--rounds"), aboveCopyLimitWarning(doc), aboveDeviceLimitWarning(doc)})
-        if (!w.empty())
-            out.push_back("warning: " + w);
+std::vector<FindingLine> runWarnings(const ResultDocument& doc) {
+    std::vector<FindingLine> out;
+    for (const auto& finding : runFindings(doc, "--rounds")) {
+        const bool fails = finding.kind == FindingKind::NotCold;
+        out.push_back({(fails ? "readscope-cli: " : "warning: ") + finding.text, fails});
+    }
     return out;
 }
 

@@ -15,7 +15,12 @@ std::string plainTable(const ResultDocument& doc);
 // the comparison with a baseline when there is one.
 std::string runOutput(const ResultDocument& doc, bool markdown, const Comparison* comparison,
                       std::string_view baselinePath);
-// The warnings `run` prints on standard error after it ("warning: ..."), one a line.
-std::vector<std::string> runWarnings(const ResultDocument& doc);
+// What `run` prints on standard error after it, a line per finding of runFindings():
+// "warning: ...", or "readscope-cli: ..." for one that fails the run (cells not cold).
+struct FindingLine {
+    std::string text;
+    bool failsRun = false;
+};
+std::vector<FindingLine> runWarnings(const ResultDocument& doc);
 
 } // namespace readscope::cli

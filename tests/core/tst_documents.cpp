@@ -2,6 +2,7 @@
 // with a message, never a crash.
 #include "readscope/documents.h"
 #include "readscope/provenance.h"
+#include "readscope/run_findings.h"
 
 #include "test_file.h"
 

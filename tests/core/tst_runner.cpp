@@ -2,6 +2,7 @@
 // a stop that is honoured promptly while keeping finished cells.
 #include "readscope/reader.h"
 #include "readscope/recovery.h"
+#include "readscope/run_findings.h"
 #include "readscope/runner.h"
 #include "readscope/strategy.h"
 #include "test_file.h"

@@ -27,10 +27,10 @@ ResultDocument input(const char* name) {
     return *doc;
 }
 
-std::string joinLines(const std::vector<std::string>& lines) {
+std::string joinLines(const std::vector<cli::FindingLine>& lines) {
     std::string out;
     for (const auto& l : lines)
-        out += l + "\n";
+        out += l.text + "\n";
     return out;
 }
 

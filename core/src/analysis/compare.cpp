@@ -1,5 +1,6 @@
 #include "readscope/compare.h"
 #include "readscope/machine_drift.h"
+#include "readscope/run_findings.h"
 
 #include "readscope/provenance.h"
 

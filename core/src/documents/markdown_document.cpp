@@ -1,5 +1,6 @@
 #include "readscope/cost_model.h"
 #include "readscope/documents.h"
+#include "readscope/run_findings.h"
 #include "readscope/units.h"
 
 #include <fmt/format.h>
@@ -113,13 +114,10 @@ std::string toMarkdown(const ResultDocument& doc) {
         out += " Bytes read: " + read + ".";
     if (const auto line = fetchedLine(doc); !line.empty())
         out += " Fetched: " + line + ".";
-    if (const auto above = aboveCopyLimitWarning(doc); !above.empty())
-        out += " **" + above + ".**";
-    if (const auto limit = deviceLimitText(doc); !limit.empty()) {
+    if (const auto limit = deviceLimitText(doc); !limit.empty())
         out += " Limit: " + limit + ".";
-        if (const auto above = aboveDeviceLimitWarning(doc); !above.empty())
-            out += " **" + above + ".**";
-    }
+    for (const auto& finding : runFindings(doc, "--rounds"))
+        out += " **" + finding.text + ".**";
     if (anyOnePerPage)
         out += " ‡ 1 byte/page: with consume minimal this in-place mapping touched one byte of "
                "each page, while the others had every byte in a buffer; not comparable.";
