@@ -1,5 +1,6 @@
 #include "compare_view.h"
 
+#include "readscope/comparison_text.h"
 #include "readscope/machine_drift_store.h"
 #include "readscope/units.h"
 

@@ -3,6 +3,7 @@
 #include "option_values.h"
 
 #include "readscope/compare.h"
+#include "readscope/comparison_text.h"
 #include "readscope/documents.h"
 #include "readscope/machine_drift_store.h"
 

@@ -1,5 +1,6 @@
 #include "text_table.h"
 
+#include "readscope/comparison_text.h"
 #include "readscope/cost_model.h"
 #include "readscope/documents.h"
 #include "readscope/offset_trap.h"

@@ -1,5 +1,6 @@
 // Comparison statistics and the before/after documents built on them.
 #include "readscope/compare.h"
+#include "readscope/comparison_text.h"
 #include "readscope/finding.h"
 #include "readscope/machine_drift_store.h"
 #include "test_file.h"

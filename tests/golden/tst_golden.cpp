@@ -5,6 +5,7 @@
 #include "text_table.h"
 
 #include "readscope/compare.h"
+#include "readscope/comparison_text.h"
 #include "readscope/documents.h"
 #include "readscope/report.h"
 

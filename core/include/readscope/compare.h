@@ -118,20 +118,4 @@ Comparison compareDocuments(const ResultDocument& baseline, const ResultDocument
 Comparison compareToReference(const ResultDocument& doc, const std::string& reference,
                               double noiseThreshold = kDefaultNoiseThreshold);
 
-// "within noise (change under 2%)": the verdict, with its reason when it is not a finding.
-std::string verdictText(const ChangeEstimate& e);
-// What the change, interval and p of a comparison are, and how many tests were made.
-std::string comparisonMethod(const Comparison& c);
-
-// One comparison row as text, the same in the Compare tab, the Markdown and the terminal:
-// "pread-uninit vs pread-zerofill", "64 KiB", "4.19", "4.30", "+2.6%", "+1.0% … +4.1%",
-// "0.004", "faster".
-struct ComparisonRowText {
-    std::string who, point, baseline, current, change, interval, p, verdict;
-};
-ComparisonRowText comparisonRowText(const CellComparison& cc);
-
-std::string comparisonMarkdown(const Comparison& c);
-std::string comparisonText(const Comparison& c);
-
 } // namespace readscope

@@ -1,4 +1,5 @@
 #include "readscope/report.h"
+#include "readscope/comparison_text.h"
 
 #include "readscope/documents.h"
 #include "readscope/units.h"
