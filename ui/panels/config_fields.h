@@ -1,0 +1,26 @@
+#pragma once
+// The configuration panel's field helpers (config_panel.cpp's).
+#include "readscope/plan.h"
+
+#include <QString>
+#include <QStringList>
+
+#include <cstdint>
+#include <utility>
+#include <vector>
+
+class QComboBox;
+class QWidget;
+
+namespace readscope::ui {
+
+// "16K,64K,1M": a size list as the sizes field takes it.
+QString sizeListText(const std::vector<std::uint64_t>& sizes);
+// What a cache mode does, in a sentence under the cache field.
+QString cacheSentence(CacheMode mode);
+// An editable box for a value or a list (threads, queue depth, buffer offset), with presets.
+QComboBox* listBox(QWidget* parent, const char* name, const QStringList& presets);
+// Fills a preset box; the last entry (Custom) carries no list, so choosing it keeps the text.
+void fillPresets(QComboBox* box, const std::vector<std::pair<QString, QString>>& presets);
+
+} // namespace readscope::ui
