@@ -1,6 +1,7 @@
 // The lesson panel above the results: it closes with its × and comes back from View ▸ Lesson
 // (Ctrl+3), and it leaves by itself when results that are not the lesson's are shown, so a
 // cold lesson's verdict never sits above a warm chart.
+#include "lesson_panel.h"
 #include "window_fixture.h"
 
 #include "readscope/documents.h"
@@ -30,6 +31,52 @@ private slots:
     void initTestCase() {
         testing::isolateSettings();
         file_ = std::make_unique<TestFile>(8 << 20);
+    }
+
+    // The panel on its own, without the main window: it shows a lesson, hides for another
+    // plan's results, hands the lesson's reference over once, judges only the lesson's own
+    // finished run, and closes with its button.
+    void panelWithoutAWindow() {
+        const auto lessons = loadLessons();
+        const auto withReference =
+            std::find_if(lessons.begin(), lessons.end(),
+                         [](const Lesson& l) { return !l.reference.isEmpty() && l.finding; });
+        QVERIFY(withReference != lessons.end());
+        const Lesson& lesson = *withReference;
+        LessonPanel panel;
+        panel.resize(600, 200);
+        QVERIFY(!panel.hasLesson());
+        panel.showLesson(lesson, "Press Run.");
+        QVERIFY(panel.text().contains(lesson.title));
+        QVERIFY(panel.text().contains("Press Run."));
+        Plan other = lesson.plan;
+        other.strategies = {"pread-uninit"};
+        QVERIFY(!panel.isLessonPlan(other));
+        panel.showFor(other);
+        QVERIFY(panel.text().isEmpty()); // hidden above other results
+        panel.showFor(lesson.plan);
+        QVERIFY(!panel.text().isEmpty());
+        ResultDocument doc;
+        doc.plan = other;
+        doc.complete = true;
+        QVERIFY(panel.judge(doc).isEmpty()); // not the lesson's run
+        doc.plan = lesson.plan;
+        doc.complete = false;
+        QVERIFY(panel.judge(doc).isEmpty()); // not finished
+        doc.complete = true;
+        const QString verdict = panel.judge(doc); // no cells: neither side measured
+        QCOMPARE(verdict, QString("This run measured neither side of the finding."));
+        QVERIFY(panel.text().contains("This machine: " + verdict));
+        QCOMPARE(panel.takeReference(), lesson.reference);
+        QVERIFY(panel.takeReference().isEmpty()); // once
+        auto* close = panel.findChild<QToolButton*>("closeLesson");
+        QVERIFY(close);
+        panel.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+        QTest::mouseClick(close, Qt::LeftButton);
+        QVERIFY(panel.text().isEmpty());
+        panel.toggle();
+        QVERIFY(!panel.text().isEmpty());
     }
 
     void closesAndComesBack() {

@@ -1,5 +1,8 @@
 #include "main_window.h"
 
+#include "lesson_panel.h"
+#include "run_status.h"
+
 #include "cell_details.h"
 #include "chart_view.h"
 #include "compare_view.h"
@@ -45,15 +48,6 @@
 #include <algorithm>
 
 namespace readscope::ui {
-
-namespace {
-QString clock(double seconds) {
-    if (seconds < 0)
-        return "–";
-    const int s = int(seconds + 0.5);
-    return QString("%1:%2").arg(s / 60).arg(s % 60, 2, 10, QChar('0'));
-}
-} // namespace
 
 MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     setWindowTitle("readscope");
@@ -141,23 +135,8 @@ void MainWindow::buildLayout() {
     // A lesson stays in view above the tabs while its run goes on, and says at the end whether
     // this machine agrees with the finding it reproduces.
     // It closes with its × (or View ▸ Lesson) and leaves by itself when other results are shown.
-    lessonFrame_ = new QFrame;
-    lessonFrame_->setObjectName("lessonFrame");
-    auto* lessonLayout = new QHBoxLayout(lessonFrame_);
-    lessonLayout->setContentsMargins(0, 0, 0, 0);
-    lessonPanel_ = new QTextBrowser;
-    lessonPanel_->setObjectName("lessonPanel");
-    lessonPanel_->setMaximumHeight(150);
-    auto* closeLesson = new QToolButton;
-    closeLesson->setObjectName("closeLesson");
-    closeLesson->setText("×");
-    closeLesson->setToolTip("Close the lesson (View ▸ Lesson shows it again)");
-    closeLesson->setAutoRaise(true);
-    connect(closeLesson, &QToolButton::clicked, lessonFrame_, &QWidget::hide);
-    lessonLayout->addWidget(lessonPanel_, 1);
-    lessonLayout->addWidget(closeLesson, 0, Qt::AlignTop);
-    lessonFrame_->hide();
-    centreLayout->addWidget(lessonFrame_);
+    lessons_ = new LessonPanel;
+    centreLayout->addWidget(lessons_);
     centreLayout->addWidget(tabs_, 1);
 
     explanation_ = new QTextBrowser;
@@ -179,29 +158,14 @@ void MainWindow::buildLayout() {
     splitter_->setStretchFactor(1, 1);
     splitter_->setStretchFactor(2, 0);
 
-    progress_ = new QProgressBar;
-    progress_->setRange(0, 1000);
-    progress_->setTextVisible(true);
-    progressText_ = new QLabel("Ready.");
-    progressText_->setObjectName("progressText");
-    runButton_ = new QPushButton("Run");
-    runButton_->setObjectName("runButton");
-    runButton_->setToolTip("Run the sweep (Ctrl+R)");
-    stopButton_ = new QPushButton("Stop");
-    stopButton_->setObjectName("stopButton");
-    stopButton_->setToolTip("Stop, keeping finished cells (Esc)");
-    connect(runButton_, &QPushButton::clicked, this, &MainWindow::startRun);
-    connect(stopButton_, &QPushButton::clicked, this, &MainWindow::stopRun);
-    auto* bottom = new QHBoxLayout;
-    bottom->addWidget(progress_, 2);
-    bottom->addWidget(progressText_, 3);
-    bottom->addWidget(runButton_);
-    bottom->addWidget(stopButton_);
+    status_ = new RunStatus;
+    connect(status_, &RunStatus::runClicked, this, &MainWindow::startRun);
+    connect(status_, &RunStatus::stopClicked, this, &MainWindow::stopRun);
 
     auto* root = new QWidget;
     auto* rootLayout = new QVBoxLayout(root);
     rootLayout->addWidget(splitter_, 1);
-    rootLayout->addLayout(bottom);
+    rootLayout->addWidget(status_);
     setCentralWidget(root);
     setMinimumSize(760, 520);
     fitToScreen();
@@ -218,52 +182,12 @@ void MainWindow::fitToScreen() {
     splitter_->setSizes({config, size.width() - config - teaching, teaching});
 }
 
-void MainWindow::showLesson(const Lesson& lesson, const QString& next) {
-    lesson_ = lesson;
-    lessonNext_ = next;
-    resetLessonText();
-    lessonFrame_->show();
-}
-
-void MainWindow::resetLessonText() {
-    if (lesson_)
-        lessonPanel_->setHtml(QString("<b>Lesson: %1</b> %2 <i>%3</i>")
-                                  .arg(lesson_->title.toHtmlEscaped(),
-                                       lesson_->text.toHtmlEscaped(), lessonNext_.toHtmlEscaped()));
-}
-
-bool MainWindow::isLessonPlan(const Plan& plan) const {
-    // The lesson's own comparison: its strategies, pattern and cache (sizes and rounds may be
-    // changed, as a person shortens a lesson's run).
-    return lesson_ && plan.strategies == lesson_->plan.strategies &&
-           plan.pattern == lesson_->plan.pattern && plan.cache == lesson_->plan.cache;
-}
-
-void MainWindow::showLessonFor(const Plan& plan) {
-    if (!lesson_)
-        return;
-    resetLessonText(); // a verdict about other results does not stay above these
-    lessonFrame_->setVisible(isLessonPlan(plan));
-}
-
-void MainWindow::toggleLesson() {
-    if (lesson_)
-        lessonFrame_->setVisible(lessonFrame_->isHidden());
-}
+QString MainWindow::lessonText() const { return lessons_->text(); }
+void MainWindow::toggleLesson() { lessons_->toggle(); }
 
 void MainWindow::judgeLesson(const ResultDocument& doc) {
-    // Only the lesson's own run, finished.
-    if (!lesson_ || !lesson_->finding || !doc.complete || !isLessonPlan(doc.plan))
-        return;
-    const auto verdict = judgeFinding(doc, *lesson_->finding);
-    const QString text = verdict ? QString::fromStdString(verdict->text)
-                                 : QString("This run measured neither side of the finding.");
-    lessonPanel_->append(QString("<p><b>This machine:</b> %1</p>").arg(text.toHtmlEscaped()));
-    log("lesson: " + text);
-}
-
-QString MainWindow::lessonText() const {
-    return lessonFrame_->isHidden() ? QString() : lessonPanel_->toPlainText();
+    if (const QString verdict = lessons_->judge(doc); !verdict.isEmpty())
+        log("lesson: " + verdict);
 }
 
 QString MainWindow::bannerText() const { return banner_->isHidden() ? QString() : banner_->text(); }
@@ -369,11 +293,10 @@ bool MainWindow::startRun() {
     model_->clear();
     table_->scrollToStart();     // the new run's rows, from their first column
     setWindowTitle("readscope"); // the loaded results' name no longer describes the window
-    showLessonFor(*plan);
-    if (!isLessonPlan(*plan))
-        pendingReference_.clear(); // the lesson's reference is about the lesson's strategies
-    progress_->setValue(0);
-    progressText_->setText("Starting…");
+    lessons_->showFor(*plan);
+    if (!lessons_->isLessonPlan(*plan))
+        lessons_->dropReference(); // the lesson's reference is about the lesson's strategies
+    status_->starting("Starting…");
     runClock_.start();
     controller_->start(*plan);
     return true;
@@ -403,9 +326,7 @@ bool MainWindow::refineRun() {
             .arg(precision * 100)
             .arg(maxTime));
     refining_ = true;
-    refineMaxTime_ = maxTime;
-    progress_->setRange(0, 0); // rounds go on until the cells are sure: no fixed end
-    progressText_->setText("Refining…");
+    status_->refining(maxTime);
     runClock_.start();
     controller_->refine(doc, precision, maxTime);
     return true;
@@ -413,30 +334,12 @@ bool MainWindow::refineRun() {
 
 void MainWindow::stopRun() {
     if (controller_->isRunning()) {
-        progressText_->setText("Stopping…");
+        status_->setText("Stopping…");
         controller_->stop();
     }
 }
 
-void MainWindow::onProgress(const Progress& p) {
-    if (p.total && !refining_)
-        progress_->setValue(int(p.step * 1000 / p.total));
-    QStringList parts; // "1 MiB · pread-uninit · round 7/12"; no strategy as a round begins
-    if (p.rangeBytes)
-        parts << QString::fromStdString(
-            pointText({p.rangeBytes, p.bufferOffset, p.threads, p.queueDepth}));
-    if (!p.strategy.empty())
-        parts << QString::fromStdString(p.strategy);
-    parts << QString::fromStdString(p.phase);
-    const QString where = parts.join(" · ");
-    // A refinement ends when its cells are sure or at its maximum time: no ETA, a bound.
-    progressText_->setText(refining_
-                               ? QString("%1 — elapsed %2, at most %3 left")
-                                     .arg(where, clock(p.elapsedSeconds),
-                                          clock(std::max(0.0, refineMaxTime_ - p.elapsedSeconds)))
-                               : QString("%1 — elapsed %2, ETA %3")
-                                     .arg(where, clock(p.elapsedSeconds), clock(p.etaSeconds)));
-}
+void MainWindow::onProgress(const Progress& p) { status_->showProgress(p); }
 
 // Every finding of the run in the log; the noise as a note, the others as warnings, and cells
 // that did not go cold in the status bar too.
@@ -451,34 +354,29 @@ void MainWindow::logFindings(const ResultDocument& doc) {
 
 void MainWindow::onFinished(const ResultDocument& doc, const QString& error) {
     const bool refined = std::exchange(refining_, false);
-    progress_->setRange(0, 1000);
     if (refined && error.isEmpty()) {
         model_->finishRun(doc);
-        progress_->setValue(1000);
-        progressText_->setText(QString::fromStdString(doc.note));
+        status_->finished(QString::fromStdString(doc.note), true);
         log(QString::fromStdString(doc.note));
         logFindings(doc);
         refreshComparison();
         showExplanation(explainedId_);
-        showLessonFor(doc.plan); // the verdict about the rounds before goes
+        lessons_->showFor(doc.plan); // the verdict about the rounds before goes
         judgeLesson(doc);
         emit runFinished();
         return;
     }
     if (!error.isEmpty()) {
         showBanner(error);
-        progressText_->setText("Run failed.");
+        status_->finished("Run failed.", false);
     } else {
         model_->finishRun(doc);
         const double secs = runClock_.elapsed() / 1000.0;
-        if (doc.complete) {
-            progress_->setValue(1000);
-            progressText_->setText(QString("Finished in %1.").arg(clock(secs)));
-        } else {
-            progressText_->setText(QString("Stopped after %1; %2 finished cells kept.")
-                                       .arg(clock(secs))
-                                       .arg(doc.cells.size()));
-        }
+        status_->finished(doc.complete ? QString("Finished in %1.").arg(clockText(secs))
+                                       : QString("Stopped after %1; %2 finished cells kept.")
+                                             .arg(clockText(secs))
+                                             .arg(doc.cells.size()),
+                          doc.complete);
         log(QString("run %1: %2 cells")
                 .arg(doc.complete ? "finished" : "stopped")
                 .arg(doc.cells.size()));
@@ -487,8 +385,8 @@ void MainWindow::onFinished(const ResultDocument& doc, const QString& error) {
         refreshComparison();
         showExplanation(explainedId_); // this run's cells, or that it did not measure them
         judgeLesson(doc);
-        if (!pendingReference_.isEmpty()) {
-            compare_->setReference(std::exchange(pendingReference_, QString()));
+        if (const QString reference = lessons_->takeReference(); !reference.isEmpty()) {
+            compare_->setReference(reference);
             tabs_->setCurrentWidget(compare_);
         }
         if (doc.complete)
@@ -498,8 +396,7 @@ void MainWindow::onFinished(const ResultDocument& doc, const QString& error) {
 }
 
 void MainWindow::onRunningChanged(bool running) {
-    runButton_->setEnabled(!running);
-    stopButton_->setEnabled(running);
+    status_->setRunning(running);
     config_->setEnabled(!running);
     updateActions();
 }

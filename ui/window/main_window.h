@@ -33,6 +33,8 @@ class ResultsModel;
 class RunController;
 class FileInspector;
 class FrozenTableView;
+class LessonPanel;
+class RunStatus;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -101,13 +103,7 @@ private:
     void fitToScreen();
     // The side panels' widths when open, and the least the chart's column keeps.
     static constexpr int kConfigPanelWidth = 390, kTeachingPanelWidth = 280, kChartMinWidth = 420;
-    void showLesson(const Lesson& lesson, const QString& next);
     void judgeLesson(const ResultDocument& doc);
-    void resetLessonText();
-    bool isLessonPlan(const Plan& plan) const;
-    // Results of this plan are about to be shown: the lesson stays above them only when they
-    // are its own comparison, and without a verdict about other results.
-    void showLessonFor(const Plan& plan);
     void buildActions();
     void saveSettings() const;
     void refreshFileStatus();
@@ -141,17 +137,10 @@ private:
     CompareView* compare_ = nullptr;
     int logTab_ = 0;
     std::optional<ResultDocument> baseline_;
-    QString pendingReference_;      // a lesson's reference, applied when its run finishes
-    std::optional<Lesson> lesson_;  // the lesson chosen last: its run is judged at the end
-    QString lessonNext_;            // what the lesson says to do next
-    QFrame* lessonFrame_ = nullptr; // the lesson's text and its close button
-    QTextBrowser* lessonPanel_ = nullptr;
+    LessonPanel* lessons_ = nullptr; // the lesson chosen last, above the tabs
     QTextBrowser* explanation_ = nullptr;
     QLabel* banner_ = nullptr;
-    QProgressBar* progress_ = nullptr;
-    QLabel* progressText_ = nullptr;
-    QPushButton* runButton_ = nullptr;
-    QPushButton* stopButton_ = nullptr;
+    RunStatus* status_ = nullptr; // progress, where the run is, Run and Stop
     RunController* controller_ = nullptr;
     FileInspector* inspector_ = nullptr;
     QString fileProblem_;   // why the last file looked at cannot be measured
@@ -161,7 +150,6 @@ private:
     QList<QAction*> resultActions_;
     bool bannerFromInput_ = false; // the banner says what is wrong with the input
     bool refining_ = false;        // the run under way adds rounds to the shown one
-    double refineMaxTime_ = 0;     // seconds the refinement may take
 };
 
 } // namespace readscope::ui

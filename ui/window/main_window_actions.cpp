@@ -8,6 +8,7 @@
 #include "frozen_table_view.h"
 #include "generate_dialog.h"
 #include "help_pages.h"
+#include "lesson_panel.h"
 #include "lessons.h"
 #include "recovery_file.h"
 #include "results_model.h"
@@ -195,7 +196,7 @@ void MainWindow::buildActions() {
     lessonToggle->setShortcut(QKeySequence("Ctrl+3"));
     lessonToggle->setCheckable(true);
     connect(view, &QMenu::aboutToShow, lessonToggle, [this, lessonToggle] {
-        lessonToggle->setEnabled(lesson_.has_value());
+        lessonToggle->setEnabled(lessons_->hasLesson());
         lessonToggle->setChecked(!lessonText().isEmpty());
     });
     connect(lessonToggle, &QAction::triggered, this, [this, lessonToggle] {
@@ -288,7 +289,7 @@ QString MainWindow::restoreRecovery() {
     model_->setDocument(*doc);
     table_->scrollToStart();
     config_->setPlan(doc->plan);
-    showLessonFor(doc->plan);
+    lessons_->showFor(doc->plan);
     refreshComparison();
     log(QString("restored %1 finished cells of an interrupted run").arg(doc->cells.size()));
     removeRecoveryFile();
@@ -350,8 +351,7 @@ void MainWindow::applyLesson(int index) {
             ? QString("Press Run (Ctrl+R) and watch the chart.")
             : QString("Press Run (Ctrl+R); then open the Compare tab, which compares against %1.")
                   .arg(lesson.reference);
-    showLesson(lesson, next);
-    pendingReference_ = lesson.reference;
+    lessons_->showLesson(lesson, next);
 }
 
 QString MainWindow::openResults(const QString& path) {
@@ -362,7 +362,7 @@ QString MainWindow::openResults(const QString& path) {
         return QString::fromStdString(doc.error().message);
     model_->setDocument(*doc);
     table_->scrollToStart();
-    showLessonFor(doc->plan);
+    lessons_->showFor(doc->plan);
     judgeLesson(*doc);
     // Show the plan that made the results, but keep measuring the file already chosen: the
     // document's file may be on another machine or long gone.

@@ -1,0 +1,70 @@
+// The window's bottom bar on its own: where the run is in words, the refinement's bound instead
+// of an ETA, and the Run and Stop buttons as a person clicks them.
+#include "run_status.h"
+
+#include <QLabel>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QTest>
+
+using namespace readscope;
+using namespace readscope::ui;
+
+class TestRunStatus : public QObject {
+    Q_OBJECT
+private slots:
+    void saysWhereTheRunIs() {
+        RunStatus status;
+        auto* text = status.findChild<QLabel*>("progressText");
+        auto* bar = status.findChild<QProgressBar*>();
+        QVERIFY(text && bar);
+        status.starting("Starting…");
+        Progress p;
+        p.step = 25;
+        p.total = 100;
+        p.rangeBytes = 1 << 20;
+        p.strategy = "pread-uninit";
+        p.phase = "round 7/12";
+        p.elapsedSeconds = 12;
+        p.etaSeconds = 40;
+        status.showProgress(p);
+        QCOMPARE(text->text(),
+                 QString("1 MiB · pread-uninit · round 7/12 — elapsed 0:12, ETA 0:40"));
+        QCOMPARE(bar->value(), 250);
+        // A refinement: no fixed end, and the time it may still take instead of an ETA.
+        status.refining(60);
+        QCOMPARE(bar->maximum(), 0);
+        p.elapsedSeconds = 15;
+        status.showProgress(p);
+        QVERIFY2(text->text().endsWith("elapsed 0:15, at most 0:45 left"),
+                 qPrintable(text->text()));
+        status.finished("Finished in 0:16.", true);
+        QCOMPARE(bar->maximum(), 1000);
+        QCOMPARE(bar->value(), 1000);
+        QCOMPARE(clockText(-1), QString("–"));
+        QCOMPARE(clockText(125.4), QString("2:05"));
+    }
+
+    void buttonsFollowTheRun() {
+        RunStatus status;
+        status.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&status));
+        auto* run = status.findChild<QPushButton*>("runButton");
+        auto* stop = status.findChild<QPushButton*>("stopButton");
+        QSignalSpy runs(&status, &RunStatus::runClicked), stops(&status, &RunStatus::stopClicked);
+        status.setRunning(false);
+        QTest::mouseClick(run, Qt::LeftButton);
+        QCOMPARE(runs.count(), 1);
+        QVERIFY(!stop->isEnabled());
+        status.setRunning(true);
+        QVERIFY(!run->isEnabled());
+        QTest::mouseClick(stop, Qt::LeftButton);
+        QCOMPARE(stops.count(), 1);
+        QTest::mouseClick(run, Qt::LeftButton); // disabled while running
+        QCOMPARE(runs.count(), 1);
+    }
+};
+
+QTEST_MAIN(TestRunStatus)
+#include "tst_run_status.moc"

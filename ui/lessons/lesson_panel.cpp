@@ -1,0 +1,75 @@
+#include "lesson_panel.h"
+
+#include "readscope/finding.h"
+
+#include <QHBoxLayout>
+#include <QTextBrowser>
+#include <QToolButton>
+
+namespace readscope::ui {
+
+LessonPanel::LessonPanel(QWidget* parent) : QFrame(parent) {
+    setObjectName("lessonFrame");
+    auto* layout = new QHBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    browser_ = new QTextBrowser;
+    browser_->setObjectName("lessonPanel");
+    browser_->setMaximumHeight(150);
+    auto* close = new QToolButton;
+    close->setObjectName("closeLesson");
+    close->setText("×");
+    close->setToolTip("Close the lesson (View ▸ Lesson shows it again)");
+    close->setAutoRaise(true);
+    connect(close, &QToolButton::clicked, this, &QWidget::hide);
+    layout->addWidget(browser_, 1);
+    layout->addWidget(close, 0, Qt::AlignTop);
+    hide();
+}
+
+void LessonPanel::showLesson(const Lesson& lesson, const QString& next) {
+    lesson_ = lesson;
+    next_ = next;
+    pendingReference_ = lesson.reference;
+    resetText();
+    show();
+}
+
+void LessonPanel::resetText() {
+    if (lesson_)
+        browser_->setHtml(QString("<b>Lesson: %1</b> %2 <i>%3</i>")
+                              .arg(lesson_->title.toHtmlEscaped(), lesson_->text.toHtmlEscaped(),
+                                   next_.toHtmlEscaped()));
+}
+
+bool LessonPanel::isLessonPlan(const Plan& plan) const {
+    // Sizes and rounds may be changed, as a person shortens a lesson's run.
+    return lesson_ && plan.strategies == lesson_->plan.strategies &&
+           plan.pattern == lesson_->plan.pattern && plan.cache == lesson_->plan.cache;
+}
+
+void LessonPanel::showFor(const Plan& plan) {
+    if (!lesson_)
+        return;
+    resetText(); // a verdict about other results does not stay above these
+    setVisible(isLessonPlan(plan));
+}
+
+void LessonPanel::toggle() {
+    if (lesson_)
+        setVisible(isHidden());
+}
+
+QString LessonPanel::judge(const ResultDocument& doc) {
+    // Only the lesson's own run, finished.
+    if (!lesson_ || !lesson_->finding || !doc.complete || !isLessonPlan(doc.plan))
+        return {};
+    const auto verdict = judgeFinding(doc, *lesson_->finding);
+    const QString text = verdict ? QString::fromStdString(verdict->text)
+                                 : QString("This run measured neither side of the finding.");
+    browser_->append(QString("<p><b>This machine:</b> %1</p>").arg(text.toHtmlEscaped()));
+    return text;
+}
+
+QString LessonPanel::text() const { return isHidden() ? QString() : browser_->toPlainText(); }
+
+} // namespace readscope::ui

@@ -1,0 +1,51 @@
+#pragma once
+// The lesson chosen last, above the results: its text and what to do next, and, when its own
+// run finishes, whether this machine agrees with the published finding. It hides for results
+// of other plans (a verdict about other results does not stay above them) and has a close
+// button; View ▸ Lesson toggles it. Works without the main window (tst_lesson_panel).
+#include "lessons.h"
+
+#include "readscope/result_document.h"
+
+#include <QFrame>
+
+#include <optional>
+#include <utility>
+
+class QTextBrowser;
+
+namespace readscope::ui {
+
+class LessonPanel : public QFrame {
+    Q_OBJECT
+public:
+    explicit LessonPanel(QWidget* parent = nullptr);
+
+    // Shows the lesson with what to do next; its reference (if any) waits for its run.
+    void showLesson(const Lesson& lesson, const QString& next);
+    bool hasLesson() const { return lesson_.has_value(); }
+    // Results of this plan are about to be shown: the lesson stays only above its own
+    // comparison (its strategies, pattern and cache), without a verdict about other results.
+    void showFor(const Plan& plan);
+    // A finished document: the lesson's own run gets the verdict appended, returned for the
+    // log; anything else returns an empty string.
+    QString judge(const ResultDocument& doc);
+    // The lesson's reference strategy for the Compare tab, once: empty after it was taken, or
+    // when a run of another plan started.
+    QString takeReference() { return std::exchange(pendingReference_, QString()); }
+    void dropReference() { pendingReference_.clear(); }
+    void toggle();        // shows or hides the lesson chosen last
+    QString text() const; // what it says; empty when hidden
+    // The lesson's own comparison: its strategies, pattern and cache.
+    bool isLessonPlan(const Plan& plan) const;
+
+private:
+    void resetText();
+
+    std::optional<Lesson> lesson_;
+    QString next_;             // what the lesson says to do next
+    QString pendingReference_; // applied when its run finishes
+    QTextBrowser* browser_;
+};
+
+} // namespace readscope::ui

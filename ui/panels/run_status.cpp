@@ -1,0 +1,90 @@
+#include "run_status.h"
+
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QProgressBar>
+#include <QPushButton>
+
+#include <algorithm>
+
+namespace readscope::ui {
+
+QString clockText(double seconds) {
+    if (seconds < 0)
+        return "–";
+    const int s = int(seconds + 0.5);
+    return QString("%1:%2").arg(s / 60).arg(s % 60, 2, 10, QChar('0'));
+}
+
+RunStatus::RunStatus(QWidget* parent) : QWidget(parent) {
+    bar_ = new QProgressBar;
+    bar_->setRange(0, 1000);
+    bar_->setTextVisible(true);
+    text_ = new QLabel("Ready.");
+    text_->setObjectName("progressText");
+    run_ = new QPushButton("Run");
+    run_->setObjectName("runButton");
+    run_->setToolTip("Run the sweep (Ctrl+R)");
+    stop_ = new QPushButton("Stop");
+    stop_->setObjectName("stopButton");
+    stop_->setToolTip("Stop, keeping finished cells (Esc)");
+    connect(run_, &QPushButton::clicked, this, &RunStatus::runClicked);
+    connect(stop_, &QPushButton::clicked, this, &RunStatus::stopClicked);
+    auto* layout = new QHBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(bar_, 2);
+    layout->addWidget(text_, 3);
+    layout->addWidget(run_);
+    layout->addWidget(stop_);
+}
+
+void RunStatus::starting(const QString& text) {
+    refineMaxSeconds_ = -1;
+    bar_->setRange(0, 1000);
+    bar_->setValue(0);
+    text_->setText(text);
+}
+
+void RunStatus::refining(double maxSeconds) {
+    refineMaxSeconds_ = maxSeconds;
+    bar_->setRange(0, 0); // rounds go on until the cells are sure: no fixed end
+    text_->setText("Refining…");
+}
+
+void RunStatus::showProgress(const Progress& p) {
+    const bool refining = refineMaxSeconds_ >= 0;
+    if (p.total && !refining)
+        bar_->setValue(int(p.step * 1000 / p.total));
+    QStringList parts; // "1 MiB · pread-uninit · round 7/12"; no strategy as a round begins
+    if (p.rangeBytes)
+        parts << QString::fromStdString(
+            pointText({p.rangeBytes, p.bufferOffset, p.threads, p.queueDepth}));
+    if (!p.strategy.empty())
+        parts << QString::fromStdString(p.strategy);
+    parts << QString::fromStdString(p.phase);
+    const QString where = parts.join(" · ");
+    // A refinement ends when its cells are sure or at its maximum time: no ETA, a bound.
+    text_->setText(refining
+                       ? QString("%1 — elapsed %2, at most %3 left")
+                             .arg(where, clockText(p.elapsedSeconds),
+                                  clockText(std::max(0.0, refineMaxSeconds_ - p.elapsedSeconds)))
+                       : QString("%1 — elapsed %2, ETA %3")
+                             .arg(where, clockText(p.elapsedSeconds), clockText(p.etaSeconds)));
+}
+
+void RunStatus::finished(const QString& text, bool done) {
+    refineMaxSeconds_ = -1;
+    bar_->setRange(0, 1000);
+    if (done)
+        bar_->setValue(1000);
+    text_->setText(text);
+}
+
+void RunStatus::setText(const QString& text) { text_->setText(text); }
+
+void RunStatus::setRunning(bool running) {
+    run_->setEnabled(!running);
+    stop_->setEnabled(running);
+}
+
+} // namespace readscope::ui

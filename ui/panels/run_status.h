@@ -1,0 +1,44 @@
+#pragma once
+// The window's bottom bar: the progress bar, where the run is in words ("1 MiB · pread-uninit ·
+// round 7/12 — elapsed 0:12, ETA 0:40"), and the Run and Stop buttons.
+#include "readscope/runner.h"
+
+#include <QWidget>
+
+class QLabel;
+class QProgressBar;
+class QPushButton;
+
+namespace readscope::ui {
+
+// "2:05"; "–" for an unknown time.
+QString clockText(double seconds);
+
+class RunStatus : public QWidget {
+    Q_OBJECT
+public:
+    explicit RunStatus(QWidget* parent = nullptr);
+
+    void starting(const QString& text); // a run (or refinement, bounded = false) begins
+    // A refinement: rounds go on until the cells are sure or maxSeconds have passed, so the bar
+    // has no fixed end and the text says the bound instead of an ETA.
+    void refining(double maxSeconds);
+    void showProgress(const Progress& p);
+    // The run ended: a full bar when `done`, and what happened.
+    void finished(const QString& text, bool done);
+    void setText(const QString& text);
+    void setRunning(bool running); // Run enabled when not, Stop when it is
+
+signals:
+    void runClicked();
+    void stopClicked();
+
+private:
+    QProgressBar* bar_;
+    QLabel* text_;
+    QPushButton* run_;
+    QPushButton* stop_;
+    double refineMaxSeconds_ = -1; // < 0: not refining
+};
+
+} // namespace readscope::ui
