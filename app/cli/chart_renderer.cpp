@@ -3,11 +3,16 @@
 #ifdef READSCOPE_CLI_CHART
 #include "chart_file.h"
 
-#include <QApplication>
-#include <QDir>
-#include <QLibraryInfo>
+#include <fmt/format.h>
 
-#include <memory>
+#include <QApplication>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+
+#include <sys/wait.h>
+#include <unistd.h>
 #endif
 
 namespace readscope::cli {
@@ -20,34 +25,44 @@ Status renderChart(const ResultDocument&, const std::string&) {
 #else
 namespace {
 
-// Whether Qt can start without a display: its offscreen platform plugin is installed (Debian:
-// qt6-qpa-plugins). Without it QApplication would abort the whole program.
-bool offscreenAvailable() {
-    QStringList folders = qEnvironmentVariable("QT_PLUGIN_PATH").split(':', Qt::SkipEmptyParts);
-    folders << QLibraryInfo::path(QLibraryInfo::PluginsPath);
-    for (const auto& folder : folders)
-        if (!QDir(folder + "/platforms").entryList({"*qoffscreen*"}, QDir::Files).isEmpty())
-            return true;
-    return false;
-}
-
-} // namespace
-
-Status renderChart(const ResultDocument& doc, const std::string& chartPath) {
-    std::unique_ptr<QApplication> app;
-    if (!QCoreApplication::instance()) {
-        if (!offscreenAvailable())
-            return Error{"Qt's offscreen platform plugin is not installed (Debian: "
-                         "qt6-qpa-plugins), so no chart was rendered"};
-        static int argc = 3;
-        static char name[] = "readscope-cli", platform[] = "-platform", offscreen[] = "offscreen";
-        static char* argv[] = {name, platform, offscreen, nullptr};
-        app = std::make_unique<QApplication>(argc, argv);
-    }
+// In this process: an offscreen QApplication (whatever display there is), the chart, gone.
+Status drawChart(const ResultDocument& doc, const std::string& chartPath) {
+    int argc = 3;
+    char name[] = "readscope-cli", platform[] = "-platform", offscreen[] = "offscreen";
+    char* argv[] = {name, platform, offscreen, nullptr};
+    QApplication app(argc, argv);
     const QString error = ui::saveDocumentChart(doc, QString::fromStdString(chartPath));
     if (!error.isEmpty())
         return Error{error.toStdString()};
     return okStatus();
+}
+
+} // namespace
+
+// Drawn in a child process: Qt aborts the process it runs in when it cannot start (no
+// offscreen platform plugin, a library missing), and the run's report, findings and exit
+// status must not go with it. The child's locale and Qt state go with the child, too.
+Status renderChart(const ResultDocument& doc, const std::string& chartPath) {
+    std::fflush(nullptr);
+    const pid_t child = ::fork();
+    if (child < 0)
+        return Error{fmt::format("could not start the chart's renderer: {}", std::strerror(errno))};
+    if (child == 0) {
+        const Status st = drawChart(doc, chartPath);
+        if (!st)
+            std::fprintf(stderr, "readscope-cli: %s\n", st.error().message.c_str());
+        std::fflush(nullptr);
+        ::_exit(st ? 0 : 1);
+    }
+    int status = 0;
+    while (::waitpid(child, &status, 0) < 0 && errno == EINTR) {
+    }
+    if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
+        return okStatus();
+    return Error{WIFEXITED(status)
+                     ? std::string("no chart was rendered (see above)")
+                     : "no chart was rendered: Qt could not start offscreen (Debian: is "
+                       "qt6-qpa-plugins installed?)"};
 }
 #endif
 

@@ -89,11 +89,11 @@ public:
             runInterleaved();
         }
         doc_.complete = !stop_.stop_requested();
-        if (!doc_.complete)
-            doc_.note =
-                doc_.note.empty()
-                    ? "stopped before every cell finished; finished cells are kept"
-                    : "stopped before every cell finished; finished cells are kept; " + doc_.note;
+        if (!doc_.complete) {
+            const std::string stopped =
+                "stopped before every cell finished; finished cells are kept";
+            doc_.note = doc_.note.empty() ? stopped : stopped + "; " + doc_.note;
+        }
         return std::move(doc_);
     }
 
@@ -128,9 +128,14 @@ private:
             doc_.deviceLimitMissing = "the whole-file sweep reads copies in another folder (" +
                                       sweep_->elsewhereBecause() +
                                       "), maybe on another device than the one measured";
-            sink_.onWarning("no device limit: " + doc_.deviceLimitMissing);
-            return;
+        } else {
+            measureDeviceLimitNow();
         }
+        if (!doc_.deviceLimitMissing.empty())
+            sink_.onWarning("no device limit: " + doc_.deviceLimitMissing);
+    }
+
+    void measureDeviceLimitNow() {
         progress_.restartClock();
         report("measuring the device limit (untimed)", "", {});
         auto limit = deviceLimitFor(file_, stop_);
@@ -138,7 +143,6 @@ private:
             doc_.deviceLimit = std::move(*limit);
         } else if (!stop_.stop_requested()) {
             doc_.deviceLimitMissing = limit.error().message;
-            sink_.onWarning("no device limit: " + doc_.deviceLimitMissing);
         }
     }
 

@@ -32,8 +32,7 @@ Status WholeFileSweep::use(std::uint64_t size, std::vector<Lane>& lanes, std::ve
         return probe.error();
     copy_ = std::move(*probe);
     if (auto st = cache.open(copy_); !st)
-        return Error{fmt::format("cannot open the whole-file copy '{}': {}", copy_.path,
-                                 std::strerror(errno))};
+        return Error{"the whole-file copy: " + st.error().message};
     for (std::size_t i = 0; i < lanes.size(); ++i) {
         auto& lane = lanes[i];
         if (!lane.unavailable.empty())
