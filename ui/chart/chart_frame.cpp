@@ -55,6 +55,9 @@ ChartFrame::ChartFrame(QCustomPlot* plot, const QFont& titleFont) : plot_(plot) 
     side->addElement(1, 0, new QCPLayoutElement(plot_));
     side->setRowStretchFactor(0, 0.001);
     legendRow_ = new QCPLayoutGrid; // the legend's row under a narrow plot, with a spacer
+    // Out of the layout (the legend beside the plot) it belongs to nothing: the plot owns it,
+    // as the layout hands back what it takes out (side_, when the legend is below).
+    legendRow_->setParent(plot_);
     legendRow_->addElement(0, 1, new QCPLayoutElement(plot_));
     legendRow_->setColumnStretchFactor(0, 0.001);
     plot_->legend->setMargins(QMargins(8, 6, 8, 6));
