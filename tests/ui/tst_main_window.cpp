@@ -895,10 +895,10 @@ private slots:
         const QString saved = dir.filePath("base.json");
         QVERIFY(w.saveResults(saved).isEmpty());
         QVERIFY(w.loadBaseline(saved).isEmpty()); // switches to Compare
-        auto* table = w.findChild<QTableWidget*>("compareTable");
-        QVERIFY(table && table->isVisible() && table->rowCount() > 0);
-        QCOMPARE(table->horizontalHeaderItem(3)->text(), QString("Verdict"));
-        const QRect verdict = table->visualItemRect(table->item(0, 3));
+        auto* table = w.findChild<QTableView*>("compareTable");
+        QVERIFY(table && table->isVisible() && table->model()->rowCount() > 0);
+        QCOMPARE(table->model()->headerData(3, Qt::Horizontal).toString(), QString("Verdict"));
+        const QRect verdict = table->visualRect(table->model()->index(0, 3));
         QVERIFY2(table->viewport()->rect().contains(verdict),
                  qPrintable(QString("verdict at x %1..%2, viewport %3 wide")
                                 .arg(verdict.left())

@@ -1,5 +1,7 @@
 #include "compare_view.h"
 
+#include "comparison_model.h"
+
 #include "readscope/comparison_text.h"
 #include "readscope/machine_drift_store.h"
 #include "readscope/units.h"
@@ -11,7 +13,7 @@
 #include <QLabel>
 #include <QPushButton>
 #include <QScrollBar>
-#include <QTableWidget>
+#include <QTableView>
 #include <QVBoxLayout>
 
 namespace readscope::ui {
@@ -25,14 +27,6 @@ std::string joined(const std::vector<std::string>& items) {
     for (const auto& item : items)
         out += (out.empty() ? "" : "; ") + item;
     return out;
-}
-
-QColor verdictColor(Verdict v) {
-    switch (v) {
-    case Verdict::Faster: return QColor(0x2c, 0xa0, 0x2c);
-    case Verdict::Slower: return QColor(0xd6, 0x27, 0x28);
-    default: return {};
-    }
 }
 
 } // namespace
@@ -59,13 +53,10 @@ CompareView::CompareView(QWidget* parent) : QWidget(parent) {
     notes_->setWordWrap(true);
     notes_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     layout->addWidget(notes_);
-    table_ = new QTableWidget(this);
+    model_ = new ComparisonModel(this);
+    table_ = new QTableView(this);
     table_->setObjectName("compareTable");
-    table_->setColumnCount(8);
-    // What changed and whether it is real first, so both stay in view on a narrow window;
-    // the medians they come from last.
-    table_->setHorizontalHeaderLabels({"Strategy", "Range", "Change", "Verdict", "95% interval",
-                                       "p", "Baseline GB/s", "Current GB/s"});
+    table_->setModel(model_);
     table_->horizontalHeader()->setStretchLastSection(true);
     table_->verticalHeader()->hide();
     table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
@@ -101,7 +92,7 @@ void CompareView::setReference(const QString& strategy) {
 
 void CompareView::setThreshold(double fraction) { threshold_->setValue(fraction * 100); }
 
-int CompareView::rowCount() const { return table_->rowCount(); }
+int CompareView::rowCount() const { return model_->rowCount(); }
 
 QString CompareView::markdown() const {
     return hasComparison() ? QString::fromStdString(comparisonMarkdown(comparison_)) : QString();
@@ -133,27 +124,7 @@ void CompareView::recompute() {
     notes_->setText(notes.join("<br>"));
     notes_->setVisible(!notes.isEmpty());
 
-    table_->setRowCount(int(comparison_.cells.size()));
-    for (int row = 0; row < table_->rowCount(); ++row) {
-        const auto& cc = comparison_.cells[std::size_t(row)];
-        const auto& e = cc.estimate;
-        const auto r = comparisonRowText(cc);
-        const QStringList values = {qs(r.who),      qs(r.point), qs(r.change),   qs(r.verdict),
-                                    qs(r.interval), qs(r.p),     qs(r.baseline), qs(r.current)};
-        constexpr int kVerdict = 3;
-        for (int col = 0; col < values.size(); ++col) {
-            auto* item = new QTableWidgetItem(values[col]);
-            if (col != 0 && col != kVerdict)
-                item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
-            if (col == kVerdict) {
-                if (const QColor c = verdictColor(e.verdict); c.isValid())
-                    item->setForeground(c);
-                if (!e.note.empty())
-                    item->setToolTip(QString::fromStdString(e.note));
-            }
-            table_->setItem(row, col, item);
-        }
-    }
+    model_->setComparison(comparison_);
     table_->resizeColumnsToContents();
     // A new comparison starts at its first column, whatever the last one was scrolled to.
     table_->horizontalScrollBar()->setValue(0);

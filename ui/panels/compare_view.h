@@ -10,9 +10,11 @@
 class QComboBox;
 class QDoubleSpinBox;
 class QLabel;
-class QTableWidget;
+class QTableView;
 
 namespace readscope::ui {
+
+class ComparisonModel;
 
 class CompareView : public QWidget {
     Q_OBJECT
@@ -37,7 +39,8 @@ private:
     QComboBox* against_;
     QDoubleSpinBox* threshold_;
     QLabel* notes_;
-    QTableWidget* table_;
+    QTableView* table_;
+    ComparisonModel* model_;
     ResultDocument current_;
     std::optional<ResultDocument> baseline_;
     Comparison comparison_;

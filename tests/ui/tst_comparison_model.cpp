@@ -1,0 +1,84 @@
+// The Compare tab's model, as QAbstractItemModelTester checks every model: its rows are the
+// comparison's cells with the same words as the Markdown, the verdict coloured and explained.
+#include "comparison_model.h"
+
+#include "readscope/comparison_text.h"
+
+#include <QAbstractItemModelTester>
+#include <QColor>
+#include <QTest>
+
+using namespace readscope;
+using namespace readscope::ui;
+
+namespace {
+
+// A cell whose twelve rounds read at `gbps`, spread by ±1%.
+Cell cellAt(const std::string& id, std::uint64_t size, double gbps) {
+    Cell c;
+    c.strategy = id;
+    c.rangeBytes = size;
+    for (int r = 1; r <= 12; ++r) {
+        Sample s;
+        s.round = r;
+        s.bytes = 1000000000;
+        s.seconds = 1.0 / (gbps * (1 + 0.01 * ((r % 3) - 1)));
+        c.samples.push_back(s);
+    }
+    c.summarize();
+    return c;
+}
+
+ResultDocument run(double uninitGbps) {
+    ResultDocument doc;
+    doc.plan.sizes = {65536, 1 << 20};
+    doc.plan.strategies = {"pread-zerofill", "pread-uninit"};
+    for (auto size : doc.plan.sizes) {
+        doc.cells.push_back(cellAt("pread-zerofill", size, 5));
+        doc.cells.push_back(cellAt("pread-uninit", size, uninitGbps));
+    }
+    return doc;
+}
+
+} // namespace
+
+class TestComparisonModel : public QObject {
+    Q_OBJECT
+private slots:
+    void rowsAreTheComparisonsCells() {
+        ComparisonModel model;
+        QAbstractItemModelTester tester(&model,
+                                        QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QCOMPARE(model.rowCount(), 0);
+        const Comparison c = compareToReference(run(8), "pread-zerofill", 0.02);
+        model.setComparison(c);
+        QCOMPARE(model.rowCount(), int(c.cells.size()));
+        QCOMPARE(model.columnCount(), int(ComparisonModel::ColumnCount));
+        QCOMPARE(model.headerData(ComparisonModel::VerdictColumn, Qt::Horizontal).toString(),
+                 QString("Verdict"));
+        for (int row = 0; row < model.rowCount(); ++row) {
+            const auto text = comparisonRowText(c.cells[std::size_t(row)]);
+            QCOMPARE(model.index(row, ComparisonModel::Who).data().toString(),
+                     QString::fromStdString(text.who));
+            QCOMPARE(model.index(row, ComparisonModel::VerdictColumn).data().toString(),
+                     QString::fromStdString(text.verdict));
+            QCOMPARE(model.index(row, ComparisonModel::Change).data().toString(),
+                     QString::fromStdString(text.change));
+        }
+        // pread-uninit at 8 GB/s against 5: faster, in green.
+        const QModelIndex verdict = model.index(0, ComparisonModel::VerdictColumn);
+        QCOMPARE(verdict.data().toString(), QString("faster"));
+        QCOMPARE(verdict.data(Qt::ForegroundRole).value<QColor>(), QColor(0x2c, 0xa0, 0x2c));
+        // The same speeds: within noise, and why as the tooltip.
+        model.setComparison(compareToReference(run(5), "pread-zerofill", 0.02));
+        const QModelIndex same = model.index(0, ComparisonModel::VerdictColumn);
+        QVERIFY(same.data().toString().startsWith("within noise"));
+        QVERIFY(!same.data(Qt::ToolTipRole).toString().isEmpty());
+        QVERIFY(!same.data(Qt::ForegroundRole).isValid());
+        model.setComparison({});
+        QCOMPARE(model.rowCount(), 0);
+    }
+};
+
+QTEST_MAIN(TestComparisonModel)
+#include "tst_comparison_model.moc"
