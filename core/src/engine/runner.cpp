@@ -17,6 +17,7 @@
 #include "readscope/file_status.h"
 #include "readscope/generator.h"
 #include "readscope/ranges.h"
+#include "readscope/run_notes.h"
 #include "readscope/units.h"
 #include "round.h"
 #include "scheduler.h"
@@ -89,11 +90,8 @@ public:
             runInterleaved();
         }
         doc_.complete = !stop_.stop_requested();
-        if (!doc_.complete) {
-            const std::string stopped =
-                "stopped before every cell finished; finished cells are kept";
-            doc_.note = doc_.note.empty() ? stopped : stopped + "; " + doc_.note;
-        }
+        if (!doc_.complete)
+            doc_.note = stoppedNote(doc_.note);
         return std::move(doc_);
     }
 
@@ -102,15 +100,13 @@ private:
     void warnBeforeRounds() {
         for (const auto& lane : lanes_)
             if (!lane.unavailable.empty())
-                sink_.onWarning(
-                    fmt::format("{} is unavailable: {}", lane.info->id, lane.unavailable));
+                sink_.onWarning(unavailableWarning(lane.info->id, lane.unavailable));
         if (auto skipped = skippedFileSizesText(plan_, file_); !skipped.empty()) {
             doc_.note = std::move(skipped); // kept with the figures, not only said
             sink_.onWarning(doc_.note);
         }
         if (!file_.residencyVerifiable && !file_.residencyByNowait)
-            sink_.onWarning(
-                fmt::format("page-cache residency cannot be verified: {}", file_.residencyReason));
+            sink_.onWarning(residencyUnverifiableWarning(file_.residencyReason));
         if (const auto why = platform::faultsUncountedReason(); !why.empty()) {
             sink_.onWarning(why);
             doc_.note = why;
@@ -125,14 +121,12 @@ private:
     // has it from the first cell on. Without one the run goes on, and says why.
     void measureDeviceLimit() {
         if (sweep_ && !sweep_->elsewhereBecause().empty()) {
-            doc_.deviceLimitMissing = "the whole-file sweep reads copies in another folder (" +
-                                      sweep_->elsewhereBecause() +
-                                      "), maybe on another device than the one measured";
+            doc_.deviceLimitMissing = copiesElsewhereNoLimit(sweep_->elsewhereBecause());
         } else {
             measureDeviceLimitNow();
         }
         if (!doc_.deviceLimitMissing.empty())
-            sink_.onWarning("no device limit: " + doc_.deviceLimitMissing);
+            sink_.onWarning(noDeviceLimitWarning(doc_.deviceLimitMissing));
     }
 
     void measureDeviceLimitNow() {
@@ -156,8 +150,7 @@ private:
     void fail(Cell& cell, std::string message) {
         cell.status = CellStatus::Failed;
         cell.message = std::move(message);
-        sink_.onWarning(fmt::format("{} at {} failed: {}", cell.strategy, pointText(cell.point()),
-                                    cell.message));
+        sink_.onWarning(cellFailedWarning(cell));
     }
 
     PointRun makePoint(const SweepPoint& point) const {
@@ -415,10 +408,7 @@ private:
         const auto change = changeSince(file_);
         if (change && !changeReported_) {
             changeReported_ = true;
-            sink_.onWarning(fmt::format("'{}' changed during the run ({}): cells from {} on "
-                                        "are flagged",
-                                        file_.path, fileChangeText(*change),
-                                        formatSize(run.point.rangeBytes)));
+            sink_.onWarning(fileChangedWarning(file_.path, *change, run.point.rangeBytes));
         }
         for (auto& cell : run.cells) {
             if (stopped && cell.samples.empty() && cell.status == CellStatus::Ok)
@@ -432,8 +422,7 @@ private:
         const FinishedCellContext context{
             plan_, file_, cache_.reading(), sweep_ ? &*sweep_ : nullptr, change, stopped};
         if (finishWithConditions(cell, context) && cell.measured())
-            sink_.onWarning(
-                fmt::format("{} at {}: {}", cell.strategy, pointText(cell.point()), cell.notes()));
+            sink_.onWarning(cellNotesWarning(cell));
         sink_.onCellFinished(cell);
         doc_.cells.push_back(cell);
     }

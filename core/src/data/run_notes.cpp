@@ -1,0 +1,43 @@
+#include "readscope/run_notes.h"
+
+#include "readscope/units.h"
+
+#include <fmt/format.h>
+
+namespace readscope {
+
+std::string unavailableWarning(std::string_view strategy, const std::string& reason) {
+    return fmt::format("{} is unavailable: {}", strategy, reason);
+}
+
+std::string residencyUnverifiableWarning(const std::string& why) {
+    return "page-cache residency cannot be verified: " + why;
+}
+
+std::string copiesElsewhereNoLimit(const std::string& because) {
+    return "the whole-file sweep reads copies in another folder (" + because +
+           "), maybe on another device than the one measured";
+}
+
+std::string noDeviceLimitWarning(const std::string& why) { return "no device limit: " + why; }
+
+std::string cellFailedWarning(const Cell& cell) {
+    return fmt::format("{} at {} failed: {}", cell.strategy, pointText(cell.point()), cell.message);
+}
+
+std::string cellNotesWarning(const Cell& cell) {
+    return fmt::format("{} at {}: {}", cell.strategy, pointText(cell.point()), cell.notes());
+}
+
+std::string fileChangedWarning(const std::string& path, const FileChange& change,
+                               std::uint64_t fromRangeBytes) {
+    return fmt::format("'{}' changed during the run ({}): cells from {} on are flagged", path,
+                       fileChangeText(change), formatSize(fromRangeBytes));
+}
+
+std::string stoppedNote(const std::string& earlier) {
+    const std::string stopped = "stopped before every cell finished; finished cells are kept";
+    return earlier.empty() ? stopped : stopped + "; " + earlier;
+}
+
+} // namespace readscope
