@@ -104,15 +104,18 @@ private slots:
         Scheduler scheduler(plan, 3, Clock::now());
         int extraForOne = 0;
         std::vector<int> rounds;
-        const auto end = scheduler.refine([&](std::size_t k) { return k == 1 && extraForOne < 4; },
-                                          [&](std::size_t k, int r) {
-                                              [&] { QCOMPARE(k, std::size_t(1)); }();
-                                              ++extraForOne;
-                                              rounds.push_back(r);
-                                              return RoundEnd::Measured;
-                                          });
+        std::vector<std::size_t> visited;
+        const auto end = scheduler.refine([&](std::size_t k, int r) -> std::optional<RoundEnd> {
+            visited.push_back(k);
+            if (k != 1 || extraForOne == 4)
+                return std::nullopt; // nothing wide there (any more)
+            ++extraForOne;
+            rounds.push_back(r);
+            return RoundEnd::Measured;
+        });
         QCOMPARE(end, RoundEnd::Measured);
         QCOMPARE(rounds, (std::vector<int>{4, 5, 6, 7})); // warm-up 0, planned 1..3
+        QCOMPARE(visited.size(), std::size_t(5 * 3)); // four rounds with a wide point, one without
     }
 
     // ... and stop at the run's maximum time.
@@ -121,11 +124,10 @@ private slots:
         plan.maxTimeSeconds = 1;
         Scheduler scheduler(plan, 2, Clock::now() - std::chrono::seconds(2));
         int calls = 0;
-        scheduler.refine([](std::size_t) { return true; },
-                         [&](std::size_t, int) {
-                             ++calls;
-                             return RoundEnd::Measured;
-                         });
+        scheduler.refine([&](std::size_t, int) -> std::optional<RoundEnd> {
+            ++calls;
+            return RoundEnd::Measured;
+        });
         QCOMPARE(calls, 0);
     }
 

@@ -17,7 +17,6 @@ class QPoint;
 class QColor;
 class QComboBox;
 class QCustomPlot;
-class QCPLayoutGrid;
 class QCPTextElement;
 class QMouseEvent;
 

@@ -25,13 +25,10 @@
 #include <QApplication>
 #include <QClipboard>
 #include <QCloseEvent>
-#include <QFrame>
-#include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QMessageBox>
 #include <QPlainTextEdit>
-#include <QProgressBar>
 #include <QPushButton>
 #include <QScreen>
 #include <QScrollArea>
@@ -42,7 +39,6 @@
 #include <QTableView>
 #include <QTextBrowser>
 #include <QTime>
-#include <QToolButton>
 #include <QVBoxLayout>
 
 #include <algorithm>

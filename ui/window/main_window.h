@@ -13,11 +13,8 @@
 
 #include <optional>
 
-class QFrame;
 class QLabel;
 class QPlainTextEdit;
-class QProgressBar;
-class QPushButton;
 class QSortFilterProxyModel;
 class QTabWidget;
 class QSplitter;

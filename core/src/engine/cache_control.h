@@ -32,6 +32,7 @@ public:
     Status open(const FileProbe& file);
     void close(); // nothing open (a whole-file copy about to be removed)
     const FileProbe& reading() const { return file_; }
+    CacheMode mode() const { return mode_; }
     int fd() const { return fd_.get(); }
 
     // How much of the ranges' pages are cached now.

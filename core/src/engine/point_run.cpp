@@ -6,6 +6,10 @@
 
 namespace readscope {
 
+const Cell* resumedCell(const ResultDocument* from, const Cell& cell) {
+    return from ? from->find(cell.strategy, cell.point()) : nullptr;
+}
+
 PointRun startPoint(const Plan& plan, const FileProbe& target, bool wholeFile,
                     const std::vector<Lane>& lanes, const ResultDocument* resumeFrom,
                     const SweepPoint& point) {
@@ -33,8 +37,7 @@ PointRun startPoint(const Plan& plan, const FileProbe& target, bool wholeFile,
             cell.message = lanes[i].unavailable;
         }
         // A resumed run goes on from the rounds its recovery file kept.
-        if (const Cell* before =
-                resumeFrom ? resumeFrom->find(cell.strategy, cell.point()) : nullptr;
+        if (const Cell* before = resumedCell(resumeFrom, cell);
             before && cell.status == CellStatus::Ok) {
             cell.samples = before->samples;
             for (const auto& sample : cell.samples)

@@ -24,6 +24,10 @@ struct PointRun {
     bool ready = false; // calibrated and verified
 };
 
+// The cell a resumed run's recovery file (`from`, none: not resumed) kept for this strategy and
+// point, if any.
+const Cell* resumedCell(const ResultDocument* from, const Cell& cell);
+
 // The point's ranges (a whole-file sweep's: reads of its copy) and a cell per lane, unavailable
 // where its lane is; a resumed cell starts from the rounds `resumeFrom` kept of it.
 PointRun startPoint(const Plan& plan, const FileProbe& target, bool wholeFile,

@@ -18,7 +18,6 @@
 #include "readscope/generator.h"
 #include "readscope/ranges.h"
 #include "readscope/run_notes.h"
-#include "readscope/units.h"
 #include "round.h"
 #include "scheduler.h"
 #include "verifier.h"
@@ -28,8 +27,6 @@
 
 #include <algorithm>
 #include <atomic>
-#include <cerrno>
-#include <cstring>
 #include <optional>
 
 namespace readscope {
@@ -157,11 +154,6 @@ private:
         return startPoint(plan_, file_, sweep_.has_value(), lanes_, resumeFrom_, point);
     }
 
-    // The cell a resumed run's recovery file kept for this strategy and point, if any.
-    const Cell* resumed(const Cell& cell) const {
-        return resumeFrom_ ? resumeFrom_->find(cell.strategy, cell.point()) : nullptr;
-    }
-
     // A whole-file sweep's point, start to end on its own copy (each point reads a file of its
     // own, made for it and removed after it, however the point ends).
     void runWholeFilePoint(const SweepPoint& point) {
@@ -173,7 +165,7 @@ private:
         report("copying", "", point);
         const auto failCell = [this](Cell& cell, std::string m) { fail(cell, std::move(m)); };
         if (auto st = sweep_->use(point.rangeBytes, lanes_, run.cells, threadsAt(plan_, point),
-                                  cache_, plan_.cache, stop_, failCell);
+                                  cache_, stop_, failCell);
             !st) {
             if (stop_.stop_requested())
                 return;
@@ -205,14 +197,13 @@ private:
             RoundEnd::Stopped)
             return keepWhatWasMeasured(runs);
         if (plan_.precision > 0) {
-            const auto wide = [&](std::size_t k) {
-                return std::ranges::count(wideCells(runs[k]), true) > 0;
-            };
-            const auto more = [&](std::size_t k, int r) {
+            const auto measureWide = [&](std::size_t k, int r) -> std::optional<RoundEnd> {
                 const auto only = wideCells(runs[k]);
+                if (std::ranges::count(only, true) == 0)
+                    return std::nullopt;
                 return measureRound(runs[k], r, &only);
             };
-            if (scheduler.refine(wide, more) == RoundEnd::Stopped)
+            if (scheduler.refine(measureWide) == RoundEnd::Stopped)
                 return keepWhatWasMeasured(runs);
         }
         for (auto& run : runs)
@@ -266,7 +257,7 @@ private:
             if (!usable(lanes_[i], cells[i]))
                 continue;
             report("calibrate", cells[i].strategy, point);
-            const Cell* before = resumed(cells[i]);
+            const Cell* before = resumedCell(resumeFrom_, cells[i]);
             const std::size_t count =
                 before && before->rangesPerRound > 0 && before->rangesPerRound <= run.ranges.size()
                     ? before->rangesPerRound // the prefix its recovered rounds read

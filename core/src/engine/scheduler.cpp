@@ -33,16 +33,17 @@ RoundEnd Scheduler::planned(const Measure& measure) {
     return RoundEnd::Measured;
 }
 
-RoundEnd Scheduler::refine(const std::function<bool(std::size_t)>& wide, const Measure& measure) {
+RoundEnd Scheduler::refine(const MeasureWide& measureWide) {
     const double limit = plan_.maxTimeSeconds > 0 ? plan_.maxTimeSeconds : kDefaultMaxTimeSeconds;
     for (int extra = 1; secondsBetween(runStarted_, Clock::now()) < limit; ++extra) {
         bool any = false;
         shuffle();
         for (const std::size_t k : visit_) {
-            if (!wide(k))
+            const auto end = measureWide(k, plan_.warmup + plan_.rounds - 1 + extra);
+            if (!end)
                 continue;
             any = true;
-            if (measure(k, plan_.warmup + plan_.rounds - 1 + extra) == RoundEnd::Stopped)
+            if (*end == RoundEnd::Stopped)
                 return RoundEnd::Stopped;
             if (secondsBetween(runStarted_, Clock::now()) >= limit)
                 break;

@@ -9,6 +9,7 @@
 
 #include <cstddef>
 #include <functional>
+#include <optional>
 #include <random>
 #include <vector>
 
@@ -35,10 +36,12 @@ public:
 
     // The plan's warm-up and measured rounds over every point. Stopped when a round was.
     RoundEnd planned(const Measure& measure);
-    // --precision: more rounds, each visiting (in a seeded order) only the points for which
-    // wide(k) holds, numbered on after the planned ones, until no point is wide or the run has
-    // taken its maximum time.
-    RoundEnd refine(const std::function<bool(std::size_t)>& wide, const Measure& measure);
+    // --precision: more rounds, each visiting the points in a seeded order, numbered on after
+    // the planned ones, until no point measured anything in a round (it had no cell left too
+    // wide) or the run has taken its maximum time. measureWide(k, r) measures the point's wide
+    // cells and says how it went, or nothing when it had none.
+    using MeasureWide = std::function<std::optional<RoundEnd>(std::size_t point, int round)>;
+    RoundEnd refine(const MeasureWide& measureWide);
 
 private:
     void shuffle();

@@ -22,7 +22,7 @@ Status WholeFileSweep::start(const FileProbe& target) {
 }
 
 Status WholeFileSweep::use(std::uint64_t size, std::vector<Lane>& lanes, std::vector<Cell>& cells,
-                           int threads, CacheControl& cache, CacheMode mode, std::stop_token stop,
+                           int threads, CacheControl& cache, std::stop_token stop,
                            const Fail& fail) {
     auto path = copies_->copy(size, stop);
     if (!path)
@@ -54,7 +54,7 @@ Status WholeFileSweep::use(std::uint64_t size, std::vector<Lane>& lanes, std::ve
             lane.readers.push_back(std::move(*reader));
         }
     }
-    if (mode == CacheMode::Warm)
+    if (cache.mode() == CacheMode::Warm)
         return cache.warm(stop);
     return okStatus();
 }

@@ -26,13 +26,13 @@ public:
     // Empty when the copies sit beside the target; else why not.
     const std::string& elsewhereBecause() const { return copies_->elsewhereBecause(); }
 
-    // A point's copy of `size` bytes made, `cache` on it (warmed on a warm run), and each
+    // A point's copy of `size` bytes made, `cache` on it (warmed in a warm mode), and each
     // usable lane's first `threads` readers opened on it. A lane whose strategy cannot read the
     // copy where it is (tmpfs ...) has its cell unavailable; one whose reader cannot open it,
     // `fail`ed.
     using Fail = std::function<void(Cell&, std::string)>;
     Status use(std::uint64_t size, std::vector<Lane>& lanes, std::vector<Cell>& cells, int threads,
-               CacheControl& cache, CacheMode mode, std::stop_token stop, const Fail& fail);
+               CacheControl& cache, std::stop_token stop, const Fail& fail);
     // After the point: nothing open on its copy, and the copy gone.
     void drop(std::vector<Lane>& lanes, CacheControl& cache);
 
