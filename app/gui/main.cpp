@@ -2,6 +2,8 @@
 #include "config_panel.h"
 #include "generate_dialog.h"
 #include "main_window.h"
+#include "recovery_file.h"
+#include "result_exports.h"
 #include "startup.h"
 
 #include "readscope/generator.h"
@@ -34,7 +36,7 @@ int main(int argc, char** argv) {
     if (!options->exportChart.isEmpty()) {
         QString e = window.openResults(options->results);
         if (e.isEmpty())
-            e = window.exportChart(options->exportChart);
+            e = window.exports().exportChart(options->exportChart);
         if (!e.isEmpty()) {
             std::fprintf(stderr, "readscope: %s\n", qPrintable(e));
             return 1;
@@ -43,7 +45,7 @@ int main(int argc, char** argv) {
     }
     window.restoreSettings();
     window.show();
-    if (window.hasRecovery()) {
+    if (readscope::ui::recoveryFileExists()) {
         const auto answer = QMessageBox::question(
             &window, "readscope",
             "A run was interrupted (the app crashed or was killed). Restore the cells it had "
@@ -53,7 +55,7 @@ int main(int argc, char** argv) {
             if (const QString e = window.restoreRecovery(); !e.isEmpty())
                 QMessageBox::warning(&window, "readscope", e);
         } else {
-            window.discardRecovery();
+            readscope::ui::removeRecoveryFile();
         }
     }
 

@@ -100,7 +100,7 @@ private slots:
         QVERIFY(row >= 0);
         QCOMPARE(w.model()->index(row, ResultsModel::Offset).data().toString(), QString("4096+16"));
         QCOMPARE(w.model()->index(row, ResultsModel::Buffers).data().toString(), QString("16"));
-        QVERIFY(w.markdown().startsWith("| buffer offset |"));
+        QVERIFY(w.exports().markdown().startsWith("| buffer offset |"));
         // The run judged itself: the log and the teaching panel carry the verdict.
         QVERIFY2(w.logText().contains("cliff", Qt::CaseInsensitive), qPrintable(w.logText()));
         QVERIFY(w.findChild<QTextBrowser*>("explanation")

@@ -46,9 +46,10 @@ private slots:
         LessonPanel panel;
         panel.resize(600, 200);
         QVERIFY(!panel.hasLesson());
-        panel.showLesson(lesson, "Press Run.");
+        panel.showLesson(lesson);
         QVERIFY(panel.text().contains(lesson.title));
-        QVERIFY(panel.text().contains("Press Run."));
+        QVERIFY(panel.text().contains("then open the Compare tab, which compares against " +
+                                      lesson.reference));
         Plan other = lesson.plan;
         other.strategies = {"pread-uninit"};
         QVERIFY(!panel.isLessonPlan(other));
@@ -116,7 +117,7 @@ private slots:
         QVERIFY2(w.lessonText().isEmpty(), qPrintable(w.lessonText()));
         QTemporaryDir dir;
         const QString warm = dir.filePath("warm.json");
-        QVERIFY(w.saveResults(warm).isEmpty());
+        QVERIFY(w.exports().saveResults(warm).isEmpty());
 
         // Opening those warm results under the chosen lesson hides it as well.
         action(w, kColdLesson)->trigger();
@@ -135,7 +136,7 @@ private slots:
         QVERIFY(testing::runToEnd(w, *plan));
         QVERIFY2(w.lessonText().contains("This machine:"), qPrintable(w.lessonText()));
         const QString lessonRun = dir.filePath("lesson.json");
-        QVERIFY(w.saveResults(lessonRun).isEmpty());
+        QVERIFY(w.exports().saveResults(lessonRun).isEmpty());
         QVERIFY(w.openResults(warm).isEmpty());
         QVERIFY(w.lessonText().isEmpty());
         QVERIFY(w.openResults(lessonRun).isEmpty());

@@ -313,7 +313,7 @@ private slots:
         QCOMPARE(w.chart()->pointCount("pread-uninit"), 3);
         QCOMPARE(w.chart()->pointCount("mmap-touch"), 3);
         QVERIFY(w.bannerText().isEmpty());
-        QVERIFY(w.markdown().contains("| 64 KiB |"));
+        QVERIFY(w.exports().markdown().contains("| 64 KiB |"));
     }
 
     void notColdCellsAreMarkedEverywhere() {
@@ -337,7 +337,7 @@ private slots:
         for (int i = 0; i < w.chart()->plot()->graphCount(); ++i)
             marked |= w.chart()->plot()->graph(i)->name().startsWith("not cold");
         QVERIFY(marked);
-        QVERIFY(w.markdown().contains("†"));
+        QVERIFY(w.exports().markdown().contains("†"));
     }
 
     void exportsRoundTrip() {
@@ -345,12 +345,12 @@ private slots:
         QVERIFY(testing::runToEnd(w, testing::tinyPlan(*file_)));
         QTemporaryDir dir;
         const QString json = dir.filePath("r.json"), csv = dir.filePath("r.csv");
-        QCOMPARE(w.saveResults(json), QString());
-        QCOMPARE(w.exportSummaryCsv(csv), QString());
-        QCOMPARE(w.exportSamplesCsv(dir.filePath("s.csv")), QString());
+        QCOMPARE(w.exports().saveResults(json), QString());
+        QCOMPARE(w.exports().exportSummaryCsv(csv), QString());
+        QCOMPARE(w.exports().exportSamplesCsv(dir.filePath("s.csv")), QString());
         for (const QString ext : {"png", "pdf", "svg"}) {
             const QString path = dir.filePath("chart." + ext);
-            QCOMPARE(w.exportChart(path), QString());
+            QCOMPARE(w.exports().exportChart(path), QString());
             QVERIFY2(QFileInfo(path).size() > 1000, qPrintable(path));
         }
         QImage png(dir.filePath("chart.png"));
@@ -393,8 +393,8 @@ private slots:
             }
             QCOMPARE(reopened.chart()->graphCountForStrategies(), 2);
         }
-        QVERIFY(!w.exportSummaryCsv(dir.filePath("missing/x.csv")).isEmpty());
-        QVERIFY(!w.exportChart(dir.filePath("chart.bmpx")).isEmpty());
+        QVERIFY(!w.exports().exportSummaryCsv(dir.filePath("missing/x.csv")).isEmpty());
+        QVERIFY(!w.exports().exportChart(dir.filePath("chart.bmpx")).isEmpty());
     }
 
     void compareChartModesTeachingAndReport() {
@@ -404,7 +404,7 @@ private slots:
         QVERIFY(testing::runToEnd(w, plan));
         QTemporaryDir dir;
         const QString baseline = dir.filePath("baseline.json");
-        QCOMPARE(w.saveResults(baseline), QString());
+        QCOMPARE(w.exports().saveResults(baseline), QString());
 
         // A baseline: dashed lines beside the current ones, and a Compare table against it,
         // shown, even when the tab was comparing with a strategy of the run.
@@ -484,7 +484,7 @@ private slots:
         QVERIFY(teach.contains("Measured"));
 
         // The report.
-        QCOMPARE(w.exportReport(dir.path()), QString());
+        QCOMPARE(w.exports().exportReport(dir.path()), QString());
         QFile report(dir.filePath("readscope-report.md"));
         QVERIFY(report.open(QIODevice::ReadOnly));
         const QString md = report.readAll();
@@ -495,11 +495,11 @@ private slots:
 
     void restoresWhatAKilledRunLeftBehind() {
         // A killed run leaves its recovery file: header plus finished cells.
-        QFile::remove(MainWindow::recoveryPath());
+        QFile::remove(recoveryFilePath());
         {
             struct Quiet : RunSink {
             } quiet;
-            RecoverySink sink(quiet, MainWindow::recoveryPath().toStdString());
+            RecoverySink sink(quiet, recoveryFilePath().toStdString());
             ResultDocument header;
             header.plan = testing::tinyPlan(*file_);
             sink.onStarted(header);
@@ -512,17 +512,17 @@ private slots:
             }
         } // no discard(): as after kill -9
         MainWindow w;
-        QVERIFY(w.hasRecovery());
+        QVERIFY(recoveryFileExists());
         QCOMPARE(w.restoreRecovery(), QString());
         QCOMPARE(w.model()->rowCount(), 2);
         QCOMPARE(w.chart()->pointCount("pread-uninit"), 2);
-        QVERIFY(!w.hasRecovery());
+        QVERIFY(!recoveryFileExists());
     }
 
     void runsLeaveNoRecoveryFileBehind() {
         MainWindow w;
         QVERIFY(testing::runToEnd(w, testing::tinyPlan(*file_)));
-        QVERIFY(!w.hasRecovery());
+        QVERIFY(!recoveryFileExists());
     }
 
     // The teaching panel follows the run: a strategy this run did not measure says so, instead
@@ -786,10 +786,10 @@ private slots:
         // As the dialog promised: the rounds recorded are in the recovery file, and the next
         // start offers them (the real close event, the dialog's own button).
         MainWindow next;
-        QVERIFY(next.hasRecovery());
+        QVERIFY(recoveryFileExists());
         QCOMPARE(next.restoreRecovery(), QString());
         QVERIFY(next.model()->rowCount() > 0);
-        QVERIFY(!next.hasRecovery());
+        QVERIFY(!recoveryFileExists());
     }
 
     // The close question goes away by itself when the run ends while it is up, and the window
@@ -893,7 +893,7 @@ private slots:
         QVERIFY(testing::runToEnd(w, testing::tinyPlan(*file_)));
         QTemporaryDir dir;
         const QString saved = dir.filePath("base.json");
-        QVERIFY(w.saveResults(saved).isEmpty());
+        QVERIFY(w.exports().saveResults(saved).isEmpty());
         QVERIFY(w.loadBaseline(saved).isEmpty()); // switches to Compare
         auto* table = w.findChild<QTableView*>("compareTable");
         QVERIFY(table && table->isVisible() && table->model()->rowCount() > 0);
@@ -1172,7 +1172,7 @@ private slots:
 
     // What a crashed whole-file sweep left goes with its recovery file.
     void discardingARecoveryRemovesItsCopies() {
-        QFile::remove(MainWindow::recoveryPath());
+        QFile::remove(recoveryFilePath());
         const QString folder = file_->dir() + "/.readscope-copies-feedf00d";
         QVERIFY(QDir().mkdir(folder));
         QFile copy(folder + "/8192.bin");
@@ -1181,7 +1181,7 @@ private slots:
         {
             struct Quiet : RunSink {
             } quiet;
-            RecoverySink sink(quiet, MainWindow::recoveryPath().toStdString());
+            RecoverySink sink(quiet, recoveryFilePath().toStdString());
             ResultDocument header;
             header.plan = testing::tinyPlan(*file_);
             header.plan.pattern = Pattern::Whole;
@@ -1190,9 +1190,9 @@ private slots:
             sink.onStarted(header);
         } // no discard(): as after kill -9
         MainWindow w;
-        QVERIFY(w.hasRecovery());
-        w.discardRecovery();
-        QVERIFY(!w.hasRecovery());
+        QVERIFY(recoveryFileExists());
+        removeRecoveryFile();
+        QVERIFY(!recoveryFileExists());
         QVERIFY(!QFile::exists(folder));
     }
 

@@ -42,6 +42,15 @@ private slots:
         status.finished("Finished in 0:16.", true);
         QCOMPARE(bar->maximum(), 1000);
         QCOMPARE(bar->value(), 1000);
+        // A run's end says how long it took, timed from its start; a stopped one keeps cells.
+        status.starting("Starting…");
+        status.runEnded(false, 3);
+        QVERIFY2(text->text().startsWith("Stopped after 0:0"), qPrintable(text->text()));
+        QVERIFY(text->text().endsWith("; 3 finished cells kept."));
+        QCOMPARE(bar->value(), 0);
+        status.runEnded(true, 3);
+        QVERIFY2(text->text().startsWith("Finished in 0:0"), qPrintable(text->text()));
+        QCOMPARE(bar->value(), 1000);
         QCOMPARE(clockText(-1), QString("–"));
         QCOMPARE(clockText(125.4), QString("2:05"));
     }

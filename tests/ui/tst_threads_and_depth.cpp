@@ -187,8 +187,8 @@ private slots:
         QVERIFY(two >= 0);
         QCOMPARE(*w.model()->cellAt(two)->pointThreads, 2);
         QVERIFY(rowOf(w, "mmap-touch", ResultsModel::Threads, "1") >= 0);
-        QVERIFY(w.markdown().startsWith("| threads |"));
-        QVERIFY(w.markdown().contains("1, 2 threads"));
+        QVERIFY(w.exports().markdown().startsWith("| threads |"));
+        QVERIFY(w.exports().markdown().contains("1, 2 threads"));
     }
 
     void depthSweepMeasuresIoUringOnly() {

@@ -2,6 +2,8 @@
 // A main window on a small generated file with a tiny sweep, for the UI suites.
 #include "config_panel.h"
 #include "main_window.h"
+#include "recovery_file.h"
+#include "result_exports.h"
 #include "run_controller.h"
 #include "test_file.h"
 

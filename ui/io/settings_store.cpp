@@ -3,6 +3,9 @@
 #include "readscope/buffer_offsets.h"
 
 #include <QFileInfo>
+#include <QMainWindow>
+#include <QScreen>
+#include <QSplitter>
 #include <QStringList>
 
 #include <algorithm>
@@ -75,6 +78,13 @@ void savePlanSettings(QSettings& s, const QString& file, const Plan& plan) {
     for (auto o : plan.bufferOffsets)
         offsets << QString::number(o);
     s.setValue("bufferOffsets", offsets);
+}
+
+Plan firstStartPlan() {
+    Plan plan;
+    plan.strategies = {"pread-zerofill", "pread-uninit", "seek-read",
+                       "pread-reuse",    "mmap-copy",    "mmap-touch"};
+    return plan;
 }
 
 Plan loadPlanSettings(const QSettings& s, const Plan& defaults) {
@@ -174,6 +184,25 @@ std::optional<SlowBand> loadSlowBand(const QSettings& s, const std::string& cpu)
     if (band.slow.empty())
         return std::nullopt;
     return band;
+}
+
+} // namespace readscope::ui
+
+namespace readscope::ui {
+
+void saveWindowLayout(QSettings& s, const QMainWindow& window, const QSplitter& panels) {
+    s.setValue("geometry", window.saveGeometry());
+    s.setValue("state", window.saveState());
+    s.setValue("splitter", panels.saveState());
+}
+
+bool restoreWindowLayout(const QSettings& s, QMainWindow& window, QSplitter& panels) {
+    window.restoreState(s.value("state").toByteArray());
+    if (!window.restoreGeometry(s.value("geometry").toByteArray()) ||
+        !window.screen()->availableGeometry().contains(window.frameGeometry()))
+        return false;
+    panels.restoreState(s.value("splitter").toByteArray());
+    return true;
 }
 
 } // namespace readscope::ui

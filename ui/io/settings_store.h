@@ -13,6 +13,9 @@ namespace readscope::ui {
 
 void savePlanSettings(QSettings& s, const QString& file, const Plan& plan);
 Plan loadPlanSettings(const QSettings& s, const Plan& defaults);
+// The plan a first start shows: the plan's defaults, with the strategies the published
+// figures compare (pread zero-filled and not, lseek + read, a reused buffer, both mappings).
+Plan firstStartPlan();
 
 // The folder a file dialog for this purpose ("target", "results", "report") last chose, or
 // fallback; dialogs start there.
@@ -26,5 +29,18 @@ void saveSlowBand(QSettings& s, const std::string& cpu, const QString& verdict,
                   const std::optional<SlowBand>& band);
 // The remembered band, when it was measured on this CPU (an empty cpu: any).
 std::optional<SlowBand> loadSlowBand(const QSettings& s, const std::string& cpu);
+
+} // namespace readscope::ui
+
+class QMainWindow;
+class QSplitter;
+
+namespace readscope::ui {
+
+// The window's size and place, and its panels' widths.
+void saveWindowLayout(QSettings& s, const QMainWindow& window, const QSplitter& panels);
+// False when none was kept, or the kept size no longer fits this screen: then the window is
+// as it was, for the caller to fit.
+bool restoreWindowLayout(const QSettings& s, QMainWindow& window, QSplitter& panels);
 
 } // namespace readscope::ui

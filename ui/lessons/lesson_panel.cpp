@@ -26,9 +26,13 @@ LessonPanel::LessonPanel(QWidget* parent) : QFrame(parent) {
     hide();
 }
 
-void LessonPanel::showLesson(const Lesson& lesson, const QString& next) {
+void LessonPanel::showLesson(const Lesson& lesson) {
     lesson_ = lesson;
-    next_ = next;
+    next_ = lesson.reference.isEmpty()
+                ? QString("Press Run (Ctrl+R) and watch the chart.")
+                : QString("Press Run (Ctrl+R); then open the Compare tab, which compares "
+                          "against %1.")
+                      .arg(lesson.reference);
     pendingReference_ = lesson.reference;
     resetText();
     show();
@@ -45,6 +49,12 @@ bool LessonPanel::isLessonPlan(const Plan& plan) const {
     // Sizes and rounds may be changed, as a person shortens a lesson's run.
     return lesson_ && plan.strategies == lesson_->plan.strategies &&
            plan.pattern == lesson_->plan.pattern && plan.cache == lesson_->plan.cache;
+}
+
+void LessonPanel::runStarting(const Plan& plan) {
+    showFor(plan);
+    if (!isLessonPlan(plan))
+        pendingReference_.clear(); // the lesson's reference is about the lesson's strategies
 }
 
 void LessonPanel::showFor(const Plan& plan) {

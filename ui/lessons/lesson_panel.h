@@ -21,8 +21,9 @@ class LessonPanel : public QFrame {
 public:
     explicit LessonPanel(QWidget* parent = nullptr);
 
-    // Shows the lesson with what to do next; its reference (if any) waits for its run.
-    void showLesson(const Lesson& lesson, const QString& next);
+    // Shows the lesson with what to do next (press Run; then, when it has a reference
+    // strategy, open the Compare tab); its reference waits for its run.
+    void showLesson(const Lesson& lesson);
     bool hasLesson() const { return lesson_.has_value(); }
     // Results of this plan are about to be shown: the lesson stays only above its own
     // comparison (its strategies, pattern and cache), without a verdict about other results.
@@ -33,7 +34,9 @@ public:
     // The lesson's reference strategy for the Compare tab, once: empty after it was taken, or
     // when a run of another plan started.
     QString takeReference() { return std::exchange(pendingReference_, QString()); }
-    void dropReference() { pendingReference_.clear(); }
+    // A run of this plan starts: showFor(plan), and the reference goes unless it is the
+    // lesson's own run.
+    void runStarting(const Plan& plan);
     void toggle();        // shows or hides the lesson chosen last
     QString text() const; // what it says; empty when hidden
     // The lesson's own comparison: its strategies, pattern and cache.

@@ -460,4 +460,23 @@ void ConfigPanel::setPlan(const Plan& p) {
     bufferOffset_->setCurrentText(QString::fromStdString(formatBufferOffsets(p.bufferOffsets)));
 }
 
+QString ConfigPanel::planProblem() const {
+    const auto chosen = plan();
+    if (!chosen)
+        return QString::fromStdString(chosen.error().message);
+    if (status_)
+        if (auto st = validatePlan(*chosen, status_->probe); !st)
+            return QString::fromStdString(st.error().message);
+    return {};
+}
+
+bool ConfigPanel::showPlanKeepingFile(const Plan& plan) {
+    const QString current = filePath();
+    setPlan(plan);
+    if (current.isEmpty())
+        return false;
+    setFilePath(current);
+    return true;
+}
+
 } // namespace readscope::ui

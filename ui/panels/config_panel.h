@@ -28,7 +28,13 @@ public:
 
     // The plan as chosen, or a message naming the field at fault.
     Result<Plan> plan() const;
+    // What is wrong with the plan (a field, or the plan for the file last looked at); empty
+    // when nothing is.
+    QString planProblem() const;
     void setPlan(const Plan& plan); // file, sizes, strategies, modes (settings, opened results)
+    // The plan that made some results, while the file already chosen stays (theirs may be on
+    // another machine or long gone); false when no file was chosen, so theirs is now named.
+    bool showPlanKeepingFile(const Plan& plan);
 
     QString filePath() const;
     void setFilePath(const QString& path);

@@ -39,6 +39,7 @@ RunStatus::RunStatus(QWidget* parent) : QWidget(parent) {
 }
 
 void RunStatus::starting(const QString& text) {
+    clock_.start();
     refineMaxSeconds_ = -1;
     bar_->setRange(0, 1000);
     bar_->setValue(0);
@@ -46,6 +47,7 @@ void RunStatus::starting(const QString& text) {
 }
 
 void RunStatus::refining(double maxSeconds) {
+    clock_.start();
     refineMaxSeconds_ = maxSeconds;
     bar_->setRange(0, 0); // rounds go on until the cells are sure: no fixed end
     text_->setText("Refining…");
@@ -78,6 +80,13 @@ void RunStatus::finished(const QString& text, bool done) {
     if (done)
         bar_->setValue(1000);
     text_->setText(text);
+}
+
+void RunStatus::runEnded(bool complete, std::size_t cells) {
+    const QString took = clockText(clock_.isValid() ? clock_.elapsed() / 1000.0 : -1);
+    finished(complete ? QString("Finished in %1.").arg(took)
+                      : QString("Stopped after %1; %2 finished cells kept.").arg(took).arg(cells),
+             complete);
 }
 
 void RunStatus::setText(const QString& text) { text_->setText(text); }

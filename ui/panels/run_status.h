@@ -3,6 +3,7 @@
 // round 7/12 — elapsed 0:12, ETA 0:40"), and the Run and Stop buttons.
 #include "readscope/runner.h"
 
+#include <QElapsedTimer>
 #include <QWidget>
 
 class QLabel;
@@ -26,6 +27,9 @@ public:
     void showProgress(const Progress& p);
     // The run ended: a full bar when `done`, and what happened.
     void finished(const QString& text, bool done);
+    // A run (not a refinement) ended: "Finished in 0:42." when complete, else how long it ran
+    // and how many finished cells it kept.
+    void runEnded(bool complete, std::size_t cells);
     void setText(const QString& text);
     void setRunning(bool running); // Run enabled when not, Stop when it is
 
@@ -39,6 +43,7 @@ private:
     QPushButton* run_;
     QPushButton* stop_;
     double refineMaxSeconds_ = -1; // < 0: not refining
+    QElapsedTimer clock_;          // since the run (or refinement) began
 };
 
 } // namespace readscope::ui

@@ -69,6 +69,10 @@ Status refinable(const ResultDocument& done);
 // Whether a cell's median is as sure as `precision` asks: its interval within that fraction of
 // it, and enough rounds for the interval to say.
 bool meetsPrecision(const Cell& cell, double precision);
+// A measured cell with rounds whose median is not as sure as `precision` asks: the cells
+// refineRun adds rounds to.
+bool needsRefining(const Cell& cell, double precision);
+std::size_t cellsToRefine(const ResultDocument& done, double precision);
 
 // A whole-file sweep's copies that a crash or kill left behind, in the folder the document
 // names (copiesFolder): removes those copies and the folder, nothing else. Resuming the run,

@@ -19,6 +19,15 @@ bool meetsPrecision(const Cell& cell, double precision) {
     return !s.tooFewRounds && s.uncertainty() <= precision;
 }
 
+bool needsRefining(const Cell& cell, double precision) {
+    return cell.measured() && !cell.samples.empty() && !meetsPrecision(cell, precision);
+}
+
+std::size_t cellsToRefine(const ResultDocument& done, double precision) {
+    return std::size_t(std::count_if(done.cells.begin(), done.cells.end(),
+                                     [&](const Cell& c) { return needsRefining(c, precision); }));
+}
+
 Status refinable(const ResultDocument& done) {
     if (wholeFileSweep(done.plan))
         return Error{"a whole-file sweep cannot be refined: each size read a copy of the file "
@@ -50,7 +59,7 @@ Result<ResultDocument> refineRun(const ResultDocument& done, double precision,
                                  here.kernel)};
     std::vector<SweepPoint> points;
     for (const auto& c : done.cells)
-        if (c.measured() && !c.samples.empty() && !meetsPrecision(c, precision) &&
+        if (needsRefining(c, precision) &&
             std::find(points.begin(), points.end(), c.point()) == points.end())
             points.push_back(c.point());
     if (points.empty()) {

@@ -1,0 +1,22 @@
+#pragma once
+// The app's file dialogs. Each starts in the folder its purpose ("target", "results",
+// "report") used last and remembers the folder chosen; each returns an empty string when the
+// person cancels.
+#include <QString>
+
+class QWidget;
+
+namespace readscope::ui {
+
+// A result document (JSON or CSV) to open, as results or as a baseline.
+QString askResultsFile(QWidget* parent, const QString& title);
+// Where to write a file: suggestedName in the results folder used last; the suffix is added
+// when the name typed has none.
+QString askSavePath(QWidget* parent, const QString& title, const QString& filter,
+                    const QString& suggestedName, const QString& suffix);
+// A folder for a report.
+QString askReportFolder(QWidget* parent, const QString& title);
+// The file to measure; starts at current when there is one.
+QString askTargetFile(QWidget* parent, const QString& current);
+
+} // namespace readscope::ui

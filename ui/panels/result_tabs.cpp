@@ -1,0 +1,67 @@
+#include "result_tabs.h"
+
+#include "cell_details.h"
+#include "chart_view.h"
+#include "compare_view.h"
+#include "frozen_table_view.h"
+#include "results_model.h"
+
+#include <QHeaderView>
+#include <QPlainTextEdit>
+#include <QSortFilterProxyModel>
+#include <QTextBrowser>
+#include <QTime>
+
+namespace readscope::ui {
+
+ResultTabs::ResultTabs(ResultsModel* model, QWidget* parent)
+    : QTabWidget(parent), model_(model), proxy_(new QSortFilterProxyModel(this)),
+      chart_(new ChartView(model)), table_(new FrozenTableView(ResultsModel::Range + 1)),
+      compare_(new CompareView), details_(new QTextBrowser), log_(new QPlainTextEdit) {
+    proxy_->setSourceModel(model_);
+    proxy_->setSortRole(ResultsModel::SortRole);
+    // Strategy and Range stay in view while the figures scroll sideways.
+    table_->setObjectName("resultsTable");
+    table_->setModel(proxy_);
+    table_->setSortingEnabled(true);
+    // By range size; cells of one size keep the plan's strategy order (a stable sort).
+    table_->sortByColumn(ResultsModel::Range, Qt::AscendingOrder);
+    table_->setSelectionBehavior(QAbstractItemView::SelectRows);
+    table_->setSelectionMode(QAbstractItemView::SingleSelection);
+    table_->horizontalHeader()->setStretchLastSection(true);
+    table_->verticalHeader()->hide();
+    connect(table_->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+            [this](const QModelIndex& current) { showDetailsFor(current); });
+    details_->setPlaceholderText("Select a row in the Table tab to see what that cell measured.");
+    log_->setReadOnly(true);
+    addTab(chart_, "Chart");
+    addTab(table_, "Table");
+    addTab(compare_, "Compare");
+    addTab(details_, "Details");
+    logTab_ = addTab(log_, "Log");
+}
+
+void ResultTabs::log(const QString& message, bool warning) {
+    log_->appendPlainText(QTime::currentTime().toString("HH:mm:ss  ") +
+                          (warning ? "warning: " : "") + message);
+    if (warning)
+        setTabText(logTab_, QString("Log (%1)").arg(++warnings_));
+}
+
+QString ResultTabs::logText() const { return log_->toPlainText(); }
+
+void ResultTabs::clearWarningCount() {
+    warnings_ = 0;
+    setTabText(logTab_, "Log");
+}
+
+void ResultTabs::step(int by) { setCurrentIndex((currentIndex() + by + count()) % count()); }
+
+void ResultTabs::showDetailsFor(const QModelIndex& proxyIndex) {
+    const Cell* cell = model_->cellAt(proxy_->mapToSource(proxyIndex).row());
+    details_->setHtml(cell ? cellDetailsHtml(*cell, model_->document()) : QString());
+    if (cell)
+        emit strategySelected(QString::fromStdString(cell->strategy));
+}
+
+} // namespace readscope::ui
