@@ -6,6 +6,7 @@
 #include "readscope/buffer_offsets.h"
 #include "readscope/compare.h"
 #include "readscope/generator.h"
+#include "readscope/plan_flags.h"
 #include "readscope/units.h"
 
 #include <fmt/format.h>
@@ -28,8 +29,8 @@ Status setStrategies(RunOptions& o, const std::string& value) {
 }
 
 // A whole number within limit, into target.
-Apply wholeNumber(int& target, const std::string& flag, IntLimit limit) {
-    return [&target, flag, limit](const std::string& v) {
+Apply wholeNumber(int& target, std::string_view name, IntLimit limit) {
+    return [&target, flag = std::string(name), limit](const std::string& v) {
         return assign(target, parseInt(flag, v, limit.min, limit.max));
     };
 }
@@ -52,63 +53,64 @@ std::string sizeList(const std::vector<std::uint64_t>& sizes) {
 void declarePlanOptions(CLI::App& run, RunOptions& o) {
     Plan& p = o.plan;
     const Plan defaults;
-    auto planValue = [&run, &o](const std::string& flag, const std::string& valueName,
+    auto planValue = [&run, &o](std::string_view name, const std::string& valueName,
                                 const std::string& help, Apply apply) {
-        return addValue(run, flag, valueName, help,
+        return addValue(run, std::string(name), valueName, help,
                         [&o, apply = std::move(apply)](const std::string& v) {
                             o.planFlagsGiven = true;
                             return apply(v);
                         });
     };
-    planValue("--sizes", "LIST",
+    planValue(flag::sizes, "LIST",
               "range sizes separated by commas (1K = 1024);\nwith --pattern whole: file sizes, "
               "each a copy of FILE's\nfirst bytes read whole (none: FILE itself)",
               [&p, &o](const std::string& v) {
                   o.sizesGiven = true;
-                  return assign(p.sizes, parseSizeList(v), "--sizes");
+                  return assign(p.sizes, parseSizeList(v), flag::sizes);
               })
         ->default_str(sizeList(defaults.sizes));
-    planValue("--strategies", "LIST",
+    planValue(flag::strategies, "LIST",
               "strategy ids separated by commas, or 'all';\nsee 'readscope-cli strategies'",
               [&o](const std::string& v) { return setStrategies(o, v); })
         ->default_str("all");
     planValue(
-        "--pattern", "P", "sequential, random, or whole (open, read to the end, close)",
-        [&p](const std::string& v) { return assign(p.pattern, parsePattern(v), "--pattern"); })
+        flag::pattern, "P", "sequential, random, or whole (open, read to the end, close)",
+        [&p](const std::string& v) { return assign(p.pattern, parsePattern(v), flag::pattern); })
         ->default_str(std::string(toString(defaults.pattern)));
-    planValue("--cache", "MODE",
-              "warm, cold (evict before every round), or direct; cold and\ndirect runs first "
-              "measure the file's device limit (untimed, about\na second, once per file)",
-              [&p](const std::string& v) { return assign(p.cache, parseCacheMode(v), "--cache"); })
+    planValue(
+        flag::cache, "MODE",
+        "warm, cold (evict before every round), or direct; cold and\ndirect runs first "
+        "measure the file's device limit (untimed, about\na second, once per file)",
+        [&p](const std::string& v) { return assign(p.cache, parseCacheMode(v), flag::cache); })
         ->default_str(std::string(toString(defaults.cache)));
-    planValue("--threads", "N",
+    planValue(flag::threads, "N",
               "workers per round, or a list (1,2,4,8) to sweep the threads\nat the one --sizes "
               "value; GB/s is all workers together",
-              [&p](const std::string& v) { return prefixed("--threads", setThreads(p, v)); })
+              [&p](const std::string& v) { return prefixed(flag::threads, setThreads(p, v)); })
         ->default_str(std::to_string(defaults.threads));
     planValue(
-        "--queue-depth", "N",
+        flag::queueDepth, "N",
         "io_uring reads in flight per worker (auto: 32, fewer for\nranges over 4 MiB), "
         "or a list (1,4,16,64) to sweep the depth at\nthe one --sizes value (io_uring "
         "strategies only)",
-        [&p](const std::string& v) { return prefixed("--queue-depth", setQueueDepths(p, v)); })
+        [&p](const std::string& v) { return prefixed(flag::queueDepth, setQueueDepths(p, v)); })
         ->default_str("auto");
-    planValue("--rounds", "N", "measured rounds per cell",
-              wholeNumber(p.rounds, "--rounds", kRoundsLimit))
+    planValue(flag::rounds, "N", "measured rounds per cell",
+              wholeNumber(p.rounds, flag::rounds, kRoundsLimit))
         ->default_str(std::to_string(defaults.rounds));
-    planValue("--warmup", "N", "unmeasured rounds first",
-              wholeNumber(p.warmup, "--warmup", kWarmupLimit))
+    planValue(flag::warmup, "N", "unmeasured rounds first",
+              wholeNumber(p.warmup, flag::warmup, kWarmupLimit))
         ->default_str(std::to_string(defaults.warmup));
-    planValue("--seed", "N", "seed for the random pattern", [&p](const std::string& v) {
+    planValue(flag::seed, "N", "seed for the random pattern", [&p](const std::string& v) {
         return assign(p.seed, parseSeed(v));
     })->default_str(std::to_string(defaults.seed));
-    planValue("--budget", "SIZE", "bytes read per cell and round", [&p](const std::string& v) {
-        return assign(p.budget, parseSize(v), "--budget");
+    planValue(flag::budget, "SIZE", "bytes read per cell and round", [&p](const std::string& v) {
+        return assign(p.budget, parseSize(v), flag::budget);
     })->default_str(fmt::format("min(file size, {})", formatSizeShort(kDefaultBudget)));
-    planValue("--time-cap", "SECONDS", "per range size; no new rounds after it (>= 3 kept)",
+    planValue(flag::timeCap, "SECONDS", "per range size; no new rounds after it (>= 3 kept)",
               [&p](const std::string& v) { return assign(p.timeCapSeconds, parseTimeCap(v)); })
         ->default_str(fmt::format("{}", defaults.timeCapSeconds));
-    planValue("--round-time", "SECONDS",
+    planValue(flag::roundTime, "SECONDS",
               fmt::format("a round reads the budget or, sooner, about this long per strategy\n"
                           "(at least {} ranges, or {} of large ones, at least {};\n"
                           "0 reads the whole budget)",
@@ -117,39 +119,39 @@ void declarePlanOptions(CLI::App& run, RunOptions& o) {
               [&p](const std::string& v) { return assign(p.roundTimeSeconds, parseRoundTime(v)); })
         ->default_str(fmt::format("{}", defaults.roundTimeSeconds));
     planValue(
-        "--consume", "MODE",
+        flag::consume, "MODE",
         "all (every strategy reads every byte it obtained once, with a cheap\n"
         "fold whose own speed each cell records) or minimal (one byte per range;\n"
         "in-place mappings one byte per page, marked 1 byte/page)",
-        [&p](const std::string& v) { return assign(p.consume, parseConsume(v), "--consume"); })
+        [&p](const std::string& v) { return assign(p.consume, parseConsume(v), flag::consume); })
         ->default_str(std::string(toString(defaults.consume)));
-    planValue("--buffer-offset", "OFFS",
+    planValue(flag::bufferOffset, "OFFS",
               "where destination buffers start within a page: auto (where the\n"
               "allocator puts them), N (every buffer of every strategy at page offset\n"
               "N, e.g. 16), or a list (0,8,16,32,64,2048,4096+16) to sweep the offset\n"
               "at the one --sizes value; the chosen offsets are recorded per cell (CSV\n"
               "buffer_page_offsets)",
               [&p](const std::string& v) {
-                  return assign(p.bufferOffsets, parseBufferOffsets(v), "--buffer-offset");
+                  return assign(p.bufferOffsets, parseBufferOffsets(v), flag::bufferOffset);
               })
         ->default_str("auto");
-    planValue("--precision", "PCT",
+    planValue(flag::precision, "PCT",
               "after the rounds, keep adding interleaved rounds to the cells whose\n"
               "median's interval still reaches further than PCT percent of it (e.g. 2%),\n"
               "until every cell meets it or --max-time; cells that did not get there\n"
               "say so",
               [&p](const std::string& v) { return assign(p.precision, parsePrecision(v)); })
         ->default_str("none");
-    planValue("--max-time", "SECONDS", "with --precision: the run's time limit",
+    planValue(flag::maxTime, "SECONDS", "with --precision: the run's time limit",
               [&p](const std::string& v) { return assign(p.maxTimeSeconds, parseMaxTime(v)); })
         ->default_str(fmt::format("{}", kDefaultMaxTimeSeconds));
-    planValue("--repeat", "N",
+    planValue(flag::repeat, "N",
               "the whole run N times back to back (2: an A/A pair); the rounds are\n"
               "pooled, and how far the repeats drifted apart is the floor a change\n"
               "between this run and another must pass in 'compare'",
-              wholeNumber(p.repeats, "--repeat", kRepeatsLimit))
+              wholeNumber(p.repeats, flag::repeat, kRepeatsLimit))
         ->default_str("1");
-    run.add_flag("--drop-caches", p.dropCachesAsRoot,
+    run.add_flag(std::string(flag::dropCaches), p.dropCachesAsRoot,
                  "cold mode, Linux and root only: also write /proc/sys/vm/drop_caches");
 }
 

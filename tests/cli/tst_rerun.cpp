@@ -2,11 +2,13 @@
 // the document's plan, field by field: no option the run used may be left out of it.
 #include "cli_options.h"
 
+#include "readscope/plan_flags.h"
 #include "readscope/provenance.h"
 
 #include <CLI/CLI.hpp>
 #include <QTest>
 
+#include <set>
 #include <string>
 #include <vector>
 
@@ -143,6 +145,34 @@ private slots:
         depths.strategies = {"uring-batch"};
         depths.queueDepths = {1, 4, 16};
         roundTrip(depths);
+    }
+
+    // The rerun command is written from the table the CLI declares its plan options by: every
+    // entry is a `run` option, and every option of `run` that is not about where results go
+    // is an entry, so a plan option added to the CLI alone fails here.
+    void thePlanFlagTableIsTheCliOptionTable() {
+        CLI::App root;
+        cli::RunOptions o;
+        CLI::App* run = cli::addRunOptions(root, o);
+        std::set<std::string> table;
+        for (const PlanFlag& f : planFlags()) {
+            QVERIFY2(table.insert(std::string(f.name)).second, f.name.data());
+            QVERIFY2(run->get_option_no_throw(std::string(f.name)), f.name.data());
+        }
+        const std::set<std::string> notPlan = {
+            "--csv",      "--samples-csv", "--json",   "--markdown", "--baseline", "--threshold",
+            "--recovery", "--resume",      "--report", "--quiet",    "--help",     "--version"};
+        int options = 0;
+        for (const CLI::Option* opt : run->get_options()) {
+            for (const auto& name : opt->get_lnames()) {
+                const std::string flag = "--" + name;
+                ++options;
+                QVERIFY2(table.count(flag) || notPlan.count(flag),
+                         qPrintable(QString::fromStdString(flag) + " is a plan option of `run` "
+                                                                   "missing from planFlags()"));
+            }
+        }
+        QVERIFY(options >= int(table.size() + notPlan.size()) - 1);
     }
 
     // The defaults come back as defaults.

@@ -1,5 +1,6 @@
 #include "readscope/provenance.h"
 
+#include "readscope/plan_flags.h"
 #include "readscope/units.h"
 
 #include <fmt/format.h>
@@ -35,39 +36,13 @@ std::string reproduceCommand(const Plan& p) {
     std::string cmd = "readscope-cli run";
     if (!p.file.empty())
         cmd += " " + shellWord(p.file);
-    // The whole pattern's --sizes are its file sizes (none: the file itself).
-    const auto& given = p.pattern == Pattern::Whole ? p.fileSizes : p.sizes;
-    if (!given.empty()) {
-        std::string sizes;
-        for (auto s : given)
-            sizes += (sizes.empty() ? "" : ",") + formatSizeShort(s);
-        cmd += " --sizes " + sizes;
-    }
-    std::string ids;
-    for (const auto& id : p.strategies)
-        ids += (ids.empty() ? "" : ",") + id;
-    if (!ids.empty())
-        cmd += " --strategies " + ids;
-    cmd += fmt::format(" --pattern {} --cache {} --threads {} --rounds {} --warmup {} --seed {}",
-                       toString(p.pattern), toString(p.cache), threadsListText(p), p.rounds,
-                       p.warmup, p.seed);
-    if (!p.queueDepths.empty())
-        cmd += " --queue-depth " + queueDepthsText(p);
-    if (p.budget)
-        cmd += " --budget " + formatSizeShort(p.budget);
-    // Always said: the defaults have changed before (consume minimal became all).
-    cmd += fmt::format(" --consume {} --round-time {} --time-cap {}", toString(p.consume),
-                       p.roundTimeSeconds, p.timeCapSeconds);
-    if (!p.bufferOffsets.empty())
-        cmd += " --buffer-offset " + formatBufferOffsets(p.bufferOffsets);
-    if (p.dropCachesAsRoot)
-        cmd += " --drop-caches";
-    if (p.repeats != 1)
-        cmd += fmt::format(" --repeat {}", p.repeats);
-    if (p.precision > 0)
-        cmd += fmt::format(" --precision {}", p.precision * 100);
-    if (p.maxTimeSeconds > 0)
-        cmd += fmt::format(" --max-time {}", p.maxTimeSeconds);
+    for (const PlanFlag& f : planFlags())
+        if (const auto value = f.value(p)) {
+            cmd += " ";
+            cmd += f.name;
+            if (!value->empty())
+                cmd += " " + shellWord(*value);
+        }
     return cmd;
 }
 
