@@ -3,7 +3,6 @@
 #include "readscope/comparison_text.h"
 #include "readscope/cost_model.h"
 #include "readscope/documents.h"
-#include "readscope/offset_trap.h"
 #include "readscope/run_findings.h"
 #include "readscope/units.h"
 
@@ -128,8 +127,10 @@ std::string plainTable(const ResultDocument& doc) {
 std::string runOutput(const ResultDocument& doc, bool markdown, const Comparison* comparison,
                       std::string_view baselinePath) {
     std::string out = markdown ? toMarkdown(doc) : plainTable(doc);
-    if (const auto verdict = judgeOffsetSweep(doc))
-        out += fmt::format("\n{}\n", verdict->text);
+    // An offset sweep's verdict is the run's answer: on stdout with the table.
+    for (const auto& finding : runFindings(doc, "--rounds"))
+        if (finding.kind == FindingKind::OffsetVerdict)
+            out += fmt::format("\n{}.\n", finding.text);
     if (comparison)
         out +=
             fmt::format("\nThis run compared with {}:\n\n{}", baselinePath,
@@ -140,6 +141,8 @@ std::string runOutput(const ResultDocument& doc, bool markdown, const Comparison
 std::vector<FindingLine> runWarnings(const ResultDocument& doc) {
     std::vector<FindingLine> out;
     for (const auto& finding : runFindings(doc, "--rounds")) {
+        if (finding.kind == FindingKind::OffsetVerdict)
+            continue; // on stdout, with the table (runOutput)
         const bool fails = finding.kind == FindingKind::NotCold;
         out.push_back({(fails ? "readscope-cli: " : "warning: ") + finding.text, fails});
     }

@@ -6,6 +6,8 @@
 #include "results_model.h"
 #include "window_fixture.h"
 
+#include "readscope/offset_trap.h"
+
 #include <qcustomplot.h>
 
 #include <QComboBox>
@@ -101,8 +103,13 @@ private slots:
         QCOMPARE(w.model()->index(row, ResultsModel::Offset).data().toString(), QString("4096+16"));
         QCOMPARE(w.model()->index(row, ResultsModel::Buffers).data().toString(), QString("16"));
         QVERIFY(w.exports().markdown().startsWith("| buffer offset |"));
-        // The run judged itself: the log and the teaching panel carry the verdict.
+        // The run judged itself: the log, the Markdown and the teaching panel carry the verdict.
         QVERIFY2(w.logText().contains("cliff", Qt::CaseInsensitive), qPrintable(w.logText()));
+        const auto verdict = judgeOffsetSweep(w.model()->document());
+        QVERIFY(verdict);
+        QVERIFY(w.logText().contains(QString::fromStdString(verdict->text).chopped(1)));
+        QVERIFY2(w.exports().markdown().contains(QString::fromStdString(verdict->text).chopped(1)),
+                 qPrintable(w.exports().markdown()));
         QVERIFY(w.findChild<QTextBrowser*>("explanation")
                     ->toPlainText()
                     .contains("this machine's verdict"));

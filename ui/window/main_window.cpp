@@ -237,12 +237,12 @@ void MainWindow::stopRun() {
     }
 }
 
-// Every finding of the run in the log; the noise as a note, the others as warnings, and cells
-// that did not go cold in the status bar too.
+// Every finding of the results in the log (the serious ones as warnings), and cells that did
+// not go cold in the status bar too.
 void MainWindow::logFindings(const ResultDocument& doc) {
     for (const auto& finding : runFindings(doc, "the Rounds field")) {
         const QString text = QString::fromStdString(finding.text);
-        log(text, finding.kind != FindingKind::Noise);
+        log(text, finding.serious);
         if (finding.kind == FindingKind::NotCold)
             statusBar()->showMessage(text);
     }
@@ -313,6 +313,7 @@ QString MainWindow::openResults(const QString& path) {
         target_->refresh();
     showResults(*doc);
     log(QString("opened results %1 (%2 cells)").arg(path).arg(doc->cells.size()));
+    logFindings(*doc);
     reportOffsetSweep(*doc, false);
     setWindowTitle(QString("readscope — %1").arg(QFileInfo(path).fileName()));
     return {};
@@ -390,8 +391,7 @@ void MainWindow::dropEvent(QDropEvent* event) {
 }
 
 void MainWindow::reportOffsetSweep(const ResultDocument& doc, bool remember) {
-    if (const auto verdict = explanation_->showOffsetVerdict(doc, remember))
-        log(verdict->text, verdict->cliff);
+    explanation_->showOffsetVerdict(doc, remember); // the log has it with the other findings
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {

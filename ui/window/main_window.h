@@ -98,8 +98,8 @@ private:
     void showResults(const ResultDocument& doc);
     void updateActions();
     void refreshComparison();
-    // An offset sweep's verdict, in the log and the teaching panel (which keeps its slow band
-    // for later runs on this machine when remember).
+    // An offset sweep's verdict in the teaching panel, which keeps its slow band for later runs
+    // on this machine when remember.
     void reportOffsetSweep(const ResultDocument& doc, bool remember);
 
     ConfigPanel* config_ = nullptr;

@@ -1,8 +1,9 @@
 #pragma once
 // What a finished run's figures say about themselves, computed once for every output: the
 // noise, copying cells faster than memcpy, cells faster than the device limit, cells that did
-// not go cold. The CLI, the Markdown documents and the app's log each render this one list, so
-// none of them leaves one out; the sentences are written here only.
+// not go cold, and an offset sweep's verdict. The CLI, the Markdown documents and the app's log
+// each render this one list, so none of them leaves one out; the sentences are written here
+// (and the verdict's in offset_trap.cpp) only.
 #include "readscope/result_document.h"
 
 #include <string>
@@ -11,15 +12,19 @@
 
 namespace readscope {
 
-enum class FindingKind { Noise, AboveCopyLimit, AboveDeviceLimit, NotCold };
+enum class FindingKind { Noise, AboveCopyLimit, AboveDeviceLimit, NotCold, OffsetVerdict };
 
 struct RunFinding {
     FindingKind kind;
-    std::string text; // one sentence, no final full stop
+    std::string text; // a sentence or two, no final full stop
+    // The figures are suspect, or the machine has a problem worth a warning (a cliff in an
+    // offset sweep); the noise summary and a verdict of no cliff are not.
+    bool serious = true;
 };
 
 // Every finding the run holds, in this order: noise, above memcpy, above the device limit, not
-// cold. roundsOption names how the reader raises the rounds ("--rounds", "the Rounds field").
+// cold, the offset sweep's verdict. roundsOption names how the reader raises the rounds
+// ("--rounds", "the Rounds field").
 std::vector<RunFinding> runFindings(const ResultDocument& doc, std::string_view roundsOption);
 
 // "2 copying cells ran faster than memcpy copies here: ..." when a strategy that copies the

@@ -1,5 +1,6 @@
 #include "readscope/run_findings.h"
 
+#include "readscope/offset_trap.h"
 #include "readscope/strategy.h"
 
 #include <fmt/format.h>
@@ -10,14 +11,19 @@ namespace readscope {
 
 std::vector<RunFinding> runFindings(const ResultDocument& doc, std::string_view roundsOption) {
     std::vector<RunFinding> out;
-    const auto add = [&](FindingKind kind, std::string text) {
+    const auto add = [&](FindingKind kind, std::string text, bool serious = true) {
         if (!text.empty())
-            out.push_back({kind, std::move(text)});
+            out.push_back({kind, std::move(text), serious});
     };
-    add(FindingKind::Noise, noiseSummary(doc, roundsOption));
+    add(FindingKind::Noise, noiseSummary(doc, roundsOption), false);
     add(FindingKind::AboveCopyLimit, aboveCopyLimitWarning(doc));
     add(FindingKind::AboveDeviceLimit, aboveDeviceLimitWarning(doc));
     add(FindingKind::NotCold, notColdWarning(doc));
+    if (auto verdict = judgeOffsetSweep(doc)) {
+        if (verdict->text.ends_with('.'))
+            verdict->text.pop_back();
+        add(FindingKind::OffsetVerdict, std::move(verdict->text), verdict->cliff);
+    }
     return out;
 }
 
