@@ -210,9 +210,9 @@ bool MainWindow::refineRun() {
     const double precision = config_->precision() > 0 ? config_->precision() : kNoisyUncertainty;
     const std::size_t wide = cellsToRefine(doc, precision);
     if (wide == 0) {
-        statusBar()->showMessage(
-            QString("Every cell is already within ±%1%: nothing to refine.").arg(precision * 100),
-            8000);
+        QString text = QString::fromStdString(nothingToRefineText(precision));
+        text[0] = text[0].toUpper();
+        statusBar()->showMessage(text + ".", 8000);
         return false;
     }
     if (auto st = refinable(doc); !st) {

@@ -28,6 +28,10 @@ std::size_t cellsToRefine(const ResultDocument& done, double precision) {
                                      [&](const Cell& c) { return needsRefining(c, precision); }));
 }
 
+std::string nothingToRefineText(double precision) {
+    return fmt::format("every cell is already within ±{:g}%: nothing to refine", precision * 100);
+}
+
 Status refinable(const ResultDocument& done) {
     if (wholeFileSweep(done.plan))
         return Error{"a whole-file sweep cannot be refined: each size read a copy of the file "
@@ -64,8 +68,7 @@ Result<ResultDocument> refineRun(const ResultDocument& done, double precision,
             points.push_back(c.point());
     if (points.empty()) {
         ResultDocument same = done;
-        same.note =
-            fmt::format("every cell is already within ±{:g}%: nothing to refine", precision * 100);
+        same.note = nothingToRefineText(precision);
         return same;
     }
     auto atRefinedPoint = [&](const Cell& c) {
