@@ -2,6 +2,9 @@
 // The strategy registry: one table row per way of reading a range. A row composes three
 // orthogonal knobs (how bytes are obtained, what the buffer is, which hint is given); the
 // engine's read loops dispatch on those knobs, not on the id.
+#include "readscope/result.h"
+
+#include <cstdint>
 #include <span>
 #include <string>
 #include <string_view>
@@ -11,7 +14,32 @@ namespace readscope {
 
 // Coalesce: ranges merged with their neighbours into larger positioned reads (object_store's
 // get_ranges), each range sliced out of its merged read.
-enum class Access { Pread, SeekRead, ReadToEnd, MapCopy, MapInPlace, Direct, UringBatch, Coalesce };
+enum class Access {
+    Pread,
+    SeekRead,
+    ReadToEnd,
+    MapCopy,
+    MapInPlace,
+    Direct,
+    UringBatch,
+    Coalesce,
+    AsRuntime // a whole file, as a language runtime's own call reads it (Runtime says which)
+};
+// The runtime call an AsRuntime strategy makes, system call for system call: Rust 1.95's
+// read_to_end with no size hint and std::fs::read, CPython 3.11's open(p, 'rb').read(),
+// Node 20's fs.readFileSync, OpenJDK 17's Files.readAllBytes, Go 1.19's os.ReadFile, and
+// libstdc++ 12's std::ifstream read through istreambuf_iterator or by seekg/tellg + read.
+enum class Runtime {
+    None,
+    RustReadToEnd,
+    RustFsRead,
+    Python,
+    Node,
+    Java,
+    Go,
+    CppIterator,
+    CppSeekRead
+};
 // FreshCalloc: zeroed by the allocator (calloc), which skips the memset for memory fresh from
 // the kernel and memsets reused heap memory, as Rust's vec![0; n] and alloc_zeroed do.
 enum class BufferKind {
@@ -45,10 +73,22 @@ struct StrategyInfo {
     Hint hint;
     Platform platform = Platform::Posix;
     MapLifetime mapping = MapLifetime::PerRound; // for mapping strategies
+    Runtime runtime = Runtime::None;             // for AsRuntime strategies
 };
 
 // This platform's strategies, the default set to run and to offer.
 std::span<const StrategyInfo> strategies();
+// The whole-file reads as language runtimes make them (Access::AsRuntime, "Read a whole file,
+// as a runtime does"): offered beside strategies() for the whole pattern only, and not in
+// "all", which reads ranges.
+std::span<const StrategyInfo> runtimeStrategies();
+// The system calls an AsRuntime strategy makes to read a regular file of `size` bytes whole,
+// in strace's words ("read 129 = 128"), from the code that makes them; empty for the others.
+std::vector<std::string> runtimeCalls(const StrategyInfo& strategy, std::uint64_t size);
+// Reads path whole as an AsRuntime strategy does and returns the calls it made, in the same
+// words (Linux only; an error elsewhere, or for another strategy).
+Result<std::vector<std::string>> traceRuntimeRead(const StrategyInfo& strategy,
+                                                  const std::string& path);
 // Every row, the other platform's too (those report themselves unavailable here).
 std::span<const StrategyInfo> allStrategies();
 // The platform this build runs on.

@@ -5,6 +5,9 @@
 #include "readscope/units.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <vector>
 
 namespace readscope {
 
@@ -43,6 +46,55 @@ const Calls& callsOf(const StrategyInfo& s) {
                                "one ReadFile on the FILE_FLAG_NO_BUFFERING handle",
                                "the cache manager's copy"};
     return s.platform == Platform::Windows ? windows : posix;
+}
+
+// "7 calls: openat, statx, read 8192 = 8192, read 32 = 0, close", the reads run together when
+// there are many ("13 reads of 32 to 65536 bytes").
+std::string runtimeCallsText(const std::vector<std::string>& trace) {
+    std::vector<std::string> words;
+    std::size_t reads = 0;
+    for (const auto& call : trace)
+        reads += call.starts_with("read ");
+    for (std::size_t i = 0; i < trace.size(); ++i) {
+        if (reads > 4 && trace[i].starts_with("read ")) {
+            words.push_back(
+                fmt::format("{} reads ({} ... {})", reads, trace[i], trace[i + reads - 1]));
+            i += reads - 1;
+            continue;
+        }
+        words.push_back(trace[i]);
+    }
+    return fmt::format("{} calls per file: {}", trace.size(), fmt::join(words, ", "));
+}
+
+std::string runtimePasses(Runtime r) {
+    switch (r) {
+    case Runtime::RustReadToEnd:
+        return "about three: each read's region zero-filled first, the kernel's copy, and the "
+               "copies of the reallocations that move";
+    case Runtime::Java:
+        return "three: the JVM zeroes the array, the kernel copies into the direct buffer, which "
+               "is copied into the array";
+    case Runtime::Go:
+    case Runtime::CppSeekRead: return "two: the zeroed allocation, then the kernel's copy";
+    case Runtime::CppIterator:
+        return "three and more: the kernel's copy into the filebuf, one character at a time into "
+               "the string, and the copies of each doubling";
+    default: return "one: the kernel's copy";
+    }
+}
+
+std::string runtimeAllocations(Runtime r) {
+    switch (r) {
+    case Runtime::RustReadToEnd: return "one, grown by realloc at every doubling from 32 bytes";
+    case Runtime::Python:
+        return "the BufferedReader's buffer, and the bytes object of size + 1, trimmed by realloc";
+    case Runtime::Node: return "one (a slice of the shared 8 KiB pool below 4 KiB)";
+    case Runtime::Java: return "one array, and the thread's cached direct buffer when too small";
+    case Runtime::CppIterator: return "the filebuf's 8 KiB buffer, and one per string doubling";
+    case Runtime::CppSeekRead: return "the filebuf's 8 KiB buffer and the vector";
+    default: return "one, of the file's size";
+    }
 }
 
 } // namespace
@@ -92,6 +144,18 @@ ExpectedCost expectedCost(const StrategyInfo& s, std::uint64_t n) {
                                              "each reallocation"
                                            : "one: the kernel's copy",
              s.buffer == BufferKind::Grown ? "one per doubling from 8 KiB" : "one per range",
+             freshFaults};
+        break;
+    }
+    case Access::AsRuntime: {
+        // The runtime's calls for a file of this size, from the code that makes them.
+        const auto trace = runtimeCalls(s, n);
+        const double count = double(trace.size());
+        e = {count,
+             count,
+             runtimeCallsText(trace),
+             runtimePasses(s.runtime),
+             runtimeAllocations(s.runtime),
              freshFaults};
         break;
     }

@@ -350,6 +350,10 @@ Status validatePlan(const Plan& plan, const FileProbe& file) {
                                      id)};
         if (!seen.insert(id).second)
             return Error{fmt::format("strategy '{}' is named twice", id)};
+        if (findStrategy(id)->access == Access::AsRuntime && plan.pattern != Pattern::Whole)
+            return Error{fmt::format("{} reads a whole file, as its runtime's call does: use the "
+                                     "whole pattern (--pattern whole)",
+                                     id)};
     }
     if (!plan.fileSizes.empty() && plan.pattern != Pattern::Whole)
         return Error{"file sizes are for the whole pattern: with sequential or random ranges, "

@@ -1,5 +1,6 @@
 #include "platform.h"
 #include "reader_base.h"
+#include "runtime_reads.h"
 #include "sigbus_guard.h"
 #include "unique_fd.h"
 
@@ -126,6 +127,16 @@ private:
     // A whole-file sweep's read: open, map (for the mapping strategies), read, unmap, close.
     Result<std::uint64_t> readWholeFile(const Range& r, std::size_t index, Consumer& consumer,
                                         Mapping& mapping, std::uint64_t& syscalls) {
+        if (s_.access == Access::AsRuntime) { // the runtime's own open, size, reads and close
+            auto got = readAsRuntime(s_.runtime, f_.path, syscalls, nullptr);
+            if (!got)
+                return got.error();
+            if (auto st = checkSize(got->size, r.offset); !st)
+                return st.error();
+            tally_.add(got->data, f_.pageSize);
+            consumer.buffer({got->data, got->size}, index);
+            return got->size;
+        }
         fd_ = UniqueFd(openFor(s_, f_.path));
         ++syscalls;
         if (!fd_.valid())

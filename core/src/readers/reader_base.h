@@ -209,6 +209,8 @@ protected:
         case Access::Pread: return readPositioned(r, index, consumer, syscalls);
         case Access::SeekRead: return readAfterSeek(r, index, consumer, syscalls);
         case Access::ReadToEnd: return derived().readToEnd(r, index, consumer, syscalls);
+        case Access::AsRuntime: // whole files only: validatePlan refuses other patterns
+            return Error{fmt::format("{} reads whole files only (--pattern whole)", s_.id)};
         case Access::MapCopy: {
             // A member, not a local: a SIGBUS guard's jump out of the copy must not leak it.
             scratch_ = freshBuffer(want, placement_);

@@ -21,6 +21,8 @@ using enum Hint;
 using enum Platform;
 using enum MapLifetime;
 
+constexpr std::string_view kRuntimeFamily = "Read a whole file, as a runtime does";
+
 constexpr StrategyInfo kStrategies[] = {
     {"pread-zerofill", "pread, zero-filled buffer", "Positioned read",
      "fresh buffer per range, memset to 0, then pread", Pread, FreshZeroed, None},
@@ -106,6 +108,40 @@ constexpr StrategyInfo kStrategies[] = {
      "as pread-coalesce: nearby ranges of a batch merged into one ReadFile at an offset into a "
      "fresh buffer, the ranges sliced out",
      Coalesce, FreshUninit, None, Windows},
+    // Whole-file reads as runtimes make them (runtime_reads.cpp). They follow both platforms'
+    // rows, so that strategies() leaves them out; runtimeStrategies() hands them out.
+    {"rust-read-to-end", "Rust read_to_end, no size hint", kRuntimeFamily,
+     "Rust 1.95 read_to_end through a reader with no size hint: a 32-byte probe, then reads of "
+     "32, 64, 128... bytes into a vector grown by realloc, each zero-filled first",
+     AsRuntime, Grown, None, Posix, PerRound, Runtime::RustReadToEnd},
+    {"rust-fs-read", "Rust std::fs::read", kRuntimeFamily,
+     "Rust 1.95 std::fs::read: statx, one read of the size into a vector of exactly that "
+     "capacity, a 32-byte probe read that returns 0",
+     AsRuntime, Preallocated, None, Posix, PerRound, Runtime::RustFsRead},
+    {"python-read", "Python open(p, 'rb').read()", kRuntimeFamily,
+     "CPython 3.11: fstat, isatty, two lseeks, fstat, read(size + 1) into a bytes object, "
+     "read(1) returns 0, realloc trims the spare byte",
+     AsRuntime, Preallocated, None, Posix, PerRound, Runtime::Python},
+    {"node-readfilesync", "Node fs.readFileSync", kRuntimeFamily,
+     "Node 20: statx, one read of exactly the size into Buffer.allocUnsafe (pooled below "
+     "4 KiB), no read that returns 0",
+     AsRuntime, Preallocated, None, Posix, PerRound, Runtime::Node},
+    {"java-readallbytes", "Java Files.readAllBytes", kRuntimeFamily,
+     "OpenJDK 17: fstat, a zeroed byte[size], one read through a cached direct buffer copied "
+     "into it, a 1-byte read that returns 0",
+     AsRuntime, Preallocated, None, Posix, PerRound, Runtime::Java},
+    {"go-readfile", "Go os.ReadFile", kRuntimeFamily,
+     "Go 1.19: the netpoller refuses the file (epoll_ctl), fstat, a zeroed slice of size + 1 "
+     "(at least 512), reads until one returns 0",
+     AsRuntime, Preallocated, None, Posix, PerRound, Runtime::Go},
+    {"cpp-ifstream", "C++ ifstream + istreambuf_iterator", kRuntimeFamily,
+     "libstdc++ 12: std::string from istreambuf_iterator: 8191-byte reads into the filebuf, "
+     "copied character by character into a string that doubles",
+     AsRuntime, Grown, None, Posix, PerRound, Runtime::CppIterator},
+    {"cpp-ifstream-seek", "C++ ifstream seekg/tellg + read", kRuntimeFamily,
+     "libstdc++ 12: open at the end, tellg, seekg(0) (three lseeks), a zeroed vector of the "
+     "size, in.read: straight into it above 8191 bytes, through the filebuf below",
+     AsRuntime, Preallocated, None, Posix, PerRound, Runtime::CppSeekRead},
 };
 
 constexpr Platform kCurrent =
@@ -129,6 +165,13 @@ std::span<const StrategyInfo> strategies() {
     const auto last = std::find_if(first, std::end(kStrategies),
                                    [](const StrategyInfo& s) { return s.platform != kCurrent; });
     return {first, last};
+}
+
+std::span<const StrategyInfo> runtimeStrategies() {
+    const auto first =
+        std::find_if(std::begin(kStrategies), std::end(kStrategies),
+                     [](const StrategyInfo& s) { return s.access == Access::AsRuntime; });
+    return {first, std::end(kStrategies)};
 }
 
 const StrategyInfo* findStrategy(std::string_view id) {

@@ -1,0 +1,234 @@
+// Each runtime strategy makes the system calls its runtime makes: the runtime's own call runs
+// under strace on files of a few sizes, its calls on the file are taken from the trace (from
+// the open to the close, in strace's words), and compared with the calls the strategy records
+// reading the same file, and with the calls it plans for that size (its text and cost model).
+// A runtime that is not installed here is skipped with a message.
+#include "test_file.h"
+
+#include "readscope/strategy.h"
+
+#include <QDir>
+#include <QFile>
+#include <QProcess>
+#include <QRegularExpression>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <string>
+#include <vector>
+
+using namespace readscope;
+
+namespace {
+
+const QString kSources = READSCOPE_RUNTIME_SOURCES;
+
+// Sizes around the runtimes' edges: under 512 (Go's minimum), a page, libstdc++'s 8191-byte
+// chunk and one past it, powers of two for Rust's doubling, and an odd size.
+const std::vector<std::uint64_t> kSizes = {100, 4096, 8191, 8192, 65536, 200000};
+
+// "read(3, ""..., 129) = 128" and the like, for the calls on fd, in the runtime's words.
+QString normalized(const QString& line, const QString& fd) {
+    static const QRegularExpression call(R"(^(\w+)\((.*)\)\s+=\s+(-?\d+|\?)(.*)$)");
+    const auto m = call.match(line);
+    if (!m.hasMatch())
+        return {};
+    const QString name = m.captured(1), args = m.captured(2), result = m.captured(3);
+    const QStringList parts = args.split(", ");
+    if (name == "epoll_ctl")
+        return parts.value(1) == "EPOLL_CTL_ADD" && parts.value(2) == fd ? "epoll_ctl ADD"
+                                                                         : QString();
+    if (parts.value(0) != fd)
+        return {};
+    if (name == "read")
+        return QString("read %1 = %2").arg(parts.value(2), result);
+    if (name == "lseek")
+        return QString("lseek %1 %2").arg(parts.value(1), parts.value(2));
+    if (name == "ioctl")
+        return "ioctl " + parts.value(1);
+    return name; // close, fstat, newfstatat, statx, and anything the strategy does not make
+}
+
+// The calls each file got in a run of `program` under strace -ff (one log per thread, so a
+// call is never split across lines).
+struct Traced {
+    QString error;
+    QMap<QString, QStringList> calls; // per file path
+};
+
+Traced straced(const QString& program, const QStringList& args, const QStringList& files) {
+    Traced out;
+    QTemporaryDir logs;
+    QProcess p;
+    QStringList all = {"-f",
+                       "-ff",
+                       "-qq",
+                       "-s",
+                       "0",
+                       "-o",
+                       logs.filePath("t"),
+                       "-e",
+                       "trace=openat,read,pread64,readv,statx,fstat,newfstatat,lseek,ioctl,"
+                       "close,epoll_ctl,fcntl,fadvise64,mmap",
+                       program};
+    all += args;
+    p.setProcessChannelMode(QProcess::MergedChannels);
+    p.start("strace", all);
+    if (!p.waitForFinished(120000) || p.exitCode() != 0) {
+        out.error = QString("%1 under strace failed: %2").arg(program, QString(p.readAll()));
+        return out;
+    }
+    for (const QString& name : QDir(logs.path()).entryList(QDir::Files)) {
+        QFile f(logs.filePath(name));
+        if (!f.open(QIODevice::ReadOnly))
+            continue;
+        const QStringList lines = QString(f.readAll()).split('\n');
+        QString file, fd;
+        for (const QString& line : lines) {
+            if (fd.isEmpty()) {
+                for (const QString& path : files)
+                    if (line.startsWith("openat(") && line.contains('"' + path + '"')) {
+                        file = path;
+                        fd = line.section("= ", -1).section(' ', 0, 0);
+                        out.calls[file]
+                            << (line.contains("O_CLOEXEC") ? "openat O_CLOEXEC" : "openat");
+                    }
+                continue;
+            }
+            const QString call = normalized(line.trimmed(), fd);
+            if (call.isEmpty())
+                continue;
+            out.calls[file] << call;
+            if (call == "close")
+                fd.clear();
+        }
+    }
+    return out;
+}
+
+QStringList recorded(const StrategyInfo& s, const std::string& path) {
+    auto trace = traceRuntimeRead(s, path);
+    if (!trace)
+        qFatal("%s", trace.error().message.c_str());
+    QStringList out;
+    for (const auto& call : *trace)
+        out << QString::fromStdString(call);
+    return out;
+}
+
+QStringList planned(const StrategyInfo& s, std::uint64_t size) {
+    QStringList out;
+    for (const auto& call : runtimeCalls(s, size))
+        out << QString::fromStdString(call);
+    return out;
+}
+
+} // namespace
+
+class TestRuntimeTraces : public QObject {
+    Q_OBJECT
+    QTemporaryDir dir_;
+    QStringList files_;
+    std::vector<std::unique_ptr<testing::TestFile>> keep_;
+
+    // Compares, file by file, strategy `id`'s calls with the runtime's, as `program args`
+    // made them on every test file.
+    void compare(const char* id, const QString& program, const QStringList& args) {
+        const StrategyInfo* s = findStrategy(id);
+        QVERIFY(s);
+        const Traced real = straced(program, args + files_, files_);
+        QVERIFY2(real.error.isEmpty(), qPrintable(real.error));
+        for (std::size_t i = 0; i < kSizes.size(); ++i) {
+            const QString& file = files_[int(i)];
+            const QStringList theirs = real.calls.value(file);
+            const QStringList ours = recorded(*s, file.toStdString());
+            QVERIFY2(!theirs.isEmpty(), qPrintable("no calls on " + file + " in the trace"));
+            QVERIFY2(ours == theirs, qPrintable(QString("%1 at %2 bytes:\n  runtime:  %3\n  "
+                                                        "strategy: %4")
+                                                    .arg(id)
+                                                    .arg(kSizes[i])
+                                                    .arg(theirs.join(", "), ours.join(", "))));
+            QCOMPARE(planned(*s, kSizes[i]), ours);
+        }
+    }
+
+    static QString found(const char* program) { return QStandardPaths::findExecutable(program); }
+
+private slots:
+    void initTestCase() {
+        if (found("strace").isEmpty())
+            QSKIP("strace is not installed: the runtimes' calls cannot be traced");
+        for (auto size : kSizes) {
+            keep_.push_back(std::make_unique<testing::TestFile>(
+                size, QString("f%1.bin").arg(size).toUtf8().constData()));
+            files_ << QString::fromStdString(keep_.back()->path());
+        }
+    }
+
+    void rustFsRead() { rust("rust-fs-read", "fs-read"); }
+    void rustReadToEnd() { rust("rust-read-to-end", "read-to-end"); }
+
+    void pythonRead() {
+        const QString python = found("python3");
+        if (python.isEmpty())
+            QSKIP("python3 is not installed");
+        compare("python-read", python,
+                {"-c", "import sys\nfor p in sys.argv[1:]: open(p, 'rb').read()"});
+    }
+
+    void nodeReadFileSync() {
+        const QString node = found("node");
+        if (node.isEmpty())
+            QSKIP("node is not installed");
+        compare("node-readfilesync", node,
+                {"-e", "for (const p of process.argv.slice(1)) require('fs').readFileSync(p)"});
+    }
+
+    void javaReadAllBytes() {
+        const QString java = found("java");
+        if (java.isEmpty())
+            QSKIP("java is not installed");
+        compare("java-readallbytes", java, {kSources + "/ReadAll.java"});
+    }
+
+    void goReadFile() {
+        const QString go = found("go");
+        if (go.isEmpty())
+            QSKIP("go is not installed (Debian: golang-go)");
+        QProcess build;
+        build.setProcessEnvironment([&] {
+            auto env = QProcessEnvironment::systemEnvironment();
+            env.insert("GOCACHE", dir_.filePath("gocache"));
+            env.insert("HOME", dir_.path());
+            return env;
+        }());
+        build.setProcessChannelMode(QProcess::MergedChannels);
+        build.start(go, {"build", "-o", dir_.filePath("go_read"), kSources + "/go_read.go"});
+        QVERIFY2(build.waitForFinished(180000) && build.exitCode() == 0,
+                 qPrintable(build.readAll()));
+        compare("go-readfile", dir_.filePath("go_read"), {});
+    }
+
+    void cppIfstream() { compare("cpp-ifstream", READSCOPE_CPP_READ, {"iterator"}); }
+    void cppIfstreamSeek() { compare("cpp-ifstream-seek", READSCOPE_CPP_READ, {"seek"}); }
+
+private:
+    void rust(const char* id, const char* mode) {
+        const QString rustc = found("rustc");
+        if (rustc.isEmpty())
+            QSKIP("rustc is not installed");
+        const QString exe = dir_.filePath("rust_read");
+        if (!QFile::exists(exe)) {
+            QProcess build;
+            build.setProcessChannelMode(QProcess::MergedChannels);
+            build.start(rustc, {"-O", "-o", exe, kSources + "/rust_read.rs"});
+            QVERIFY2(build.waitForFinished(180000) && build.exitCode() == 0,
+                     qPrintable(build.readAll()));
+        }
+        compare(id, exe, {mode, "1"});
+    }
+};
+
+QTEST_GUILESS_MAIN(TestRuntimeTraces)
+#include "tst_runtime_traces.moc"
