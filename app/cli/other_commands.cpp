@@ -9,6 +9,9 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <fmt/ranges.h>
+
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
@@ -52,18 +55,25 @@ int listStrategies(const std::string& file, bool explain) {
         return complain(cliAdvice(probe.error().message), file.empty() ? kExitFailed : kExitUsage);
     fmt::print("Availability checked on '{}' ({}).\n\n", file.empty() ? "a temporary file" : file,
                probe->filesystem);
-    fmt::print("{:<21} {:<16} {:<38} {}\n", "id", "family", "name", "available");
+    std::size_t familyWidth = 6;
+    for (const auto& s : allStrategies())
+        familyWidth = std::max(familyWidth, s.family.size());
+    fmt::print("{:<21} {:<{}} {:<38} {}\n", "id", "family", familyWidth, "name", "available");
     auto list = [&](const StrategyInfo& s) {
         const auto a = availability(s, *probe);
-        fmt::print("{:<21} {:<16} {:<38} {}\n", s.id, s.family, s.name,
+        fmt::print("{:<21} {:<{}} {:<38} {}\n", s.id, s.family, familyWidth, s.name,
                    a.available ? "yes" : "no: " + a.reason);
-        if (explain)
+        if (explain) {
             fmt::print("    {}\n\n{}\n", s.summary, strategyExplanation(s.id));
+            // A runtime's read: its calls for a small file, from the code that makes them.
+            if (const auto calls = runtimeCalls(s, 100); !calls.empty())
+                fmt::print("System calls for a 100-byte file: {}.\n\n", fmt::join(calls, ", "));
+        }
     };
     // This platform's strategies first, then the other platform's, which say why they cannot
     // run here.
-    for (const auto& s : strategies())
-        list(s);
+    for (const StrategyInfo* s : offeredStrategies())
+        list(*s);
     for (const auto& s : allStrategies())
         if (s.platform != currentPlatform())
             list(s);

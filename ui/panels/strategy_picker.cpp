@@ -18,7 +18,8 @@ StrategyPicker::StrategyPicker(QWidget* parent) : QTreeWidget(parent) {
     setUniformRowHeights(true);
     header()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
     std::map<std::string_view, QTreeWidgetItem*> families;
-    for (const auto& s : strategies()) {
+    for (const StrategyInfo* strategy : offeredStrategies()) {
+        const StrategyInfo& s = *strategy;
         auto*& family = families[s.family];
         if (!family) {
             family = new QTreeWidgetItem(this, {qs(s.family)});
@@ -57,7 +58,8 @@ QTreeWidgetItem* StrategyPicker::itemFor(const QString& id) const {
 
 std::vector<std::string> StrategyPicker::checkedIds() const {
     std::vector<std::string> ids;
-    for (const auto& s : strategies()) {
+    for (const StrategyInfo* strategy : offeredStrategies()) {
+        const StrategyInfo& s = *strategy;
         const auto* item = itemFor(qs(s.id));
         if (item && item->checkState(0) == Qt::Checked && !item->isDisabled())
             ids.emplace_back(s.id);
@@ -67,9 +69,9 @@ std::vector<std::string> StrategyPicker::checkedIds() const {
 
 void StrategyPicker::setChecked(const std::vector<std::string>& ids) {
     const QSignalBlocker blocker(this);
-    for (const auto& s : strategies())
-        if (auto* item = itemFor(qs(s.id)))
-            item->setCheckState(0, std::find(ids.begin(), ids.end(), s.id) != ids.end()
+    for (const StrategyInfo* s : offeredStrategies())
+        if (auto* item = itemFor(qs(s->id)))
+            item->setCheckState(0, std::find(ids.begin(), ids.end(), s->id) != ids.end()
                                        ? Qt::Checked
                                        : Qt::Unchecked);
     emit selectionChanged();
@@ -77,7 +79,8 @@ void StrategyPicker::setChecked(const std::vector<std::string>& ids) {
 
 void StrategyPicker::setAvailability(const FileProbe* probe) {
     const QSignalBlocker blocker(this);
-    for (const auto& s : strategies()) {
+    for (const StrategyInfo* strategy : offeredStrategies()) {
+        const StrategyInfo& s = *strategy;
         auto* item = itemFor(qs(s.id));
         if (!item)
             continue;

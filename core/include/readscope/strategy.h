@@ -82,6 +82,9 @@ std::span<const StrategyInfo> strategies();
 // as a runtime does"): offered beside strategies() for the whole pattern only, and not in
 // "all", which reads ranges.
 std::span<const StrategyInfo> runtimeStrategies();
+// What the app's list and 'readscope-cli strategies' offer: strategies(), then this
+// platform's runtimeStrategies().
+std::vector<const StrategyInfo*> offeredStrategies();
 // The system calls an AsRuntime strategy makes to read a regular file of `size` bytes whole,
 // in strace's words ("read 129 = 128"), from the code that makes them; empty for the others.
 std::vector<std::string> runtimeCalls(const StrategyInfo& strategy, std::uint64_t size);

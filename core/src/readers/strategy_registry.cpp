@@ -174,6 +174,16 @@ std::span<const StrategyInfo> runtimeStrategies() {
     return {first, std::end(kStrategies)};
 }
 
+std::vector<const StrategyInfo*> offeredStrategies() {
+    std::vector<const StrategyInfo*> out;
+    for (const auto& s : strategies())
+        out.push_back(&s);
+    for (const auto& s : runtimeStrategies())
+        if (s.platform == kCurrent)
+            out.push_back(&s);
+    return out;
+}
+
 const StrategyInfo* findStrategy(std::string_view id) {
     auto it = std::find_if(std::begin(kStrategies), std::end(kStrategies),
                            [&](const StrategyInfo& s) { return s.id == id; });
