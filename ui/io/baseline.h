@@ -1,7 +1,7 @@
 #pragma once
 // The baseline a person loaded to compare the shown results against: it holds the document,
 // says why a file cannot be one, and tells the chart and the Compare tab when it changes.
-// Works without the main window (tst_baseline).
+// Works without the main window (tst_window_parts).
 #include "readscope/result_document.h"
 
 #include <QObject>

@@ -197,12 +197,12 @@ void saveWindowLayout(QSettings& s, const QMainWindow& window, const QSplitter& 
 }
 
 bool restoreWindowLayout(const QSettings& s, QMainWindow& window, QSplitter& panels) {
+    const bool fits = window.restoreGeometry(s.value("geometry").toByteArray()) &&
+                      window.screen()->availableGeometry().contains(window.frameGeometry());
+    if (fits)
+        panels.restoreState(s.value("splitter").toByteArray());
     window.restoreState(s.value("state").toByteArray());
-    if (!window.restoreGeometry(s.value("geometry").toByteArray()) ||
-        !window.screen()->availableGeometry().contains(window.frameGeometry()))
-        return false;
-    panels.restoreState(s.value("splitter").toByteArray());
-    return true;
+    return fits;
 }
 
 } // namespace readscope::ui

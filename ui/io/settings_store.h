@@ -1,5 +1,6 @@
 #pragma once
-// The app's remembered configuration (QSettings): the plan of the last run and its file.
+// The app's remembered configuration (QSettings): the plan of the last run and its file, the
+// folders the file dialogs chose, this machine's offset slow band, and the window's layout.
 // What is read back is validated, never cast: a value from an older version or a hand-edited
 // file that names no pattern, cache mode or consume mode, or a count outside the plan's limits,
 // is dropped for the default (Run still validates the whole plan and says what is wrong).
@@ -39,8 +40,9 @@ namespace readscope::ui {
 
 // The window's size and place, and its panels' widths.
 void saveWindowLayout(QSettings& s, const QMainWindow& window, const QSplitter& panels);
-// False when none was kept, or the kept size no longer fits this screen: then the window is
-// as it was, for the caller to fit.
+// The kept size and place, then the panels' widths, then the window's state; false when no
+// size was kept or it no longer fits this screen (the panels then keep theirs): the caller
+// fits the window.
 bool restoreWindowLayout(const QSettings& s, QMainWindow& window, QSplitter& panels);
 
 } // namespace readscope::ui

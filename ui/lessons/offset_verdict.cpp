@@ -10,7 +10,6 @@ std::optional<OffsetVerdictView> offsetVerdictView(const ResultDocument& doc) {
         return std::nullopt;
     OffsetVerdictView view;
     view.text = QString::fromStdString(verdict->text);
-    view.cliff = verdict->cliff;
     view.html = QString("<h3>Where the buffer lands: this machine's verdict</h3><p>%1</p>"
                         "<p><i>Select a cell to see where its buffers started (Details, and "
                         "the table's Buffers column).</i></p>")

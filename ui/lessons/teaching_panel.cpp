@@ -20,17 +20,15 @@ void TeachingPanel::explain(const QString& id, const ResultDocument& doc) {
         setHtml(html);
 }
 
-std::optional<OffsetVerdictView> TeachingPanel::showOffsetVerdict(const ResultDocument& doc,
-                                                                  bool remember) {
-    auto verdict = offsetVerdictView(doc);
+void TeachingPanel::showOffsetVerdict(const ResultDocument& doc, bool remember) {
+    const auto verdict = offsetVerdictView(doc);
     if (!verdict)
-        return std::nullopt;
+        return;
     setHtml(verdict->html);
     if (remember) {
         QSettings s;
         rememberOffsetVerdict(s, doc);
     }
-    return verdict;
 }
 
 } // namespace readscope::ui

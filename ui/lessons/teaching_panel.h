@@ -6,11 +6,7 @@
 
 #include <QTextBrowser>
 
-#include <optional>
-
 namespace readscope::ui {
-
-struct OffsetVerdictView;
 
 class TeachingPanel : public QTextBrowser {
     Q_OBJECT
@@ -24,7 +20,7 @@ public:
     // An offset sweep's verdict in place of the explanation, its slow band kept for later
     // runs on this machine when remember (opened results may be another machine's); none when
     // doc is no offset sweep.
-    std::optional<OffsetVerdictView> showOffsetVerdict(const ResultDocument& doc, bool remember);
+    void showOffsetVerdict(const ResultDocument& doc, bool remember);
 
 private:
     QString explained_;

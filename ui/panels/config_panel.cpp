@@ -387,7 +387,7 @@ Result<Plan> ConfigPanel::plan() const {
     Plan p;
     p.file = filePath().toStdString();
     if (p.file.empty())
-        return Error{"Choose a file to read first (Open…, Generate…, or drop one on the window)."};
+        return Error{kNoFileChosen};
     p.pattern = Pattern(pattern_->currentData().toInt());
     const std::string sizeText = sizes_->text().trimmed().toStdString();
     if (p.pattern != Pattern::Whole) {

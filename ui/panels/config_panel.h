@@ -20,6 +20,10 @@ namespace readscope::ui {
 
 class StrategyPicker;
 
+// What the banner says when no file is named.
+inline constexpr const char* kNoFileChosen =
+    "Choose a file to read first (Open…, Generate…, or drop one on the window).";
+
 class ConfigPanel : public QWidget {
     Q_OBJECT
 public:

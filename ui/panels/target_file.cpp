@@ -38,7 +38,7 @@ bool TargetFile::busy() const { return inspector_->busy(); }
 
 QString TargetFile::readiness() {
     if (config_->filePath().isEmpty())
-        return "Choose a file to read first (Open…, Generate…, or drop one on the window).";
+        return kNoFileChosen;
     // The status must be the look at the file the field names now: a path typed without
     // Return was never looked at, and its answer may have been dropped for an older name.
     if (inspectedPath_ != config_->filePath() && !busy())

@@ -11,7 +11,6 @@
 #include <QMainWindow>
 
 #include <memory>
-#include <optional>
 
 namespace readscope::ui {
 

@@ -19,7 +19,8 @@ std::vector<RunFinding> runFindings(const ResultDocument& doc, std::string_view 
     add(FindingKind::AboveCopyLimit, aboveCopyLimitWarning(doc));
     add(FindingKind::AboveDeviceLimit, aboveDeviceLimitWarning(doc));
     add(FindingKind::NotCold, notColdWarning(doc));
-    if (auto verdict = judgeOffsetSweep(doc)) {
+    // A stopped sweep's figures are not a verdict about this machine.
+    if (auto verdict = doc.complete ? judgeOffsetSweep(doc) : std::nullopt) {
         if (verdict->text.ends_with('.'))
             verdict->text.pop_back();
         add(FindingKind::OffsetVerdict, std::move(verdict->text), verdict->cliff);

@@ -22,8 +22,10 @@ std::string sizeList(const std::vector<std::uint64_t>& sizes) {
 
 template <class T> std::string text(const T& v) { return fmt::format("{}", v); }
 
-// Always said, even at their defaults: defaults have changed before (consume minimal became
-// all), and a rerun must mean the same run on a later version.
+// The plan's shape (sizes, strategies, modes, counts, consume, round time and time cap) is
+// always said, even at its defaults: defaults have changed before (consume minimal became
+// all), and a rerun must mean the same run on a later version. The optional ones (queue
+// depth, budget, buffer offsets, drop caches, repeat, precision, max time) are said when set.
 const std::array<PlanFlag, 18> kFlags{{
     // The whole pattern's --sizes are its file sizes (none: the file itself).
     {flag::sizes,

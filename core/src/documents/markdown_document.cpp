@@ -106,10 +106,8 @@ std::string toMarkdown(const ResultDocument& doc) {
     const auto notCold = std::count_if(doc.cells.begin(), doc.cells.end(), [](const Cell& c) {
         return c.status == CellStatus::NotCold;
     });
-    if (notCold)
-        out += fmt::format(" † not cold: the file was still in the page cache after eviction "
-                           "({} cell{}), so these are warm figures.",
-                           notCold, notCold == 1 ? "" : "s");
+    if (notCold) // what it means is the run's not-cold finding, below
+        out += " † not cold.";
     if (const auto read = readAmplificationLine(doc); !read.empty())
         out += " Bytes read: " + read + ".";
     if (const auto line = fetchedLine(doc); !line.empty())
