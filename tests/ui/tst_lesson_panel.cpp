@@ -50,6 +50,10 @@ private slots:
         QVERIFY(panel.text().contains(lesson.title));
         QVERIFY(panel.text().contains("then open the Compare tab, which compares against " +
                                       lesson.reference));
+        // The list orders the strategies by family: the same set is the lesson's plan.
+        Plan reordered = lesson.plan;
+        std::reverse(reordered.strategies.begin(), reordered.strategies.end());
+        QVERIFY(panel.isLessonPlan(reordered));
         Plan other = lesson.plan;
         other.strategies = {"pread-uninit"};
         QVERIFY(!panel.isLessonPlan(other));

@@ -1,5 +1,7 @@
 #include "lesson_panel.h"
 
+#include <algorithm>
+
 #include "readscope/finding.h"
 
 #include <QHBoxLayout>
@@ -46,8 +48,13 @@ void LessonPanel::resetText() {
 }
 
 bool LessonPanel::isLessonPlan(const Plan& plan) const {
-    // Sizes and rounds may be changed, as a person shortens a lesson's run.
-    return lesson_ && plan.strategies == lesson_->plan.strategies &&
+    // Sizes and rounds may be changed, as a person shortens a lesson's run; the strategies are
+    // compared as a set (the list orders them by family, the lesson may not).
+    auto sorted = [](std::vector<std::string> ids) {
+        std::sort(ids.begin(), ids.end());
+        return ids;
+    };
+    return lesson_ && sorted(plan.strategies) == sorted(lesson_->plan.strategies) &&
            plan.pattern == lesson_->plan.pattern && plan.cache == lesson_->plan.cache;
 }
 
