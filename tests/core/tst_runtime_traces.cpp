@@ -153,6 +153,18 @@ class TestRuntimeTraces : public QObject {
         }
     }
 
+    // Runs a runtime's compiler: empty when it built, else what it said.
+    static QString built(const QString& compiler, const QStringList& args,
+                         const QProcessEnvironment& env) {
+        QProcess build;
+        build.setProcessEnvironment(env);
+        build.setProcessChannelMode(QProcess::MergedChannels);
+        build.start(compiler, args);
+        if (build.waitForFinished(180000) && build.exitCode() == 0)
+            return {};
+        return compiler + " failed: " + QString(build.readAll());
+    }
+
     static QString found(const char* program) { return QStandardPaths::findExecutable(program); }
 
 private slots:
@@ -196,17 +208,12 @@ private slots:
         const QString go = found("go");
         if (go.isEmpty())
             QSKIP("go is not installed (Debian: golang-go)");
-        QProcess build;
-        build.setProcessEnvironment([&] {
-            auto env = QProcessEnvironment::systemEnvironment();
-            env.insert("GOCACHE", dir_.filePath("gocache"));
-            env.insert("HOME", dir_.path());
-            return env;
-        }());
-        build.setProcessChannelMode(QProcess::MergedChannels);
-        build.start(go, {"build", "-o", dir_.filePath("go_read"), kSources + "/go_read.go"});
-        QVERIFY2(build.waitForFinished(180000) && build.exitCode() == 0,
-                 qPrintable(build.readAll()));
+        auto env = QProcessEnvironment::systemEnvironment();
+        env.insert("GOCACHE", dir_.filePath("gocache"));
+        env.insert("HOME", dir_.path());
+        const QString failed =
+            built(go, {"build", "-o", dir_.filePath("go_read"), kSources + "/go_read.go"}, env);
+        QVERIFY2(failed.isEmpty(), qPrintable(failed));
         compare("go-readfile", dir_.filePath("go_read"), {});
     }
 
@@ -220,11 +227,9 @@ private:
             QSKIP("rustc is not installed");
         const QString exe = dir_.filePath("rust_read");
         if (!QFile::exists(exe)) {
-            QProcess build;
-            build.setProcessChannelMode(QProcess::MergedChannels);
-            build.start(rustc, {"-O", "-o", exe, kSources + "/rust_read.rs"});
-            QVERIFY2(build.waitForFinished(180000) && build.exitCode() == 0,
-                     qPrintable(build.readAll()));
+            const QString failed = built(rustc, {"-O", "-o", exe, kSources + "/rust_read.rs"},
+                                         QProcessEnvironment::systemEnvironment());
+            QVERIFY2(failed.isEmpty(), qPrintable(failed));
         }
         compare(id, exe, {mode, "1"});
     }
