@@ -9,6 +9,7 @@ packages=(
     libfmt-dev nlohmann-json3-dev liburing-dev libcli11-dev
     util-linux xauth xvfb
     doctest-dev
+    strace golang-go
 )
 if [[ "${READSCOPE_EXTRA_PACKAGES:-}" != "" ]]; then
     read -r -a extra <<<"${READSCOPE_EXTRA_PACKAGES}"
