@@ -8,6 +8,24 @@ namespace {
 
 using namespace runtime_sys;
 
+// Memory a runtime keeps per thread across reads (Node's buffer pool, Java's cached direct
+// buffer), freed when the thread ends.
+struct ThreadBuffer {
+    std::byte* p = nullptr;
+    std::size_t cap = 0, used = 0;
+    ThreadBuffer() = default;
+    ThreadBuffer(const ThreadBuffer&) = delete;
+    ThreadBuffer& operator=(const ThreadBuffer&) = delete;
+    ~ThreadBuffer() { std::free(p); }
+    void replace(std::size_t n, bool zeroed) {
+        std::free(p);
+        p = static_cast<std::byte*>(std::malloc(n));
+        if (p && zeroed)
+            zeroFill(p, n);
+        cap = n;
+    }
+};
+
 // Rust 1.95's std::io::default_read_to_end for a reader that only implements read() and gives
 // no size hint (a wrapper, a decoder's source, a pipe): a 32-byte probe read into a stack
 // array first, then reads into the vector's spare capacity, each zero-filled first (the
@@ -179,15 +197,16 @@ template <class Sys> Result<Owned<Sys>> nodeReadFileSync(Sys& sys, const std::st
     Owned<Sys> out;
     const std::size_t n = std::size_t(size);
     if (n < kPool / 2) {
-        thread_local std::byte* pool = nullptr;
-        thread_local std::size_t used = kPool;
-        if (n > kPool - used || !Sys::kTouches) { // Node's createPool(): a new 8 KiB pool
+        // Node's shared pool: createPool() makes a new 8 KiB one when a slice does not fit.
+        // The old one goes with its last slice, which was consumed before this read.
+        thread_local ThreadBuffer pool;
+        if (!pool.p || n > kPool - pool.used || !Sys::kTouches) {
             if (Sys::kTouches)
-                pool = Sys::alloc(kPool); // the old one lives while its slices do: kept here
-            used = 0;
+                pool.replace(kPool, false);
+            pool.used = 0;
         }
-        out = {Sys::kTouches ? pool : Sys::alloc(n), 0, Sys::kTouches ? used : 0, false};
-        used = (used + n + 7) & ~std::size_t(7);
+        out = {Sys::kTouches ? pool.p : Sys::alloc(n), 0, Sys::kTouches ? pool.used : 0, false};
+        pool.used = (pool.used + n + 7) & ~std::size_t(7);
     } else {
         out = {Sys::alloc(n), 0, 0, true};
     }
@@ -219,17 +238,13 @@ template <class Sys> Result<Owned<Sys>> javaReadAllBytes(Sys& sys, const std::st
     const auto size = sys.newfstatat(fd);
     if (size < 0)
         return failed(sys, fd, "fstat", path);
-    thread_local std::byte* direct = nullptr;
-    thread_local std::size_t directCap = 0;
+    thread_local ThreadBuffer direct;
     auto directFor = [&](std::size_t n) {
         if (!Sys::kTouches)
             return Sys::alloc(n);
-        if (directCap < n) {
-            Sys::free(direct);
-            direct = Sys::allocZeroed(n);
-            directCap = n;
-        }
-        return direct;
+        if (direct.cap < n) // ByteBuffer.allocateDirect zeroes what it allocates
+            direct.replace(n, true);
+        return direct.p;
     };
     const std::size_t cap = std::size_t(size);
     std::byte* array = Sys::allocZeroed(cap);
