@@ -38,9 +38,10 @@ QString normalized(const QString& line, const QString& fd) {
         return {};
     const QString name = m.captured(1), args = m.captured(2), result = m.captured(3);
     const QStringList parts = args.split(", ");
-    if (name == "epoll_ctl")
-        return parts.value(1) == "EPOLL_CTL_ADD" && parts.value(2) == fd ? "epoll_ctl ADD"
-                                                                         : QString();
+    if (name == "epoll_ctl") // the descriptor is the third argument
+        return parts.value(2) == fd ? "epoll_ctl " + parts.value(1).mid(10) : QString();
+    if (name == "mmap") // the fifth
+        return parts.value(4) == fd ? "mmap" : QString();
     if (parts.value(0) != fd)
         return {};
     if (name == "read")
@@ -52,8 +53,11 @@ QString normalized(const QString& line, const QString& fd) {
     return name; // close, fstat, newfstatat, statx, and anything the strategy does not make
 }
 
-// The calls each file got in a run of `program` under strace -ff (one log per thread, so a
-// call is never split across lines).
+// The calls each file got in a run of `program` under strace -f, in the order they started:
+// one log for all threads (a goroutine may move to another thread between its open and its
+// read), a call another thread interrupted ("<unfinished ...>") joined with its "resumed"
+// rest. A call on the file's descriptor that is not in the runtime's words still shows, by
+// its name, so a call the strategy does not make fails the comparison.
 struct Traced {
     QString error;
     QMap<QString, QStringList> calls; // per file path
@@ -64,15 +68,15 @@ Traced straced(const QString& program, const QStringList& args, const QStringLis
     QTemporaryDir logs;
     QProcess p;
     QStringList all = {"-f",
-                       "-ff",
                        "-qq",
                        "-s",
                        "0",
                        "-o",
                        logs.filePath("t"),
                        "-e",
-                       "trace=openat,read,pread64,readv,statx,fstat,newfstatat,lseek,ioctl,"
-                       "close,epoll_ctl,fcntl,fadvise64,mmap",
+                       "trace=openat,open,read,pread64,readv,preadv,preadv2,statx,fstat,"
+                       "newfstatat,lseek,ioctl,close,epoll_ctl,fcntl,fadvise64,mmap,dup,dup2,"
+                       "dup3,sendfile,copy_file_range,splice",
                        program};
     all += args;
     p.setProcessChannelMode(QProcess::MergedChannels);
@@ -81,29 +85,48 @@ Traced straced(const QString& program, const QStringList& args, const QStringLis
         out.error = QString("%1 under strace failed: %2").arg(program, QString(p.readAll()));
         return out;
     }
-    for (const QString& name : QDir(logs.path()).entryList(QDir::Files)) {
-        QFile f(logs.filePath(name));
-        if (!f.open(QIODevice::ReadOnly))
+    QFile f(logs.filePath("t"));
+    if (!f.open(QIODevice::ReadOnly)) {
+        out.error = "no strace log";
+        return out;
+    }
+    static const QRegularExpression pidPrefix(R"(^(\d+)\s+)");
+    static const QRegularExpression resumed(R"(^<\.\.\. \w+ resumed>(.*)$)");
+    // Each call once whole, at the place it started.
+    QStringList calls;
+    QMap<QString, int> pending; // pid -> index of its unfinished call
+    for (const QString& raw : QString(f.readAll()).split('\n')) {
+        const auto m = pidPrefix.match(raw);
+        const QString pid = m.hasMatch() ? m.captured(1) : QString();
+        const QString line = raw.mid(m.hasMatch() ? m.capturedLength(0) : 0).trimmed();
+        if (line.endsWith("<unfinished ...>")) {
+            pending[pid] = int(calls.size());
+            calls << line.chopped(int(QString("<unfinished ...>").size())).trimmed();
+        } else if (const auto r = resumed.match(line); r.hasMatch() && pending.contains(pid)) {
+            calls[pending.take(pid)] += r.captured(1);
+        } else {
+            calls << line;
+        }
+    }
+    QMap<QString, QString> fdOf; // path -> its descriptor while open
+    for (const QString& line : calls) {
+        if (line.startsWith("openat(") || line.startsWith("open(")) {
+            for (const QString& path : files)
+                if (line.contains('"' + path + '"')) {
+                    fdOf[path] = line.section("= ", -1).section(' ', 0, 0);
+                    out.calls[path] << (line.contains("O_CLOEXEC") ? "openat O_CLOEXEC" : "openat");
+                }
             continue;
-        const QStringList lines = QString(f.readAll()).split('\n');
-        QString file, fd;
-        for (const QString& line : lines) {
-            if (fd.isEmpty()) {
-                for (const QString& path : files)
-                    if (line.startsWith("openat(") && line.contains('"' + path + '"')) {
-                        file = path;
-                        fd = line.section("= ", -1).section(' ', 0, 0);
-                        out.calls[file]
-                            << (line.contains("O_CLOEXEC") ? "openat O_CLOEXEC" : "openat");
-                    }
-                continue;
-            }
-            const QString call = normalized(line.trimmed(), fd);
+        }
+        for (auto it = fdOf.begin(); it != fdOf.end(); ++it) {
+            const QString call = normalized(line, it.value());
             if (call.isEmpty())
                 continue;
-            out.calls[file] << call;
-            if (call == "close")
-                fd.clear();
+            out.calls[it.key()] << call;
+            if (call == "close") {
+                fdOf.erase(it);
+                break;
+            }
         }
     }
     return out;

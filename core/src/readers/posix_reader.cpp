@@ -127,16 +127,8 @@ private:
     // A whole-file sweep's read: open, map (for the mapping strategies), read, unmap, close.
     Result<std::uint64_t> readWholeFile(const Range& r, std::size_t index, Consumer& consumer,
                                         Mapping& mapping, std::uint64_t& syscalls) {
-        if (s_.access == Access::AsRuntime) { // the runtime's own open, size, reads and close
-            auto got = readAsRuntime(s_.runtime, f_.path, syscalls, nullptr);
-            if (!got)
-                return got.error();
-            if (auto st = checkSize(got->size, r.offset); !st)
-                return st.error();
-            tally_.add(got->data, f_.pageSize);
-            consumer.buffer({got->data, got->size}, index);
-            return got->size;
-        }
+        if (s_.access == Access::AsRuntime) // the runtime's own open, size, reads and close
+            return readRuntime(r, index, consumer, syscalls);
         fd_ = UniqueFd(openFor(s_, f_.path));
         ++syscalls;
         if (!fd_.valid())
@@ -261,6 +253,19 @@ private:
             if (errno != EINTR)
                 return Error{ioError("read", off, std::strerror(errno))};
         }
+    }
+
+    // The file read whole as its runtime reads it (its own open, size, reads and close).
+    Result<std::uint64_t> readRuntime(const Range& r, std::uint64_t index, Consumer& consumer,
+                                      std::uint64_t& syscalls) {
+        auto got = readAsRuntime(s_.runtime, f_.path, syscalls, nullptr);
+        if (!got)
+            return got.error();
+        if (auto st = checkSize(got->size, r.offset); !st)
+            return st.error();
+        tally_.add(got->data, f_.pageSize);
+        consumer.buffer({got->data, got->size}, index); // before the next read reuses a pool
+        return got->size;
     }
 
     // Read-to-end into a growable buffer: reads are limited to the spare capacity; a full

@@ -209,8 +209,10 @@ protected:
         case Access::Pread: return readPositioned(r, index, consumer, syscalls);
         case Access::SeekRead: return readAfterSeek(r, index, consumer, syscalls);
         case Access::ReadToEnd: return derived().readToEnd(r, index, consumer, syscalls);
-        case Access::AsRuntime: // whole files only: validatePlan refuses other patterns
-            return Error{fmt::format("{} reads whole files only (--pattern whole)", s_.id)};
+        case Access::AsRuntime: // the file itself, whole (validatePlan refuses other patterns)
+            if (r.offset != 0 || want != f_.size)
+                return Error{fmt::format("{} reads whole files only (--pattern whole)", s_.id)};
+            return derived().readRuntime(r, index, consumer, syscalls);
         case Access::MapCopy: {
             // A member, not a local: a SIGBUS guard's jump out of the copy must not leak it.
             scratch_ = freshBuffer(want, placement_);

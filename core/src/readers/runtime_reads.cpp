@@ -19,8 +19,11 @@ struct ThreadBuffer {
     ~ThreadBuffer() { std::free(p); }
     void replace(std::size_t n, bool zeroed) {
         std::free(p);
+        cap = 0;
         p = static_cast<std::byte*>(std::malloc(n));
-        if (p && zeroed)
+        if (!p)
+            throw std::bad_alloc();
+        if (zeroed)
             zeroFill(p, n);
         cap = n;
     }
@@ -132,7 +135,8 @@ template <class Sys> Result<Owned<Sys>> rustFsRead(Sys& sys, const std::string& 
 // again, fstat for the size, a bytes object of size + 1 (33 bytes of header), reads until
 // one returns 0 (the second asks for the 1 spare byte), and a realloc that trims the spare.
 template <class Sys> Result<Owned<Sys>> pythonRead(Sys& sys, const std::string& path) {
-    constexpr std::size_t kHeader = 33, kSmallChunk = 8 << 10;
+    // A bytes object: 32 bytes of header, the data, a trailing NUL (PyBytesObject_SIZE 33).
+    constexpr std::size_t kHeader = 32, kObject = 33, kSmallChunk = 8 << 10;
     const int fd = sys.openat(path.c_str(), true);
     if (fd < 0)
         return failed(sys, fd, "open", path);
@@ -144,14 +148,14 @@ template <class Sys> Result<Owned<Sys>> pythonRead(Sys& sys, const std::string& 
     const auto pos = sys.lseek(fd, 0, SEEK_CUR);
     const auto end = sys.newfstatat(fd);
     std::size_t bufsize = end > 0 && end >= pos ? std::size_t(end - pos + 1) : kSmallChunk;
-    std::byte* obj = Sys::alloc(kHeader + bufsize);
+    std::byte* obj = Sys::alloc(kObject + bufsize);
     std::size_t got = 0;
     for (;;) {
         if (got >= bufsize) {
             const std::size_t addend =
                 std::max(got > (64 << 10) ? got >> 3 : 256 + got, kSmallChunk);
             bufsize = got + addend;
-            obj = Sys::realloc(obj, kHeader + bufsize);
+            obj = Sys::realloc(obj, kObject + bufsize);
         }
         const auto n = sys.read(fd, obj + kHeader + got, bufsize - got);
         if (n < 0) {
@@ -164,7 +168,7 @@ template <class Sys> Result<Owned<Sys>> pythonRead(Sys& sys, const std::string& 
         got += std::size_t(n);
     }
     if (bufsize > got)
-        obj = Sys::realloc(obj, kHeader + got);
+        obj = Sys::realloc(obj, kObject + got);
     Sys::free(buffered);
     sys.close(fd);
     return Owned<Sys>{obj, got, kHeader};
@@ -261,8 +265,13 @@ template <class Sys> Result<Owned<Sys>> javaReadAllBytes(Sys& sys, const std::st
         Sys::copy(array + got, via, std::size_t(n));
         got += std::size_t(n);
     }
-    if (got == cap) // the array is full: one more byte says whether the file ended
-        (void)sys.read(fd, directFor(1), 1);
+    if (got == cap) { // the array is full: one more byte says whether the file ended
+        if (const auto more = sys.read(fd, directFor(1), 1); more != 0) {
+            Sys::free(array); // Java would grow the array: here the file changed under the run
+            errno = more < 0 ? errno : EAGAIN;
+            return failed(sys, fd, more < 0 ? "read" : "a size check (the file grew)", path);
+        }
+    }
     sys.close(fd);
     return Owned<Sys>{array, got};
 }
@@ -333,8 +342,11 @@ template <class Sys> Result<Owned<Sys>> cppIstreambufIterator(Sys& sys, const st
     for (;;) {
         if (in.get == in.end) {
             const auto n = in.underflow();
-            if (n < 0)
+            if (n < 0) {
+                if (data != local)
+                    Sys::free(data);
                 return failed(sys, fd, "read", path);
+            }
             if (n == 0)
                 break;
             if (!Sys::kTouches) { // planned: the characters, all at once
@@ -383,13 +395,21 @@ template <class Sys> Result<Owned<Sys>> cppSeekRead(Sys& sys, const std::string&
     if (n <= FileBuf<Sys>::kBuf - 1) {
         if (n) {
             const auto r = in.underflow();
-            got = r > 0 ? std::min(n, std::size_t(r)) : 0;
+            if (r < 0) {
+                Sys::free(v);
+                return failed(sys, fd, "read", path);
+            }
+            got = std::min(n, std::size_t(r));
             Sys::copy(v, in.buf, got);
         }
     } else {
         while (got < n) {
             const auto r = sys.read(fd, v + got, n - got);
-            if (r <= 0)
+            if (r < 0) {
+                Sys::free(v);
+                return failed(sys, fd, "read", path);
+            }
+            if (r == 0)
                 break;
             got += std::size_t(r);
         }
@@ -423,7 +443,12 @@ Result<RuntimeBytes> readAsRuntime(Runtime runtime, const std::string& path,
     return Error{"the runtimes' reads are written in Linux's system calls"};
 #else
     RealSys sys(syscalls, trace);
-    auto got = readWith(runtime, sys, path);
+    Result<Owned<RealSys>> got = Error{""};
+    try {
+        got = readWith(runtime, sys, path);
+    } catch (const std::bad_alloc&) {
+        return Error{fmt::format("out of memory reading '{}' whole", path)};
+    }
     if (!got)
         return got.error();
     RuntimeBytes out;

@@ -25,6 +25,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <new>
 #include <string>
 #include <vector>
 
@@ -106,7 +107,12 @@ public:
         return p;
     }
     static std::byte* realloc(std::byte* p, std::size_t n) {
-        return static_cast<std::byte*>(std::realloc(p, n ? n : 1));
+        return checked(std::realloc(p, n ? n : 1)); // p stays allocated on failure: leaked then
+    }
+    static std::byte* checked(void* p) {
+        if (!p)
+            throw std::bad_alloc();
+        return static_cast<std::byte*>(p);
     }
     static void free(std::byte* p) { std::free(p); }
     static void zero(std::byte* p, std::size_t n) { zeroFill(p, n); }

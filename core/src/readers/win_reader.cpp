@@ -217,6 +217,11 @@ private:
         return okStatus();
     }
 
+    // The runtimes' whole-file reads are Linux's system calls (the registry lists them POSIX).
+    Result<std::uint64_t> readRuntime(const Range&, std::uint64_t, Consumer&, std::uint64_t&) {
+        return Error{fmt::format("strategy '{}' has no Windows read loop", s_.id)};
+    }
+
     // Read-to-end strategies are POSIX ones (the registry lists no Windows form).
     Result<std::uint64_t> readToEnd(const Range&, std::uint64_t, Consumer&, std::uint64_t&) {
         return Error{fmt::format("strategy '{}' has no Windows read loop", s_.id)};
