@@ -80,6 +80,11 @@ Traced straced(const QString& program, const QStringList& args, const QStringLis
                        program};
     all += args;
     p.setProcessChannelMode(QProcess::MergedChannels);
+    // The C++ helper is built with the sanitizers of an ASan build; LeakSanitizer cannot run
+    // under ptrace, and its exit-time check makes no call on the file.
+    auto env = QProcessEnvironment::systemEnvironment();
+    env.insert("ASAN_OPTIONS", "detect_leaks=0");
+    p.setProcessEnvironment(env);
     p.start("strace", all);
     if (!p.waitForFinished(120000) || p.exitCode() != 0) {
         out.error = QString("%1 under strace failed: %2").arg(program, QString(p.readAll()));
@@ -246,6 +251,10 @@ private slots:
     // thousand reads of a 100-byte file leave the process's peak memory where it was (a new
     // 8 KiB pool per 64 slices, never freed, would add 25 MiB).
     void keptBuffersAreReplacedNotLeaked() {
+#if defined(__SANITIZE_ADDRESS__)
+        QSKIP("AddressSanitizer keeps freed memory in quarantine, so the peak grows anyway; "
+              "LeakSanitizer reports a pool that is lost instead");
+#endif
         const std::string small = files_.front().toStdString();
         auto peakKiB = [] {
             rusage u{};
