@@ -47,6 +47,8 @@ ResultDocument sampleDocument() {
                 s.latencyP50 = 1e-6 * r;
                 s.latencyP99 = 3e-6 * r;
                 s.residentBefore = 0.001 * r;
+                if (r % 2 == 0) // measured in some rounds only: the median is over those
+                    s.residentAfter = 0.1 * r;
                 c.samples.push_back(s);
             }
             c.summarize();
@@ -94,8 +96,11 @@ private slots:
             for (std::size_t s = 0; s < a.samples.size(); ++s) {
                 QCOMPARE(b.samples[s].seconds, a.samples[s].seconds);
                 QCOMPARE(b.samples[s].residentBefore, a.samples[s].residentBefore);
+                QCOMPARE(b.samples[s].residentAfter, a.samples[s].residentAfter);
             }
+            QCOMPARE(b.residentAfter, a.residentAfter);
         }
+        QVERIFY(doc.cells[0].residentAfter.has_value());
         QVERIFY(!back->cells.back().residentBefore.has_value());
     }
 
@@ -114,6 +119,7 @@ private slots:
             QCOMPARE(back->cells[i].summary.median, doc.cells[i].summary.median);
             QCOMPARE(back->cells[i].summary.p75, doc.cells[i].summary.p75);
             QCOMPARE(back->cells[i].message, doc.cells[i].message);
+            QCOMPARE(back->cells[i].residentAfter, doc.cells[i].residentAfter);
             QCOMPARE(testing::name(back->cells[i].status), testing::name(doc.cells[i].status));
         }
         QCOMPARE(testing::name(back->plan.cache), testing::name(CacheMode::Cold));
@@ -192,9 +198,10 @@ private slots:
         const auto csv = toSummaryCsv(doc);
         QVERIFY(csv.find(",median_iops,copy_limit_gbps,pct_of_copy_limit,warmup,round_time,point_"
                          "threads,point_queue_depth,read_amplification,device_limit_gbps,pct_of_"
-                         "device_limit,device_bytes_read,fetched_per_wanted\r\n") !=
+                         "device_limit,device_bytes_read,fetched_per_wanted,resident_after\r\n") !=
                 std::string::npos);
-        QVERIFY(csv.find(fmt::format(",2.5,{},,\r\n", median / 2.5 * 100)) != std::string::npos);
+        QVERIFY(csv.find(fmt::format(",2.5,{},,,{}\r\n", median / 2.5 * 100,
+                                     *doc.cells[0].residentAfter)) != std::string::npos);
         auto fromCsv = fromSummaryCsv(csv);
         QVERIFY(fromCsv.ok());
         // The warm-up and round time travel; a summary from before they did gets the
@@ -206,10 +213,10 @@ private slots:
         for (std::size_t line = 0, at = 0; at < csv.size();) {
             const auto end = csv.find("\r\n", at);
             std::string row = csv.substr(at, end - at);
-            // Drop the last nine fields of every row (warmup, round_time, the sweep point's
-            // two, read_amplification, the device limit's two and the bytes fetched's two; no
-            // field of this document holds a comma after them).
-            for (int k = 0; k < 9; ++k)
+            // Drop the last ten fields of every row (warmup, round_time, the sweep point's
+            // two, read_amplification, the device limit's two, the bytes fetched's two and
+            // resident_after; no field of this document holds a comma after them).
+            for (int k = 0; k < 10; ++k)
                 row.erase(row.rfind(','));
             older += row + "\r\n";
             at = end + 2;
@@ -298,8 +305,9 @@ private slots:
         // fetched from storage, not counted (empty, never 0), involuntary switches (0), and
         // steal, other processes' CPU and the clock, not measured (empty) are the last columns
         QVERIFY2(line1.find(",1024,0,,,") != std::string::npos, line1.c_str());
-        QVERIFY2(line1.find(",0.001,0,,0,,,\r") != std::string::npos,
-                 line1.c_str()); // resident, bytes read, device bytes, switches, steal...
+        QVERIFY2(line1.find(",0.001,0,,0,,,,\r") != std::string::npos,
+                 line1.c_str()); // resident, bytes read, device bytes, switches, steal...,
+                                 // resident after (not measured in round 1)
     }
 
     // Noise is judged by the median's interval, carried by CSV and JSON, and said once.

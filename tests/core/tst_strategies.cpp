@@ -316,7 +316,8 @@ private slots:
         const char* ids[] = {"pread-zerofill", "pread-uninit",  "seek-read",      "read-grow",
                              "read-prealloc",  "pread-reuse",   "mmap-copy",      "mmap-touch",
                              "mmap-willneed",  "mmap-populate", "mmap-prefetch",  "direct-pread",
-                             "uring-batch",    "pread-calloc",  "mmap-copy-kept", "pread-coalesce"};
+                             "uring-batch",    "pread-calloc",  "mmap-copy-kept", "pread-coalesce",
+                             "pread-dontcache"};
         QCOMPARE(strategies().size(), std::size(ids));
         for (const char* id : ids) {
             const auto* s = findStrategy(id);

@@ -75,6 +75,10 @@ QString cellDetailsHtml(const Cell& c, const ResultDocument& doc) {
                           .arg(QString::fromStdString(c.residencyMethod))
                     : QString::fromStdString(c.residencyMethod.empty() ? "not measured"
                                                                        : c.residencyMethod));
+    if (c.residentAfter)
+        html += row("Resident after round",
+                    QString("%1 % of the pages the round read, left in the page cache")
+                        .arg(*c.residentAfter * 100, 0, 'f', 2));
     if (!c.samples.empty()) {
         const auto& s = c.summary;
         html += row("GB/s", QString("median %1, interval of the median %7 – %8 (±%9 %, "

@@ -21,6 +21,8 @@ struct FileProbe {
     std::uint32_t directAlign = 0; // offset/length/buffer alignment for direct I/O
     bool uringSupported = false;
     std::string uringReason;
+    bool dontcacheSupported = false; // preadv2 takes RWF_DONTCACHE for this file
+    std::string dontcacheReason;
     bool residencyVerifiable = false; // mincore/cachestat tell the truth for this file
     // Where they do not (someone else's read-only file): one-byte RWF_NOWAIT reads of sampled
     // pages answer instead, for any reader (see sampleResidencyNowait).

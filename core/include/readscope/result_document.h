@@ -45,6 +45,9 @@ struct Sample {
     std::optional<double> latencyP50; // seconds per range; none when no range was timed
     std::optional<double> latencyP99;
     std::optional<double> residentBefore; // fraction of the file cached when the round began
+    // ... and when it ended (where mincore or cachestat tell, untimed): what the reads left in
+    // the page cache (pread-dontcache and direct-pread none of what they brought in).
+    std::optional<double> residentAfter;
     // Bytes over seconds; none when no time was measured (never a made-up 0).
     std::optional<double> gbps() const;
 };
@@ -85,6 +88,7 @@ struct Cell {
     std::vector<Sample> samples;
     Summary summary;                      // over samples' GB/s
     std::optional<double> residentBefore; // median over rounds
+    std::optional<double> residentAfter;  // median over the rounds that measured it
     // Bytes read per byte wanted, median over rounds, where a strategy asked for more than it
     // wanted (coalesced or populated spans); none for the others.
     std::optional<double> readAmplification;
@@ -96,7 +100,7 @@ struct Cell {
     // A recovery file's cell caught between rounds (a run that crashed or was killed): its
     // rounds so far, which a resumed run goes on from. Written as "partial" only when set.
     bool partial = false;
-    void summarize(); // recomputes summary, residentBefore, readAmplification, fetched bytes,
+    void summarize(); // recomputes summary, residency, readAmplification, fetched bytes,
                       // Ok/Noisy status
     // Has figures to show (ok, noisy or not-cold); failed and unavailable cells have none.
     bool measured() const {

@@ -53,8 +53,10 @@ enum class BufferKind {
 };
 // WillNeed is madvise(MADV_WILLNEED) on POSIX and PrefetchVirtualMemory on Windows;
 // SequentialScan and RandomAccess are Windows open flags (FILE_FLAG_SEQUENTIAL_SCAN,
-// FILE_FLAG_RANDOM_ACCESS) that steer the cache manager's read-ahead.
-enum class Hint { None, WillNeed, Populate, Prefetch, SequentialScan, RandomAccess };
+// FILE_FLAG_RANDOM_ACCESS) that steer the cache manager's read-ahead. DontCache is
+// preadv2's RWF_DONTCACHE (Linux 6.14+): read through the page cache, which drops the pages
+// this read brought in once their bytes are copied (pages cached before stay).
+enum class Hint { None, WillNeed, Populate, Prefetch, SequentialScan, RandomAccess, DontCache };
 // Where a strategy's system calls exist. Every row is listed everywhere (so that documents
 // from the other platform can be read), but runs only where its calls exist.
 enum class Platform { Posix, Windows };

@@ -115,7 +115,8 @@ ExpectedCost expectedCost(const StrategyInfo& s, std::uint64_t n) {
     case Access::Pread:
         e = {1,
              1,
-             fmt::format("{} per range (more only if the kernel returns short reads)", calls.read),
+             fmt::format("{} per range (more only if the kernel returns short reads)",
+                         s.hint == Hint::DontCache ? "one preadv2 with RWF_DONTCACHE" : calls.read),
              s.buffer == BufferKind::FreshZeroed
                  ? fmt::format("two: the memset, then {}", calls.copy)
              : s.buffer == BufferKind::FreshCalloc

@@ -47,7 +47,7 @@ std::vector<double> Cell::roundRates() const {
 
 void Cell::summarize() {
     std::vector<double> rates;
-    std::vector<double> resident;
+    std::vector<double> resident, residentLeft;
     std::vector<double> amplification, fetched, fetchedRatio;
     for (const auto& s : samples) {
         if (s.deviceBytes) {
@@ -59,6 +59,8 @@ void Cell::summarize() {
             rates.push_back(*g);
         if (s.residentBefore)
             resident.push_back(*s.residentBefore);
+        if (s.residentAfter)
+            residentLeft.push_back(*s.residentAfter);
         if (s.bytesRead && s.bytes)
             amplification.push_back(double(s.bytesRead) / double(s.bytes));
     }
@@ -66,6 +68,9 @@ void Cell::summarize() {
     residentBefore.reset();
     if (!resident.empty())
         residentBefore = median(resident);
+    residentAfter.reset();
+    if (!residentLeft.empty())
+        residentAfter = median(residentLeft);
     readAmplification.reset();
     if (!amplification.empty())
         readAmplification = median(amplification);

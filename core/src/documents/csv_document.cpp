@@ -193,6 +193,8 @@ std::vector<Column> summaryColumns() {
         // byte wanted.
         {"device_bytes_read", [](const Cell& c, D) { return optional(c.deviceBytesRead); }},
         {"fetched_per_wanted", [](const Cell& c, D) { return optional(c.fetchedPerWanted); }},
+        // What the rounds left in the page cache (median), where measured.
+        {"resident_after", [](const Cell& c, D) { return optional(c.residentAfter); }},
     };
 }
 
@@ -286,6 +288,8 @@ Result<ResultDocument> fromSummaryCsv(std::string_view text) {
         double resident = 0;
         if (parseNumber(get(row, "resident_before"), resident))
             c.residentBefore = resident;
+        if (double left = 0; parseNumber(get(row, "resident_after"), left))
+            c.residentAfter = left;
         c.status = parseCellStatus(get(row, "status"));
         c.summary.tooFewRounds = c.status == CellStatus::TooFewRounds;
         c.summary.noisy = c.summary.noisy && !c.summary.tooFewRounds;

@@ -204,6 +204,7 @@ json cellJson(const ResultDocument& doc, const Cell& c) {
                 {"checksum", c.checksum},
                 {"residency_method", c.residencyMethod},
                 {"resident_before", optionalNumber(c.residentBefore)},
+                {"resident_after", optionalNumber(c.residentAfter)},
                 {"summary", summaryJson(m, rate)},
                 {"samples", samples}};
     if (c.partial)
@@ -237,6 +238,7 @@ Cell cellFrom(const json& j) {
     c.checksum = j.value("checksum", "");
     c.residencyMethod = j.value("residency_method", "");
     c.residentBefore = readOptional(j, "resident_before");
+    c.residentAfter = readOptional(j, "resident_after");
     if (j.contains("samples"))
         for (const auto& s : j.at("samples"))
             c.samples.push_back(sampleFrom(s));

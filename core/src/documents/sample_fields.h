@@ -40,6 +40,7 @@ inline const SampleField kSampleFields[] = {
     {"stolen_seconds", "stolen_seconds", &Sample::stolenSeconds},
     {"other_cpu_seconds", "other_cpu_seconds", &Sample::otherCpuSeconds},
     {"cpu_mhz", "cpu_mhz", &Sample::cpuMhz},
+    {"resident_after", "resident_after", &Sample::residentAfter},
 };
 
 } // namespace readscope

@@ -373,6 +373,11 @@ private:
             result->sample.round = round;
             result->sample.position = position;
             result->sample.residentBefore = residency.fraction;
+            // What the reads left cached, where asking does not disturb the cache (a nowait
+            // sample's misses start read-ahead).
+            if (cache_.reading().residencyVerifiable)
+                result->sample.residentAfter =
+                    cache_.residency(std::span(run.ranges).first(prefix.count)).fraction;
             cell.residencyMethod = residency.method;
             cell.samples.push_back(result->sample);
             mergeOffsetCounts(cell.bufferPageOffsets, result->bufferOffsets);

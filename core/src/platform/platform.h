@@ -26,6 +26,10 @@ bool populateMapping(void* at, std::uint64_t length);
 // Asks for the file's [offset, offset + length), mapped at `at`, to be read ahead:
 // madvise(MADV_WILLNEED) on Linux, F_RDADVISE on macOS (whose madvise starts no file I/O).
 void adviseWillNeed(int fd, void* at, std::uint64_t offset, std::uint64_t length);
+// One pread that asks the kernel not to keep what it reads in the page cache: preadv2 with
+// RWF_DONTCACHE (Linux 6.14+; the flag is defined here where the headers are older). -1 with
+// errno set: EOPNOTSUPP where the kernel or the file system refuses the flag, ENOSYS off Linux.
+std::int64_t readAtUncached(int fd, void* buffer, std::size_t n, std::uint64_t offset);
 #endif
 // One read of at most n bytes at offset, not moving any file pointer; -1 on error.
 std::int64_t readAt(int fd, void* buffer, std::size_t n, std::uint64_t offset);

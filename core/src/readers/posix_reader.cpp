@@ -226,12 +226,16 @@ private:
     Result<std::uint64_t> readAt(std::byte* buf, std::uint64_t n, std::uint64_t off,
                                  std::uint64_t& syscalls) {
         for (;;) {
-            const ssize_t got = ::pread(fd_.get(), buf, n, static_cast<off_t>(off));
+            const ssize_t got = s_.hint == Hint::DontCache
+                                    ? platform::readAtUncached(fd_.get(), buf, n, off)
+                                    : ::pread(fd_.get(), buf, n, static_cast<off_t>(off));
             ++syscalls;
             if (got >= 0)
                 return static_cast<std::uint64_t>(got);
             if (errno != EINTR)
-                return Error{ioError("pread", off, std::strerror(errno))};
+                return Error{
+                    ioError(s_.hint == Hint::DontCache ? "preadv2 (RWF_DONTCACHE)" : "pread", off,
+                            std::strerror(errno))};
         }
     }
 

@@ -66,6 +66,10 @@ constexpr StrategyInfo kStrategies[] = {
      "each batch of up to 1024 ranges sorted; neighbours at most 1 MiB apart merged into one "
      "pread into a fresh buffer, the ranges sliced out (object_store's get_ranges)",
      Coalesce, FreshUninit, None},
+    {"pread-dontcache", "pread, uncached (RWF_DONTCACHE)", "Positioned read",
+     "fresh uninitialised buffer per range, preadv2 with RWF_DONTCACHE: the kernel drops the "
+     "pages it read for this range once copied (Linux 6.14 and later)",
+     Pread, FreshUninit, DontCache},
     // Windows forms (Win32 API). They follow the POSIX rows, so that strategies() can hand
     // out one platform's rows as a contiguous span.
     {"readfile-offset", "ReadFile at an offset", "Positioned read",
@@ -226,6 +230,8 @@ Availability availability(const StrategyInfo& strategy, const FileProbe& probe) 
         return {false, probe.directReason};
     if (strategy.access == Access::UringBatch && !probe.uringSupported)
         return {false, probe.uringReason};
+    if (strategy.hint == Hint::DontCache && !probe.dontcacheSupported)
+        return {false, probe.dontcacheReason};
     return {};
 }
 

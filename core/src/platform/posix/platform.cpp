@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 #ifdef __linux__
 #include <sys/sysmacros.h>
+#include <sys/uio.h>
 #endif
 #include <sys/utsname.h>
 #include <unistd.h>
@@ -89,6 +90,23 @@ void adviseWillNeed(int fd, void* at, std::uint64_t offset, std::uint64_t length
     (void)fd;
     (void)offset;
     ::madvise(at, length, MADV_WILLNEED);
+#endif
+}
+
+std::int64_t readAtUncached(int fd, void* buffer, std::size_t n, std::uint64_t offset) {
+#ifdef __linux__
+#ifndef RWF_DONTCACHE
+    constexpr int RWF_DONTCACHE = 0x00000080; // include/uapi/linux/fs.h, Linux 6.14
+#endif
+    iovec iov{buffer, n};
+    return ::preadv2(fd, &iov, 1, static_cast<off_t>(offset), RWF_DONTCACHE);
+#else
+    (void)fd;
+    (void)buffer;
+    (void)n;
+    (void)offset;
+    errno = ENOSYS;
+    return -1;
 #endif
 }
 

@@ -9,6 +9,7 @@
 
 #include <cerrno>
 #include <cstddef>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <fcntl.h>
@@ -20,6 +21,7 @@
 #include <liburing.h>
 #include <sys/statfs.h>
 #include <sys/syscall.h>
+#include <sys/utsname.h>
 #else
 #include <sys/mount.h>
 #include <sys/param.h>
@@ -122,6 +124,40 @@ std::int64_t directAlignment(FileProbe&) { return 0; }
 void probeUring(FileProbe& p) { p.uringReason = "io_uring exists on Linux only"; }
 #endif
 
+// Whether preadv2 takes RWF_DONTCACHE for this file: one uncached byte read (a page that was
+// cached stays cached, one that was not is dropped again, so the file's cache state is kept).
+void probeDontCache(FileProbe& p, int fd) {
+    std::byte b{};
+    if (platform::readAtUncached(fd, &b, 1, 0) >= 0) {
+        p.dontcacheSupported = true;
+        return;
+    }
+    const int err = errno;
+#ifdef __linux__
+    utsname u{};
+    int major = 0, minor = 0;
+    if (err == EOPNOTSUPP && ::uname(&u) == 0 &&
+        std::sscanf(u.release, "%d.%d", &major, &minor) == 2 &&
+        (major < 6 || (major == 6 && minor < 14))) {
+        p.dontcacheReason = fmt::format("unavailable: kernel too old (RWF_DONTCACHE needs Linux "
+                                        "6.14 or later; this is {})",
+                                        u.release);
+        return;
+    }
+    if (err == EOPNOTSUPP) {
+        p.dontcacheReason = fmt::format("the filesystem of '{}' ({}) does not support "
+                                        "RWF_DONTCACHE reads",
+                                        p.path, p.filesystem);
+        return;
+    }
+    p.dontcacheReason =
+        fmt::format("an RWF_DONTCACHE read of '{}' failed: {}", p.path, std::strerror(err));
+#else
+    (void)err;
+    p.dontcacheReason = "RWF_DONTCACHE exists on Linux only";
+#endif
+}
+
 void probeDirect(FileProbe& p) {
     const std::int64_t known = directAlignment(p);
     if (known < 0)
@@ -170,6 +206,7 @@ void fillPlatformFacts(FileProbe& p, int fd) {
     }
     probeDirect(p);
     probeUring(p);
+    probeDontCache(p, fd);
 }
 
 } // namespace readscope

@@ -70,6 +70,7 @@ void fillPlatformFacts(FileProbe& p, int fd) {
                         "engine's and each reader's), then rely on the no-buffering "
                         "open-and-close flush: eviction attempted, unverified";
     p.uringReason = "io_uring exists on Linux only";
+    p.dontcacheReason = "RWF_DONTCACHE exists on Linux only";
     probeNoBuffering(p, sectorSize(h, p.path));
 }
 
