@@ -313,11 +313,13 @@ private slots:
     }
 
     void registryIsComplete() {
-        const char* ids[] = {"pread-zerofill", "pread-uninit",  "seek-read",      "read-grow",
-                             "read-prealloc",  "pread-reuse",   "mmap-copy",      "mmap-touch",
-                             "mmap-willneed",  "mmap-populate", "mmap-prefetch",  "direct-pread",
-                             "uring-batch",    "pread-calloc",  "mmap-copy-kept", "pread-coalesce",
-                             "pread-dontcache"};
+        const char* ids[] = {"pread-zerofill", "pread-uninit",    "seek-read",
+                             "read-grow",      "read-prealloc",   "pread-reuse",
+                             "mmap-copy",      "mmap-touch",      "mmap-willneed",
+                             "mmap-populate",  "mmap-prefetch",   "direct-pread",
+                             "uring-batch",    "pread-calloc",    "mmap-copy-kept",
+                             "pread-coalesce", "pread-dontcache", "pread-sequential",
+                             "pread-random",   "mmap-sequential", "mmap-random"};
         QCOMPARE(strategies().size(), std::size(ids));
         for (const char* id : ids) {
             const auto* s = findStrategy(id);

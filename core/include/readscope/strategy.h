@@ -52,8 +52,10 @@ enum class BufferKind {
     FreshCalloc
 };
 // WillNeed is madvise(MADV_WILLNEED) on POSIX and PrefetchVirtualMemory on Windows;
-// SequentialScan and RandomAccess are Windows open flags (FILE_FLAG_SEQUENTIAL_SCAN,
-// FILE_FLAG_RANDOM_ACCESS) that steer the cache manager's read-ahead. DontCache is
+// SequentialScan and RandomAccess steer read-ahead: Windows open flags
+// (FILE_FLAG_SEQUENTIAL_SCAN, FILE_FLAG_RANDOM_ACCESS), posix_fadvise(POSIX_FADV_SEQUENTIAL,
+// POSIX_FADV_RANDOM) on a POSIX descriptor, madvise(MADV_SEQUENTIAL, MADV_RANDOM) on a POSIX
+// mapping (no hint: NORMAL, the default read-ahead). DontCache is
 // preadv2's RWF_DONTCACHE (Linux 6.14+): read through the page cache, which drops the pages
 // this read brought in once their bytes are copied (pages cached before stay).
 enum class Hint { None, WillNeed, Populate, Prefetch, SequentialScan, RandomAccess, DontCache };

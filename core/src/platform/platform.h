@@ -26,6 +26,11 @@ bool populateMapping(void* at, std::uint64_t length);
 // Asks for the file's [offset, offset + length), mapped at `at`, to be read ahead:
 // madvise(MADV_WILLNEED) on Linux, F_RDADVISE on macOS (whose madvise starts no file I/O).
 void adviseWillNeed(int fd, void* at, std::uint64_t offset, std::uint64_t length);
+// Read-ahead advice for a descriptor (posix_fadvise RANDOM or SEQUENTIAL; macOS: F_RDAHEAD
+// off for random, nothing for sequential) and for a mapping (madvise MADV_RANDOM or
+// MADV_SEQUENTIAL). Advice: a refusal changes nothing read, so neither reports one.
+void adviseDescriptor(int fd, bool random);
+void adviseMapping(void* at, std::uint64_t length, bool random);
 // One pread that asks the kernel not to keep what it reads in the page cache: preadv2 with
 // RWF_DONTCACHE (Linux 6.14+; the flag is defined here where the headers are older). -1 with
 // errno set: EOPNOTSUPP where the kernel or the file system refuses the flag, ENOSYS off Linux.

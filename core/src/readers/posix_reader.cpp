@@ -117,10 +117,21 @@ public:
         return finishRead(out, consumer);
     }
 
-    // The descriptor this strategy reads through: O_DIRECT (F_NOCACHE) for direct I/O.
+    // The descriptor this strategy reads through: O_DIRECT (F_NOCACHE) for direct I/O; advised
+    // for pread-random and pread-sequential.
     static int openFor(const StrategyInfo& s, const std::string& path) {
-        return s.access == Access::Direct ? platform::openUncached(path)
-                                          : ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+        const int fd = s.access == Access::Direct ? platform::openUncached(path)
+                                                  : ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+        if (fd >= 0 && advisesDescriptor(s))
+            platform::adviseDescriptor(fd, s.hint == Hint::RandomAccess);
+        return fd;
+    }
+
+    static bool advisesReadAhead(const StrategyInfo& s) {
+        return s.hint == Hint::RandomAccess || s.hint == Hint::SequentialScan;
+    }
+    static bool advisesDescriptor(const StrategyInfo& s) {
+        return advisesReadAhead(s) && s.access != Access::MapInPlace && s.access != Access::MapCopy;
     }
 
 private:
@@ -130,7 +141,7 @@ private:
         if (s_.access == Access::AsRuntime) // the runtime's own open, size, reads and close
             return readRuntime(r, index, consumer, syscalls);
         fd_ = UniqueFd(openFor(s_, f_.path));
-        ++syscalls;
+        syscalls += advisesDescriptor(s_) ? 2 : 1; // the open, and its advice
         if (!fd_.valid())
             return Error{ioError("open", r.offset, std::strerror(errno))};
         if (asksForSize()) {
@@ -177,7 +188,16 @@ private:
         std::uint64_t untimed = 0;
         if (auto st = kept_.map(fd_.get(), f_.size, false, untimed); !st)
             return Error{fmt::format("mapping '{}': {}", f_.path, st.error().message)};
+        adviseMapping(kept_, untimed);
         return okStatus();
+    }
+
+    // mmap-random and mmap-sequential: the whole mapping advised, one madvise.
+    void adviseMapping(const Mapping& mapping, std::uint64_t& syscalls) const {
+        if (!advisesReadAhead(s_))
+            return;
+        platform::adviseMapping(mapping.base(), f_.size, s_.hint == Hint::RandomAccess);
+        ++syscalls;
     }
 
     // mmap-populate reads the file's pages from its workers' lowest range to their highest:
@@ -187,6 +207,7 @@ private:
                         std::uint64_t* populated = nullptr) {
         if (auto st = mapping.map(fd_.get(), f_.size, false, syscalls); !st)
             return Error{fmt::format("mapping '{}': {}", f_.path, st.error().message)};
+        adviseMapping(mapping, syscalls);
         if (s_.hint != Hint::Populate || ranges.empty())
             return okStatus();
         // Populate the span this worker will read, inside the timed round.

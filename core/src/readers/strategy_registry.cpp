@@ -66,6 +66,20 @@ constexpr StrategyInfo kStrategies[] = {
      "each batch of up to 1024 ranges sorted; neighbours at most 1 MiB apart merged into one "
      "pread into a fresh buffer, the ranges sliced out (object_store's get_ranges)",
      Coalesce, FreshUninit, None},
+    {"pread-sequential", "pread + POSIX_FADV_SEQUENTIAL", "Access hint",
+     "as pread-reuse, on a descriptor advised POSIX_FADV_SEQUENTIAL: twice the read-ahead "
+     "window",
+     Pread, Reused, SequentialScan},
+    {"pread-random", "pread + POSIX_FADV_RANDOM", "Access hint",
+     "as pread-reuse, on a descriptor advised POSIX_FADV_RANDOM: no read-ahead", Pread, Reused,
+     RandomAccess},
+    {"mmap-sequential", "mmap + MADV_SEQUENTIAL", "Access hint",
+     "as mmap-touch, with the mapping advised MADV_SEQUENTIAL: aggressive read-ahead on faults",
+     MapInPlace, InPlace, SequentialScan},
+    {"mmap-random", "mmap + MADV_RANDOM", "Access hint",
+     "as mmap-touch, with the mapping advised MADV_RANDOM: each fault reads its page only, no "
+     "fault-around read-ahead",
+     MapInPlace, InPlace, RandomAccess},
     {"pread-dontcache", "pread, uncached (RWF_DONTCACHE)", "Positioned read",
      "fresh uninitialised buffer per range, preadv2 with RWF_DONTCACHE: the kernel drops the "
      "pages it read for this range once copied (Linux 6.14 and later)",

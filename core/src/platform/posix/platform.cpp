@@ -93,6 +93,19 @@ void adviseWillNeed(int fd, void* at, std::uint64_t offset, std::uint64_t length
 #endif
 }
 
+void adviseDescriptor(int fd, bool random) {
+#ifdef __APPLE__
+    if (random)
+        ::fcntl(fd, F_RDAHEAD, 0);
+#else
+    ::posix_fadvise(fd, 0, 0, random ? POSIX_FADV_RANDOM : POSIX_FADV_SEQUENTIAL);
+#endif
+}
+
+void adviseMapping(void* at, std::uint64_t length, bool random) {
+    ::madvise(at, length, random ? MADV_RANDOM : MADV_SEQUENTIAL);
+}
+
 std::int64_t readAtUncached(int fd, void* buffer, std::size_t n, std::uint64_t offset) {
 #ifdef __linux__
 #ifndef RWF_DONTCACHE
