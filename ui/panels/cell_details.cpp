@@ -171,6 +171,11 @@ QString cellDetailsHtml(const Cell& c, const ResultDocument& doc) {
                         : QString("not counted (the system reports none at all, as Wine "
                                   "does)"));
         html += row("System calls per MiB", QString::number(m.syscallsPerMiB, 'f', 1));
+        if (const auto tlb = medianOfPresent(c, [](const Sample& x) { return x.tlbShootdowns; }))
+            html += row("TLB shootdowns",
+                        QString("%1 per round, median, machine-wide: every CPU and process while "
+                                "the round ran (/proc/interrupts), not this cell's alone")
+                            .arg(*tlb, 0, 'f', 0));
         const auto p50 = medianOfPresent(c, [](const Sample& x) { return x.latencyP50; });
         const auto p99 = medianOfPresent(c, [](const Sample& x) { return x.latencyP99; });
         auto micros = [](const std::optional<double>& v) {

@@ -44,6 +44,9 @@ struct Sample {
     std::optional<double> cpuMhz;
     std::optional<double> latencyP50; // seconds per range; none when no range was timed
     std::optional<double> latencyP99;
+    // TLB shootdowns on the whole machine while the round ran (/proc/interrupts, all CPUs and
+    // processes: machine-wide, not this round's alone); none where the system does not count.
+    std::optional<double> tlbShootdowns;
     std::optional<double> residentBefore; // fraction of the file cached when the round began
     // ... and when it ended (where mincore or cachestat tell, untimed): what the reads left in
     // the page cache (pread-dontcache and direct-pread none of what they brought in).

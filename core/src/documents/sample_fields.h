@@ -41,6 +41,7 @@ inline const SampleField kSampleFields[] = {
     {"other_cpu_seconds", "other_cpu_seconds", &Sample::otherCpuSeconds},
     {"cpu_mhz", "cpu_mhz", &Sample::cpuMhz},
     {"resident_after", "resident_after", &Sample::residentAfter},
+    {"tlb_shootdowns", "tlb_shootdowns", &Sample::tlbShootdowns},
 };
 
 } // namespace readscope

@@ -49,6 +49,7 @@ Result<RoundResult> runRound(std::vector<std::unique_ptr<RangeReader>>& readers,
     const std::uint64_t faultsBefore = platform::kPerThreadFaults ? 0 : platform::processFaults();
     // Read before the workers start and after they end: neither is timed.
     const auto fetchedBefore = platform::storageBytesRead();
+    const auto tlbBefore = platform::tlbShootdowns();
     const double ioWorkersBefore = platform::ioWorkerSeconds();
     const auto machineBefore = platform::machineCpu();
     const double processBefore = platform::processCpuSeconds();
@@ -103,6 +104,8 @@ Result<RoundResult> runRound(std::vector<std::unique_ptr<RangeReader>>& readers,
     out.sample.systemSeconds += std::max(0.0, platform::ioWorkerSeconds() - ioWorkersBefore);
     if (const auto fetchedAfter = platform::storageBytesRead(); fetchedBefore && fetchedAfter)
         out.sample.deviceBytes = double(*fetchedAfter - *fetchedBefore);
+    if (const auto tlbAfter = platform::tlbShootdowns(); tlbBefore && tlbAfter)
+        out.sample.tlbShootdowns = double(*tlbAfter - *tlbBefore);
     if (const auto machineAfter = platform::machineCpu(); machineBefore && machineAfter) {
         // Read around the whole round, set-up and joins included: scaled to its timed part.
         const double ours = platform::processCpuSeconds() - processBefore;

@@ -91,6 +91,11 @@ std::optional<double> cpuMhz();
 // read-ahead and fault-around that reads started, not page-cache hits. None where the
 // platform keeps no such counter (Windows' process I/O counters count cached reads too).
 std::optional<std::uint64_t> storageBytesRead();
+// TLB shootdowns so far on the whole machine, every CPU and every process together: the
+// "TLB:" line of /proc/interrupts (the IPIs a CPU sends to make the others drop a mapping's
+// stale translations, as eviction and munmap of a mapping other threads use do). None where
+// there is no such line (other platforms, some architectures).
+std::optional<std::uint64_t> tlbShootdowns();
 // CPU seconds used so far by this process's io_uring kernel workers (iou-wrk, iou-sqp: the
 // threads that carry out reads the submitting thread handed off), which RUSAGE_THREAD does
 // not see; 0 where there are none or the platform has no io_uring.

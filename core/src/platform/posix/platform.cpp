@@ -307,6 +307,33 @@ std::optional<std::uint64_t> storageBytesRead() {
 #endif
 }
 
+std::optional<std::uint64_t> tlbShootdowns() {
+#ifdef __linux__
+    std::ifstream in("/proc/interrupts");
+    std::string line;
+    while (std::getline(in, line)) {
+        const auto label = line.find_first_not_of(' ');
+        if (label == std::string::npos || line.compare(label, 4, "TLB:") != 0)
+            continue;
+        // "TLB:   872807   803830   TLB shootdowns": one count per CPU, then the name.
+        std::uint64_t sum = 0;
+        const char* at = line.c_str() + label + 4;
+        for (;;) {
+            char* end = nullptr;
+            const unsigned long long n = std::strtoull(at, &end, 10);
+            if (end == at)
+                break;
+            sum += n;
+            at = end;
+        }
+        return sum;
+    }
+    return std::nullopt;
+#else
+    return std::nullopt;
+#endif
+}
+
 double ioWorkerSeconds() {
 #ifdef __linux__
     // Each task's comm, then its schedstat's first field: nanoseconds on a CPU.

@@ -201,6 +201,8 @@ std::optional<double> cpuMhz() { return std::nullopt; }
 
 std::optional<std::uint64_t> storageBytesRead() { return std::nullopt; }
 
+std::optional<std::uint64_t> tlbShootdowns() { return std::nullopt; }
+
 double ioWorkerSeconds() { return 0; }
 
 std::string faultsUncountedReason() {
