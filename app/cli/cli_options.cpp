@@ -107,6 +107,14 @@ void declarePlanOptions(CLI::App& run, RunOptions& o) {
     planValue(flag::budget, "SIZE", "bytes read per cell and round", [&p](const std::string& v) {
         return assign(p.budget, parseSize(v), flag::budget);
     })->default_str(fmt::format("min(file size, {})", formatSizeShort(kDefaultBudget)));
+    planValue(flag::memoryLimit, "SIZE",
+              "run under this memory limit, the file's page cache included (a memory\n"
+              "cgroup: the one readscope runs in when limited to at most SIZE, as\n"
+              "systemd-run --user --scope -p MemoryMax=SIZE makes, else one of its own\n"
+              "where it may create one); refused with the reason where neither works",
+              [&p](const std::string& v) {
+                  return assign(p.memoryLimit, parseSize(v), flag::memoryLimit);
+              });
     planValue(flag::timeCap, "SECONDS", "per range size; no new rounds after it (>= 3 kept)",
               [&p](const std::string& v) { return assign(p.timeCapSeconds, parseTimeCap(v)); })
         ->default_str(fmt::format("{}", defaults.timeCapSeconds));

@@ -93,6 +93,8 @@ std::string plainTable(const ResultDocument& doc) {
     if (const auto meaning = sweepPointMeaning(doc); !meaning.empty())
         out += fmt::format("{}{}: {}.\n", char(std::toupper(axisName(p)[0])), axisName(p).substr(1),
                            meaning);
+    if (const auto limit = memoryLimitSentence(doc); !limit.empty())
+        out += limit + "\n";
     out += "Buffers: page offsets the destination buffers started at (offset x ranges read into "
            "a buffer there).\n";
     out += wholeFileSweep(p) ? "IOPS: files read per second at the median. "

@@ -319,6 +319,33 @@ private slots:
                  QStringList{});
     }
 
+    // Without permission to make a memory cgroup (and not started in a limited one), a run
+    // asked to stay under a memory limit does not start: it says why and how to get one.
+    void memoryLimitWithoutACgroupIsRefused() {
+        if (::geteuid() != 0)
+            QSKIP("needs root to run as 'nobody'");
+        const QString setpriv = QStandardPaths::findExecutable("setpriv");
+        if (setpriv.isEmpty())
+            QSKIP("no setpriv(1) to run as 'nobody'");
+        QTemporaryDir dir("/tmp/readscope-limit-XXXXXX");
+        const auto open = QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner |
+                          QFileDevice::ReadOther | QFileDevice::WriteOther | QFileDevice::ExeOther;
+        QVERIFY(QFile::setPermissions(dir.path(), open));
+        const QString path = dir.filePath("f.bin");
+        QVERIFY(QFile::copy(path_, path));
+        QVERIFY(QFile::setPermissions(path, QFileDevice::ReadOwner | QFileDevice::ReadOther));
+        const QString json = dir.filePath("out.json");
+        auto r = cli({"run", path, "--strategies", "pread-uninit", "--sizes", "64K",
+                      "--memory-limit", "64M", "--json", json, "--quiet"},
+                     {setpriv, "--reuid=65534", "--regid=65534", "--clear-groups", "env",
+                      "HOME=" + dir.path()});
+        QVERIFY2(r.code == 1, qPrintable(QString("exit %1: %2").arg(r.code).arg(r.err)));
+        QVERIFY2(r.err.contains("cannot run under a memory limit") &&
+                     r.err.contains("does not start") && r.err.contains("systemd-run"),
+                 qPrintable(r.err));
+        QVERIFY2(!QFile::exists(json), "no figures from a run that was not limited");
+    }
+
     void badInput_data() {
         QTest::addColumn<QStringList>("args");
         QTest::addColumn<QString>("mentions");
@@ -375,10 +402,10 @@ private slots:
 
     void everyValueFlagRejectsBadValues_data() {
         QTest::addColumn<QStringList>("args");
-        const QStringList flags = {"--sizes",        "--threads", "--rounds",   "--warmup",
-                                   "--seed",         "--budget",  "--time-cap", "--threshold",
-                                   "--pattern",      "--cache",   "--consume",  "--strategies",
-                                   "--buffer-offset"};
+        const QStringList flags = {"--sizes",         "--threads",     "--rounds",   "--warmup",
+                                   "--seed",          "--budget",      "--time-cap", "--threshold",
+                                   "--pattern",       "--cache",       "--consume",  "--strategies",
+                                   "--buffer-offset", "--memory-limit"};
         const QStringList values = {
             "",      "-1",   "-0.5", "abc", "99999999999999999999", "99999999999999999999G",
             "1e999", "12abc"};

@@ -219,6 +219,20 @@ private slots:
         QVERIFY(validatePlan(plan, probe).ok());
     }
 
+    // A memory limit too small for readscope itself is refused before anything runs.
+    void aMemoryLimitLeavesRoomForReadscope() {
+        Plan plan;
+        plan.file = file_->path();
+        plan.strategies = {"pread-uninit"};
+        plan.sizes = {64 << 10};
+        plan.memoryLimit = kMinMemoryLimit - 1;
+        const auto msg = messageOf(validatePlan(plan, file_->probe()));
+        QVERIFY2(msg.contains("leaves readscope no room") && msg.contains("at least 32 MiB"),
+                 qPrintable(msg));
+        plan.memoryLimit = kMinMemoryLimit;
+        QCOMPARE(messageOf(validatePlan(plan, file_->probe())), QString());
+    }
+
     void sweepPointsOfThreadsAndDepths() {
         Plan plan;
         plan.sizes = {64 << 10};

@@ -92,6 +92,9 @@ QString footnote(const ResultDocument& doc, BarKind bars, bool throughput) {
     if (std::any_of(doc.cells.begin(), doc.cells.end(),
                     [](const Cell& c) { return c.status == CellStatus::NotCold; }))
         text += " · red square: not cold (the file stayed cached)";
+    if (doc.memoryLimit)
+        text += QString(" · memory limit %1")
+                    .arg(QString::fromStdString(formatSize(doc.memoryLimit->bytes)));
     if (throughput && std::any_of(doc.cells.begin(), doc.cells.end(),
                                   [](const Cell& c) { return c.copyLimitGbps.has_value(); }))
         // A line of its own: appended, it ran the footnote past both edges of a 1200 px export.

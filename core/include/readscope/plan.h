@@ -27,6 +27,9 @@ Result<CacheMode> parseCacheMode(std::string_view text);
 Result<Consume> parseConsume(std::string_view text);
 
 inline constexpr std::uint64_t kDefaultBudget = 256ull << 20;
+// The smallest memory limit a run takes: readscope's own memory counts against it too, and a
+// process past its cgroup's limit is killed by the kernel.
+inline constexpr std::uint64_t kMinMemoryLimit = 32ull << 20;
 
 // What a plan may ask for, said once: validatePlan(), the CLI's option parsing and the app's
 // spin boxes all use these.
@@ -96,6 +99,10 @@ struct Plan {
     // (auto, as real programs get them); one: every buffer of every strategy pinned there;
     // several: the run's sweep axis, measured at its one range size.
     std::vector<std::uint32_t> bufferOffsets;
+    // Bytes the whole run may keep in memory, the measured file's page cache included (a
+    // memory cgroup; see ResultDocument::memoryLimit): a file larger than this must be evicted
+    // while it is read. 0: no limit.
+    std::uint64_t memoryLimit = 0;
 };
 
 // "4" or "1,2,4,8" (spaces allowed): whole numbers within limit, each named once; what names

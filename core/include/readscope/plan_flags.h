@@ -21,7 +21,8 @@ inline constexpr std::string_view sizes = "--sizes", strategies = "--strategies"
                                   consume = "--consume", roundTime = "--round-time",
                                   timeCap = "--time-cap", bufferOffset = "--buffer-offset",
                                   dropCaches = "--drop-caches", repeat = "--repeat",
-                                  precision = "--precision", maxTime = "--max-time";
+                                  precision = "--precision", maxTime = "--max-time",
+                                  memoryLimit = "--memory-limit";
 } // namespace flag
 
 struct PlanFlag {

@@ -195,6 +195,13 @@ struct ResultDocument {
     // Cold and direct runs: see DeviceLimit; when there is none, why (deviceLimitMissing).
     std::optional<DeviceLimit> deviceLimit;
     std::string deviceLimitMissing;
+    // The memory limit the run ran under (Plan::memoryLimit): the bytes in force and how it
+    // was applied (which cgroup, which file, which value).
+    struct MemoryLimit {
+        std::uint64_t bytes = 0;
+        std::string how;
+    };
+    std::optional<MemoryLimit> memoryLimit;
     std::string note;
     // The first cell of this strategy at this range size (any buffer offset).
     const Cell* find(std::string_view strategy, std::uint64_t rangeBytes) const;
@@ -293,6 +300,9 @@ std::string coverageText(const Summary& summary);
 // "median of 15 interleaved rounds", or "median of 3-15 interleaved rounds (the time cap cut
 // some cells short)": the rounds measured, not planned.
 std::string roundsText(const ResultDocument& doc);
+// "Under a memory limit of 256 MiB (a cgroup of its own, ...)." for a memory-limited run,
+// empty for the others: every output's footnote says it.
+std::string memoryLimitSentence(const ResultDocument& doc);
 
 // What a point of a sweep at one range size is, for the lines under tables: "the page offset
 // every destination buffer started at, at 256 KiB ranges"; "how many threads read 64 KiB

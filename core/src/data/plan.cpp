@@ -355,6 +355,11 @@ Status validatePlan(const Plan& plan, const FileProbe& file) {
                                      "whole pattern (--pattern whole)",
                                      id)};
     }
+    if (plan.memoryLimit && plan.memoryLimit < kMinMemoryLimit)
+        return Error{fmt::format("a memory limit of {} leaves readscope no room: its own memory "
+                                 "counts against the limit too, and past it the kernel kills "
+                                 "the process; give at least {}",
+                                 formatSize(plan.memoryLimit), formatSize(kMinMemoryLimit))};
     if (!plan.fileSizes.empty() && plan.pattern != Pattern::Whole)
         return Error{"file sizes are for the whole pattern: with sequential or random ranges, "
                      "give range sizes"};

@@ -26,7 +26,7 @@ template <class T> std::string text(const T& v) { return fmt::format("{}", v); }
 // always said, even at its defaults: defaults have changed before (consume minimal became
 // all), and a rerun must mean the same run on a later version. The optional ones (queue
 // depth, budget, buffer offsets, drop caches, repeat, precision, max time) are said when set.
-const std::array<PlanFlag, 18> kFlags{{
+const std::array<PlanFlag, 19> kFlags{{
     // The whole pattern's --sizes are its file sizes (none: the file itself).
     {flag::sizes,
      [](const Plan& p) -> Value {
@@ -66,6 +66,10 @@ const std::array<PlanFlag, 18> kFlags{{
     {flag::maxTime,
      [](const Plan& p) -> Value {
          return p.maxTimeSeconds > 0 ? text(p.maxTimeSeconds) : Value();
+     }},
+    {flag::memoryLimit,
+     [](const Plan& p) -> Value {
+         return p.memoryLimit ? formatSizeShort(p.memoryLimit) : Value();
      }},
 }};
 

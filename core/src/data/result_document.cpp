@@ -424,6 +424,13 @@ std::string roundsText(const ResultDocument& doc) {
                        fewest, most);
 }
 
+std::string memoryLimitSentence(const ResultDocument& doc) {
+    if (!doc.memoryLimit)
+        return {};
+    return fmt::format("Under a memory limit of {}, the file's page cache included ({}).",
+                       formatSize(doc.memoryLimit->bytes), doc.memoryLimit->how);
+}
+
 std::optional<CpuPerGB> cpuMsPerGB(const Cell& cell) {
     const double gb = medianOverRounds(cell, [](const Sample& s) { return s.bytes; }) / 1e9;
     if (cell.samples.empty() || !(gb > 0))

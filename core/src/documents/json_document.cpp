@@ -45,6 +45,7 @@ json planJson(const Plan& p) {
             {"precision", p.precision},
             {"max_time_seconds", p.maxTimeSeconds},
             {"buffer_offsets", p.bufferOffsets},
+            {"memory_limit", p.memoryLimit},
             {"sweep", toString(sweepAxis(p))}};
 }
 
@@ -93,6 +94,7 @@ Plan planFrom(const json& j) {
     p.maxTimeSeconds = j.value("max_time_seconds", 0.0);
     p.roundTimeSeconds = j.value("round_time_seconds", 0.0); // older documents: the budget
     p.bufferOffsets = j.value("buffer_offsets", std::vector<std::uint32_t>{});
+    p.memoryLimit = j.value("memory_limit", std::uint64_t{0});
     return p;
 }
 
@@ -314,6 +316,9 @@ json documentJson(const ResultDocument& doc) {
                 {"copies_folder", doc.copiesFolder},
                 {"lseek_ns", doc.lseekSeconds ? json(*doc.lseekSeconds * 1e9) : json(nullptr)},
                 {"device_limit", deviceLimitJson(doc)},
+                {"memory_limit", doc.memoryLimit ? json{{"bytes", doc.memoryLimit->bytes},
+                                                        {"how", doc.memoryLimit->how}}
+                                                 : json(nullptr)},
                 {"note", doc.note},
                 {"cost_model", costModelJson(doc)},
                 {"cells", cells}};
@@ -345,6 +350,9 @@ Result<ResultDocument> fromJson(std::string_view text) {
             doc.lseekSeconds = *ns / 1e9;
         if (j.contains("device_limit"))
             readDeviceLimit(j.at("device_limit"), doc);
+        if (const auto m = j.find("memory_limit"); m != j.end() && m->is_object())
+            doc.memoryLimit = ResultDocument::MemoryLimit{m->value("bytes", std::uint64_t{0}),
+                                                          m->value("how", "")};
         doc.note = j.value("note", "");
         for (const auto& c : j.value("cells", json::array()))
             doc.cells.push_back(cellFrom(c));

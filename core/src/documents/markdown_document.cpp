@@ -90,6 +90,8 @@ std::string toMarkdown(const ResultDocument& doc) {
     if (sweepAxis(p) == SweepAxis::Threads || sweepAxis(p) == SweepAxis::QueueDepth)
         out += fmt::format(" Rows: {}.", sweepPointMeaning(doc));
     out += placementSentence(doc);
+    if (const auto limit = memoryLimitSentence(doc); !limit.empty())
+        out += " " + limit;
     const bool anyNoisy = std::any_of(doc.cells.begin(), doc.cells.end(),
                                       [](const Cell& c) { return c.status == CellStatus::Noisy; });
     if (anyNoisy)

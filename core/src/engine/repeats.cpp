@@ -1,7 +1,11 @@
 // An A/A run (--repeats): the whole run again from its own set-up, its cells pooled with the
 // earlier repeats' as the rounds come.
+#include "eviction.h"
+#include "memory_limit.h"
 #include "plan_run.h"
+#include "platform.h"
 #include "readscope/probe.h"
+#include "unique_fd.h"
 
 #include <fmt/format.h>
 
@@ -77,6 +81,39 @@ private:
     int repeat_, repeats_;
 };
 
+// The run inside its memory limit (Plan::memoryLimit), when it has one: entered before
+// anything is read and left when the run ends. The file is evicted once inside it: pages
+// cached before were charged to another cgroup, and the limit would never push them out.
+class LimitedRun {
+public:
+    Status enter(const Plan& plan, const FileProbe& file, RunSink& sink) {
+        if (!plan.memoryLimit)
+            return okStatus();
+        auto scope = platform::enterMemoryLimit(plan.memoryLimit);
+        if (!scope)
+            return scope.error();
+        scope_ = std::move(*scope);
+        UniqueFd fd(platform::openForReading(file.path));
+        if (fd.valid()) {
+            const Range whole{0, file.size};
+            evictUntilCold(fd.get(), file, std::span(&whole, 1), plan.dropCachesAsRoot,
+                           [&](const std::string& w) { sink.onWarning(w); });
+        }
+        return okStatus();
+    }
+    Result<ResultDocument> recorded(Result<ResultDocument> doc) const {
+        if (doc && scope_)
+            doc->memoryLimit = ResultDocument::MemoryLimit{scope_->bytes(), scope_->how()};
+        return doc;
+    }
+
+private:
+    std::unique_ptr<platform::MemoryLimitScope> scope_;
+};
+
+Result<ResultDocument> runRepeats(const Plan& plan, const FileProbe& file, RunSink& sink,
+                                  std::stop_token stop);
+
 } // namespace
 
 Result<ResultDocument> runPlan(const Plan& plan, RunSink& sink, std::stop_token stop) {
@@ -85,13 +122,23 @@ Result<ResultDocument> runPlan(const Plan& plan, RunSink& sink, std::stop_token 
         return file.error();
     if (auto st = validatePlan(plan, *file); !st)
         return st.error();
+    LimitedRun limited;
+    if (auto st = limited.enter(plan, *file, sink); !st)
+        return st.error();
+    return limited.recorded(runRepeats(plan, *file, sink, stop));
+}
+
+namespace {
+
+Result<ResultDocument> runRepeats(const Plan& plan, const FileProbe& file, RunSink& sink,
+                                  std::stop_token stop) {
     if (plan.repeats <= 1)
-        return measureOnce(plan, *file, sink, stop, nullptr, nullptr);
+        return measureOnce(plan, file, sink, stop, nullptr, nullptr);
     // An A/A pair (or more): the whole run again, from its own set-up, after the last.
     ResultDocument pooled;
     for (int k = 0; k < plan.repeats; ++k) {
         RepeatSink tagged(sink, pooled, k, plan.repeats);
-        auto doc = measureOnce(plan, *file, tagged, stop, nullptr, nullptr);
+        auto doc = measureOnce(plan, file, tagged, stop, nullptr, nullptr);
         if (!doc)
             return doc.error();
         if (k == 0) {
@@ -115,6 +162,8 @@ Result<ResultDocument> runPlan(const Plan& plan, RunSink& sink, std::stop_token 
     return pooled;
 }
 
+} // namespace
+
 Result<ResultDocument> runPlanPoints(const Plan& plan, const std::vector<SweepPoint>& points,
                                      RunSink& sink, std::stop_token stop,
                                      const ResultDocument* recovered) {
@@ -123,7 +172,10 @@ Result<ResultDocument> runPlanPoints(const Plan& plan, const std::vector<SweepPo
         return file.error();
     if (auto st = validatePlan(plan, *file); !st)
         return st.error();
-    return measureOnce(plan, *file, sink, stop, &points, recovered);
+    LimitedRun limited;
+    if (auto st = limited.enter(plan, *file, sink); !st)
+        return st.error();
+    return limited.recorded(measureOnce(plan, *file, sink, stop, &points, recovered));
 }
 
 } // namespace readscope

@@ -1,0 +1,198 @@
+// Memory limits through cgroups (Linux): the process's own memory cgroup, found from
+// /proc/self/cgroup and /proc/self/mountinfo; a child of it made, limited and entered through
+// the cgroup files; left and removed when the scope ends.
+#include "memory_limit.h"
+
+#include <fmt/format.h>
+
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <optional>
+#include <sstream>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <vector>
+
+namespace readscope::platform {
+
+#ifdef __linux__
+namespace {
+
+struct Cgroup {
+    int version = 0;       // 1: the v1 memory controller's hierarchy; 2: the unified one
+    std::string dir;       // the process's cgroup, as a folder
+    std::string limitFile; // memory.limit_in_bytes or memory.max
+};
+
+std::vector<std::string> split(const std::string& s, char by) {
+    std::vector<std::string> out;
+    std::stringstream in(s);
+    for (std::string part; std::getline(in, part, by);)
+        out.push_back(part);
+    return out;
+}
+
+// Where a hierarchy's cgroup path is in the file system: its mount (fstype cgroup with the
+// memory option for v1, cgroup2 for v2), the mount's root taken off the path.
+std::optional<std::string> mountedAt(int version, const std::string& path) {
+    std::ifstream in("/proc/self/mountinfo");
+    for (std::string line; std::getline(in, line);) {
+        const auto dash = line.find(" - ");
+        if (dash == std::string::npos)
+            continue;
+        const auto before = split(line.substr(0, dash), ' ');
+        const auto after = split(line.substr(dash + 3), ' ');
+        if (before.size() < 5 || after.size() < 3)
+            continue;
+        const std::string& root = before[3];
+        const std::string& mountPoint = before[4];
+        const bool match = version == 2
+                               ? after[0] == "cgroup2"
+                               : after[0] == "cgroup" &&
+                                     ("," + after[2] + ",").find(",memory,") != std::string::npos;
+        if (!match || path.compare(0, root.size(), root) != 0)
+            continue;
+        const std::string rest = root == "/" ? path : path.substr(root.size());
+        return mountPoint + (rest == "/" ? "" : rest);
+    }
+    return std::nullopt;
+}
+
+Result<Cgroup> ownCgroup() {
+    std::ifstream in("/proc/self/cgroup");
+    std::optional<std::string> v1, v2;
+    for (std::string line; std::getline(in, line);) {
+        const auto a = line.find(':'), b = line.find(':', a + 1);
+        if (a == std::string::npos || b == std::string::npos)
+            continue;
+        const std::string controllers = line.substr(a + 1, b - a - 1), path = line.substr(b + 1);
+        if (line.compare(0, a, "0") == 0 && controllers.empty())
+            v2 = path;
+        else if (("," + controllers + ",").find(",memory,") != std::string::npos)
+            v1 = path;
+    }
+    if (v1) { // the memory controller is on a v1 hierarchy: v2 has none to offer
+        if (auto dir = mountedAt(1, *v1))
+            return Cgroup{1, *dir, "memory.limit_in_bytes"};
+        return Error{"the cgroup v1 memory controller is not mounted where this process sees it"};
+    }
+    if (v2)
+        if (auto dir = mountedAt(2, *v2))
+            return Cgroup{2, *dir, "memory.max"};
+    return Error{"this system has no memory cgroup controller"};
+}
+
+std::optional<std::string> readFirstLine(const std::string& path) {
+    std::ifstream in(path);
+    std::string line;
+    if (!std::getline(in, line))
+        return std::nullopt;
+    return line;
+}
+
+bool writeText(const std::string& path, const std::string& text, std::string& why) {
+    std::ofstream out(path);
+    out << text;
+    out.flush();
+    if (out)
+        return true;
+    why = fmt::format("writing '{}' to {} failed: {}", text, path, std::strerror(errno));
+    return false;
+}
+
+// The limit a cgroup has; none when it has none ("max", or v1's page-rounded LONG_MAX).
+std::optional<std::uint64_t> limitOf(const Cgroup& g) {
+    const auto text = readFirstLine(g.dir + "/" + g.limitFile);
+    if (!text || *text == "max")
+        return std::nullopt;
+    const std::uint64_t v = std::strtoull(text->c_str(), nullptr, 10);
+    if (v == 0 || v >= (std::uint64_t{1} << 62))
+        return std::nullopt;
+    return v;
+}
+
+class ScopeInPlace final : public MemoryLimitScope {
+public:
+    ScopeInPlace(std::uint64_t bytes, std::string how) : bytes_(bytes), how_(std::move(how)) {}
+    std::uint64_t bytes() const override { return bytes_; }
+    const std::string& how() const override { return how_; }
+
+private:
+    std::uint64_t bytes_;
+    std::string how_;
+};
+
+class OwnCgroup final : public MemoryLimitScope {
+public:
+    OwnCgroup(std::string from, std::string dir, std::uint64_t bytes, std::string how)
+        : from_(std::move(from)), dir_(std::move(dir)), bytes_(bytes), how_(std::move(how)) {}
+    ~OwnCgroup() override {
+        std::string ignored;
+        writeText(from_ + "/cgroup.procs", std::to_string(::getpid()), ignored);
+        // The page cache charged to it moves to the parent as it goes.
+        for (int i = 0; i < 20 && ::rmdir(dir_.c_str()) != 0 && errno == EBUSY; ++i)
+            ::usleep(10000);
+    }
+    std::uint64_t bytes() const override { return bytes_; }
+    const std::string& how() const override { return how_; }
+
+private:
+    std::string from_, dir_;
+    std::uint64_t bytes_;
+    std::string how_;
+};
+
+} // namespace
+
+Result<std::unique_ptr<MemoryLimitScope>> enterMemoryLimit(std::uint64_t bytes) {
+    const auto refuse = [](const std::string& why) {
+        return Error{fmt::format(
+            "cannot run under a memory limit: {}. Without one the run would not be limited, so "
+            "it does not start. On a desktop with systemd, start readscope inside a limited "
+            "scope instead: systemd-run --user --scope -p MemoryMax=SIZE readscope-cli run ... "
+            "--memory-limit SIZE",
+            why)};
+    };
+    auto own = ownCgroup();
+    if (!own)
+        return refuse(own.error().message);
+    if (const auto limit = limitOf(*own); limit && *limit <= bytes)
+        return std::unique_ptr<MemoryLimitScope>(std::make_unique<ScopeInPlace>(
+            *limit, fmt::format("the cgroup readscope was started in, {} ({} {})", own->dir,
+                                own->limitFile, *limit)));
+    const std::string dir = fmt::format("{}/readscope-{}", own->dir, ::getpid());
+    if (::mkdir(dir.c_str(), 0755) != 0 && errno != EEXIST)
+        return refuse(fmt::format("creating the cgroup {} failed: {} (it needs root or a "
+                                  "delegated cgroup subtree)",
+                                  dir, std::strerror(errno)));
+    std::string why;
+    const auto fail = [&](const std::string& reason) {
+        ::rmdir(dir.c_str());
+        return refuse(reason);
+    };
+    if (own->version == 2 && ::access((dir + "/memory.max").c_str(), F_OK) != 0 &&
+        !writeText(own->dir + "/cgroup.subtree_control", "+memory", why))
+        return fail(why + " (the memory controller is not enabled below this process's cgroup)");
+    if (!writeText(dir + "/" + own->limitFile, std::to_string(bytes), why))
+        return fail(why);
+    if (!writeText(dir + "/cgroup.procs", std::to_string(::getpid()), why))
+        return fail(why);
+    auto scope = std::make_unique<OwnCgroup>(
+        own->dir, dir, bytes,
+        fmt::format("a cgroup of its own, {} (cgroup v{} memory controller, {} {})", dir,
+                    own->version, own->limitFile, bytes));
+    // Entered: /proc/self/cgroup names it now.
+    auto now = ownCgroup();
+    if (!now || now->dir != dir)
+        return refuse(fmt::format("the process did not move into {}", dir));
+    return std::unique_ptr<MemoryLimitScope>(std::move(scope));
+}
+#else
+Result<std::unique_ptr<MemoryLimitScope>> enterMemoryLimit(std::uint64_t) {
+    return Error{"cannot run under a memory limit: memory limits through cgroups exist on Linux "
+                 "only, so the run does not start"};
+}
+#endif
+
+} // namespace readscope::platform

@@ -1,0 +1,122 @@
+// Runs under a memory limit (Plan::memoryLimit): the file's page cache counts against it, so
+// rounds that read a file larger than the limit find only part of it cached; the document
+// says how the limit was applied; the process is back in its own cgroup afterwards and the
+// cgroup made for the run is gone. A cgroup the process was started in, already limited, is
+// used as it is. Needs permission to make memory cgroups (root here); skipped, with the
+// reason, where there is none.
+#include "readscope/runner.h"
+#include "test_file.h"
+
+#include <QDir>
+#include <QFile>
+#include <QTest>
+
+#include <unistd.h>
+
+using namespace readscope;
+using readscope::testing::TestFile;
+
+namespace {
+
+class NullSink : public RunSink {};
+
+// This process's line of /proc/self/cgroup for the memory controller (v1), or the unified one.
+QString memoryCgroupLine() {
+    QFile f("/proc/self/cgroup");
+    if (!f.open(QIODevice::ReadOnly))
+        return {};
+    QString unified;
+    for (const QString& line : QString(f.readAll()).split('\n')) {
+        if (line.section(':', 1, 1).split(',').contains("memory"))
+            return line;
+        if (line.startsWith("0::"))
+            unified = line;
+    }
+    return unified;
+}
+
+// Whole-file rounds (the budget is the file, no round-time cut), warm.
+Plan wholeFileRounds(const TestFile& file, std::uint64_t limit) {
+    Plan plan;
+    plan.file = file.path();
+    plan.strategies = {"pread-uninit"};
+    plan.sizes = {1 << 20};
+    plan.cache = CacheMode::Warm;
+    plan.budget = file.size();
+    plan.roundTimeSeconds = 0;
+    plan.rounds = 3;
+    plan.warmup = 0;
+    plan.memoryLimit = limit;
+    return plan;
+}
+
+} // namespace
+
+class TestMemoryLimit : public QObject {
+    Q_OBJECT
+private slots:
+    void roundsFindOnlyWhatTheLimitKeeps() {
+        TestFile file(96 << 20);
+        if (!file.probe().residencyVerifiable)
+            QSKIP("this file's page-cache state cannot be read here");
+        const QString before = memoryCgroupLine();
+        NullSink sink;
+        auto doc = runPlan(wholeFileRounds(file, 32 << 20), sink);
+        if (!doc && doc.error().message.find("cannot run under a memory limit") == 0)
+            QSKIP(doc.error().message.c_str());
+        QVERIFY2(doc.ok(), doc.ok() ? "" : doc.error().message.c_str());
+        QVERIFY(doc->memoryLimit);
+        QCOMPARE(doc->memoryLimit->bytes, std::uint64_t(32 << 20));
+        QVERIFY2(doc->memoryLimit->how.find("cgroup") != std::string::npos,
+                 doc->memoryLimit->how.c_str());
+        const Cell& cell = doc->cells.at(0);
+        for (const Sample& s : cell.samples) {
+            QVERIFY(s.residentBefore);
+            // 32 MiB of a 96 MiB file is a third; the process's own memory counts too.
+            QVERIFY2(*s.residentBefore < 0.4,
+                     qPrintable(QString("a round began with %1 % cached under a 32 MiB limit")
+                                    .arg(*s.residentBefore * 100)));
+        }
+        QCOMPARE(memoryCgroupLine(), before);
+        const QString made =
+            QString::fromStdString(doc->memoryLimit->how).section(", ", 1, 1).section(' ', 0, 0);
+        QVERIFY2(!made.isEmpty() && !QDir(made).exists(), qPrintable(made));
+        // Without the limit the same rounds find the file cached.
+        auto free = runPlan(wholeFileRounds(file, 0), sink);
+        QVERIFY(free.ok() && !free->memoryLimit);
+        QVERIFY(*free->cells.at(0).residentBefore > 0.99);
+    }
+
+    // Started inside a cgroup limited to at most what is asked (as systemd-run --scope -p
+    // MemoryMax makes one): that cgroup's limit is the run's, and readscope makes none.
+    void aLimitedCgroupItRunsInIsUsed() {
+        QString line = memoryCgroupLine();
+        const bool v1 = !line.startsWith("0::");
+        const QString root = v1 ? "/sys/fs/cgroup/memory" : "/sys/fs/cgroup";
+        const QString own = root + line.section(':', 2);
+        const QString mine = own + QString("/tst-limited-%1").arg(::getpid());
+        if (!QDir().mkdir(mine))
+            QSKIP("cannot make a cgroup here to start in");
+        auto write = [](const QString& path, const QByteArray& text) {
+            QFile f(path);
+            return f.open(QIODevice::WriteOnly) && f.write(text) == text.size() && f.flush();
+        };
+        const QByteArray pid = QByteArray::number(::getpid());
+        const bool in = write(mine + (v1 ? "/memory.limit_in_bytes" : "/memory.max"), "50331648") &&
+                        write(mine + "/cgroup.procs", pid);
+        TestFile file(8 << 20);
+        NullSink sink;
+        auto doc = in ? runPlan(wholeFileRounds(file, 64 << 20), sink)
+                      : Result<ResultDocument>(Error{"could not enter the test's cgroup"});
+        write(own + "/cgroup.procs", pid);
+        QDir().rmdir(mine);
+        QVERIFY2(doc.ok(), doc.ok() ? "" : doc.error().message.c_str());
+        QVERIFY(doc->memoryLimit);
+        QCOMPARE(doc->memoryLimit->bytes, std::uint64_t(48 << 20));
+        QVERIFY2(doc->memoryLimit->how.find("started in") != std::string::npos,
+                 doc->memoryLimit->how.c_str());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestMemoryLimit)
+#include "tst_memory_limit.moc"
