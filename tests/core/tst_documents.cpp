@@ -49,6 +49,8 @@ ResultDocument sampleDocument() {
                 s.residentBefore = 0.001 * r;
                 if (r % 2 == 0) // measured in some rounds only: the median is over those
                     s.residentAfter = 0.1 * r;
+                if (r > 1)
+                    s.startedAt = 1764763200.125 + r;
                 c.samples.push_back(s);
             }
             c.summarize();
@@ -97,6 +99,7 @@ private slots:
                 QCOMPARE(b.samples[s].seconds, a.samples[s].seconds);
                 QCOMPARE(b.samples[s].residentBefore, a.samples[s].residentBefore);
                 QCOMPARE(b.samples[s].residentAfter, a.samples[s].residentAfter);
+                QCOMPARE(b.samples[s].startedAt, a.samples[s].startedAt);
             }
             QCOMPARE(b.residentAfter, a.residentAfter);
         }
@@ -305,10 +308,10 @@ private slots:
         // fetched from storage, not counted (empty, never 0), involuntary switches (0), and
         // steal, other processes' CPU and the clock, not measured (empty) are the last columns
         QVERIFY2(line1.find(",1024,0,,,") != std::string::npos, line1.c_str());
-        QVERIFY2(line1.find(",0.001,0,,0,,,,,\r") != std::string::npos,
+        QVERIFY2(line1.find(",0.001,0,,0,,,,,,\r") != std::string::npos,
                  line1.c_str()); // resident, bytes read, device bytes, switches, steal...,
                                  // resident after (not measured in round 1), TLB shootdowns
-                                 // (not counted)
+                                 // (not counted), when it started (not recorded)
     }
 
     // Noise is judged by the median's interval, carried by CSV and JSON, and said once.

@@ -1,4 +1,5 @@
-// Machine-wide counters a round records beside its own: TLB shootdowns from /proc/interrupts.
+// Machine-wide counters a round records beside its own: TLB shootdowns from /proc/interrupts,
+// and the time it began.
 // Unmapping memory that another running thread of the process may have cached translations
 // for makes the kernel interrupt that thread's CPU: the count grows, and a round's sample
 // carries the difference.
@@ -85,8 +86,13 @@ private slots:
         auto doc = runPlan(plan, sink);
         QVERIFY(doc.ok());
         const bool counted = platform::tlbShootdowns().has_value();
-        for (const Sample& s : doc->cells.at(0).samples)
+        double last = 0;
+        for (const Sample& s : doc->cells.at(0).samples) {
             QCOMPARE(s.tlbShootdowns.has_value(), counted);
+            // And when each round began, in order: the over-time series.
+            QVERIFY(s.startedAt && *s.startedAt > last);
+            last = *s.startedAt;
+        }
     }
 };
 

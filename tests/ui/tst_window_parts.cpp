@@ -15,7 +15,9 @@
 #include "readscope/recovery.h"
 
 #include <QLabel>
+#include <QLineEdit>
 #include <QSignalSpy>
+#include <QSpinBox>
 #include <QTest>
 
 using namespace readscope;
@@ -104,6 +106,38 @@ private slots:
         const QString why = inspected.last().at(1).toString();
         QVERIFY(!why.isEmpty());
         QCOMPARE(target.readiness(), why);
+    }
+
+    // The memory-limit field, typed into as a person would: off by default, MiB into the plan,
+    // back from a plan, and a limit too small for readscope named as the plan's problem.
+    void theMemoryLimitFieldReachesThePlan() {
+        ConfigPanel config;
+        TargetFile target(&config);
+        QSignalSpy inspected(&target, &TargetFile::inspected);
+        testing::TestFile file(1 << 20);
+        target.open(QString::fromStdString(file.path()));
+        QVERIFY(inspected.wait(10000));
+        config.setPlan(testing::tinyPlan(file));
+        auto* limit = config.findChild<QSpinBox*>("memoryLimit");
+        QVERIFY(limit);
+        QCOMPARE(limit->text(), QString("off"));
+        QCOMPARE(config.plan()->memoryLimit, std::uint64_t(0));
+        auto type = [&](const QString& text) {
+            limit->setFocus();
+            limit->findChild<QLineEdit*>()->selectAll();
+            QTest::keyClicks(limit, text);
+            QTest::keyClick(limit, Qt::Key_Return);
+        };
+        type("256");
+        QCOMPARE(config.plan()->memoryLimit, std::uint64_t(256) << 20);
+        QCOMPARE(config.planProblem(), QString());
+        type("16");
+        QVERIFY2(config.planProblem().contains("leaves readscope no room"),
+                 qPrintable(config.planProblem()));
+        Plan back = *config.plan();
+        back.memoryLimit = 64ull << 20;
+        config.setPlan(back);
+        QCOMPARE(limit->value(), 64);
     }
 
     void sidePanelsGiveTheirRoomToTheResults() {

@@ -191,6 +191,17 @@ ConfigPanel::ConfigPanel(QWidget* parent) : QWidget(parent) {
     form->addRow("Max time", maxTime_);
     form->addRow("Consume", consume_);
     form->addRow("Buffer offset", bufferOffset_);
+    memoryLimit_ = new QSpinBox(runBox);
+    memoryLimit_->setObjectName("memoryLimit");
+    memoryLimit_->setRange(0, 1 << 20);
+    memoryLimit_->setSuffix(" MiB");
+    memoryLimit_->setSpecialValueText("off");
+    memoryLimit_->setToolTip(
+        "Run in a memory cgroup the file's page cache counts against, so a larger file is "
+        "evicted while it is read: the one readscope was started in when it is limited "
+        "(systemd-run --user --scope -p MemoryMax=...), else one of its own where readscope may "
+        "make one. Refused, with the reason, where neither works. At least 32 MiB.");
+    form->addRow("Memory limit", memoryLimit_);
     axisHint_ = new QLabel(runBox);
     axisHint_->setObjectName("axisHint");
     axisHint_->setWordWrap(true);
@@ -203,7 +214,7 @@ ConfigPanel::ConfigPanel(QWidget* parent) : QWidget(parent) {
     connect(bufferOffset_, &QComboBox::currentTextChanged, this, &ConfigPanel::changed);
     connect(threads_, &QComboBox::currentTextChanged, this, &ConfigPanel::changed);
     connect(queueDepth_, &QComboBox::currentTextChanged, this, &ConfigPanel::changed);
-    for (QSpinBox* box : {rounds_, warmup_, seed_})
+    for (QSpinBox* box : {rounds_, warmup_, seed_, memoryLimit_})
         connect(box, &QSpinBox::valueChanged, this, &ConfigPanel::changed);
     layout->addWidget(runBox);
     connect(pattern_, &QComboBox::currentIndexChanged, this, [this] {
@@ -428,6 +439,7 @@ Result<Plan> ConfigPanel::plan() const {
     if (!offsets)
         return Error{"Buffer offset: " + offsets.error().message};
     p.bufferOffsets = *offsets;
+    p.memoryLimit = std::uint64_t(memoryLimit_->value()) << 20;
     return p;
 }
 
@@ -458,6 +470,7 @@ void ConfigPanel::setPlan(const Plan& p) {
         maxTime_->setValue(int(p.maxTimeSeconds));
     consume_->setCurrentIndex(consume_->findData(int(p.consume)));
     bufferOffset_->setCurrentText(QString::fromStdString(formatBufferOffsets(p.bufferOffsets)));
+    memoryLimit_->setValue(int((p.memoryLimit + (1 << 20) - 1) >> 20));
 }
 
 QString ConfigPanel::planProblem() const {

@@ -101,6 +101,7 @@ private:
     QSpinBox* warmup_;
     QDoubleSpinBox* precision_; // percent; 0: off
     QSpinBox* maxTime_;         // seconds, with a precision
+    QSpinBox* memoryLimit_;     // MiB; 0: no memory limit (Plan::memoryLimit)
     std::optional<FileStatus> status_;
 };
 

@@ -18,6 +18,10 @@ struct Sample {
     int round = 0;
     int position = 0; // where in its round the strategy ran (0 = first)
     int repeat = 0;   // which of the plan's repeats of the whole run it belongs to (0 = first)
+    // When the round began, seconds since the Unix epoch (the system clock; none in documents
+    // from before it was recorded): GB/s against time, per strategy, shows a cache filling
+    // under a memory limit and the machine's drift on any run.
+    std::optional<double> startedAt;
     std::uint64_t bytes = 0;
     double seconds = 0;
     double userSeconds = 0;

@@ -42,6 +42,7 @@ inline const SampleField kSampleFields[] = {
     {"cpu_mhz", "cpu_mhz", &Sample::cpuMhz},
     {"resident_after", "resident_after", &Sample::residentAfter},
     {"tlb_shootdowns", "tlb_shootdowns", &Sample::tlbShootdowns},
+    {"started_at", "started_at", &Sample::startedAt},
 };
 
 } // namespace readscope

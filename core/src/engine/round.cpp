@@ -7,6 +7,7 @@
 #include "readscope/stats.h"
 
 #include <algorithm>
+#include <chrono>
 #include <optional>
 #include <thread>
 
@@ -54,6 +55,8 @@ Result<RoundResult> runRound(std::vector<std::unique_ptr<RangeReader>>& readers,
     const auto machineBefore = platform::machineCpu();
     const double processBefore = platform::processCpuSeconds();
     const auto windowStart = Clock::now();
+    const double startedAt =
+        std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
     if (workers == 1) {
         work(*readers[0], parts[0], mode, stop, results[0]);
     } else {
@@ -117,6 +120,7 @@ Result<RoundResult> runRound(std::vector<std::unique_ptr<RangeReader>>& readers,
             std::max(0.0, machineAfter->busySeconds - machineBefore->busySeconds - ours) * timed;
     }
     out.sample.cpuMhz = platform::cpuMhz();
+    out.sample.startedAt = startedAt;
     out.sample.seconds = secondsBetween(first, last);
     if (!latencies.empty()) {
         out.sample.latencyP50 = quantile(latencies, 0.5);
