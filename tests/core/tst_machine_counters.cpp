@@ -40,11 +40,11 @@ private slots:
         };
         cpu_set_t was;
         pthread_getaffinity_np(pthread_self(), sizeof was, &was);
-        std::atomic<bool> done{false};
         std::atomic<std::uint64_t> spins{0};
-        std::jthread other([&] { // keeps the process's address space live on another CPU
+        // Stopped and joined however the test leaves, a failed check's return included.
+        std::jthread other([&](std::stop_token stop) { // keeps the address space live elsewhere
             pin(1);
-            while (!done.load(std::memory_order_relaxed))
+            while (!stop.stop_requested())
                 spins.fetch_add(1, std::memory_order_relaxed);
         });
         pin(0);
@@ -65,7 +65,7 @@ private slots:
             after = platform::tlbShootdowns();
             QVERIFY(after);
         } while (*after == *before && clock.elapsed() < 2000);
-        done = true;
+        other.request_stop();
         pthread_setaffinity_np(pthread_self(), sizeof was, &was);
         qInfo("TLB shootdowns over %d munmaps with a second thread running: %llu", unmaps,
               static_cast<unsigned long long>(*after - *before));

@@ -98,6 +98,7 @@ private slots:
     // Started inside a cgroup limited to at most what is asked (as systemd-run --scope -p
     // MemoryMax makes one): that cgroup's limit is the run's, and readscope makes none.
     void aLimitedCgroupItRunsInIsUsed() {
+        // 48 MiB in force where 64 MiB was asked: the run's plan says 48 MiB.
         QString line = memoryCgroupLine();
         const bool v1 = !line.startsWith("0::");
         const QString root = v1 ? "/sys/fs/cgroup/memory" : "/sys/fs/cgroup";
@@ -112,15 +113,20 @@ private slots:
         const QByteArray pid = QByteArray::number(::getpid());
         const bool in = write(mine + (v1 ? "/memory.limit_in_bytes" : "/memory.max"), "50331648") &&
                         write(mine + "/cgroup.procs", pid);
+        if (!in) { // cgroup v2 below the root: no memory controller for a child here
+            write(own + "/cgroup.procs", pid);
+            QDir().rmdir(mine);
+            QSKIP("cannot limit and enter a cgroup here to start in");
+        }
         TestFile file(8 << 20);
         NullSink sink;
-        auto doc = in ? runPlan(wholeFileRounds(file, 64 << 20), sink)
-                      : Result<ResultDocument>(Error{"could not enter the test's cgroup"});
+        auto doc = runPlan(wholeFileRounds(file, 64 << 20), sink);
         write(own + "/cgroup.procs", pid);
         QDir().rmdir(mine);
         QVERIFY2(doc.ok(), doc.ok() ? "" : doc.error().message.c_str());
         QVERIFY(doc->memoryLimit);
         QCOMPARE(doc->memoryLimit->bytes, std::uint64_t(48 << 20));
+        QCOMPARE(doc->plan.memoryLimit, std::uint64_t(48 << 20));
         QVERIFY2(doc->memoryLimit->how.find("started in") != std::string::npos,
                  doc->memoryLimit->how.c_str());
     }

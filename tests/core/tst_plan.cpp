@@ -231,6 +231,20 @@ private slots:
                  qPrintable(msg));
         plan.memoryLimit = kMinMemoryLimit;
         QCOMPARE(messageOf(validatePlan(plan, file_->probe())), QString());
+        // The reads' own buffers may take at most half: 4 threads x 2 x 8 MiB of a 64 MiB
+        // limit is too much, of 128 MiB it is not. A sparse file: only its size matters.
+        QTemporaryDir dir;
+        const FileProbe big = testing::sparseFileProbe(dir, 256ull << 20);
+        plan.file = big.path;
+        plan.sizes = {8 << 20};
+        plan.threads = 4;
+        plan.memoryLimit = 64ull << 20;
+        const auto tooSmall = messageOf(validatePlan(plan, big));
+        QVERIFY2(tooSmall.contains("would take more than half of the 64 MiB memory limit") &&
+                     tooSmall.contains("at least 128 MiB"),
+                 qPrintable(tooSmall));
+        plan.memoryLimit = 128ull << 20;
+        QCOMPARE(messageOf(validatePlan(plan, big)), QString());
     }
 
     void sweepPointsOfThreadsAndDepths() {

@@ -146,6 +146,7 @@ Result<ResultDocument> resumeRun(const ResultDocument& recovered, RunSink& sink,
         merged.cells.push_back(std::move(c));
     merged.complete = more->complete;
     merged.system = more->system;
+    merged.memoryLimit = more->memoryLimit; // the limit the resumed cells ran under
     merged.note = fmt::format("resumed: {} cells recovered, {} measured now",
                               recovered.cells.size(), more->cells.size());
     return merged;

@@ -84,30 +84,49 @@ private:
 // The run inside its memory limit (Plan::memoryLimit), when it has one: entered before
 // anything is read and left when the run ends. The file is evicted once inside it: pages
 // cached before were charged to another cgroup, and the limit would never push them out.
+// The plan run is the one asked for, its memory limit the one in force: a cgroup the process
+// was started in may be limited below what was asked, and the plan is checked against that.
 class LimitedRun {
 public:
-    Status enter(const Plan& plan, const FileProbe& file, RunSink& sink) {
-        if (!plan.memoryLimit)
+    explicit LimitedRun(const Plan& plan) : plan_(plan) {}
+    const Plan& plan() const { return plan_; }
+    Status enter(const FileProbe& file, RunSink& sink) {
+        if (!plan_.memoryLimit)
             return okStatus();
-        auto scope = platform::enterMemoryLimit(plan.memoryLimit);
+        auto scope = platform::enterMemoryLimit(plan_.memoryLimit);
         if (!scope)
             return scope.error();
         scope_ = std::move(*scope);
+        if (scope_->bytes() != plan_.memoryLimit) {
+            plan_.memoryLimit = scope_->bytes();
+            if (auto st = validatePlan(plan_, file); !st) {
+                (void)scope_->leave();
+                return Error{fmt::format("under the memory limit in force ({}): {}", scope_->how(),
+                                         st.error().message)};
+            }
+        }
         UniqueFd fd(platform::openForReading(file.path));
         if (fd.valid()) {
             const Range whole{0, file.size};
-            evictUntilCold(fd.get(), file, std::span(&whole, 1), plan.dropCachesAsRoot,
+            evictUntilCold(fd.get(), file, std::span(&whole, 1), plan_.dropCachesAsRoot,
                            [&](const std::string& w) { sink.onWarning(w); });
         }
         return okStatus();
     }
-    Result<ResultDocument> recorded(Result<ResultDocument> doc) const {
-        if (doc && scope_)
+    // The run's document with the limit it ran under; the limit left, and said when leaving
+    // it failed.
+    Result<ResultDocument> recorded(Result<ResultDocument> doc, RunSink& sink) const {
+        if (!scope_)
+            return doc;
+        if (doc)
             doc->memoryLimit = ResultDocument::MemoryLimit{scope_->bytes(), scope_->how()};
+        if (auto st = scope_->leave(); !st)
+            sink.onWarning(st.error().message);
         return doc;
     }
 
 private:
+    Plan plan_;
     std::unique_ptr<platform::MemoryLimitScope> scope_;
 };
 
@@ -122,10 +141,10 @@ Result<ResultDocument> runPlan(const Plan& plan, RunSink& sink, std::stop_token 
         return file.error();
     if (auto st = validatePlan(plan, *file); !st)
         return st.error();
-    LimitedRun limited;
-    if (auto st = limited.enter(plan, *file, sink); !st)
+    LimitedRun limited(plan);
+    if (auto st = limited.enter(*file, sink); !st)
         return st.error();
-    return limited.recorded(runRepeats(plan, *file, sink, stop));
+    return limited.recorded(runRepeats(limited.plan(), *file, sink, stop), sink);
 }
 
 namespace {
@@ -172,10 +191,11 @@ Result<ResultDocument> runPlanPoints(const Plan& plan, const std::vector<SweepPo
         return file.error();
     if (auto st = validatePlan(plan, *file); !st)
         return st.error();
-    LimitedRun limited;
-    if (auto st = limited.enter(plan, *file, sink); !st)
+    LimitedRun limited(plan);
+    if (auto st = limited.enter(*file, sink); !st)
         return st.error();
-    return limited.recorded(measureOnce(plan, *file, sink, stop, &points, recovered));
+    return limited.recorded(measureOnce(limited.plan(), *file, sink, stop, &points, recovered),
+                            sink);
 }
 
 } // namespace readscope

@@ -107,7 +107,9 @@ Result<RoundResult> runRound(std::vector<std::unique_ptr<RangeReader>>& readers,
     out.sample.systemSeconds += std::max(0.0, platform::ioWorkerSeconds() - ioWorkersBefore);
     if (const auto fetchedAfter = platform::storageBytesRead(); fetchedBefore && fetchedAfter)
         out.sample.deviceBytes = double(*fetchedAfter - *fetchedBefore);
-    if (const auto tlbAfter = platform::tlbShootdowns(); tlbBefore && tlbAfter)
+    // A CPU taken offline during the round takes its count with it: no figure then.
+    if (const auto tlbAfter = platform::tlbShootdowns();
+        tlbBefore && tlbAfter && *tlbAfter >= *tlbBefore)
         out.sample.tlbShootdowns = double(*tlbAfter - *tlbBefore);
     if (const auto machineAfter = platform::machineCpu(); machineBefore && machineAfter) {
         // Read around the whole round, set-up and joins included: scaled to its timed part.

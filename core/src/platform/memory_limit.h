@@ -12,16 +12,21 @@ namespace readscope::platform {
 
 class MemoryLimitScope {
 public:
-    virtual ~MemoryLimitScope() = default;      // leaves the limit: back where the process was
+    virtual ~MemoryLimitScope() = default;      // leaves, if leave() was not called
     virtual std::uint64_t bytes() const = 0;    // the limit in force
     virtual const std::string& how() const = 0; // the cgroup, the file and the value, in words
+    // Back in the cgroup the process came from, the one made for the run removed; an error
+    // when the process could not move back (it stays limited) or the cgroup stays behind.
+    virtual Status leave() = 0;
 };
 
 // Puts this process under a memory limit of `bytes`: the cgroup it already runs in when that
-// is limited to at most `bytes` (as `systemd-run --user --scope -p MemoryMax=...` makes one),
-// else a new memory cgroup of its own (cgroup v1's memory controller, or v2 where this process
-// may create and enter one: root, or a delegated subtree). An error saying what was tried and
-// why each way failed, never a run without the limit.
+// is limited to at most `bytes` (as `systemd-run --user --scope -p MemoryMax=...` makes one;
+// bytes() is then that cgroup's limit), else a new memory cgroup of its own: cgroup v1's
+// memory controller, or v2's where the process's cgroup may hold a child with the memory
+// controller (the root cgroup, as root; a v2 cgroup that holds processes cannot give its
+// children a controller). An error saying what was tried and why it failed, never a run
+// without the limit.
 Result<std::unique_ptr<MemoryLimitScope>> enterMemoryLimit(std::uint64_t bytes);
 
 } // namespace readscope::platform

@@ -77,8 +77,8 @@ constexpr StrategyInfo kStrategies[] = {
      "as mmap-touch, with the mapping advised MADV_SEQUENTIAL: aggressive read-ahead on faults",
      MapInPlace, InPlace, SequentialScan},
     {"mmap-random", "mmap + MADV_RANDOM", "Access hint",
-     "as mmap-touch, with the mapping advised MADV_RANDOM: each fault reads its page only, no "
-     "fault-around read-ahead",
+     "as mmap-touch, with the mapping advised MADV_RANDOM: a fault on an uncached page reads "
+     "that page only, no read-ahead",
      MapInPlace, InPlace, RandomAccess},
     {"pread-dontcache", "pread, uncached (RWF_DONTCACHE)", "Positioned read",
      "fresh uninitialised buffer per range, preadv2 with RWF_DONTCACHE: the kernel drops the "

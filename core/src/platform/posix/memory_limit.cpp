@@ -117,6 +117,7 @@ public:
     ScopeInPlace(std::uint64_t bytes, std::string how) : bytes_(bytes), how_(std::move(how)) {}
     std::uint64_t bytes() const override { return bytes_; }
     const std::string& how() const override { return how_; }
+    Status leave() override { return okStatus(); } // the process was started in it
 
 private:
     std::uint64_t bytes_;
@@ -127,17 +128,31 @@ class OwnCgroup final : public MemoryLimitScope {
 public:
     OwnCgroup(std::string from, std::string dir, std::uint64_t bytes, std::string how)
         : from_(std::move(from)), dir_(std::move(dir)), bytes_(bytes), how_(std::move(how)) {}
-    ~OwnCgroup() override {
-        std::string ignored;
-        writeText(from_ + "/cgroup.procs", std::to_string(::getpid()), ignored);
-        // The page cache charged to it moves to the parent as it goes.
-        for (int i = 0; i < 20 && ::rmdir(dir_.c_str()) != 0 && errno == EBUSY; ++i)
-            ::usleep(10000);
-    }
+    ~OwnCgroup() override { (void)leave(); }
     std::uint64_t bytes() const override { return bytes_; }
     const std::string& how() const override { return how_; }
+    Status leave() override {
+        if (left_)
+            return okStatus();
+        left_ = true;
+        std::string why;
+        if (!writeText(from_ + "/cgroup.procs", std::to_string(::getpid()), why))
+            return Error{fmt::format("leaving the memory limit failed, so this process stays "
+                                     "limited until it ends: {}",
+                                     why)};
+        // The page cache charged to it moves to the parent as it goes.
+        int rc = 0;
+        for (int i = 0; i < 20 && (rc = ::rmdir(dir_.c_str())) != 0 && errno == EBUSY; ++i)
+            ::usleep(10000);
+        if (rc != 0)
+            return Error{fmt::format("the memory cgroup {} made for the run could not be "
+                                     "removed: {}",
+                                     dir_, std::strerror(errno))};
+        return okStatus();
+    }
 
 private:
+    bool left_ = false;
     std::string from_, dir_;
     std::uint64_t bytes_;
     std::string how_;
@@ -163,8 +178,8 @@ Result<std::unique_ptr<MemoryLimitScope>> enterMemoryLimit(std::uint64_t bytes) 
                                 own->limitFile, *limit)));
     const std::string dir = fmt::format("{}/readscope-{}", own->dir, ::getpid());
     if (::mkdir(dir.c_str(), 0755) != 0 && errno != EEXIST)
-        return refuse(fmt::format("creating the cgroup {} failed: {} (it needs root or a "
-                                  "delegated cgroup subtree)",
+        return refuse(fmt::format("creating the cgroup {} failed: {} (it needs permission to "
+                                  "write there: root, or a cgroup delegated to this user)",
                                   dir, std::strerror(errno)));
     std::string why;
     const auto fail = [&](const std::string& reason) {
@@ -173,7 +188,8 @@ Result<std::unique_ptr<MemoryLimitScope>> enterMemoryLimit(std::uint64_t bytes) 
     };
     if (own->version == 2 && ::access((dir + "/memory.max").c_str(), F_OK) != 0 &&
         !writeText(own->dir + "/cgroup.subtree_control", "+memory", why))
-        return fail(why + " (the memory controller is not enabled below this process's cgroup)");
+        return fail(why + " (cgroup v2 gives a child the memory controller only from a cgroup "
+                          "that holds no processes, and this process's holds it)");
     if (!writeText(dir + "/" + own->limitFile, std::to_string(bytes), why))
         return fail(why);
     if (!writeText(dir + "/cgroup.procs", std::to_string(::getpid()), why))

@@ -125,7 +125,7 @@ void probeUring(FileProbe& p) { p.uringReason = "io_uring exists on Linux only";
 #endif
 
 // Whether preadv2 takes RWF_DONTCACHE for this file: one uncached byte read (a page that was
-// cached stays cached, one that was not is dropped again, so the file's cache state is kept).
+// cached stays cached, the page it reads in is dropped again; read-ahead it starts may stay).
 void probeDontCache(FileProbe& p, int fd) {
     std::byte b{};
     if (platform::readAtUncached(fd, &b, 1, 0) >= 0) {
