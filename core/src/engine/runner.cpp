@@ -239,10 +239,11 @@ private:
         if (plan_.cache == CacheMode::Warm && !sweep_) {
             // Under a memory limit the source takes at most a quarter of it: the process's
             // own memory counts against the limit, and past it the kernel kills the process.
-            if (!copyLimit_)
-                copyLimit_.emplace(plan_.memoryLimit ? std::min(effectiveBudget(plan_, file_.size),
-                                                                plan_.memoryLimit / 4)
-                                                     : effectiveBudget(plan_, file_.size));
+            if (!copyLimit_) {
+                const std::uint64_t budget = effectiveBudget(plan_, file_.size);
+                copyLimit_.emplace(plan_.memoryLimit ? std::min(budget, plan_.memoryLimit / 4)
+                                                     : budget);
+            }
             const double limit = copyLimit_->gbps(point.rangeBytes, threads, point.bufferOffset);
             for (std::size_t i = 0; i < lanes_.size(); ++i)
                 if (lanes_[i].unavailable.empty() && limit > 0)

@@ -21,7 +21,6 @@
 #include <liburing.h>
 #include <sys/statfs.h>
 #include <sys/syscall.h>
-#include <sys/utsname.h>
 #else
 #include <sys/mount.h>
 #include <sys/param.h>
@@ -134,14 +133,13 @@ void probeDontCache(FileProbe& p, int fd) {
     }
     const int err = errno;
 #ifdef __linux__
-    utsname u{};
+    const std::string kernel = platform::kernelRelease(); // "Linux 6.18.44"
     int major = 0, minor = 0;
-    if (err == EOPNOTSUPP && ::uname(&u) == 0 &&
-        std::sscanf(u.release, "%d.%d", &major, &minor) == 2 &&
+    if (err == EOPNOTSUPP && std::sscanf(kernel.c_str(), "%*s %d.%d", &major, &minor) == 2 &&
         (major < 6 || (major == 6 && minor < 14))) {
         p.dontcacheReason = fmt::format("unavailable: kernel too old (RWF_DONTCACHE needs Linux "
                                         "6.14 or later; this is {})",
-                                        u.release);
+                                        kernel);
         return;
     }
     if (err == EOPNOTSUPP) {
