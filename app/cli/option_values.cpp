@@ -76,6 +76,23 @@ Result<double> parsePrecision(const std::string& value) {
     return pct / 100;
 }
 
+Result<double> parseDuration(const std::string& value) {
+    std::string text = value;
+    double scale = 1;
+    if (!text.empty() && (text.back() == 's' || text.back() == 'm')) {
+        scale = text.back() == 'm' ? 60 : 1;
+        text.pop_back();
+    }
+    double secs = -1;
+    auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), secs);
+    if (ec != std::errc{} || end != text.data() + text.size() || !(secs > 0) ||
+        !std::isfinite(secs) || secs * scale > kMaxDurationSeconds)
+        return Error{fmt::format("--duration '{}' must be a time above 0 and at most {} s "
+                                 "(30, 30s or 2m)",
+                                 value, kMaxDurationSeconds)};
+    return secs * scale;
+}
+
 Result<double> parseMaxTime(const std::string& value) {
     double secs = -1;
     auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), secs);

@@ -18,6 +18,8 @@ Result<double> parseTimeCap(const std::string& value);
 Result<double> parsePrecision(const std::string& value);
 // Seconds, 0 or more ("0": the default).
 Result<double> parseMaxTime(const std::string& value);
+// --duration: seconds, "30s" or "2m"; above 0, at most kMaxDurationSeconds.
+Result<double> parseDuration(const std::string& value);
 Result<double> parseRoundTime(const std::string& value);
 // "all": every strategy of this platform; else ids separated by commas, each naming one.
 Result<std::vector<std::string>> parseStrategyList(const std::string& value);

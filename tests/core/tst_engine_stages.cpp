@@ -3,6 +3,7 @@
 // conditions a cell's rounds earn, and their words.
 #include "cache_control.h"
 #include "calibrator.h"
+#include "point_run.h"
 #include "scheduler.h"
 #include "test_file.h"
 #include "verifier.h"
@@ -13,7 +14,9 @@
 
 #include <QTest>
 
+#include <chrono>
 #include <set>
+#include <thread>
 
 using namespace readscope;
 using namespace readscope::testing;
@@ -94,6 +97,53 @@ private slots:
         QVERIFY(!timeCapped(kMinRoundsBeforeCap - 1, Clock::now() - std::chrono::hours(1), 1, 0));
         QVERIFY(timeCapped(kMinRoundsBeforeCap, Clock::now() - std::chrono::seconds(2), 1, 1));
         QVERIFY(!timeCapped(kMinRoundsBeforeCap, Clock::now(), 1, 60));
+    }
+
+    // A duration run's rounds go on past the planned count and the time cap until the measured
+    // ones have taken the duration (the warm-up's time not counted), and no longer.
+    void schedulerDurationRunsForItsTime() {
+        Plan plan = roundsPlan(1, 3);
+        plan.timeCapSeconds = 0.001;
+        plan.durationSeconds = 0.3;
+        Scheduler scheduler(plan, 1, Clock::now());
+        int measuredRounds = 0;
+        Clock::time_point first{}, last{};
+        scheduler.planned([&](std::size_t, int r) {
+            std::this_thread::sleep_for(std::chrono::milliseconds(r < plan.warmup ? 200 : 20));
+            if (r >= plan.warmup) {
+                if (measuredRounds++ == 0)
+                    first = Clock::now();
+                last = Clock::now();
+            }
+            return RoundEnd::Measured;
+        });
+        QVERIFY2(measuredRounds > plan.rounds, qPrintable(QString::number(measuredRounds)));
+        const double span = secondsBetween(first, last);
+        QVERIFY2(span >= 0.25 && span < 0.3 + 1.0, qPrintable(QString::number(span)));
+    }
+
+    // A duration run's lanes start spread over the point's ranges and read on round after
+    // round, past the end and round again: the next round never rereads the last one's ranges.
+    void durationRoundsReadOnThroughTheRanges() {
+        PointRun run;
+        for (std::uint64_t k = 0; k < 10; ++k)
+            run.ranges.push_back({k * 4096, 4096});
+        run.prefixes.resize(2);
+        run.prefixes[0].count = 4;
+        run.prefixes[1].count = 3;
+        run.next = {0, 5};
+        const auto offsets = [](const std::vector<Range>& rs) {
+            std::vector<std::uint64_t> out;
+            for (const auto& r : rs)
+                out.push_back(r.offset / 4096);
+            return out;
+        };
+        using V = std::vector<std::uint64_t>;
+        QCOMPARE(offsets(nextRanges(run, 0)), (V{0, 1, 2, 3}));
+        QCOMPARE(offsets(nextRanges(run, 0)), (V{4, 5, 6, 7}));
+        QCOMPARE(offsets(nextRanges(run, 0)), (V{8, 9, 0, 1}));
+        QCOMPARE(offsets(nextRanges(run, 1)), (V{5, 6, 7}));
+        QCOMPARE(offsets(nextRanges(run, 1)), (V{8, 9, 0}));
     }
 
     // --precision's rounds visit only the wide points, numbered on after the planned rounds,

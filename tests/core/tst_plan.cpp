@@ -220,6 +220,24 @@ private slots:
     }
 
     // A memory limit too small for readscope itself is refused before anything runs.
+    void aDurationIsCheckedAndNeedsRanges() {
+        Plan plan;
+        plan.file = file_->path();
+        plan.strategies = {"pread-uninit"};
+        plan.sizes = {64 << 10};
+        plan.durationSeconds = 30;
+        QCOMPARE(messageOf(validatePlan(plan, file_->probe())), QString());
+        plan.durationSeconds = kMaxDurationSeconds + 1;
+        QVERIFY(messageOf(validatePlan(plan, file_->probe())).contains("the duration must be"));
+        plan.durationSeconds = -1;
+        QVERIFY(messageOf(validatePlan(plan, file_->probe())).contains("the duration must be"));
+        plan.durationSeconds = 30;
+        plan.pattern = Pattern::Whole;
+        plan.sizes.clear();
+        QVERIFY(
+            messageOf(validatePlan(plan, file_->probe())).contains("the whole pattern has none"));
+    }
+
     void aMemoryLimitLeavesRoomForReadscope() {
         Plan plan;
         plan.file = file_->path();

@@ -347,6 +347,34 @@ private slots:
             QCOMPARE(c.rangesPerRound, all);
     }
 
+    // A duration run measures for its time, not its round count, and places each round's
+    // figure in time with the whole file's residency after it; nothing says its rounds were cut.
+    void aDurationRunMeasuresForItsTime() {
+        auto plan = smallPlan(*file_);
+        plan.sizes = {4 << 10};
+        plan.pattern = Pattern::Random;
+        plan.strategies = {"pread-uninit", "mmap-copy"};
+        plan.rounds = 2;
+        plan.durationSeconds = 0.5;
+        RecordingSink sink;
+        auto doc = runPlan(plan, sink);
+        QVERIFY(doc.ok());
+        for (const auto& c : doc->cells) {
+            QVERIFY2(c.samples.size() > std::size_t(plan.rounds),
+                     qPrintable(QString::number(c.samples.size())));
+            QVERIFY2(!findCondition<RoundsCut>(c.conditions), c.notes().c_str());
+            double previous = 0;
+            for (const auto& s : c.samples) {
+                QVERIFY(s.startedAt && *s.startedAt >= previous);
+                previous = *s.startedAt;
+                if (c.residencyMethod.find("unverified") == std::string::npos)
+                    QVERIFY(s.fileResidentAfter && *s.fileResidentAfter > 0.9); // warm, no limit
+            }
+            const double span = *c.samples.back().startedAt - *c.samples.front().startedAt;
+            QVERIFY2(span > 0.3 && span < 0.5 + 2.0, qPrintable(QString::number(span)));
+        }
+    }
+
     void coldRoundsStartCold() {
         auto plan = smallPlan(*file_);
         plan.cache = CacheMode::Cold;

@@ -103,7 +103,16 @@ struct Plan {
     // memory cgroup; see ResultDocument::memoryLimit): a file larger than this must be evicted
     // while it is read. 0: no limit.
     std::uint64_t memoryLimit = 0;
+    // Measured rounds go on for this long instead of a round count (rounds and the time cap
+    // are not used), and each round of a cell reads on where its last one stopped, through the
+    // point's ranges and round again: a reader that keeps reading, as mmapbench's time series
+    // do, so that a file larger than the memory limit fills the cache and then must be evicted
+    // while it is read. Each sample's started_at places its GB/s in time. 0: rounds as planned.
+    double durationSeconds = 0;
 };
+
+// A duration run's longest: an hour.
+inline constexpr double kMaxDurationSeconds = 3600;
 
 // "4" or "1,2,4,8" (spaces allowed): whole numbers within limit, each named once; what names
 // them in the error ("threads 0 is out of range: use 1 to 256").

@@ -22,7 +22,7 @@ inline constexpr std::string_view sizes = "--sizes", strategies = "--strategies"
                                   timeCap = "--time-cap", bufferOffset = "--buffer-offset",
                                   dropCaches = "--drop-caches", repeat = "--repeat",
                                   precision = "--precision", maxTime = "--max-time",
-                                  memoryLimit = "--memory-limit";
+                                  memoryLimit = "--memory-limit", duration = "--duration";
 } // namespace flag
 
 struct PlanFlag {

@@ -55,6 +55,10 @@ struct Sample {
     // ... and when it ended (where mincore or cachestat tell, untimed): what the reads left in
     // the page cache (pread-dontcache and direct-pread none of what they brought in).
     std::optional<double> residentAfter;
+    // The whole file's share in the page cache when the round ended (duration runs only, whose
+    // rounds read on through the file): it climbs until the cache is full, then holds, so it
+    // says when the cache filled.
+    std::optional<double> fileResidentAfter;
     // Bytes over seconds; none when no time was measured (never a made-up 0).
     std::optional<double> gbps() const;
 };

@@ -456,6 +456,12 @@ Status validatePlan(const Plan& plan, const FileProbe& file) {
         !(plan.precision >= kMinPrecision && plan.precision <= kMaxPrecision))
         return Error{fmt::format("precision {}% is out of range: use {}% to {}% (or none)",
                                  plan.precision * 100, kMinPrecision * 100, kMaxPrecision * 100)};
+    if (!(plan.durationSeconds >= 0) || plan.durationSeconds > kMaxDurationSeconds)
+        return Error{fmt::format("the duration must be 0 (rounds as planned) to {} seconds",
+                                 kMaxDurationSeconds)};
+    if (plan.durationSeconds > 0 && plan.pattern == Pattern::Whole)
+        return Error{"a duration run reads on through its ranges: the whole pattern has none "
+                     "(use sequential or random)"};
     if (!(plan.maxTimeSeconds >= 0))
         return Error{"the maximum time must be 0 (none) or positive"};
     if (!kRepeatsLimit.contains(plan.repeats))

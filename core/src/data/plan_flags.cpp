@@ -25,8 +25,9 @@ template <class T> std::string text(const T& v) { return fmt::format("{}", v); }
 // The plan's shape (sizes, strategies, modes, counts, consume, round time and time cap) is
 // always said, even at its defaults: defaults have changed before (consume minimal became
 // all), and a rerun must mean the same run on a later version. The optional ones (queue
-// depth, budget, buffer offsets, drop caches, repeat, precision, max time) are said when set.
-const std::array<PlanFlag, 19> kFlags{{
+// depth, budget, buffer offsets, drop caches, repeat, precision, max time, memory limit, duration)
+// are said when set.
+const std::array<PlanFlag, 20> kFlags{{
     // The whole pattern's --sizes are its file sizes (none: the file itself).
     {flag::sizes,
      [](const Plan& p) -> Value {
@@ -70,6 +71,10 @@ const std::array<PlanFlag, 19> kFlags{{
     {flag::memoryLimit,
      [](const Plan& p) -> Value {
          return p.memoryLimit ? formatSizeShort(p.memoryLimit) : Value();
+     }},
+    {flag::duration,
+     [](const Plan& p) -> Value {
+         return p.durationSeconds > 0 ? text(p.durationSeconds) : Value();
      }},
 }};
 

@@ -46,6 +46,7 @@ json planJson(const Plan& p) {
             {"max_time_seconds", p.maxTimeSeconds},
             {"buffer_offsets", p.bufferOffsets},
             {"memory_limit", p.memoryLimit},
+            {"duration_seconds", p.durationSeconds},
             {"sweep", toString(sweepAxis(p))}};
 }
 
@@ -95,6 +96,7 @@ Plan planFrom(const json& j) {
     p.roundTimeSeconds = j.value("round_time_seconds", 0.0); // older documents: the budget
     p.bufferOffsets = j.value("buffer_offsets", std::vector<std::uint32_t>{});
     p.memoryLimit = j.value("memory_limit", std::uint64_t{0});
+    p.durationSeconds = j.value("duration_seconds", 0.0);
     return p;
 }
 

@@ -115,7 +115,8 @@ Result<ResultDocument> resumeRun(const ResultDocument& recovered, RunSink& sink,
                                  std::stop_token stop) {
     // A point with a cell missing or cut short between rounds is measured again: its partial
     // cells go on from their recorded rounds, so every cell of a point still comes from the
-    // same interleaved rounds (a whole-file sweep's cut-short point starts over).
+    // same interleaved rounds (a whole-file sweep's cut-short point starts over, and so does a
+    // duration run's: its rounds are a time series over one stretch of time).
     // A whole-file sweep killed midway left its copies: they go before anything is measured
     // (the resumed run makes its own).
     removeLeftoverCopies(recovered);
@@ -133,7 +134,9 @@ Result<ResultDocument> resumeRun(const ResultDocument& recovered, RunSink& sink,
         return std::find(remaining.begin(), remaining.end(), c.point()) != remaining.end();
     });
     ResultDocument partial = recovered;
-    std::erase_if(partial.cells, [&](const Cell& c) { return !c.partial || wholeFileSweep(plan); });
+    std::erase_if(partial.cells, [&](const Cell& c) {
+        return !c.partial || wholeFileSweep(plan) || plan.durationSeconds > 0;
+    });
     if (remaining.empty()) {
         merged.complete = true;
         merged.note = "every cell was already recovered";

@@ -43,6 +43,7 @@ inline const SampleField kSampleFields[] = {
     {"resident_after", "resident_after", &Sample::residentAfter},
     {"tlb_shootdowns", "tlb_shootdowns", &Sample::tlbShootdowns},
     {"started_at", "started_at", &Sample::startedAt},
+    {"file_resident_after", "file_resident_after", &Sample::fileResidentAfter},
 };
 
 } // namespace readscope

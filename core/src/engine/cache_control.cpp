@@ -48,6 +48,11 @@ Residency CacheControl::prepare(std::span<const Range> ranges, std::vector<Lane>
     return r;
 }
 
+Residency CacheControl::evictAll() {
+    const Range whole{0, file_.size};
+    return evictUntilCold(fd_.get(), file_, std::span(&whole, 1), dropCaches_, warn_);
+}
+
 Status CacheControl::warm(std::stop_token stop) {
     return warmFile(fd_.get(), file_.size, file_.path, stop);
 }

@@ -43,6 +43,9 @@ public:
     Residency prepare(std::span<const Range> ranges, std::vector<Lane>& lanes);
     // Warm runs: the whole file read once into the cache.
     Status warm(std::stop_token stop);
+    // The whole file out of the cache (a memory-limited duration run starts empty, so that its
+    // rounds show the cache filling). The residency left.
+    Residency evictAll();
 
 private:
     CacheMode mode_;

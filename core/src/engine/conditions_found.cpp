@@ -27,7 +27,7 @@ bool finishWithConditions(Cell& cell, const FinishedCellContext& context) {
         if (asked && cell.queueDepth && *cell.queueDepth < *asked)
             conditions.push_back({ShallowQueue{*cell.queueDepth, *asked, cell.rangesPerRound,
                                                threadsAt(plan, cell.point())}});
-        if (measured < plan.rounds)
+        if (measured < plan.rounds && !(plan.durationSeconds > 0 && !context.stopped))
             conditions.push_back({RoundsCut{measured, plan.rounds, context.stopped}});
         if (plan.precision > 0 && !context.sweep && !meetsPrecision(cell, plan.precision))
             conditions.push_back({PrecisionNotMet{plan.precision, cell.summary.uncertainty(),

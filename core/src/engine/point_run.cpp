@@ -46,7 +46,23 @@ PointRun startPoint(const Plan& plan, const FileProbe& target, bool wholeFile,
         }
     }
     run.prefixes.resize(lanes.size());
+    // A duration run's lanes start spread over the ranges, so that none reads what another
+    // has just brought into the cache: each meets the cache as a reader of its own would.
+    run.next.resize(lanes.size());
+    for (std::size_t i = 0; i < lanes.size(); ++i)
+        run.next[i] = run.ranges.size() * i / lanes.size();
     return run;
+}
+
+std::vector<Range> nextRanges(PointRun& run, std::size_t i) {
+    const std::size_t count = run.prefixes[i].count, all = run.ranges.size();
+    std::vector<Range> out;
+    out.reserve(count);
+    std::size_t at = run.next[i];
+    for (std::size_t k = 0; k < count; ++k, at = (at + 1) % all)
+        out.push_back(run.ranges[at]);
+    run.next[i] = at;
+    return out;
 }
 
 } // namespace readscope

@@ -18,11 +18,17 @@ struct PointRun {
     std::vector<Range> ranges;
     std::vector<Cell> cells;
     std::vector<LanePrefix> prefixes;
+    // A duration run's rounds read on: where each lane's next round starts in `ranges`.
+    std::vector<std::size_t> next;
     int firstRound = 0; // recorded rounds a resumed cell brought: new ones number after them
     int lastRound = 0;  // the highest round number recorded at this point so far
     int measured = 0;   // rounds recorded in this run
     bool ready = false; // calibrated and verified
 };
+
+// A duration run's next round of lane i: as many ranges as its prefix, from where its last
+// round stopped, on from the start past the end.
+std::vector<Range> nextRanges(PointRun& run, std::size_t i);
 
 // The cell a resumed run's recovery file (`from`, none: not resumed) kept for this strategy and
 // point, if any.

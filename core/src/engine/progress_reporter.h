@@ -4,6 +4,7 @@
 #include "clock.h"
 #include "readscope/runner.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 
@@ -13,6 +14,10 @@ class ProgressReporter {
 public:
     explicit ProgressReporter(RunSink& sink) : sink_(sink) {}
     void setTotal(std::uint64_t steps) { progress_.total = steps; }
+    // A duration run's steps are its time: this share of them is done (never going back).
+    void setDone(double share) {
+        progress_.step = std::max(progress_.step, std::uint64_t(share * double(progress_.total)));
+    }
     // The elapsed time and the estimate count from now.
     void restartClock() { started_ = Clock::now(); }
     Clock::time_point started() const { return started_; }

@@ -110,8 +110,11 @@ private:
         }
         const auto active = std::count_if(lanes_.begin(), lanes_.end(),
                                           [](const Lane& l) { return l.unavailable.empty(); });
-        progress_.setTotal(points_.size() * static_cast<std::uint64_t>(active) *
-                           static_cast<std::uint64_t>(1 + plan_.warmup + plan_.rounds));
+        // A duration run's rounds are counted in its time: 1000 steps of it.
+        progress_.setTotal(
+            points_.size() * static_cast<std::uint64_t>(active) *
+            static_cast<std::uint64_t>(1 + plan_.warmup +
+                                       (plan_.durationSeconds > 0 ? 1000 : plan_.rounds)));
     }
 
     // Cold and direct runs: the device limit, before the header goes out, so that the chart
@@ -192,6 +195,10 @@ private:
             if (!setUpPoint(runs.back()))
                 return keepWhatWasMeasured(runs);
         }
+        // Under a memory limit, a duration run's rounds start from an empty cache (the set-up
+        // filled it), so that its time series shows the cache filling and then full.
+        if (plan_.durationSeconds > 0 && plan_.memoryLimit)
+            cache_.evictAll();
         Scheduler scheduler(plan_, runs.size(), progress_.started());
         if (scheduler.planned([&](std::size_t k, int r) { return measureRound(runs[k], r); }) ==
             RoundEnd::Stopped)
@@ -303,11 +310,20 @@ private:
         // Rounds past the planned ones take the point's next number, the same for every cell
         // they measure: rounds are paired by number, which must mean the same moment.
         const int round = only ? run.lastRound + 1 : run.firstRound + r - plan_.warmup + 1;
+        const bool timed = plan_.durationSeconds > 0;
         const auto phase = only ? fmt::format("refining to ±{}%: round {}", plan_.precision * 100,
                                               r - plan_.warmup + 1)
-                           : record ? fmt::format("round {}/{}", r - plan_.warmup + 1, plan_.rounds)
-                                    : fmt::format("warm-up {}/{}", r + 1, plan_.warmup);
+                           : !record ? fmt::format("warm-up {}/{}", r + 1, plan_.warmup)
+                           : timed   ? fmt::format("round {} of a {} s run", r - plan_.warmup + 1,
+                                                   plan_.durationSeconds)
+                                   : fmt::format("round {}/{}", r - plan_.warmup + 1, plan_.rounds);
         usePoint(lanes_, plan_, run.point);
+        if (timed && record && !only) {
+            if (!measuringSince_)
+                measuringSince_ = Clock::now();
+            progress_.setDone(std::min(1.0, secondsBetween(*measuringSince_, Clock::now()) /
+                                                plan_.durationSeconds));
+        }
         auto& cells = run.cells;
         // Where the run is now (the steps report where it was): rounds hop between points.
         report(phase, {}, run.point);
@@ -317,7 +333,7 @@ private:
             const std::size_t i = (k + static_cast<std::size_t>(r)) % lanes_.size();
             if (!usable(lanes_[i], cells[i]) || (only && !(*only)[i]))
                 continue;
-            if (!only && record && cells[i].samples.size() >= std::size_t(plan_.rounds)) {
+            if (!only && record && !timed && cells[i].samples.size() >= std::size_t(plan_.rounds)) {
                 step(phase, lanes_[i], run.point);
                 continue;
             }
@@ -334,7 +350,7 @@ private:
                 if (n != prefix.count)
                     usePrefix(run, i, n);
             }
-            if (only)
+            if (only || (timed && record))
                 report(phase, cells[i].strategy, run.point); // past the planned steps
             else
                 step(phase, lanes_[i], run.point);
@@ -359,11 +375,22 @@ private:
     }
 
     // One timed round of lane i at this point, from the cache state the run asks for.
-    RoundEnd measure(Lane& lane, Cell& cell, const PointRun& run, std::size_t i, int round,
-                     int position, bool record, double& seconds) {
-        const auto& prefix = run.prefixes[i];
-        const Residency residency =
-            cache_.prepare(std::span(run.ranges).first(prefix.count), lanes_);
+    RoundEnd measure(Lane& lane, Cell& cell, PointRun& run, std::size_t i, int round, int position,
+                     bool record, double& seconds) {
+        // A duration run's round reads the lane's next ranges (round again past the last);
+        // any other round the lane's prefix, as verified.
+        std::vector<Range> window;
+        LanePrefix onward;
+        if (plan_.durationSeconds > 0) {
+            window = nextRanges(run, i);
+            onward = lanePrefix(lane, run.point.rangeBytes, window, window.size(),
+                                threadsAt(plan_, run.point));
+        }
+        const LanePrefix& prefix = onward.count ? onward : run.prefixes[i];
+        const std::span<const Range> ranges =
+            onward.count ? std::span<const Range>(window)
+                         : std::span<const Range>(run.ranges).first(prefix.count);
+        const Residency residency = cache_.prepare(ranges, lanes_);
         auto result =
             runRound(lane.readers, prefix.parts, consumeMode(plan_), cell.rangeBytes, stop_);
         if (!result) {
@@ -380,9 +407,14 @@ private:
             result->sample.residentBefore = residency.fraction;
             // What the reads left cached, where asking does not disturb the cache (a nowait
             // sample's misses start read-ahead).
-            if (cache_.reading().residencyVerifiable)
-                result->sample.residentAfter =
-                    cache_.residency(std::span(run.ranges).first(prefix.count)).fraction;
+            if (cache_.reading().residencyVerifiable) {
+                result->sample.residentAfter = cache_.residency(ranges).fraction;
+                if (plan_.durationSeconds > 0) {
+                    const Range whole{0, cache_.reading().size};
+                    result->sample.fileResidentAfter =
+                        cache_.residency(std::span(&whole, 1)).fraction;
+                }
+            }
             cell.residencyMethod = residency.method;
             cell.samples.push_back(result->sample);
             mergeOffsetCounts(cell.bufferPageOffsets, result->bufferOffsets);
@@ -446,6 +478,7 @@ private:
     Calibrator calibrator_;
     std::optional<CopyLimit> copyLimit_; // warm runs: memcpy's ceiling, its source made once
     bool changeReported_ = false;
+    std::optional<Clock::time_point> measuringSince_; // a duration run's first measured round
 };
 
 } // namespace

@@ -19,10 +19,16 @@ Scheduler::Scheduler(const Plan& plan, std::size_t points, Clock::time_point run
 void Scheduler::shuffle() { std::shuffle(visit_.begin(), visit_.end(), order_); }
 
 RoundEnd Scheduler::planned(const Measure& measure) {
-    const auto start = Clock::now();
+    auto start = Clock::now();
     int measured = 0;
-    for (int r = 0; r < plan_.warmup + plan_.rounds; ++r) {
-        if (r >= plan_.warmup && timeCapped(measured, start, visit_.size(), plan_.timeCapSeconds))
+    const bool timed = plan_.durationSeconds > 0;
+    const int last = plan_.warmup + (timed ? kRoundsLimit.max : plan_.rounds);
+    for (int r = 0; r < last; ++r) {
+        if (timed && r == plan_.warmup)
+            start = Clock::now(); // the duration is the measured rounds'
+        if (r >= plan_.warmup &&
+            (timed ? secondsBetween(start, Clock::now()) >= plan_.durationSeconds
+                   : timeCapped(measured, start, visit_.size(), plan_.timeCapSeconds)))
             break;
         shuffle();
         for (const std::size_t k : visit_)

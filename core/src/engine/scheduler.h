@@ -34,7 +34,9 @@ public:
     // `runStarted`: when the run began (the maximum time counts from it).
     Scheduler(const Plan& plan, std::size_t points, Clock::time_point runStarted);
 
-    // The plan's warm-up and measured rounds over every point. Stopped when a round was.
+    // The plan's warm-up and measured rounds over every point (a duration run's: measured
+    // rounds until they have taken its duration, at most kRoundsLimit.max). Stopped when a
+    // round was.
     RoundEnd planned(const Measure& measure);
     // --precision: more rounds, each visiting the points in a seeded order, numbered on after
     // the planned ones, until no point measured anything in a round (it had no cell left too
