@@ -1,5 +1,6 @@
 #include "text_table.h"
 
+#include "readscope/column_notes.h"
 #include "readscope/comparison_text.h"
 #include "readscope/cost_model.h"
 #include "readscope/documents.h"
@@ -95,19 +96,8 @@ std::string plainTable(const ResultDocument& doc) {
                            meaning);
     if (const auto limit = memoryLimitSentence(doc); !limit.empty())
         out += limit + "\n";
-    out += "Buffers: page offsets the destination buffers started at (offset x ranges read into "
-           "a buffer there).\n";
-    out += wholeFileSweep(p) ? "IOPS: files read per second at the median. "
-                             : "IOPS: ranges per second at the median. ";
-    if (p.cache == CacheMode::Warm)
-        out += "memcpy: the median as a share of memcpy's speed here, copying the same sizes "
-               "from as large a source (a strategy that copies cannot pass 100%; an in-place "
-               "mapping can).\n";
-    else if (const auto limit = deviceLimitText(doc); !limit.empty())
-        out += "device: the median as a share of the " + limit + ".\n";
-    else
-        out += std::string("device: no device limit") +
-               (doc.deviceLimitMissing.empty() ? "" : ": " + doc.deviceLimitMissing) + ".\n";
+    out += "Buffers: " + buffersColumnNote() + ".\n";
+    out += "IOPS: " + iopsColumnNote(p) + ". " + limitColumnNote(doc) + ".\n";
     if (p.consume == Consume::Minimal &&
         std::any_of(doc.cells.begin(), doc.cells.end(),
                     [&](const Cell& c) { return touchesOnePerPage(c.strategy, p.consume); }))

@@ -43,6 +43,27 @@ private slots:
         QCOMPARE(model.index(0, ResultsModel::Median).data(Qt::ToolTipRole).toString(), want);
     }
 
+    // The columns' tooltips say what the CLI's footnotes say, in the same words.
+    void columnTooltipsAreTheFootnotes() {
+        ResultsModel model;
+        ResultDocument header;
+        header.plan.strategies = {"a"};
+        header.plan.cache = CacheMode::Cold;
+        header.deviceLimitMissing = "the probe was stopped";
+        model.beginRun(header);
+        model.addCell(cell("a", 4096, 1.0));
+        const auto tip = [&](int column) {
+            return model.index(0, column).data(Qt::ToolTipRole).toString();
+        };
+        QVERIFY2(tip(ResultsModel::Buffers)
+                     .startsWith("Page offsets the destination buffers started at (offset x "
+                                 "ranges read into a buffer there)."),
+                 qPrintable(tip(ResultsModel::Buffers)));
+        QCOMPARE(tip(ResultsModel::Iops), QString("Ranges per second at the median."));
+        QCOMPARE(tip(ResultsModel::OfLimit),
+                 QString("Device: no device limit: the probe was stopped."));
+    }
+
     void testerDuringARun() {
         ResultsModel model;
         QAbstractItemModelTester tester(&model,

@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "readscope/buffer_offsets.h"
+#include "readscope/column_notes.h"
 #include "readscope/units.h"
 
 #include <QBrush>
@@ -16,6 +17,13 @@ namespace {
 QString qs(std::string_view s) { return QString::fromUtf8(s.data(), qsizetype(s.size())); }
 QString offsetText(const Cell& c) {
     return c.bufferOffset ? QString::fromStdString(formatBufferOffset(*c.bufferOffset)) : "auto";
+}
+// A note worded for a footnote, as a tooltip's sentence: capitalized, with its full stop.
+QString sentence(const std::string& note) {
+    QString s = QString::fromStdString(note);
+    if (!s.isEmpty())
+        s[0] = s[0].toUpper();
+    return s + ".";
 }
 QString placedText(const Cell& c) {
     if (c.bufferPageOffsets.empty())
@@ -117,23 +125,17 @@ QVariant ResultsModel::data(const QModelIndex& index, int role) const {
         return "Reads io_uring kept in flight per thread (its queue depth); – for strategies that "
                "read one range at a time.";
     if (role == Qt::ToolTipRole && index.column() == Iops)
-        return "Ranges per second at the median GB/s (files per second in a whole-file sweep).";
-    if (role == Qt::ToolTipRole && index.column() == OfLimit) {
-        if (doc_.plan.cache == CacheMode::Warm)
-            return "The median as a share of memcpy's speed on this machine for the same copy "
-                   "shape, measured before the cell. A strategy that copies the bytes into a "
-                   "buffer cannot pass 100 %; an in-place mapping can.";
-        if (const auto limit = deviceLimitText(doc_); !limit.empty())
-            return QString::fromStdString("The median as a share of the " + limit + ".");
-        return QString::fromStdString("No device limit: " + doc_.deviceLimitMissing);
-    }
+        return sentence(iopsColumnNote(doc_.plan));
+    if (role == Qt::ToolTipRole && index.column() == OfLimit)
+        return sentence(limitColumnNote(doc_));
     if (role == Qt::ToolTipRole && index.column() == Fetched)
         return "Bytes fetched from storage during the cell's rounds per byte it wanted (median "
                "over rounds): read-ahead, populate and fault-around make it more than 1. Cold "
                "and direct runs only; counted from /proc/self/io on Linux.";
     if (role == Qt::ToolTipRole && index.column() == Buffers)
-        return "Page offsets the destination buffers started at (offset x buffers). A copy "
-               "into a buffer a few bytes past a page boundary can be several times slower.";
+        return sentence(buffersColumnNote()) +
+               " A copy into a buffer a few bytes past a page boundary can be several times "
+               "slower.";
     if (role == Qt::ToolTipRole && !c->notes().empty())
         return QString::fromStdString(c->notes());
     return {};

@@ -106,7 +106,7 @@ private:
             sink_.onWarning(residencyUnverifiableWarning(file_.residencyReason));
         if (const auto why = platform::faultsUncountedReason(); !why.empty()) {
             sink_.onWarning(why);
-            doc_.note = why;
+            doc_.note += (doc_.note.empty() ? "" : "; ") + why; // the skipped sizes' kept too
         }
         const auto active = std::count_if(lanes_.begin(), lanes_.end(),
                                           [](const Lane& l) { return l.unavailable.empty(); });

@@ -137,7 +137,7 @@ void probeDontCache(FileProbe& p, int fd) {
     int major = 0, minor = 0;
     if (err == EOPNOTSUPP && std::sscanf(kernel.c_str(), "%*s %d.%d", &major, &minor) == 2 &&
         (major < 6 || (major == 6 && minor < 14))) {
-        p.dontcacheReason = fmt::format("unavailable: kernel too old (RWF_DONTCACHE needs Linux "
+        p.dontcacheReason = fmt::format("kernel too old (RWF_DONTCACHE needs Linux "
                                         "6.14 or later; this is {})",
                                         kernel);
         return;
