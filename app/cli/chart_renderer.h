@@ -8,6 +8,7 @@
 
 namespace readscope::cli {
 
-Status renderChart(const ResultDocument& doc, const std::string& chartPath);
+// overTime: the rounds' GB/s over time instead of GB/s per range size.
+Status renderChart(const ResultDocument& doc, const std::string& chartPath, bool overTime = false);
 
 } // namespace readscope::cli

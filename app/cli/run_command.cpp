@@ -206,8 +206,16 @@ int runCommand(RunOptions& o) {
             fmt::print(stderr, "readscope-cli: {}\n", st.error().message);
             chart.clear();
         }
+        std::string overTime = reportsOverTime(doc) ? ReportFiles::overTimeChart : "";
+        if (!overTime.empty() && !chart.empty())
+            if (auto st = renderChart(doc, (dir / overTime).string(), true); !st) {
+                fmt::print(stderr, "readscope-cli: {}\n", st.error().message);
+                overTime.clear();
+            }
+        if (chart.empty())
+            overTime.clear(); // no Qt: said once, above
         const std::string report = (dir / ReportFiles::markdown).string();
-        write(report, reportMarkdown(doc, comparison ? &*comparison : nullptr, chart));
+        write(report, reportMarkdown(doc, comparison ? &*comparison : nullptr, chart, overTime));
         if (!o.quiet)
             fmt::print(stderr, "report written to {}\n", report);
     }

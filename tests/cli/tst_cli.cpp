@@ -656,6 +656,26 @@ private slots:
         QCOMPARE(cli({"run", path_, "--report", file_->dir() + "/no/such/dir"}).code, 2);
     }
 
+    // --duration: the rounds go on for the time, and the report shows them over time too; the
+    // rerun command says the duration, and a duration over an hour is a usage error.
+    void durationRunsReportOverTime() {
+        const QString dir = file_->dir() + "/report-over-time";
+        auto r = cli({"run", path_, "--sizes", "64K", "--strategies", "pread-uninit", "--pattern",
+                      "random", "--duration", "0.5s", "--report", dir, "--quiet"});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        QFile md(dir + "/readscope-report.md");
+        QVERIFY(md.open(QIODevice::ReadOnly));
+        const QString text = md.readAll();
+        QVERIFY2(text.contains("--duration 0.5"), qPrintable(text));
+        if (!r.err.contains("built without Qt")) {
+            QVERIFY2(text.contains("![GB/s of each round over time](readscope-over-time.png)"),
+                     qPrintable(text));
+            QCOMPARE(QImage(dir + "/readscope-over-time.png").size(), QSize(2400, 1400));
+        }
+        QCOMPARE(cli({"run", path_, "--duration", "2h"}).code, 2);
+        QCOMPARE(cli({"run", path_, "--duration", "61m"}).code, 2);
+    }
+
     void killDashNineLosesNothingFinished() {
         const QString rec = file_->dir() + "/recovery.jsonl";
         QProcess p;

@@ -10,6 +10,7 @@
 #include <qcustomplot.h>
 
 #include <QCheckBox>
+#include <QComboBox>
 #include <QTest>
 
 using namespace readscope;
@@ -57,6 +58,53 @@ QCPGraph* graphNamed(QCustomPlot* plot, const QString& prefix) {
 class TestChartMarks : public QObject {
     Q_OBJECT
 private slots:
+    // GB/s over time, chosen in the chart's own mode box from the keyboard: a line per
+    // strategy through each round's figure at the seconds since the first round started, and
+    // the file's residency on the right axis in percent.
+    void overTimeDrawsEachRoundWhenItRan() {
+        ResultDocument doc;
+        doc.plan.sizes = {4096};
+        doc.plan.strategies = {"pread-uninit", "mmap-random"};
+        doc.plan.durationSeconds = 2;
+        for (int k = 0; k < 2; ++k) {
+            Cell c = cellAt(doc.plan.strategies[std::size_t(k)], 4096, 1.0 + k);
+            for (std::size_t r = 0; r < c.samples.size(); ++r) {
+                c.samples[r].startedAt = 1000.0 + 0.2 * double(r) + 0.1 * k;
+                c.samples[r].fileResidentAfter = 0.05 * double(r);
+            }
+            doc.cells.push_back(c);
+        }
+        ResultsModel model;
+        model.setDocument(doc);
+        ChartView chart(&model);
+        chart.resize(1000, 600);
+        chart.show();
+        QComboBox* box = nullptr;
+        for (auto* b : chart.findChildren<QComboBox*>())
+            if (b->findData(int(ChartMode::OverTime)) >= 0)
+                box = b;
+        QVERIFY(box);
+        box->setFocus();
+        QTest::keyClick(box, Qt::Key_End); // the last mode
+        QCOMPARE(chart.mode(), ChartMode::OverTime);
+        QCPGraph* mmap = graphNamed(chart.plot(), "mmap-random");
+        QVERIFY(mmap);
+        QCOMPARE(mmap->dataCount(), 12);
+        QCOMPARE(mmap->data()->at(0)->key, 0.1); // pread-uninit's first round started first
+        QCOMPARE(mmap->data()->at(11)->key, 0.1 + 0.2 * 11);
+        QCOMPARE(mmap->data()->at(0)->value, 2.0);
+        QCPGraph* cached = graphNamed(chart.plot(), "file in the page cache");
+        QVERIFY(cached);
+        QCOMPARE(cached->valueAxis(), chart.plot()->yAxis2);
+        QVERIFY(chart.plot()->yAxis2->visible());
+        QCOMPARE(cached->data()->at(cached->dataCount() - 1)->value, 0.05 * 11 * 100);
+        QCOMPARE(chart.plot()->xAxis->scaleType(), QCPAxis::stLinear);
+        // Back to GB/s per range size: the right axis goes.
+        QTest::keyClick(box, Qt::Key_Home);
+        QCOMPARE(chart.mode(), ChartMode::Throughput);
+        QVERIFY(!chart.plot()->yAxis2->visible());
+    }
+
     void noisyPointsKeepTheirLinesColourAndShape() {
         auto doc = twoLines();
         doc.cells[3].status = CellStatus::Noisy; // mmap-copy at 64 KiB

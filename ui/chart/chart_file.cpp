@@ -83,10 +83,12 @@ bool writePlot(QCustomPlot& plot, const QString& path, QString* error, int width
     return true;
 }
 
-QString saveDocumentChart(const ResultDocument& doc, const QString& path) {
+QString saveDocumentChart(const ResultDocument& doc, const QString& path, bool overTime) {
     ResultsModel model;
     model.setDocument(doc);
     ChartView chart(&model);
+    if (overTime)
+        chart.setMode(ChartMode::OverTime);
     chart.resize(1200, 700); // the export's size, as a maximized window lays it out
     QString error;
     return chart.exportTo(path, &error) ? QString() : error;

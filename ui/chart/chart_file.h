@@ -16,9 +16,9 @@ bool writePlot(QCustomPlot& plot, const QString& path, QString* error, int width
 // else `width`.
 int exportLayoutWidth(const QCustomPlot& plot, const QString& path, int width);
 
-// A result document's throughput chart, drawn offscreen as the app exports it (title with the
-// whole system line, legend, footnote): empty, or why it could not be written. Needs a
-// QApplication (any platform, offscreen included).
-QString saveDocumentChart(const ResultDocument& doc, const QString& path);
+// A result document's throughput chart (overTime: its rounds' GB/s over time), drawn offscreen
+// as the app exports it (title with the whole system line, legend, footnote): empty, or why it
+// could not be written. Needs a QApplication (any platform, offscreen included).
+QString saveDocumentChart(const ResultDocument& doc, const QString& path, bool overTime = false);
 
 } // namespace readscope::ui

@@ -25,7 +25,7 @@ QColor seriesColor(int i) { return kSeries[i % int(std::size(kSeries))]; }
 
 SeriesGraphs addSeriesGraphs(QCustomPlot& plot, const Series& series, const QBrush& background) {
     const QColor color = seriesColor(series.colorIndex);
-    QCPGraph* g = plot.addGraph();
+    QCPGraph* g = series.rightAxis ? plot.addGraph(plot.xAxis, plot.yAxis2) : plot.addGraph();
     SeriesGraphs graphs{g, nullptr};
     g->setName(series.name);
     if (!series.strategy.isEmpty())
@@ -37,13 +37,16 @@ SeriesGraphs addSeriesGraphs(QCustomPlot& plot, const Series& series, const QBru
         pen.setStyle(Qt::DashLine);
     if (series.dotted)
         pen.setStyle(Qt::DotLine);
-    if (series.limit)
+    if (series.limit || series.rightAxis)
         pen = QPen(QColor(110, 110, 110), 1.5, Qt::DashDotLine);
     if (series.fitted)
         pen.setWidthF(1.2);
     g->setPen(pen);
     const auto shape = seriesShape(series.colorIndex);
-    g->setScatterStyle(series.limit || series.fitted ? QCPScatterStyle(QCPScatterStyle::ssNone)
+    if (series.plain)
+        pen.setWidthF(1.2);
+    g->setScatterStyle(series.limit || series.fitted || series.plain || series.rightAxis
+                           ? QCPScatterStyle(QCPScatterStyle::ssNone)
                        : series.dashed ? QCPScatterStyle(shape, QPen(color, 1.5), Qt::NoBrush, 6)
                                        : QCPScatterStyle(shape, color, color, 7));
     g->setData(series.x, series.y, true);

@@ -1,5 +1,7 @@
 #include "chart_series.h"
 
+#include "chart_over_time.h"
+
 #include "readscope/cost_model.h"
 #include "readscope/stats.h"
 #include "readscope/strategy.h"
@@ -240,6 +242,8 @@ std::vector<std::string> strategyOrder(const ResultDocument& doc) {
 
 ChartData buildChart(const ResultDocument& doc, const ResultDocument* baseline, ChartMode mode,
                      const std::string& reference, BarKind bars) {
+    if (mode == ChartMode::OverTime)
+        return overTimeChart(doc);
     ChartData out;
     categoryAxis(out, doc, baseline);
     auto order = strategyOrder(doc);
@@ -376,6 +380,7 @@ ChartData buildChart(const ResultDocument& doc, const ResultDocument* baseline, 
                 out.series.push_back(s);
         }
         break;
+    case ChartMode::OverTime: break; // overTimeChart, above
     case ChartMode::TimePerRange: {
         out.yLabel = QString("µs per %1 at the median; dashed: t(n) = fixed + n / bandwidth fitted")
                          .arg(wholeFileSweep(doc.plan) ? "file" : "range");

@@ -12,7 +12,8 @@ namespace readscope::ui {
 
 // Iops: ranges per second at the median; TimePerRange: time per range with each strategy's
 // fitted cost model t(n) = fixed + n / bandwidth (cost_model.h) drawn through it.
-enum class ChartMode { Throughput, Relative, CpuPerGB, Latency, Iops, TimePerRange };
+// OverTime: each round's GB/s against when it ran (chart_over_time.h).
+enum class ChartMode { Throughput, Relative, CpuPerGB, Latency, Iops, TimePerRange, OverTime };
 // What the bars around a GB/s median span: the 95% confidence interval of the median (the
 // default: how sure the figure is), the quartiles of the rounds, or their whole range.
 enum class BarKind { MedianInterval, Quartiles, MinMax };
@@ -33,7 +34,9 @@ struct Series {
     // far above the figures on a linear axis and is left out of the scale.
     bool limit = false;
     QString offScaleName;
-    bool fitted = false; // a cost model's line: the strategy's colour, dashed, no points
+    bool fitted = false;    // a cost model's line: the strategy's colour, dashed, no points
+    bool plain = false;     // a line without points (each round's figure, over time)
+    bool rightAxis = false; // on the right axis (the file's residency over time, in %)
     QVector<double> x, y, below, above;
     // Noisy points of this line: drawn hollow, in the line's own colour and shape.
     QVector<double> hollowX, hollowY;
@@ -58,6 +61,7 @@ struct ChartData {
     SweepAxis axis = SweepAxis::RangeSize;
     std::vector<SweepPoint> points; // x = index, for a category axis
     QVector<QString> labels;
+    bool timeAxis = false; // x: seconds since the run's first measured round
 };
 
 // Where a cell sits on the chart's x axis.

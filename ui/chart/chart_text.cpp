@@ -29,6 +29,7 @@ QString modeTitle(ChartMode mode, const QString& reference, const Plan& plan) {
     case ChartMode::Latency: return "Latency per range";
     case ChartMode::Iops:
         return wholeFileSweep(plan) ? "Files per second" : "IOPS " + alongTheAxis(plan);
+    case ChartMode::OverTime: return "GB/s over time";
     case ChartMode::TimePerRange:
         return wholeFileSweep(plan) ? "Time per file and its cost model"
                                     : "Time per range and its cost model";
@@ -110,6 +111,29 @@ QString footnote(const ResultDocument& doc, BarKind bars, bool throughput) {
                              QString::fromStdString(doc.deviceLimit->device),
                              QString::fromStdString(doc.deviceLimit->measuredAt.substr(0, 10)));
     }
+    return text;
+}
+
+QString overTimeFootnote(const ResultDocument& doc) {
+    const auto& p = doc.plan;
+    QString text =
+        QString("GB/s = 10^9 bytes/s of each round by itself, at the time it started (no "
+                "medians) · %1 · consume %2")
+            .arg(p.durationSeconds > 0
+                     ? QString("a %1 s run: each strategy's rounds read on through the ranges")
+                           .arg(p.durationSeconds)
+                     : QString::fromStdString(roundsText(doc)))
+            .arg(p.consume == Consume::All ? "all" : "minimal");
+    if (doc.memoryLimit)
+        text += QString(" · memory limit %1")
+                    .arg(QString::fromStdString(formatSize(doc.memoryLimit->bytes)));
+    const bool cached = std::any_of(doc.cells.begin(), doc.cells.end(), [](const Cell& c) {
+        return std::any_of(c.samples.begin(), c.samples.end(),
+                           [](const Sample& s) { return s.fileResidentAfter.has_value(); });
+    });
+    if (cached)
+        text += "\ndash-dot, right axis: the whole file's share in the page cache after each "
+                "round";
     return text;
 }
 

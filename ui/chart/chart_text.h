@@ -21,6 +21,8 @@ QString planTitle(const ResultDocument& doc, ChartMode mode, const QString& refe
 
 // Under an exported chart: how the figures were made and what its marks mean.
 QString footnote(const ResultDocument& doc, BarKind bars, bool throughput);
+// The over-time chart's: each round's own figure, when it ran, the file's residency line.
+QString overTimeFootnote(const ResultDocument& doc);
 
 // A chart point's tooltip (HTML): the line and the point; a throughput point's median, its
 // interval, spread and status, any other point's value on the axis; the cell's notes last.

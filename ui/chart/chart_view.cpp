@@ -42,6 +42,7 @@ ChartView::ChartView(ResultsModel* model, QWidget* parent)
     modeBox_->addItem("Latency per range (p50, p99)", int(ChartMode::Latency));
     modeBox_->addItem("IOPS (ranges per second)", int(ChartMode::Iops));
     modeBox_->addItem("Time per range (cost model)", int(ChartMode::TimePerRange));
+    modeBox_->addItem("GB/s over time (each round)", int(ChartMode::OverTime));
     referenceBox_ = new QComboBox(this);
     referenceBox_->setObjectName("chartReference");
     referenceBox_->setToolTip("The strategy every other one is divided by");
@@ -193,11 +194,16 @@ void ChartView::rebuild() {
     const Series* limitSeries = nullptr;
     double limitTop = 0;
     std::vector<QCPGraph*> hollows; // drawn over every line, so no line crosses a hollow point
+    bool rightAxis = false;
     for (const auto& series : data.series) {
         const QColor color = seriesColor(series.colorIndex);
         const auto [g, hollow] = addSeriesGraphs(*plot_, series, palette().brush(QPalette::Base));
         if (hollow)
             hollows.push_back(hollow);
+        if (series.rightAxis) { // a share in %, on an axis of its own
+            rightAxis = true;
+            continue;
+        }
         if (series.limit) { // scales the axis only where it does not flatten the figures
             limitGraph = g;
             limitSeries = &series;
@@ -287,6 +293,14 @@ void ChartView::rebuild() {
     plot_->yAxis->setTicker(logY ? QSharedPointer<QCPAxisTicker>(new DecadeTicker)
                                  : QSharedPointer<QCPAxisTicker>(new QCPAxisTicker));
     plot_->yAxis->setRange(logY ? bottom / 1.5 : 0, axisTop);
+    plot_->yAxis2->setVisible(rightAxis);
+    if (rightAxis) {
+        plot_->yAxis2->setLabel("file in the page cache (%)");
+        plot_->yAxis2->setRange(0, 105);
+        plot_->yAxis2->setTickLabelColor(text);
+        plot_->yAxis2->setLabelColor(text);
+        plot_->yAxis2->setBasePen(plot_->yAxis->basePen());
+    }
     plot_->replot(QCustomPlot::rpQueuedReplot);
 }
 
@@ -305,6 +319,17 @@ void ChartView::setUpXAxis(const ResultDocument& doc, const ChartData& data) {
     pinned_.reset();
     if (doc.plan.bufferOffsets.size() == 1)
         pinned_ = doc.plan.bufferOffsets.front();
+    if (data.timeAxis) {
+        double end = 1;
+        for (const auto& s : data.series)
+            for (double x : s.x)
+                end = std::max(end, x);
+        plot_->xAxis->setScaleType(QCPAxis::stLinear);
+        plot_->xAxis->setTicker(QSharedPointer<QCPAxisTicker>(new QCPAxisTicker));
+        plot_->xAxis->setLabel("seconds since the first measured round");
+        plot_->xAxis->setRange(0, end * 1.02);
+        return;
+    }
     if (data.axis != SweepAxis::RangeSize) {
         // Evenly spaced categories: offsets 0, 8 and 16 would sit on top of each other on a
         // byte scale beside 4096+16; threads and depths are read as steps, 1 2 4 8.
@@ -405,6 +430,18 @@ void ChartView::showTooltip(QMouseEvent* event) {
         QToolTip::hideText();
         return;
     }
+    if (mode_ == ChartMode::OverTime) {
+        const bool share = bestGraph->valueAxis() == plot_->yAxis2;
+        const QString value = share ? QString("%1% of the file").arg(bestY, 0, 'f', 1)
+                                    : QString("%1 GB/s").arg(bestY, 0, 'g', 3);
+        QToolTip::showText(event->globalPosition().toPoint(),
+                           QString("%1 at %2 s: %3")
+                               .arg(share ? QString("cached") : bestGraph->name())
+                               .arg(bestX, 0, 'f', 1)
+                               .arg(value),
+                           plot_);
+        return;
+    }
     const SweepPoint point = pointAt(bestX);
     const QString size = QString::fromStdString(pointText(point));
     const QString strategy = bestGraph->property(kStrategyProperty).toString();
@@ -418,9 +455,12 @@ void ChartView::showTooltip(QMouseEvent* event) {
 // While alive, the chart wears what an exported or copied chart carries: the whole system line
 // in its title and a footnote (rounds, consume mode, what bars and marks mean) under the plot.
 ChartView::ExportDress::ExportDress(ChartView& chart, int width) : chart_(chart) {
+    const auto& doc = chart.model_->document();
     note_ = new QCPTextElement(
         chart.plot_,
-        footnote(chart.model_->document(), chart.barKind(), chart.mode_ == ChartMode::Throughput),
+        chart.mode_ == ChartMode::OverTime
+            ? overTimeFootnote(doc)
+            : footnote(doc, chart.barKind(), chart.mode_ == ChartMode::Throughput),
         QFont(chart.font().family(), 9));
     note_->setTextColor(chart.palette().color(QPalette::WindowText));
     chart.frame_->beginExport(

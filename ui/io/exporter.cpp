@@ -1,5 +1,6 @@
 #include "exporter.h"
 
+#include "chart_file.h"
 #include "chart_view.h"
 
 #include "readscope/documents.h"
@@ -66,13 +67,17 @@ QString saveReport(const ResultDocument& doc, ChartView& chart, const Comparison
     if (!QDir(dir).exists())
         return QString("The folder %1 does not exist.").arg(dir);
     QString error = saveChart(chart, QDir(dir).filePath(ReportFiles::chart));
+    const bool overTime = reportsOverTime(doc);
+    if (error.isEmpty() && overTime)
+        error = saveDocumentChart(doc, QDir(dir).filePath(ReportFiles::overTimeChart), true);
     if (error.isEmpty())
         error = saveDocument(doc, DocumentFormat::Json, QDir(dir).filePath(ReportFiles::results));
     if (!error.isEmpty())
         return error;
     return saveTextAtomically(
         QDir(dir).filePath(ReportFiles::markdown),
-        QByteArray::fromStdString(reportMarkdown(doc, comparison, ReportFiles::chart)));
+        QByteArray::fromStdString(reportMarkdown(doc, comparison, ReportFiles::chart,
+                                                 overTime ? ReportFiles::overTimeChart : "")));
 }
 
 namespace {

@@ -15,10 +15,18 @@ namespace readscope {
 struct ReportFiles {
     static constexpr const char* markdown = "readscope-report.md";
     static constexpr const char* chart = "readscope-chart.png";
+    // A duration run's rounds over time (reportsOverTime), beside the chart.
+    static constexpr const char* overTimeChart = "readscope-over-time.png";
     static constexpr const char* results = "readscope-results.json";
 };
 
+// Whether a report shows the rounds' GB/s over time too: a duration run's (--duration), whose
+// rounds are a time series.
+bool reportsOverTime(const ResultDocument& doc);
+
+// Empty chart names: that chart could not be drawn, and the report goes without it.
 std::string reportMarkdown(const ResultDocument& doc, const Comparison* comparison,
-                           const std::string& chartFileName);
+                           const std::string& chartFileName,
+                           const std::string& overTimeChartFileName = {});
 
 } // namespace readscope

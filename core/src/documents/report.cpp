@@ -8,11 +8,16 @@
 
 namespace readscope {
 
+bool reportsOverTime(const ResultDocument& doc) { return doc.plan.durationSeconds > 0; }
+
 std::string reportMarkdown(const ResultDocument& doc, const Comparison* comparison,
-                           const std::string& chartFileName) {
+                           const std::string& chartFileName,
+                           const std::string& overTimeChartFileName) {
     std::string out = "# readscope results\n\n";
     if (!chartFileName.empty())
         out += fmt::format("![GB/s per range size]({})\n\n", chartFileName);
+    if (!overTimeChartFileName.empty())
+        out += fmt::format("![GB/s of each round over time]({})\n\n", overTimeChartFileName);
     out += toMarkdown(doc);
     if (comparison) {
         out += fmt::format("\n## Comparison: {}\n\n", comparison->title);

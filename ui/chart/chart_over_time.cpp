@@ -1,0 +1,66 @@
+#include "chart_over_time.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <map>
+
+namespace readscope::ui {
+
+ChartData overTimeChart(const ResultDocument& doc) {
+    ChartData out;
+    out.timeAxis = true;
+    out.yLabel = "GB/s of each round";
+    double first = std::numeric_limits<double>::infinity();
+    for (const auto& c : doc.cells)
+        for (const auto& s : c.samples)
+            if (s.startedAt)
+                first = std::min(first, *s.startedAt);
+    if (!std::isfinite(first))
+        return out;
+    const auto order = strategyOrder(doc);
+    const auto points = sweepPoints(doc.plan, doc.fileSize);
+    // The file's residency after each round, over every cell's rounds in time.
+    std::map<double, double> cached;
+    for (const auto& id : order) {
+        for (const auto& c : doc.cells) {
+            if (c.strategy != id || c.samples.empty())
+                continue;
+            Series s;
+            s.name = QString::fromStdString(id);
+            if (points.size() > 1)
+                s.name += QString(" · %1").arg(QString::fromStdString(pointText(c.point())));
+            s.strategy = QString::fromStdString(id);
+            s.colorIndex = int(std::find(order.begin(), order.end(), id) - order.begin());
+            s.plain = true;
+            std::vector<const Sample*> rounds;
+            for (const auto& sample : c.samples)
+                if (sample.startedAt && sample.gbps())
+                    rounds.push_back(&sample);
+            std::sort(rounds.begin(), rounds.end(), [](const Sample* a, const Sample* b) {
+                return *a->startedAt < *b->startedAt;
+            });
+            for (const Sample* r : rounds) {
+                s.x << *r->startedAt - first;
+                s.y << *r->gbps();
+                if (r->fileResidentAfter)
+                    cached[*r->startedAt - first] = *r->fileResidentAfter * 100;
+            }
+            if (!s.x.isEmpty())
+                out.series.push_back(std::move(s));
+        }
+    }
+    if (!cached.empty()) {
+        Series c;
+        c.name = "file in the page cache (%, right axis)";
+        c.rightAxis = true; // grey, no points
+        for (const auto& [x, pct] : cached) {
+            c.x << x;
+            c.y << pct;
+        }
+        out.series.push_back(std::move(c));
+    }
+    return out;
+}
+
+} // namespace readscope::ui
