@@ -5,6 +5,7 @@
 //   readscope-lessons FILE [TITLE-SUBSTRING]
 #include "lessons.h"
 
+#include "readscope/cache_fill.h"
 #include "readscope/finding.h"
 #include "readscope/runner.h"
 
@@ -23,7 +24,7 @@ int main(int argc, char** argv) {
     }
     const QString only = argc > 2 ? QString::fromLocal8Bit(argv[2]) : QString();
     for (const auto& lesson : ui::loadLessons()) {
-        if (!lesson.finding || (!only.isEmpty() && !lesson.title.contains(only)))
+        if (!(lesson.finding || lesson.fill) || (!only.isEmpty() && !lesson.title.contains(only)))
             continue;
         Plan plan = lesson.plan;
         plan.file = argv[1];
@@ -35,6 +36,12 @@ int main(int argc, char** argv) {
         std::printf("## %s (%d rounds, %.0f s)\n", qPrintable(lesson.title), plan.rounds, secs);
         if (!doc) {
             std::printf("run failed: %s\n\n", doc.error().message.c_str());
+            continue;
+        }
+        if (lesson.fill) {
+            const auto verdict = judgeCacheFill(*doc, *lesson.fill);
+            std::printf("%s\n\n", verdict ? verdict->text.c_str()
+                                          : "This run did not measure the file's residency.");
             continue;
         }
         const auto verdict = judgeFinding(*doc, *lesson.finding);

@@ -104,9 +104,11 @@ void declarePlanOptions(CLI::App& run, RunOptions& o) {
     planValue(flag::seed, "N", "seed for the random pattern", [&p](const std::string& v) {
         return assign(p.seed, parseSeed(v));
     })->default_str(std::to_string(defaults.seed));
-    planValue(flag::budget, "SIZE", "bytes read per cell and round", [&p](const std::string& v) {
-        return assign(p.budget, parseSize(v), flag::budget);
-    })->default_str(fmt::format("min(file size, {})", formatSizeShort(kDefaultBudget)));
+    planValue(flag::budget, "SIZE", "bytes read per cell and round",
+              [&p](const std::string& v) { return assign(p.budget, parseSize(v), flag::budget); })
+        ->default_str(fmt::format("min(file size, {}); with --duration min(file size, {})",
+                                  formatSizeShort(kDefaultBudget),
+                                  formatSizeShort(kDefaultDurationBudget)));
     planValue(flag::memoryLimit, "SIZE",
               "run under this memory limit, the file's page cache included (a memory\n"
               "cgroup: the one readscope runs in when limited to at most SIZE, as\n"

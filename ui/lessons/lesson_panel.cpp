@@ -78,11 +78,20 @@ void LessonPanel::toggle() {
 
 QString LessonPanel::judge(const ResultDocument& doc) {
     // Only the lesson's own run, finished.
-    if (!lesson_ || !lesson_->finding || !doc.complete || !isLessonPlan(doc.plan))
+    if (!lesson_ || !(lesson_->finding || lesson_->fill) || !doc.complete ||
+        !isLessonPlan(doc.plan))
         return {};
-    const auto verdict = judgeFinding(doc, *lesson_->finding);
-    const QString text = verdict ? QString::fromStdString(verdict->text)
-                                 : QString("This run measured neither side of the finding.");
+    QString text;
+    if (lesson_->fill) {
+        const auto verdict = judgeCacheFill(doc, *lesson_->fill);
+        text = verdict ? QString::fromStdString(verdict->text)
+                       : QString("This run did not measure the file's residency round by round "
+                                 "(a duration run, where residency can be verified, does).");
+    } else {
+        const auto verdict = judgeFinding(doc, *lesson_->finding);
+        text = verdict ? QString::fromStdString(verdict->text)
+                       : QString("This run measured neither side of the finding.");
+    }
     browser_->append(QString("<p><b>This machine:</b> %1</p>").arg(text.toHtmlEscaped()));
     return text;
 }

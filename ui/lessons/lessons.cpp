@@ -40,6 +40,15 @@ QList<Lesson> loadLessons() {
         if (auto c = parseConsume(o["consume"].toString("all").toStdString()))
             l.plan.consume = *c;
         l.plan.rounds = o["rounds"].toInt(Plan{}.rounds);
+        l.plan.durationSeconds = o["duration_seconds"].toDouble(0);
+        if (auto limit = parseSize(o["memory_limit"].toString().toStdString());
+            limit && o.contains("memory_limit"))
+            l.plan.memoryLimit = *limit;
+        if (o.contains("fill")) {
+            const QJsonObject f = o["fill"].toObject();
+            l.fill = CacheFillFinding{f["falls"].toString().toStdString(),
+                                      f["published"].toString().toStdString()};
+        }
         if (o.contains("finding")) {
             const QJsonObject f = o["finding"].toObject();
             Finding finding;

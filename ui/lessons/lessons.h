@@ -1,6 +1,7 @@
 #pragma once
 // Prepared sweeps that each reproduce a published finding, with what to look for
 // (resources/lessons.json).
+#include "readscope/cache_fill.h"
 #include "readscope/finding.h"
 #include "readscope/plan.h"
 
@@ -17,6 +18,7 @@ struct Lesson {
     QString reference;              // strategy to compare the others against
     Plan plan;                      // without a file: the lesson runs on whatever file is chosen
     std::optional<Finding> finding; // what the run is checked against when it ends
+    std::optional<CacheFillFinding> fill; // ... or, for a duration run, this (judgeCacheFill)
 };
 
 QList<Lesson> loadLessons();

@@ -7,6 +7,7 @@
 #include "readscope/units.h"
 
 #include <QComboBox>
+#include <QSpinBox>
 #include <QStringList>
 
 namespace readscope::ui {
@@ -59,6 +60,36 @@ QComboBox* listBox(QWidget* parent, const char* name, const QStringList& presets
     box->setEditable(true);
     box->addItems(presets);
     box->setCompleter(nullptr);
+    return box;
+}
+
+QSpinBox* memoryLimitBox(QWidget* parent) {
+    auto* box = new QSpinBox(parent);
+    box->setObjectName("memoryLimit");
+    box->setRange(0, 1 << 20);
+    box->setSuffix(" MiB");
+    box->setSpecialValueText("off");
+    box->setToolTip(
+        QString("Run in a memory cgroup the file's page cache counts against, so a larger file "
+                "is evicted while it is read: the one readscope was started in when it is "
+                "limited (systemd-run --user --scope -p MemoryMax=...), else one of its own "
+                "where readscope may make one. Refused, with the reason, where neither works. "
+                "At least %1.")
+            .arg(QString::fromStdString(formatSize(kMinMemoryLimit))));
+    return box;
+}
+
+QSpinBox* durationBox(QWidget* parent) {
+    auto* box = new QSpinBox(parent);
+    box->setObjectName("duration");
+    box->setRange(0, int(kMaxDurationSeconds));
+    box->setSuffix(" s");
+    box->setSpecialValueText("off");
+    box->setToolTip(
+        "Measure for this long instead of a number of rounds. Each round reads on through the "
+        "file from where the strategy's last round stopped, so a file larger than the memory "
+        "limit fills the cache and is then evicted while it is read (the file starts evicted). "
+        "Chart ▸ GB/s over time shows each round when it ran. off: the Rounds field says.");
     return box;
 }
 

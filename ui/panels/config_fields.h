@@ -10,6 +10,7 @@
 #include <vector>
 
 class QComboBox;
+class QSpinBox;
 class QWidget;
 
 namespace readscope::ui {
@@ -20,6 +21,10 @@ QString sizeListText(const std::vector<std::uint64_t>& sizes);
 QString cacheSentence(CacheMode mode);
 // An editable box for a value or a list (threads, queue depth, buffer offset), with presets.
 QComboBox* listBox(QWidget* parent, const char* name, const QStringList& presets);
+// The memory limit in MiB (0: off), at least kMinMemoryLimit when on.
+QSpinBox* memoryLimitBox(QWidget* parent);
+// A duration run's seconds (0: off, rounds as planned), at most kMaxDurationSeconds.
+QSpinBox* durationBox(QWidget* parent);
 // Fills a preset box; the last entry (Custom) carries no list, so choosing it keeps the text.
 void fillPresets(QComboBox* box, const std::vector<std::pair<QString, QString>>& presets);
 

@@ -23,6 +23,8 @@
 
 #include <utility>
 
+#include <cmath>
+
 namespace readscope::ui {
 
 ConfigPanel::ConfigPanel(QWidget* parent) : QWidget(parent) {
@@ -191,17 +193,14 @@ ConfigPanel::ConfigPanel(QWidget* parent) : QWidget(parent) {
     form->addRow("Max time", maxTime_);
     form->addRow("Consume", consume_);
     form->addRow("Buffer offset", bufferOffset_);
-    memoryLimit_ = new QSpinBox(runBox);
-    memoryLimit_->setObjectName("memoryLimit");
-    memoryLimit_->setRange(0, 1 << 20);
-    memoryLimit_->setSuffix(" MiB");
-    memoryLimit_->setSpecialValueText("off");
-    memoryLimit_->setToolTip(
-        "Run in a memory cgroup the file's page cache counts against, so a larger file is "
-        "evicted while it is read: the one readscope was started in when it is limited "
-        "(systemd-run --user --scope -p MemoryMax=...), else one of its own where readscope may "
-        "make one. Refused, with the reason, where neither works. At least 32 MiB.");
+    memoryLimit_ = memoryLimitBox(runBox);
     form->addRow("Memory limit", memoryLimit_);
+    duration_ = durationBox(runBox);
+    form->addRow("Duration", duration_);
+    connect(duration_, &QSpinBox::valueChanged, this, [this](int seconds) {
+        rounds_->setEnabled(seconds == 0); // a duration run's rounds are its time
+        emit changed();
+    });
     axisHint_ = new QLabel(runBox);
     axisHint_->setObjectName("axisHint");
     axisHint_->setWordWrap(true);
@@ -440,6 +439,7 @@ Result<Plan> ConfigPanel::plan() const {
         return Error{"Buffer offset: " + offsets.error().message};
     p.bufferOffsets = *offsets;
     p.memoryLimit = std::uint64_t(memoryLimit_->value()) << 20;
+    p.durationSeconds = duration_->value();
     return p;
 }
 
@@ -471,6 +471,7 @@ void ConfigPanel::setPlan(const Plan& p) {
     consume_->setCurrentIndex(consume_->findData(int(p.consume)));
     bufferOffset_->setCurrentText(QString::fromStdString(formatBufferOffsets(p.bufferOffsets)));
     memoryLimit_->setValue(int((p.memoryLimit + (1 << 20) - 1) >> 20));
+    duration_->setValue(int(std::lround(p.durationSeconds)));
 }
 
 QString ConfigPanel::planProblem() const {

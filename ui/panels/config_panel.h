@@ -102,6 +102,7 @@ private:
     QDoubleSpinBox* precision_; // percent; 0: off
     QSpinBox* maxTime_;         // seconds, with a precision
     QSpinBox* memoryLimit_;     // MiB; 0: no memory limit (Plan::memoryLimit)
+    QSpinBox* duration_;        // seconds; 0: rounds as planned (Plan::durationSeconds)
     std::optional<FileStatus> status_;
 };
 

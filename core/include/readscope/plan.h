@@ -27,6 +27,7 @@ Result<CacheMode> parseCacheMode(std::string_view text);
 Result<Consume> parseConsume(std::string_view text);
 
 inline constexpr std::uint64_t kDefaultBudget = 256ull << 20;
+inline constexpr std::uint64_t kDefaultDurationBudget = 4ull << 30;
 // The smallest memory limit a run takes: readscope's own memory counts against it too, and a
 // process past its cgroup's limit is killed by the kernel.
 inline constexpr std::uint64_t kMinMemoryLimit = 32ull << 20;
@@ -146,6 +147,9 @@ std::vector<SweepPoint> sweepPoints(const Plan& plan, std::uint64_t fileSize);
 
 // Every field checked against the file; the first bad one named with what to do about it.
 Status validatePlan(const Plan& plan, const FileProbe& file);
+// The bytes a cell's ranges cover: the plan's budget, else min(file, kDefaultBudget); a
+// duration run's rounds read on through them, so its default is min(file,
+// kDefaultDurationBudget): the whole of any file a laptop would use for it.
 std::uint64_t effectiveBudget(const Plan& plan, std::uint64_t fileSize);
 // A round's floor when sized by time: 64 ranges, which keeps small ranges meaningful, but no
 // more than 8 MiB of them (at least 4 ranges): 64 ranges of 8 MiB would be 512 MiB a round,

@@ -139,7 +139,9 @@ std::string queueDepthsText(const Plan& plan) {
 }
 
 std::uint64_t effectiveBudget(const Plan& plan, std::uint64_t fileSize) {
-    return plan.budget ? plan.budget : std::min(fileSize, kDefaultBudget);
+    if (plan.budget)
+        return plan.budget;
+    return std::min(fileSize, plan.durationSeconds > 0 ? kDefaultDurationBudget : kDefaultBudget);
 }
 
 std::string patternWords(const Plan& plan) {

@@ -1,0 +1,47 @@
+#pragma once
+// A published finding about time, as a lesson checks it: once a memory-limited run's page
+// cache is full, one strategy reads slower while the others hold (Crotty, Leis and Pavlo,
+// CIDR 2022: mmap's random reads fell when the cache filled, O_DIRECT's did not). Judged from a
+// duration run's rounds: when the file's residency stopped climbing, and each strategy's
+// rounds before that against its rounds after.
+#include "readscope/finding.h"
+#include "readscope/result_document.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace readscope {
+
+struct CacheFillFinding {
+    std::string falls;     // the strategy that should read slower once the cache is full
+    std::string published; // the published figures, as the verdict cites them
+};
+
+struct StrategyAcrossFill {
+    std::string strategy;
+    int roundsBefore = 0, roundsAfter = 0;
+    double before = 0, after = 0; // median GB/s of the rounds started before / after the fill
+    double change = 0;            // after / before - 1
+    double p = 1;                 // rank-sum test, Holm-adjusted over the strategies
+    bool fell = false;            // p < 0.05 and slower by more than kTieChange
+};
+
+struct CacheFillVerdict {
+    Agreement agreement = Agreement::Undecided;
+    double peakResident = 0;        // the largest share of the file cached after any round
+    std::optional<double> filledAt; // seconds after the first round: residency at 90% of peak
+    std::vector<StrategyAcrossFill> strategies;
+    std::string text;
+};
+
+// Rounds on each side of the fill a strategy needs before it is judged.
+inline constexpr int kRoundsEachSideOfFill = 6;
+
+// Nothing when the run holds no round with a time and the file's residency (not a duration
+// run, or residency unverifiable here); Undecided when the cache never filled short of the
+// whole file, or too few rounds lie on a side of the fill.
+std::optional<CacheFillVerdict> judgeCacheFill(const ResultDocument& doc,
+                                               const CacheFillFinding& finding);
+
+} // namespace readscope

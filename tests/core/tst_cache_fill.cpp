@@ -1,0 +1,118 @@
+// The "larger than memory" lesson's verdict: when the cache filled (the file's residency at 90%
+// of its peak), each strategy's rounds before it against after it, and what that says of the
+// published finding that mmap falls and the others hold.
+#include "readscope/cache_fill.h"
+
+#include <QTest>
+
+#include <cmath>
+
+using namespace readscope;
+
+namespace {
+
+// Rounds every 0.25 s for `seconds`; the file's residency climbs to `peak` over the first half
+// and then holds. Each strategy's GB/s before and after the fill, with a little spread.
+ResultDocument run(double peak, double seconds, double mmapBefore, double mmapAfter,
+                   double preadAfter = 0.5) {
+    ResultDocument doc;
+    doc.plan.strategies = {"mmap-random", "pread-uninit"};
+    doc.plan.durationSeconds = seconds;
+    for (const auto& id : doc.plan.strategies) {
+        Cell c;
+        c.strategy = id;
+        c.rangeBytes = 4096;
+        int r = 0;
+        for (double t = 0; t < seconds; t += 0.25) {
+            const bool filled = t >= seconds / 2;
+            const double gbps = id == "mmap-random" ? (filled ? mmapAfter : mmapBefore)
+                                                    : (filled ? preadAfter : 0.5);
+            Sample s;
+            s.round = ++r;
+            s.startedAt = 1e9 + t + (id == "pread-uninit" ? 0.1 : 0);
+            s.bytes = 1000000;
+            s.seconds = 1e-3 / (gbps * (1 + 0.01 * (r % 5)));
+            s.fileResidentAfter = peak * std::min(1.0, t / (seconds / 2));
+            c.samples.push_back(s);
+        }
+        c.summarize();
+        doc.cells.push_back(c);
+    }
+    return doc;
+}
+
+const CacheFillFinding kFinding{"mmap-random", "mmap fell from 900k to 27k reads/s"};
+
+} // namespace
+
+class TestCacheFill : public QObject {
+    Q_OBJECT
+private slots:
+    void mmapFallsAndPreadHolds() {
+        const auto v = judgeCacheFill(run(0.2, 20, 1.0, 0.4), kFinding);
+        QVERIFY(v);
+        QCOMPARE(int(v->agreement), int(Agreement::Agrees));
+        QVERIFY2(v->filledAt && std::abs(*v->filledAt - 9.0) < 0.3,
+                 qPrintable(QString::number(v->filledAt.value_or(-1))));
+        QCOMPARE(v->peakResident, 0.2);
+        QCOMPARE(v->strategies.at(0).strategy, std::string("mmap-random"));
+        QVERIFY(v->strategies.at(0).fell && !v->strategies.at(1).fell);
+        QVERIFY(std::abs(v->strategies.at(0).change + 0.6) < 0.02);
+        QVERIFY2(v->text.find("mmap-random") != std::string::npos &&
+                     v->text.find("-60%, fell") != std::string::npos &&
+                     v->text.find("Published: mmap fell") != std::string::npos &&
+                     v->text.find("This machine agrees") != std::string::npos,
+                 v->text.c_str());
+    }
+
+    void bothFallingIsAgreementInPart() {
+        const auto v = judgeCacheFill(run(0.2, 20, 1.0, 0.4, 0.2), kFinding);
+        QVERIFY(v);
+        QCOMPARE(int(v->agreement), int(Agreement::Partly));
+    }
+
+    void mmapHoldingDisagrees() {
+        const auto v = judgeCacheFill(run(0.2, 20, 0.5, 0.5), kFinding);
+        QVERIFY(v);
+        QCOMPARE(int(v->agreement), int(Agreement::Disagrees));
+        QVERIFY2(v->text.find("does not agree") != std::string::npos, v->text.c_str());
+    }
+
+    // Everything rose after the fill: the machine changed speed, which the verdict says.
+    void everyStrategyMovingIsTheMachine() {
+        const auto v = judgeCacheFill(run(0.2, 20, 0.5, 0.7, 0.7), kFinding);
+        QVERIFY(v);
+        QCOMPARE(int(v->agreement), int(Agreement::Disagrees));
+        QVERIFY2(v->text.find("Every strategy rose after the fill: the device or the machine") !=
+                     std::string::npos,
+                 v->text.c_str());
+        const auto apart = judgeCacheFill(run(0.2, 20, 1.0, 0.4), kFinding);
+        QVERIFY(apart->text.find("Every strategy") == std::string::npos);
+    }
+
+    void aFileThatFitsCannotTell() {
+        const auto v = judgeCacheFill(run(1.0, 20, 1.0, 0.4), kFinding);
+        QVERIFY(v);
+        QCOMPARE(int(v->agreement), int(Agreement::Undecided));
+        QVERIFY2(v->text.find("fit in the page cache") != std::string::npos, v->text.c_str());
+    }
+
+    void tooFewRoundsAfterTheFillCannotTell() {
+        // 2 s: 4 rounds a side.
+        const auto v = judgeCacheFill(run(0.2, 2, 1.0, 0.4), kFinding);
+        QVERIFY(v);
+        QCOMPARE(int(v->agreement), int(Agreement::Undecided));
+        QVERIFY2(v->text.find("fewer than 6 rounds") != std::string::npos, v->text.c_str());
+    }
+
+    void withoutResidencyThereIsNothingToJudge() {
+        auto doc = run(0.2, 20, 1.0, 0.4);
+        for (auto& c : doc.cells)
+            for (auto& s : c.samples)
+                s.fileResidentAfter.reset();
+        QVERIFY(!judgeCacheFill(doc, kFinding));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCacheFill)
+#include "tst_cache_fill.moc"
