@@ -23,8 +23,9 @@ struct StrategyAcrossFill {
     int roundsBefore = 0, roundsAfter = 0;
     double before = 0, after = 0; // median GB/s of the rounds started before / after the fill
     double change = 0;            // after / before - 1
-    double p = 1;                 // rank-sum test, Holm-adjusted over the strategies
-    bool fell = false;            // p < 0.05 and slower by more than kTieChange
+    std::optional<double> ciLow, ciHigh; // its 95% bootstrap interval
+    double p = 1;                        // rank-sum test, Holm-adjusted over the strategies
+    bool fell = false;                   // p < 0.05 and slower by more than kTieChange
 };
 
 struct CacheFillVerdict {
@@ -37,6 +38,8 @@ struct CacheFillVerdict {
 
 // Rounds on each side of the fill a strategy needs before it is judged.
 inline constexpr int kRoundsEachSideOfFill = 6;
+// "Did not fall" is said only of a strategy whose interval excludes a fall this large.
+inline constexpr double kHeldFall = 0.10;
 
 // Nothing when the run holds no round with a time and the file's residency (not a duration
 // run, or residency unverifiable here); Undecided when the cache never filled short of the

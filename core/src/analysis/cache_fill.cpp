@@ -34,8 +34,11 @@ void holm(std::vector<StrategyAcrossFill>& s) {
 }
 
 std::string sideText(const StrategyAcrossFill& s) {
-    return fmt::format("{} {:.3g} -> {:.3g} GB/s ({}, {})", s.strategy, s.before, s.after,
-                       pct(s.change),
+    const std::string interval =
+        s.ciLow && s.ciHigh ? fmt::format(", 95% interval {} to {}", pct(*s.ciLow), pct(*s.ciHigh))
+                            : "";
+    return fmt::format("{} {:.3g} -> {:.3g} GB/s ({}{}, {})", s.strategy, s.before, s.after,
+                       pct(s.change), interval,
                        s.fell       ? "fell"
                        : s.p < 0.05 ? (s.change > 0 ? "rose" : "slower by less than 5%")
                                     : "no significant change");
@@ -85,6 +88,9 @@ std::optional<CacheFillVerdict> judgeCacheFill(const ResultDocument& doc,
             s.after = median(after);
             s.change = s.before > 0 ? s.after / s.before - 1 : 0;
             s.p = mannWhitneyPValue(before, after);
+            const auto estimate = estimateChange(before, after);
+            s.ciLow = estimate.ciLow;
+            s.ciHigh = estimate.ciHigh;
         }
         v.strategies.push_back(s);
     }
@@ -113,11 +119,12 @@ std::optional<CacheFillVerdict> judgeCacheFill(const ResultDocument& doc,
         const bool othersHeld =
             std::none_of(v.strategies.begin(), v.strategies.end(),
                          [&](const auto& s) { return s.strategy != finding.falls && s.fell; });
-        // Slower by more than a tie but not surely so: the rounds disagree among themselves,
-        // and that is no verdict either way.
+        // Not surely fallen is not yet held: only an interval that leaves no room for a fall
+        // of kHeldFall says it did not fall; anything between is no verdict either way.
+        const bool held = judged->ciLow && *judged->ciLow > -kHeldFall;
         v.agreement = judged->fell ? (othersHeld ? Agreement::Agrees : Agreement::Partly)
-                      : judged->change > -kTieChange ? Agreement::Disagrees
-                                                     : Agreement::Undecided;
+                      : held       ? Agreement::Disagrees
+                                   : Agreement::Undecided;
         text = fmt::format("The cache filled at {:.1f} s ({:.0f}% of the file cached at the most). "
                            "Median of the rounds before it against after it: {}",
                            *v.filledAt, v.peakResident * 100, sideText(*judged));
@@ -153,15 +160,16 @@ std::optional<CacheFillVerdict> judgeCacheFill(const ResultDocument& doc,
         break;
     case Agreement::Disagrees:
         text += fmt::format(". This machine does not agree: {} did not fall once the cache was "
-                            "full.",
-                            finding.falls);
+                            "full (its interval leaves no room for a fall of {:.0f}% or more).",
+                            finding.falls, kHeldFall * 100);
         break;
     case Agreement::Undecided:
         text += ". This run cannot tell";
         text += enough && v.peakResident < kFitShare
-                    ? fmt::format(": {} was slower after the fill, but its rounds vary too much "
-                                  "to be sure. Run longer.",
-                                  finding.falls)
+                    ? fmt::format(": whether {} fell, its rounds vary too much to say (its "
+                                  "interval reaches a fall of {:.0f}% or more without being sure "
+                                  "of one). Run longer.",
+                                  finding.falls, kHeldFall * 100)
                     : ".";
         break;
     }
