@@ -201,10 +201,18 @@ private slots:
         const auto csv = toSummaryCsv(doc);
         QVERIFY(csv.find(",median_iops,copy_limit_gbps,pct_of_copy_limit,warmup,round_time,point_"
                          "threads,point_queue_depth,read_amplification,device_limit_gbps,pct_of_"
-                         "device_limit,device_bytes_read,fetched_per_wanted,resident_after\r\n") !=
-                std::string::npos);
-        QVERIFY(csv.find(fmt::format(",2.5,{},,,{}\r\n", median / 2.5 * 100,
+                         "device_limit,device_bytes_read,fetched_per_wanted,resident_after,"
+                         "memory_limit,duration_s\r\n") != std::string::npos);
+        QVERIFY(csv.find(fmt::format(",2.5,{},,,{},,\r\n", median / 2.5 * 100,
                                      *doc.cells[0].residentAfter)) != std::string::npos);
+        // A memory limit and a duration travel too, so a rerun from the CSV keeps them.
+        auto limited = doc;
+        limited.plan.memoryLimit = 256ull << 20;
+        limited.plan.durationSeconds = 30;
+        auto limitedBack = fromSummaryCsv(toSummaryCsv(limited));
+        QVERIFY(limitedBack.ok());
+        QCOMPARE(limitedBack->plan.memoryLimit, std::uint64_t(256) << 20);
+        QCOMPARE(limitedBack->plan.durationSeconds, 30.0);
         auto fromCsv = fromSummaryCsv(csv);
         QVERIFY(fromCsv.ok());
         // The warm-up and round time travel; a summary from before they did gets the
@@ -216,10 +224,11 @@ private slots:
         for (std::size_t line = 0, at = 0; at < csv.size();) {
             const auto end = csv.find("\r\n", at);
             std::string row = csv.substr(at, end - at);
-            // Drop the last ten fields of every row (warmup, round_time, the sweep point's
-            // two, read_amplification, the device limit's two, the bytes fetched's two and
-            // resident_after; no field of this document holds a comma after them).
-            for (int k = 0; k < 10; ++k)
+            // Drop the last twelve fields of every row (warmup, round_time, the sweep point's
+            // two, read_amplification, the device limit's two, the bytes fetched's two,
+            // resident_after, the memory limit and the duration; no field of this document
+            // holds a comma after them).
+            for (int k = 0; k < 12; ++k)
                 row.erase(row.rfind(','));
             older += row + "\r\n";
             at = end + 2;

@@ -1235,6 +1235,8 @@ private slots:
         plan.cache = CacheMode::Cold;
         plan.pattern = Pattern::Random;
         plan.threads = 2;
+        plan.memoryLimit = 256ull << 20;
+        plan.durationSeconds = 45;
         {
             MainWindow w;
             QVERIFY(testing::openAndWait(w, file_->path()));
@@ -1252,6 +1254,8 @@ private slots:
         QCOMPARE(restored->threads, 2);
         QCOMPARE(testing::name(restored->cache), testing::name(CacheMode::Cold));
         QCOMPARE(testing::name(restored->pattern), testing::name(Pattern::Random));
+        QCOMPARE(restored->memoryLimit, std::uint64_t(256) << 20);
+        QCOMPARE(restored->durationSeconds, 45.0);
     }
 
     void settingsThatNameNothingFallBackToDefaults() {

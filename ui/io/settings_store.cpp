@@ -74,6 +74,8 @@ void savePlanSettings(QSettings& s, const QString& file, const Plan& plan) {
     s.setValue("precision", plan.precision);
     s.setValue("maxTime", plan.maxTimeSeconds);
     s.setValue("seed", quint64(plan.seed));
+    s.setValue("memoryLimit", quint64(plan.memoryLimit));
+    s.setValue("duration", plan.durationSeconds);
     QStringList offsets;
     for (auto o : plan.bufferOffsets)
         offsets << QString::number(o);
@@ -119,6 +121,12 @@ Plan loadPlanSettings(const QSettings& s, const Plan& defaults) {
         t > 0 && t <= 6 * kDefaultMaxTimeSeconds)
         plan.maxTimeSeconds = t;
     plan.seed = s.value("seed", quint64(defaults.seed)).toULongLong();
+    // A limit under the least the core takes, or a duration out of range (edited by hand): off.
+    if (const auto limit = s.value("memoryLimit", quint64(0)).toULongLong();
+        limit >= kMinMemoryLimit)
+        plan.memoryLimit = limit;
+    if (const double d = s.value("duration", 0.0).toDouble(); d > 0 && d <= kMaxDurationSeconds)
+        plan.durationSeconds = d;
     if (s.contains("bufferOffsets"))
         plan.bufferOffsets.clear();
     for (const auto& v : s.value("bufferOffsets").toStringList()) {

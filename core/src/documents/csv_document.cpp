@@ -195,6 +195,16 @@ std::vector<Column> summaryColumns() {
         {"fetched_per_wanted", [](const Cell& c, D) { return optional(c.fetchedPerWanted); }},
         // What the rounds left in the page cache (median), where measured.
         {"resident_after", [](const Cell& c, D) { return optional(c.residentAfter); }},
+        // The plan's memory limit (bytes, empty: none; the JSON says how it was applied) and
+        // duration (seconds, empty: rounds as planned): a rerun from this file keeps them.
+        {"memory_limit",
+         [](const Cell&, D d) {
+             return d.plan.memoryLimit ? std::to_string(d.plan.memoryLimit) : std::string();
+         }},
+        {"duration_s",
+         [](const Cell&, D d) {
+             return d.plan.durationSeconds > 0 ? number(d.plan.durationSeconds) : std::string();
+         }},
     };
 }
 
@@ -345,6 +355,8 @@ Result<ResultDocument> fromSummaryCsv(std::string_view text) {
             doc.plan.roundTimeSeconds = 0.1;
             parseNumber(get(row, "warmup"), doc.plan.warmup);
             parseNumber(get(row, "round_time"), doc.plan.roundTimeSeconds);
+            parseNumber(get(row, "memory_limit"), doc.plan.memoryLimit);
+            parseNumber(get(row, "duration_s"), doc.plan.durationSeconds);
             if (double limit = 0; parseNumber(get(row, "device_limit_gbps"), limit)) {
                 doc.deviceLimit.emplace();
                 doc.deviceLimit->gbps = limit;
