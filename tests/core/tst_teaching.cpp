@@ -102,6 +102,13 @@ private slots:
         QCOMPARE(m.syscallsPerRange, 1.0);
         QCOMPARE(m.minorFaultsPerMiB, 256.0);
         QVERIFY(qAbs(m.systemMsPerGB - 4.0 / (10.0 * (1 << 20) / 1e9)) < 1e-9);
+        QVERIFY(!m.tlbShootdownsPerMiB); // not counted: no figure, never a 0
+        // 10 MiB a round; 20, 50 and 30 shootdowns: the median round's 30 per 10 MiB.
+        Cell counted = measuredCell("mmap-random", 1 << 20, 10, 10, 2560);
+        counted.samples[0].tlbShootdowns = 20;
+        counted.samples[1].tlbShootdowns = 50;
+        counted.samples[2].tlbShootdowns = 30;
+        QCOMPARE(measuredCost(counted).tlbShootdownsPerMiB.value_or(-1), 3.0);
     }
 
     // The kernel splits run time into user and system by where its ticks landed: a round of a

@@ -46,7 +46,7 @@ QString strategyHtml(const std::string& id, const ResultDocument& doc, const Slo
 
     html += "<h4>Measured (medians of rounds)</h4><table cellspacing=3>"
             "<tr><th align=left>range</th><th>calls/range</th><th>minor faults/MiB</th>"
-            "<th>major/MiB</th><th>CPU ms/GB user + sys</th></tr>";
+            "<th>major/MiB</th><th>CPU ms/GB user + sys</th><th>TLB shootdowns/MiB*</th></tr>";
     QStringList disagree, placement;
     const bool faults = doc.system.faultsCounted;
     const auto pageSize = std::uint32_t(doc.system.pageSize ? doc.system.pageSize : 4096);
@@ -54,7 +54,7 @@ QString strategyHtml(const std::string& id, const ResultDocument& doc, const Slo
         const MeasuredCost m = measuredCost(*c);
         html +=
             QString("<tr><td>%1</td><td align=right>%2</td><td align=right>%3</td>"
-                    "<td align=right>%4</td><td align=right>%5</td></tr>")
+                    "<td align=right>%4</td><td align=right>%5</td><td align=right>%6</td></tr>")
                 .arg(qs(pointText(c->point())))
                 .arg(m.syscallsPerRange, 0, 'f', 2)
                 .arg(faults ? QString::number(m.minorFaultsPerMiB, 'f', 1) : "n/c")
@@ -64,7 +64,9 @@ QString strategyHtml(const std::string& id, const ResultDocument& doc, const Slo
                                .arg(m.userMsPerGB, 0, 'f', 1)
                                .arg(m.systemMsPerGB, 0, 'f', 1)
                          // Too few scheduler ticks to split: the total alone is measured.
-                         : QString("%1 in all").arg(m.userMsPerGB + m.systemMsPerGB, 0, 'f', 1));
+                         : QString("%1 in all").arg(m.userMsPerGB + m.systemMsPerGB, 0, 'f', 1))
+                .arg(m.tlbShootdownsPerMiB ? QString::number(*m.tlbShootdownsPerMiB, 'g', 3)
+                                           : QString("n/c"));
         for (const auto& line : disagreements(*s, *c, pageSize, doc.system.faultsCounted))
             disagree << QString("<b>%1:</b> %2")
                             .arg(qs(pointText(c->point())), qs(line).toHtmlEscaped());
@@ -72,7 +74,9 @@ QString strategyHtml(const std::string& id, const ResultDocument& doc, const Slo
             if (const auto note = offsetTrapNote(*c, *band, pageSize); !note.empty())
                 placement << qs(note).toHtmlEscaped();
     }
-    html += "</table>";
+    html += "</table><p>* machine-wide: every CPU and process while the rounds ran "
+            "(/proc/interrupts), not this strategy's alone. Unmapping or evicting pages that "
+            "another CPU may still have in its TLB sends these interrupts.</p>";
     const auto fits = fitCosts(doc);
     for (const auto& fit : fits) {
         if (fit.strategy != id)

@@ -4,6 +4,7 @@
 #include "readscope/result_document.h"
 #include "readscope/strategy.h"
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -24,6 +25,9 @@ struct MeasuredCost {
     double minorFaultsPerMiB = 0, majorFaultsPerMiB = 0;
     double userMsPerGB = 0, systemMsPerGB = 0;
     bool cpuSplitResolved = false; // see CpuPerGB::splitResolved
+    // TLB shootdowns per MiB read, machine-wide (every CPU and process while the rounds ran):
+    // median over the rounds that counted them; none where the system does not count them.
+    std::optional<double> tlbShootdownsPerMiB;
 };
 MeasuredCost measuredCost(const Cell& cell); // medians over rounds
 
