@@ -118,11 +118,13 @@ void declarePlanOptions(CLI::App& run, RunOptions& o) {
                   return assign(p.memoryLimit, parseSize(v), flag::memoryLimit);
               });
     planValue(flag::duration, "TIME",
-              "measure for this long (30, 30s, 2m) instead of --rounds: each round\n"
-              "reads on through the ranges where the strategy's last round stopped, so\n"
-              "a file larger than --memory-limit fills the cache and is then evicted\n"
-              "as it is read; each round's GB/s is kept with the time it ran (the\n"
-              "samples CSV's started_at, the report's over-time chart)",
+              "measure for this long (30, 30s, 2m) instead of --rounds (the run's\n"
+              "time, shared by its sizes; --time-cap does not apply; at most 10000\n"
+              "rounds): each round reads on through the ranges where the strategy's\n"
+              "last round stopped, so a file larger than --memory-limit (which then\n"
+              "starts evicted) fills the cache and is evicted as it is read; each\n"
+              "round's GB/s is kept with the time it ran (the samples CSV's\n"
+              "started_at, the report's over-time chart)",
               [&p](const std::string& v) { return assign(p.durationSeconds, parseDuration(v)); });
     planValue(flag::timeCap, "SECONDS", "per range size; no new rounds after it (>= 3 kept)",
               [&p](const std::string& v) { return assign(p.timeCapSeconds, parseTimeCap(v)); })

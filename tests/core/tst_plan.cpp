@@ -236,6 +236,11 @@ private slots:
         plan.sizes.clear();
         QVERIFY(
             messageOf(validatePlan(plan, file_->probe())).contains("the whole pattern has none"));
+        // Rounds for a time and rounds until a precision cannot both end the run.
+        plan.pattern = Pattern::Random;
+        plan.sizes = {64 << 10};
+        plan.precision = 0.02;
+        QVERIFY(messageOf(validatePlan(plan, file_->probe())).contains("use one or the other"));
     }
 
     void aMemoryLimitLeavesRoomForReadscope() {
@@ -263,6 +268,18 @@ private slots:
                  qPrintable(tooSmall));
         plan.memoryLimit = 128ull << 20;
         QCOMPARE(messageOf(validatePlan(plan, big)), QString());
+        // The lists of ranges count too: 512-byte ranges over a 4 GiB budget are 8 M ranges,
+        // 128 MiB of list, more than a quarter of a 256 MiB limit.
+        const FileProbe huge = testing::sparseFileProbe(dir, 4ull << 30);
+        plan.file = huge.path;
+        plan.threads = 1;
+        plan.sizes = {512};
+        plan.durationSeconds = 30; // its default budget: the whole file, up to 4 GiB
+        plan.memoryLimit = 256ull << 20;
+        const auto lists = messageOf(validatePlan(plan, huge));
+        QVERIFY2(lists.contains("the lists of ranges to read (128 MiB)"), qPrintable(lists));
+        plan.budget = 256ull << 20;
+        QCOMPARE(messageOf(validatePlan(plan, huge)), QString());
     }
 
     void sweepPointsOfThreadsAndDepths() {

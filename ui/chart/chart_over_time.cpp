@@ -31,7 +31,10 @@ ChartData overTimeChart(const ResultDocument& doc) {
             if (points.size() > 1)
                 s.name += QString(" · %1").arg(QString::fromStdString(pointText(c.point())));
             s.strategy = QString::fromStdString(id);
-            s.colorIndex = int(std::find(order.begin(), order.end(), id) - order.begin());
+            // A strategy's lines at other points take colours of their own.
+            const auto at = std::find(points.begin(), points.end(), c.point()) - points.begin();
+            s.colorIndex = int(std::find(order.begin(), order.end(), id) - order.begin()) +
+                           int(at) * int(order.size());
             s.plain = true;
             std::vector<const Sample*> rounds;
             for (const auto& sample : c.samples)

@@ -54,8 +54,11 @@ bool LessonPanel::isLessonPlan(const Plan& plan) const {
         std::sort(ids.begin(), ids.end());
         return ids;
     };
+    // A duration and a memory limit make the lesson what it is: whether there is one must match.
     return lesson_ && sorted(plan.strategies) == sorted(lesson_->plan.strategies) &&
-           plan.pattern == lesson_->plan.pattern && plan.cache == lesson_->plan.cache;
+           plan.pattern == lesson_->plan.pattern && plan.cache == lesson_->plan.cache &&
+           (plan.durationSeconds > 0) == (lesson_->plan.durationSeconds > 0) &&
+           (plan.memoryLimit > 0) == (lesson_->plan.memoryLimit > 0);
 }
 
 void LessonPanel::runStarting(const Plan& plan) {

@@ -88,7 +88,9 @@ QSpinBox* durationBox(QWidget* parent) {
     box->setToolTip(
         "Measure for this long instead of a number of rounds. Each round reads on through the "
         "file from where the strategy's last round stopped, so a file larger than the memory "
-        "limit fills the cache and is then evicted while it is read (the file starts evicted). "
+        "limit fills the cache and is then evicted while it is read (under a memory limit the "
+        "file starts evicted). The time is the run's, shared by its points; the time cap does "
+        "not apply; at most 10000 rounds. "
         "Chart ▸ GB/s over time shows each round when it ran. off: the Rounds field says.");
     return box;
 }

@@ -471,7 +471,9 @@ void ConfigPanel::setPlan(const Plan& p) {
     consume_->setCurrentIndex(consume_->findData(int(p.consume)));
     bufferOffset_->setCurrentText(QString::fromStdString(formatBufferOffsets(p.bufferOffsets)));
     memoryLimit_->setValue(int((p.memoryLimit + (1 << 20) - 1) >> 20));
-    duration_->setValue(int(std::lround(p.durationSeconds)));
+    // The box holds whole seconds: a loaded 0.4 s run shows 1 s, not off.
+    duration_->setValue(p.durationSeconds > 0 ? std::max(1, int(std::lround(p.durationSeconds)))
+                                              : 0);
 }
 
 QString ConfigPanel::planProblem() const {

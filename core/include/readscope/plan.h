@@ -79,7 +79,9 @@ struct Plan {
     int rounds = 12;
     int warmup = 1;
     std::uint64_t seed = 42;
-    std::uint64_t budget = 0;   // bytes per cell and round; 0 = min(file size, 256 MiB)
+    // Bytes of a cell's ranges (a round reads a prefix of them; a duration run reads on through
+    // them); 0 = effectiveBudget's default.
+    std::uint64_t budget = 0;
     double timeCapSeconds = 60; // per range size; rounds stop early (>= 3 kept) past it
     // A round reads the budget or, sooner, this long: each strategy of a cell reads a prefix of
     // the cell's one range sequence, its length set from its own calibration reads before the

@@ -48,18 +48,39 @@ std::string sideText(const StrategyAcrossFill& s) {
 
 std::optional<CacheFillVerdict> judgeCacheFill(const ResultDocument& doc,
                                                const CacheFillFinding& finding) {
+    // One point, one stretch of time: the falls-strategy's first measured point (a run of
+    // several sizes is judged at that one), its first repeat (a repeat evicts the file again).
+    const Cell* anchor = nullptr;
+    for (const auto& c : doc.cells)
+        if (c.strategy == finding.falls && c.measured()) {
+            anchor = &c;
+            break;
+        }
+    const auto counted = [&](const Cell& c) {
+        return c.measured() && anchor && c.point() == anchor->point();
+    };
+    const auto rounds = [](const Cell& c, auto&& each) {
+        for (const auto& s : c.samples)
+            if (s.startedAt && s.repeat == 0)
+                each(s);
+    };
     // Every round with a time and the file's residency after it, in time order.
     std::vector<std::pair<double, double>> residency;
-    double first = std::numeric_limits<double>::infinity();
+    double first = std::numeric_limits<double>::infinity(), last = -first;
+    bool anyResidency = false;
     for (const auto& c : doc.cells)
         for (const auto& s : c.samples)
-            if (s.startedAt) {
+            anyResidency |= s.fileResidentAfter.has_value();
+    if (!anyResidency)
+        return std::nullopt;
+    for (const auto& c : doc.cells)
+        if (counted(c))
+            rounds(c, [&](const Sample& s) {
                 first = std::min(first, *s.startedAt);
+                last = std::max(last, *s.startedAt);
                 if (s.fileResidentAfter)
                     residency.emplace_back(*s.startedAt, *s.fileResidentAfter);
-            }
-    if (residency.empty())
-        return std::nullopt;
+            });
     std::sort(residency.begin(), residency.end());
     CacheFillVerdict v;
     for (const auto& [t, r] : residency)
@@ -73,30 +94,32 @@ std::optional<CacheFillVerdict> judgeCacheFill(const ResultDocument& doc,
     for (const auto& id : doc.plan.strategies) {
         std::vector<double> before, after;
         for (const auto& c : doc.cells)
-            if (c.strategy == id)
-                for (const auto& s : c.samples)
-                    if (s.startedAt && s.gbps())
+            if (c.strategy == id && counted(c))
+                rounds(c, [&](const Sample& s) {
+                    if (s.gbps())
                         (*s.startedAt < filledAt ? before : after).push_back(*s.gbps());
-        if (before.empty() && after.empty())
-            continue;
+                });
         StrategyAcrossFill s;
         s.strategy = id;
         s.roundsBefore = int(before.size());
         s.roundsAfter = int(after.size());
-        if (!before.empty() && !after.empty()) {
-            s.before = median(before);
-            s.after = median(after);
-            s.change = s.before > 0 ? s.after / s.before - 1 : 0;
-            s.p = mannWhitneyPValue(before, after);
-            const auto estimate = estimateChange(before, after);
-            s.ciLow = estimate.ciLow;
-            s.ciHigh = estimate.ciHigh;
-        }
+        if (before.empty() || after.empty() || median(before) <= 0)
+            continue; // nothing to set against anything
+        s.before = median(before);
+        s.after = median(after);
+        s.change = s.after / s.before - 1;
+        s.p = mannWhitneyPValue(before, after);
+        const auto estimate = estimateChange(before, after);
+        s.ciLow = estimate.ciLow;
+        s.ciHigh = estimate.ciHigh;
         v.strategies.push_back(s);
     }
     holm(v.strategies);
     for (auto& s : v.strategies)
         s.fell = s.p < 0.05 && s.change < -kTieChange;
+    // Not surely fallen is not yet held: only an interval that leaves no room for a fall of
+    // kHeldFall says a strategy did not fall; anything between is no verdict either way.
+    const auto held = [](const StrategyAcrossFill& s) { return s.ciLow && *s.ciLow > -kHeldFall; };
     const auto judged = std::find_if(v.strategies.begin(), v.strategies.end(),
                                      [&](const auto& s) { return s.strategy == finding.falls; });
     const bool enough = judged != v.strategies.end() &&
@@ -104,55 +127,91 @@ std::optional<CacheFillVerdict> judgeCacheFill(const ResultDocument& doc,
                             return s.roundsBefore >= kRoundsEachSideOfFill &&
                                    s.roundsAfter >= kRoundsEachSideOfFill;
                         });
-    std::string text;
-    if (v.peakResident >= kFitShare) {
-        text = fmt::format("The whole file fit in the page cache ({:.0f}% of it cached at the "
-                           "most): nothing had to be evicted, so there was no fill to judge. Use "
-                           "a file several times larger than the memory limit",
-                           v.peakResident * 100);
+    const bool limited = doc.memoryLimit.has_value() || doc.plan.memoryLimit > 0;
+    const double span = last - first;
+    std::string text, why;
+    if (!anchor) {
+        why = fmt::format("{} measured nothing here (unavailable or failed): there is nothing to "
+                          "judge",
+                          finding.falls);
+    } else if (!limited) {
+        why = "This run had no memory limit: nothing forced the cache to evict the file while it "
+              "was read, so there is no fill to judge";
+    } else if (v.peakResident >= kFitShare) {
+        why = fmt::format("The whole file fit in the page cache ({:.0f}% of it cached at the "
+                          "most): nothing had to be evicted, so there was no fill to judge. Use "
+                          "a file several times larger than the memory limit",
+                          v.peakResident * 100);
+    } else if (v.peakResident < 0.01) {
+        why = fmt::format("At most {:.1f}% of the file was ever cached: no strategy's reads "
+                          "filled the cache, so there is no fill to judge",
+                          v.peakResident * 100);
+    } else if (v.filledAt && *v.filledAt > 0.75 * span) {
+        why = fmt::format("The file's residency was still climbing late in the run (90% of its "
+                          "peak, {:.0f}% of the file, only at {:.1f} s of {:.1f} s): run longer",
+                          v.peakResident * 100, *v.filledAt, span);
     } else if (!enough) {
-        text = fmt::format("The cache filled at {:.1f} s ({:.0f}% of the file cached at the most), "
-                           "leaving fewer than {} rounds of some strategy on a side of it: run "
-                           "longer, or with a larger file",
-                           v.filledAt.value_or(0), v.peakResident * 100, kRoundsEachSideOfFill);
+        why = fmt::format("The cache filled at {:.1f} s ({:.0f}% of the file cached at the most), "
+                          "leaving fewer than {} rounds of some strategy on a side of it: run "
+                          "longer, or with a larger file",
+                          v.filledAt.value_or(0), v.peakResident * 100, kRoundsEachSideOfFill);
+    }
+    const auto moved = [&](int sign) {
+        return v.strategies.size() > 1 &&
+               std::all_of(v.strategies.begin(), v.strategies.end(), [&](const auto& s) {
+                   return s.p < 0.05 && s.change * sign > kTieChange;
+               });
+    };
+    std::string undecided; // why this run cannot tell, past the figures
+    if (!why.empty()) {
+        text = why;
     } else {
-        const bool othersHeld =
-            std::none_of(v.strategies.begin(), v.strategies.end(),
-                         [&](const auto& s) { return s.strategy != finding.falls && s.fell; });
-        // Not surely fallen is not yet held: only an interval that leaves no room for a fall
-        // of kHeldFall says it did not fall; anything between is no verdict either way.
-        const bool held = judged->ciLow && *judged->ciLow > -kHeldFall;
-        v.agreement = judged->fell ? (othersHeld ? Agreement::Agrees : Agreement::Partly)
-                      : held       ? Agreement::Disagrees
-                                   : Agreement::Undecided;
         text = fmt::format("The cache filled at {:.1f} s ({:.0f}% of the file cached at the most). "
-                           "Median of the rounds before it against after it: {}",
-                           *v.filledAt, v.peakResident * 100, sideText(*judged));
+                           "Median of the rounds before it against after it{}: {}",
+                           *v.filledAt, v.peakResident * 100,
+                           doc.plan.sizes.size() > 1 ? " at " + pointText(anchor->point())
+                                                     : std::string(),
+                           sideText(*judged));
         for (const auto& s : v.strategies)
             if (s.strategy != finding.falls)
                 text += "; " + sideText(s);
-        // Every strategy moved the same way, surely: something other than the cache did it.
-        const auto moved = [&](int sign) {
-            return v.strategies.size() > 1 &&
-                   std::all_of(v.strategies.begin(), v.strategies.end(), [&](const auto& s) {
-                       return s.p < 0.05 && s.change * sign > kTieChange;
-                   });
+        const auto others = [&](auto&& pred) {
+            return std::all_of(v.strategies.begin(), v.strategies.end(), [&](const auto& s) {
+                return s.strategy == finding.falls || pred(s);
+            });
         };
-        if (moved(1) || moved(-1))
-            text +=
-                fmt::format(". Every strategy {} after the fill{}: the device or the machine "
-                            "changed speed during the run, whatever the cache did",
-                            moved(1) ? "rose" : "fell",
-                            std::any_of(v.strategies.begin(), v.strategies.end(),
-                                        [](const auto& s) { return s.strategy == "direct-pread"; })
-                                ? ", direct-pread too, which does not use the cache"
-                                : "");
+        if (moved(1) || moved(-1)) {
+            // Something other than the cache moved them all; no strategy can be told apart.
+            undecided = fmt::format("every strategy {} after the fill, so the device or the "
+                                    "machine changed speed during the run",
+                                    moved(1) ? "rose" : "fell");
+        } else if (judged->fell) {
+            if (!others([](const auto& s) { return !s.fell; }))
+                v.agreement = Agreement::Partly;
+            else if (others(held))
+                v.agreement = Agreement::Agrees;
+            else
+                undecided = fmt::format("{} fell, but whether the others held, their rounds vary "
+                                        "too much to say",
+                                        finding.falls);
+        } else if (held(*judged)) {
+            v.agreement = Agreement::Disagrees;
+        } else {
+            undecided = fmt::format("whether {} fell, its rounds vary too much to say (its "
+                                    "interval reaches a fall of {:.0f}% or more without being "
+                                    "sure of one)",
+                                    finding.falls, kHeldFall * 100);
+        }
     }
     if (!finding.published.empty())
         text += ". Published: " + finding.published;
     switch (v.agreement) {
     case Agreement::Agrees:
-        text += fmt::format(". This machine agrees: {} fell, the others held.", finding.falls);
+        text += v.strategies.size() > 1
+                    ? fmt::format(". This machine agrees: {} fell, the others held.", finding.falls)
+                    : fmt::format(". This machine agrees that {} fell (no other strategy was "
+                                  "measured beside it).",
+                                  finding.falls);
         break;
     case Agreement::Partly:
         text += fmt::format(". This machine agrees in part: {} fell, and so did another.",
@@ -164,13 +223,8 @@ std::optional<CacheFillVerdict> judgeCacheFill(const ResultDocument& doc,
                             finding.falls, kHeldFall * 100);
         break;
     case Agreement::Undecided:
-        text += ". This run cannot tell";
-        text += enough && v.peakResident < kFitShare
-                    ? fmt::format(": whether {} fell, its rounds vary too much to say (its "
-                                  "interval reaches a fall of {:.0f}% or more without being sure "
-                                  "of one). Run longer.",
-                                  finding.falls, kHeldFall * 100)
-                    : ".";
+        text += undecided.empty() ? ". This run cannot tell."
+                                  : ". This run cannot tell: " + undecided + ". Run longer.";
         break;
     }
     v.text = text;

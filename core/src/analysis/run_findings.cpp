@@ -97,12 +97,14 @@ std::string noiseSummary(const ResultDocument& doc, std::string_view roundsOptio
     if (noisy.empty())
         return {};
     const auto cause = disturbanceText(disturbanceOf(noisy, doc.system.logicalCores));
-    return fmt::format("{} of {} cells noisy: {} median is uncertain by more than ±{:.0f}% (the "
-                       "interval over the rounds, coverage {}){}; close other programs or raise "
-                       "{}",
-                       noisy.size(), measured, noisy.size() == 1 ? "its" : "their",
-                       kNoisyUncertainty * 100, intervalCoverageText(doc),
-                       cause.empty() ? "" : "; during their rounds " + cause, roundsOption);
+    return fmt::format(
+        "{} of {} cells noisy: {} median is uncertain by more than ±{:.0f}% (the "
+        "interval over the rounds, coverage {}){}; close other programs or raise "
+        "{}",
+        noisy.size(), measured, noisy.size() == 1 ? "its" : "their", kNoisyUncertainty * 100,
+        intervalCoverageText(doc), cause.empty() ? "" : "; during their rounds " + cause,
+        // A duration run's rounds are its time: --rounds would change nothing.
+        doc.plan.durationSeconds > 0 ? std::string_view("the duration") : roundsOption);
 }
 
 Disturbance disturbanceOf(const std::vector<const Cell*>& cells, int logicalCores) {

@@ -1,5 +1,7 @@
 #include "readscope/plan.h"
 
+#include "plan_memory_limit.h"
+
 #include "readscope/buffer_offsets.h"
 #include "readscope/probe.h"
 #include "readscope/reader.h"
@@ -123,12 +125,12 @@ std::string commaList(const std::vector<T>& values, std::string_view separator =
     return out;
 }
 
-// Whether any of the plan's strategies keeps an io_uring queue (a depth means something).
+} // namespace
+
 bool anyQueuedStrategy(const Plan& plan) {
     return std::any_of(plan.strategies.begin(), plan.strategies.end(),
                        [](const std::string& id) { return queueDepthSweepExclusion(id).empty(); });
 }
-} // namespace
 
 std::string threadsListText(const Plan& plan) {
     return plan.threadCounts.empty() ? std::to_string(plan.threads) : commaList(plan.threadCounts);
@@ -315,42 +317,6 @@ Status validateAxes(const Plan& plan) {
     return okStatus();
 }
 
-// A memory limit holds readscope's own memory as well as the file's page cache, and past it
-// the kernel kills the process (in the app, the whole window): the limit must leave room for
-// readscope, and the reads' own buffers (a range per worker, twice for a buffer that grows by
-// copying, a queue's worth for io_uring) may take at most half of it.
-Status validateMemoryLimit(const Plan& plan, const FileProbe& file) {
-    if (!plan.memoryLimit)
-        return okStatus();
-    if (plan.memoryLimit < kMinMemoryLimit)
-        return Error{fmt::format("a memory limit of {} leaves readscope no room: its own memory "
-                                 "counts against the limit too, and past it the kernel kills "
-                                 "the process; give at least {}",
-                                 formatSize(plan.memoryLimit), formatSize(kMinMemoryLimit))};
-    std::uint64_t workers = std::uint64_t(plan.threads);
-    for (auto t : plan.threadCounts)
-        workers = std::max<std::uint64_t>(workers, std::uint64_t(t));
-    std::uint64_t largest = 0;
-    for (auto size : effectiveSizes(plan, file.size))
-        largest = std::max(largest, std::min(size, file.size));
-    std::uint64_t perWorker = 2 * largest;
-    if (anyQueuedStrategy(plan)) {
-        perWorker = std::max(perWorker, std::min(kUringMaxDepth * largest, kUringPoolBytes));
-        for (auto depth : plan.queueDepths)
-            perWorker = std::max(perWorker, std::uint64_t(depth) * largest);
-    }
-    const std::uint64_t buffers = workers * perWorker;
-    if (buffers > plan.memoryLimit / 2)
-        return Error{fmt::format(
-            "the reads' own buffers ({} per thread, {} thread{}: {}) would take more than half "
-            "of the {} memory limit, which must also hold readscope and the file's page cache, "
-            "and past which the kernel kills the process: give a limit of at least {}, or fewer "
-            "threads or smaller ranges",
-            formatSize(perWorker), workers, workers == 1 ? "" : "s", formatSize(buffers),
-            formatSize(plan.memoryLimit), formatSize(std::max(buffers * 2, kMinMemoryLimit)))};
-    return okStatus();
-}
-
 Status validateQueueDepths(const Plan& plan, const FileProbe& file) {
     if (!plan.queueDepths.empty() && !anyQueuedStrategy(plan))
         return Error{"a queue depth applies to io_uring strategies, and none is chosen: add "
@@ -464,6 +430,9 @@ Status validatePlan(const Plan& plan, const FileProbe& file) {
     if (plan.durationSeconds > 0 && plan.pattern == Pattern::Whole)
         return Error{"a duration run reads on through its ranges: the whole pattern has none "
                      "(use sequential or random)"};
+    if (plan.durationSeconds > 0 && plan.precision > 0)
+        return Error{"a duration run measures for its time, and --precision would add rounds "
+                     "after it: use one or the other"};
     if (!(plan.maxTimeSeconds >= 0))
         return Error{"the maximum time must be 0 (none) or positive"};
     if (!kRepeatsLimit.contains(plan.repeats))

@@ -1,5 +1,7 @@
 #include "progress_reporter.h"
 
+#include <algorithm>
+
 namespace readscope {
 
 void ProgressReporter::report(std::string phase, std::string strategy, const SweepPoint& point) {
@@ -10,6 +12,11 @@ void ProgressReporter::report(std::string phase, std::string strategy, const Swe
     progress_.threads = point.threads;
     progress_.queueDepth = point.queueDepth;
     progress_.elapsedSeconds = secondsBetween(started_, Clock::now());
+    if (endsAt_) {
+        progress_.etaSeconds = std::max(0.0, secondsBetween(Clock::now(), *endsAt_));
+        sink_.onProgress(progress_);
+        return;
+    }
     progress_.etaSeconds = progress_.step
                                ? progress_.elapsedSeconds / static_cast<double>(progress_.step) *
                                      static_cast<double>(progress_.total - progress_.step)

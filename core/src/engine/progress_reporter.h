@@ -5,7 +5,9 @@
 #include "readscope/runner.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cstdint>
+#include <optional>
 #include <string>
 
 namespace readscope {
@@ -14,9 +16,12 @@ class ProgressReporter {
 public:
     explicit ProgressReporter(RunSink& sink) : sink_(sink) {}
     void setTotal(std::uint64_t steps) { progress_.total = steps; }
-    // A duration run's steps are its time: this share of them is done (never going back).
-    void setDone(double share) {
+    // A duration run's steps are its time: this share of them is done (never going back), and
+    // it ends `left` seconds from now (the estimate, rather than the pace of its set-up).
+    void setDone(double share, double left) {
         progress_.step = std::max(progress_.step, std::uint64_t(share * double(progress_.total)));
+        endsAt_ = Clock::now() + std::chrono::duration_cast<Clock::duration>(
+                                     std::chrono::duration<double>(std::max(0.0, left)));
     }
     // The elapsed time and the estimate count from now.
     void restartClock() { started_ = Clock::now(); }
@@ -33,6 +38,7 @@ private:
     RunSink& sink_;
     Progress progress_;
     Clock::time_point started_ = Clock::now();
+    std::optional<Clock::time_point> endsAt_;
 };
 
 } // namespace readscope

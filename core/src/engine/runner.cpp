@@ -321,8 +321,9 @@ private:
         if (timed && record && !only) {
             if (!measuringSince_)
                 measuringSince_ = Clock::now();
-            progress_.setDone(std::min(1.0, secondsBetween(*measuringSince_, Clock::now()) /
-                                                plan_.durationSeconds));
+            const double spent = secondsBetween(*measuringSince_, Clock::now());
+            progress_.setDone(std::min(1.0, spent / plan_.durationSeconds),
+                              plan_.durationSeconds - spent);
         }
         auto& cells = run.cells;
         // Where the run is now (the steps report where it was): rounds hop between points.
