@@ -103,13 +103,17 @@ std::optional<CacheFillVerdict> judgeCacheFill(const ResultDocument& doc,
         s.strategy = id;
         s.roundsBefore = int(before.size());
         s.roundsAfter = int(after.size());
-        if (before.empty() || after.empty() || median(before) <= 0)
+        if (before.empty() || after.empty())
             continue; // nothing to set against anything
         s.before = median(before);
         s.after = median(after);
-        s.change = s.after / s.before - 1;
-        s.p = mannWhitneyPValue(before, after);
+        if (s.before <= 0)
+            continue;
+        // The comparison's own estimate: the change of the medians, its bootstrap interval
+        // and the rank-sum p (none under kMinRoundsForU a side, where no verdict is given).
         const auto estimate = estimateChange(before, after);
+        s.change = estimate.change;
+        s.p = estimate.pValue.value_or(1);
         s.ciLow = estimate.ciLow;
         s.ciHigh = estimate.ciHigh;
         v.strategies.push_back(s);
