@@ -7,11 +7,13 @@
 #include "readscope/compare.h"
 #include "readscope/generator.h"
 #include "readscope/plan_flags.h"
+#include "readscope/plan_help.h"
 #include "readscope/units.h"
 
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cctype>
 #include <utility>
 
 namespace readscope::cli {
@@ -40,6 +42,30 @@ Status prefixed(std::string_view flag, Status st) {
     if (st)
         return st;
     return Error{fmt::format("{}: {}", flag, st.error().message)};
+}
+
+// A setting's help, worded once in the core, in --help's style: lower case, no full stop,
+// wrapped to the width of the other options' help.
+std::string flagHelp(std::string text) {
+    if (!text.empty())
+        text[0] = char(std::tolower(static_cast<unsigned char>(text[0])));
+    if (!text.empty() && text.back() == '.')
+        text.pop_back();
+    std::string out, line;
+    std::size_t at = 0;
+    while (at < text.size()) {
+        auto end = text.find(' ', at);
+        if (end == std::string::npos)
+            end = text.size();
+        const auto word = text.substr(at, end - at);
+        if (!line.empty() && line.size() + 1 + word.size() > 70) {
+            out += line + "\n";
+            line.clear();
+        }
+        line += (line.empty() ? "" : " ") + word;
+        at = end + 1;
+    }
+    return out + line;
 }
 
 std::string sizeList(const std::vector<std::uint64_t>& sizes) {
@@ -109,22 +135,10 @@ void declarePlanOptions(CLI::App& run, RunOptions& o) {
         ->default_str(fmt::format("min(file size, {}); with --duration min(file size, {})",
                                   formatSizeShort(kDefaultBudget),
                                   formatSizeShort(kDefaultDurationBudget)));
-    planValue(flag::memoryLimit, "SIZE",
-              "run under this memory limit, the file's page cache included (a memory\n"
-              "cgroup: the one readscope runs in when limited to at most SIZE, as\n"
-              "systemd-run --user --scope -p MemoryMax=SIZE makes, else one of its own\n"
-              "where it may create one); refused with the reason where neither works",
-              [&p](const std::string& v) {
-                  return assign(p.memoryLimit, parseSize(v), flag::memoryLimit);
-              });
-    planValue(flag::duration, "TIME",
-              "measure for this long (30, 30s, 2m) instead of --rounds (the run's\n"
-              "time, shared by its sizes; --time-cap does not apply; at most 10000\n"
-              "rounds): each round reads on through the ranges where the strategy's\n"
-              "last round stopped, so a file larger than --memory-limit (which then\n"
-              "starts evicted) fills the cache and is evicted as it is read; each\n"
-              "round's GB/s is kept with the time it ran (the samples CSV's\n"
-              "started_at, the report's over-time chart)",
+    planValue(flag::memoryLimit, "SIZE", flagHelp(memoryLimitHelp()), [&p](const std::string& v) {
+        return assign(p.memoryLimit, parseSize(v), flag::memoryLimit);
+    });
+    planValue(flag::duration, "TIME", flagHelp(durationHelp() + " TIME: 30, 30s or 2m."),
               [&p](const std::string& v) { return assign(p.durationSeconds, parseDuration(v)); });
     planValue(flag::timeCap, "SECONDS", "per range size; no new rounds after it (>= 3 kept)",
               [&p](const std::string& v) { return assign(p.timeCapSeconds, parseTimeCap(v)); })

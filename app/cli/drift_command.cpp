@@ -36,11 +36,9 @@ int runDrift(const DriftOptions& o) {
     fmt::print("Between these {} runs of one plan ({} cells in common), a cell's median moved "
                "from run to run with a spread of {:.1f}% (the largest change seen: {:.1f}%).\n"
                "A change between two runs of this machine counts only above +{:.1f}% or below "
-               "1/{:.2f} of the baseline: if every cell were as spread as the pooled figure, "
-               "about 1 row in 300 would move that far with nothing changed (noisier cells do "
-               "more often).\n",
+               "1/{:.2f} of the baseline: {}.\n",
                drift->runs, drift->cells, (std::exp(drift->spread) - 1) * 100,
-               drift->largestSeen * 100, drift->drift * 100, 1 + drift->drift);
+               drift->largestSeen * 100, drift->drift * 100, 1 + drift->drift, driftFloorMeaning());
     if (o.noSave)
         return kExitOk;
     const std::string path = o.store.empty() ? machineDriftPath() : o.store;
@@ -62,7 +60,8 @@ Command addDriftCommand(CLI::App& root) {
         "Give three or more result documents of one plan, run on this machine with nothing "
         "changed\n(5 or 6, some minutes apart, are better). From how far a cell's median moves "
         "from run to run\n(its spread, pooled over the cells) comes this machine's drift between "
-        "runs: the change that\nabout 1 row in 300 reaches with nothing changed. It is kept, "
+        "runs: a change that\nrarely happens with nothing changed (it says how rarely). It is "
+        "kept, "
         "and compare then calls a change\nbetween two runs of this machine only when it is "
         "larger.");
     command->footer("Exit codes: 0 measured (and kept), 1 it could not be kept, 2 a usage error "

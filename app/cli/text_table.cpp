@@ -4,6 +4,7 @@
 #include "readscope/comparison_text.h"
 #include "readscope/cost_model.h"
 #include "readscope/documents.h"
+#include "readscope/mark_notes.h"
 #include "readscope/run_findings.h"
 #include "readscope/units.h"
 
@@ -101,8 +102,7 @@ std::string plainTable(const ResultDocument& doc) {
     if (p.consume == Consume::Minimal &&
         std::any_of(doc.cells.begin(), doc.cells.end(),
                     [&](const Cell& c) { return touchesOnePerPage(c.strategy, p.consume); }))
-        out += "consume minimal: in-place mappings touched 1 byte/page, the others had every "
-               "byte in a buffer: not comparable.\n";
+        out += "consume minimal: " + onePerPageNote() + ".\n";
     if (const auto read = readAmplificationLine(doc); !read.empty())
         out += "Bytes read: " + read + ".\n";
     if (const auto line = fetchedLine(doc); !line.empty())

@@ -2,6 +2,7 @@
 
 #include "readscope/compare.h"
 #include "readscope/documents.h"
+#include "readscope/mark_notes.h"
 #include "readscope/units.h"
 
 #include <algorithm>
@@ -86,25 +87,22 @@ QString footnote(const ResultDocument& doc, BarKind bars, bool throughput) {
     QString text = QString("GB/s = 10^9 bytes/s, %1 · consume %2 · bars: %3 · hollow point: "
                            "noisy (median uncertain by more than ±%4%)")
                        .arg(QString::fromStdString(roundsText(doc)))
-                       .arg(p.consume == Consume::All ? "all (every byte read once)"
-                                                      : "minimal (1 byte per range or page)")
+                       .arg(QString::fromStdString(consumeNote(p.consume)))
                        .arg(barDescription(bars, doc))
                        .arg(kNoisyUncertainty * 100);
     if (std::any_of(doc.cells.begin(), doc.cells.end(),
                     [](const Cell& c) { return c.status == CellStatus::NotCold; }))
-        text += " · red square: not cold (the file stayed cached)";
+        text += QString::fromStdString(" · red square: " + notColdNote());
     if (doc.memoryLimit)
         text += QString(" · memory limit %1")
                     .arg(QString::fromStdString(formatSize(doc.memoryLimit->bytes)));
     if (throughput && std::any_of(doc.cells.begin(), doc.cells.end(),
                                   [](const Cell& c) { return c.copyLimitGbps.has_value(); }))
         // A line of its own: appended, it ran the footnote past both edges of a 1200 px export.
-        text += "\ndash-dot: memcpy's speed here, which a strategy that copies cannot pass";
+        text +=
+            QString::fromStdString("\ndash-dot: memcpy's speed here, which " + copyCeilingNote());
     if (const auto way = deviceLimitWay(doc); throughput && deviceLimitGbps(doc)) {
-        text += doc.plan.cache == CacheMode::Direct
-                    ? "\ndash-dot: the device limit, the faster of this file's large direct reads"
-                    : "\ndash-dot: the device limit, the fastest of this file's large sequential "
-                      "reads";
+        text += QString::fromStdString("\ndash-dot: " + deviceLimitLineNote(doc.plan.cache));
         if (!way.empty()) // a CSV keeps only the figure
             text += QString(" (%1) on %2, %3")
                         .arg(QString::fromStdString(way),
@@ -158,12 +156,12 @@ QString pointTooltip(const QString& lineName, const QString& pointName, const Ce
                     .arg(s.p75, 0, 'f', 2)
                     .arg(s.min, 0, 'f', 2)
                     .arg(s.max, 0, 'f', 2)
-                    .arg(cell->status == CellStatus::Noisy ? " — noisy"
-                         : cell->status == CellStatus::TooFewRounds
-                             ? " — too few rounds to tell whether it is noisy"
-                         : cell->status == CellStatus::NotCold
-                             ? " — NOT COLD: the file stayed in the page cache"
-                             : "");
+                    .arg(QString::fromStdString(
+                        cell->status == CellStatus::Noisy ? " — noisy"
+                        : cell->status == CellStatus::TooFewRounds
+                            ? " — " + tooFewRoundsNote() + " whether it is noisy"
+                        : cell->status == CellStatus::NotCold ? " — " + notColdNote()
+                                                              : std::string()));
     } else {
         text += QString("%1").arg(value, 0, 'f', 2) + " — " + axisLabel.toHtmlEscaped();
     }

@@ -10,6 +10,7 @@
 
 #include "readscope/compare.h"
 #include "readscope/documents.h"
+#include "readscope/mark_notes.h"
 #include "readscope/units.h"
 
 #include <QCheckBox>
@@ -252,11 +253,11 @@ void ChartView::rebuild() {
                                                 palette().brush(QPalette::Base), 7));
         legend->setProperty(kLegendOnlyProperty, true);
     }
-    markers("too few rounds to tell noisy from quiet",
+    markers(QString::fromStdString(tooFewRoundsNote() + " noisy from quiet"),
             QCPScatterStyle(QCPScatterStyle::ssDiamond, QPen(text, 1),
                             palette().brush(QPalette::Base), 6),
             data.tooFewX, data.tooFewY);
-    markers("not cold: file stayed cached",
+    markers(QString::fromStdString(notColdNote()),
             QCPScatterStyle(QCPScatterStyle::ssSquare, QPen(red, 2), Qt::NoBrush, 16),
             data.notColdX, data.notColdY);
     markers("failed", QCPScatterStyle(QCPScatterStyle::ssCross, QPen(red, 3), Qt::NoBrush, 12),

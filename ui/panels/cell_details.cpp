@@ -2,6 +2,7 @@
 
 #include "readscope/buffer_offsets.h"
 #include "readscope/compare.h"
+#include "readscope/mark_notes.h"
 #include "readscope/reader.h"
 #include "readscope/stats.h"
 #include "readscope/strategy.h"
@@ -23,7 +24,7 @@ QString row(const QString& name, const QString& value) {
 // What the memcpy limit means for this strategy's figure.
 QString copyLimitReading(const std::string& strategy) {
     if (copiesTheBytes(strategy))
-        return ": a strategy that copies cannot pass it";
+        return QString::fromStdString(": " + copyCeilingNote() + " it");
     const StrategyInfo* s = findStrategy(strategy);
     if (s && s->access == Access::Coalesce)
         return ": it copies whole merged spans (overlapping ranges once), not range-sized "
@@ -153,10 +154,9 @@ QString cellDetailsHtml(const Cell& c, const ResultDocument& doc) {
                             .arg(*c.foldGbps, 0, 'f', 1)
                             .arg(1e3 / *c.foldGbps, 0, 'f', 1));
         else if (touchesOnePerPage(c.strategy, doc.plan.consume))
-            html += row("Consuming the bytes",
-                        "1 byte/page: consume minimal touched one byte of each mapped page; "
-                        "copying strategies had every byte in a buffer, so this figure is not "
-                        "comparable with theirs");
+            html +=
+                row("Consuming the bytes",
+                    QString::fromStdString("1 byte/page: consume minimal: " + onePerPageNote()));
         const double user = medianOverRounds(c, [](const Sample& x) { return x.userSeconds; });
         const double sys = medianOverRounds(c, [](const Sample& x) { return x.systemSeconds; });
         html += row("CPU per round", QString("user %1 ms, system %2 ms")

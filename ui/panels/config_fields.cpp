@@ -4,6 +4,7 @@
 
 #include "config_panel.h"
 
+#include "readscope/plan_help.h"
 #include "readscope/units.h"
 
 #include <QComboBox>
@@ -69,13 +70,7 @@ QSpinBox* memoryLimitBox(QWidget* parent) {
     box->setRange(0, 1 << 20);
     box->setSuffix(" MiB");
     box->setSpecialValueText("off");
-    box->setToolTip(
-        QString("Run in a memory cgroup the file's page cache counts against, so a larger file "
-                "is evicted while it is read: the one readscope was started in when it is "
-                "limited (systemd-run --user --scope -p MemoryMax=...), else one of its own "
-                "where readscope may make one. Refused, with the reason, where neither works. "
-                "At least %1.")
-            .arg(QString::fromStdString(formatSize(kMinMemoryLimit))));
+    box->setToolTip(QString::fromStdString(memoryLimitHelp()) + " off: no limit.");
     return box;
 }
 
@@ -85,13 +80,9 @@ QSpinBox* durationBox(QWidget* parent) {
     box->setRange(0, int(kMaxDurationSeconds));
     box->setSuffix(" s");
     box->setSpecialValueText("off");
-    box->setToolTip(
-        "Measure for this long instead of a number of rounds. Each round reads on through the "
-        "file from where the strategy's last round stopped, so a file larger than the memory "
-        "limit fills the cache and is then evicted while it is read (under a memory limit the "
-        "file starts evicted). The time is the run's, shared by its points; the time cap does "
-        "not apply; at most 10000 rounds. "
-        "Chart ▸ GB/s over time shows each round when it ran. off: the Rounds field says.");
+    box->setToolTip(QString::fromStdString(durationHelp()) +
+                    " Chart ▸ GB/s over time shows each round when it ran. off: the Rounds "
+                    "field says.");
     return box;
 }
 

@@ -16,7 +16,7 @@ std::string unavailableWarning(std::string_view strategy, const std::string& rea
 std::string residencyUnverifiableWarning(const std::string& why);
 // Why a whole-file sweep has no device limit: its copies are in another folder.
 std::string copiesElsewhereNoLimit(const std::string& because);
-// "no device limit: <why>"
+// "no device limit: <why>" ("no device limit" when nobody said why)
 std::string noDeviceLimitWarning(const std::string& why);
 // "pread-uninit at 64 KiB failed: <reason>"
 std::string cellFailedWarning(const Cell& cell);

@@ -1,11 +1,13 @@
 #include "readscope/run_findings.h"
 
+#include "readscope/mark_notes.h"
 #include "readscope/offset_trap.h"
 #include "readscope/strategy.h"
 
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cctype>
 
 namespace readscope {
 
@@ -51,12 +53,13 @@ std::string aboveCopyLimitWarning(const ResultDocument& doc) {
     if (cells.empty())
         return {};
     const std::string list = someCells(cells);
-    return fmt::format("{} faster than memcpy copies here: {}. A strategy that copies cannot "
-                       "pass memcpy, so the limit or these figures are off (a source small "
-                       "enough to stay in the CPU caches?)",
+    std::string ceiling = copyCeilingNote();
+    ceiling[0] = char(std::toupper(static_cast<unsigned char>(ceiling[0])));
+    return fmt::format("{} faster than memcpy copies here: {}. {} memcpy, so the limit or these "
+                       "figures are off (a source small enough to stay in the CPU caches?)",
                        cells.size() == 1 ? "1 copying cell ran"
                                          : fmt::format("{} copying cells ran", cells.size()),
-                       list);
+                       list, ceiling);
 }
 
 std::string aboveDeviceLimitWarning(const ResultDocument& doc) {

@@ -1,5 +1,8 @@
 #include "readscope/column_notes.h"
 
+#include "readscope/mark_notes.h"
+#include "readscope/run_notes.h"
+
 namespace readscope {
 
 std::string buffersColumnNote() {
@@ -15,12 +18,11 @@ std::string iopsColumnNote(const Plan& plan) {
 std::string limitColumnNote(const ResultDocument& doc) {
     if (doc.plan.cache == CacheMode::Warm)
         return "memcpy: the median as a share of memcpy's speed here, copying the same sizes "
-               "from as large a source (a strategy that copies cannot pass 100%; an in-place "
-               "mapping can)";
+               "from as large a source (" +
+               copyCeilingNote() + " 100%; an in-place mapping can)";
     if (const auto limit = deviceLimitText(doc); !limit.empty())
         return "device: the median as a share of the " + limit;
-    return std::string("device: no device limit") +
-           (doc.deviceLimitMissing.empty() ? "" : ": " + doc.deviceLimitMissing);
+    return "device: " + noDeviceLimitWarning(doc.deviceLimitMissing);
 }
 
 } // namespace readscope

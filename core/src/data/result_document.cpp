@@ -1,5 +1,6 @@
 #include "readscope/result_document.h"
 
+#include "readscope/mark_notes.h"
 #include "readscope/strategy.h"
 #include "readscope/units.h"
 
@@ -380,7 +381,7 @@ std::string statusText(const Cell& cell) {
     if (cell.status == CellStatus::Noisy && cell.summary.ciCoverage > 0)
         return fmt::format("noisy ±{:.1f}%", cell.summary.uncertainty() * 100);
     if (cell.status == CellStatus::TooFewRounds)
-        return "too few rounds to tell";
+        return tooFewRoundsNote();
     return std::string(toString(cell.status));
 }
 

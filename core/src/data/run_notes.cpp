@@ -19,7 +19,9 @@ std::string copiesElsewhereNoLimit(const std::string& because) {
            "), maybe on another device than the one measured";
 }
 
-std::string noDeviceLimitWarning(const std::string& why) { return "no device limit: " + why; }
+std::string noDeviceLimitWarning(const std::string& why) {
+    return why.empty() ? "no device limit" : "no device limit: " + why;
+}
 
 std::string cellFailedWarning(const Cell& cell) {
     return fmt::format("{} at {} failed: {}", cell.strategy, pointText(cell.point()), cell.message);

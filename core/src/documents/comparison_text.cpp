@@ -87,11 +87,9 @@ std::string comparisonMethod(const Comparison& c) {
         out += fmt::format(", and between these runs so do changes under {:.1f}%, this "
                            "machine's drift between runs of one plan with nothing changed, or "
                            "a fall to 1/{:.2f} of the baseline (from the spread of {} A/A runs "
-                           "measured {} with readscope-cli drift: with every cell as spread as "
-                           "the pooled figure, about 1 row in 300 would move that far; noisier "
-                           "cells do more often)",
+                           "measured {} with readscope-cli drift: {})",
                            c.driftFloor * 100, 1 + c.driftFloor, c.machineDrift->runs,
-                           c.machineDrift->measuredAt.substr(0, 10));
+                           c.machineDrift->measuredAt.substr(0, 10), driftFloorMeaning());
     else if (c.driftFloor > c.noiseThreshold)
         out += fmt::format(", and between these runs so do changes under {:.1f}%, the larger "
                            "run's drift ({}; 90th percentile over its cells)",

@@ -1,5 +1,6 @@
 #include "readscope/cost_model.h"
 #include "readscope/documents.h"
+#include "readscope/mark_notes.h"
 #include "readscope/run_findings.h"
 #include "readscope/units.h"
 
@@ -102,14 +103,15 @@ std::string toMarkdown(const ResultDocument& doc) {
         return c.status == CellStatus::TooFewRounds;
     });
     if (tooFew)
-        out += fmt::format(" § too few rounds to tell: the median's interval (coverage {}) is "
-                           "too unsure to call {} noisy or not.",
-                           intervalCoverageText(doc), tooFew == 1 ? "the cell" : "these cells");
+        out += fmt::format(" § {}: the median's interval (coverage {}) is too unsure to call {} "
+                           "noisy or not.",
+                           tooFewRoundsNote(), intervalCoverageText(doc),
+                           tooFew == 1 ? "the cell" : "these cells");
     const auto notCold = std::count_if(doc.cells.begin(), doc.cells.end(), [](const Cell& c) {
         return c.status == CellStatus::NotCold;
     });
     if (notCold) // what it means is the run's not-cold finding, below
-        out += " † not cold.";
+        out += " † " + notColdNote() + ".";
     if (const auto read = readAmplificationLine(doc); !read.empty())
         out += " Bytes read: " + read + ".";
     if (const auto line = fetchedLine(doc); !line.empty())
@@ -119,8 +121,7 @@ std::string toMarkdown(const ResultDocument& doc) {
     for (const auto& finding : runFindings(doc, "--rounds"))
         out += " **" + finding.text + ".**";
     if (anyOnePerPage)
-        out += " ‡ 1 byte/page: with consume minimal this in-place mapping touched one byte of "
-               "each page, while the others had every byte in a buffer; not comparable.";
+        out += " ‡ 1 byte/page: consume minimal: " + onePerPageNote() + ".";
     if (!doc.complete)
         out += " Run stopped before it finished.";
     out += "\n" + systemLine(doc) + "\n";

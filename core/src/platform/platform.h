@@ -8,8 +8,18 @@
 #include <ctime>
 #include <optional>
 #include <string>
+#include <string_view>
 
 namespace readscope::platform {
+
+// Why a Linux facility is missing elsewhere: "<what> exists on Linux only".
+inline std::string linuxOnly(std::string_view what) {
+    return std::string(what) + " exists on Linux only";
+}
+// Why dropping every cache is refused elsewhere.
+inline std::string dropAllCachesLinuxOnly() {
+    return "dropping every cache is offered on Linux only (/proc/sys/vm/drop_caches)";
+}
 
 int openForReading(const std::string& path);   // binary, not inherited by children
 int createForWriting(const std::string& path); // truncates; 0644 where that means anything

@@ -1,3 +1,4 @@
+#include "platform.h"
 #include "reader_base.h"
 
 #include <atomic>
@@ -13,7 +14,7 @@ Result<std::unique_ptr<RangeReader>> openReader(const StrategyInfo& strategy, co
 
 #ifndef __linux__
 Result<std::unique_ptr<RangeReader>> openDirectUringReader(const FileProbe&, unsigned) {
-    return Error{"io_uring exists on Linux only"};
+    return Error{platform::linuxOnly("io_uring")};
 }
 #endif
 

@@ -1,5 +1,6 @@
 // The platform half of probing on Linux, and behind __APPLE__ guards on macOS (F_NOCACHE
 // for direct reads, no io_uring, mincore for residency).
+#include "platform.h"
 #include "probe_platform.h"
 
 #include "readscope/residency.h"
@@ -120,7 +121,7 @@ std::string filesystemOf(int fd) {
 
 std::int64_t directAlignment(FileProbe&) { return 0; }
 
-void probeUring(FileProbe& p) { p.uringReason = "io_uring exists on Linux only"; }
+void probeUring(FileProbe& p) { p.uringReason = platform::linuxOnly("io_uring"); }
 #endif
 
 // Whether preadv2 takes RWF_DONTCACHE for this file: one uncached byte read (a page that was
@@ -152,7 +153,7 @@ void probeDontCache(FileProbe& p, int fd) {
         fmt::format("an RWF_DONTCACHE read of '{}' failed: {}", p.path, std::strerror(err));
 #else
     (void)err;
-    p.dontcacheReason = "RWF_DONTCACHE exists on Linux only";
+    p.dontcacheReason = platform::linuxOnly("RWF_DONTCACHE");
 #endif
 }
 

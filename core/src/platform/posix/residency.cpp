@@ -1,4 +1,5 @@
 #include "readscope/residency.h"
+#include "platform.h"
 
 #include <fmt/format.h>
 
@@ -311,7 +312,7 @@ Status evictFile(int fd, const std::string& path) {
 
 Status dropAllCaches() {
 #ifndef __linux__
-    return Error{"dropping every cache is offered on Linux only (/proc/sys/vm/drop_caches)"};
+    return Error{platform::dropAllCachesLinuxOnly()};
 #else
     ::sync();
     const int fd = ::open("/proc/sys/vm/drop_caches", O_WRONLY | O_CLOEXEC);

@@ -1,5 +1,6 @@
 // The platform half of probing on Windows: volume name, sector size for
 // FILE_FLAG_NO_BUFFERING, and why residency cannot be verified.
+#include "platform.h"
 #include "probe_platform.h"
 
 #include "win_util.h"
@@ -69,8 +70,8 @@ void fillPlatformFacts(FileProbe& p, int fd) {
                         "in its cache; cold rounds close every handle on the file (the "
                         "engine's and each reader's), then rely on the no-buffering "
                         "open-and-close flush: eviction attempted, unverified";
-    p.uringReason = "io_uring exists on Linux only";
-    p.dontcacheReason = "RWF_DONTCACHE exists on Linux only";
+    p.uringReason = platform::linuxOnly("io_uring");
+    p.dontcacheReason = platform::linuxOnly("RWF_DONTCACHE");
     probeNoBuffering(p, sectorSize(h, p.path));
 }
 

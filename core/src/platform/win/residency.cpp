@@ -3,6 +3,7 @@
 // again, which makes the cache manager flush and purge the file's cached pages when no other
 // handle holds them.
 #include "readscope/residency.h"
+#include "platform.h"
 
 #include "win_util.h"
 
@@ -20,7 +21,7 @@ Residency measureRangeResidency(int, std::uint64_t, std::span<const Range>, bool
 }
 
 Residency sampleResidencyNowait(int, std::uint64_t, std::span<const Range>) {
-    return {std::nullopt, "unverified: RWF_NOWAIT reads exist on Linux only"};
+    return {std::nullopt, "unverified: " + platform::linuxOnly("RWF_NOWAIT")};
 }
 
 void finishNowaitProbes(int, std::uint64_t, std::span<const Range>) {}
@@ -34,8 +35,6 @@ Status evictFile(int, const std::string& path) {
     return okStatus(); // closing the handle is the flush
 }
 
-Status dropAllCaches() {
-    return Error{"dropping every cache is offered on Linux only (/proc/sys/vm/drop_caches)"};
-}
+Status dropAllCaches() { return Error{platform::dropAllCachesLinuxOnly()}; }
 
 } // namespace readscope

@@ -1,0 +1,27 @@
+#pragma once
+// What a cell's marks and a chart's lines mean, worded once: the status column, the Markdown's
+// footnote marks, the chart's legend, tooltip and footnote, and the cell details all take the
+// words from here, so no output can say them differently.
+#include "readscope/result_document.h"
+
+#include <string>
+
+namespace readscope {
+
+// "too few rounds to tell": a cell whose interval is too unsure to call it noisy or quiet.
+std::string tooFewRoundsNote();
+// "not cold: the file stayed in the page cache"
+std::string notColdNote();
+// "a strategy that copies cannot pass": what memcpy's speed is to a figure.
+std::string copyCeilingNote();
+// What consume minimal did to an in-place mapping: "in-place mappings touched 1 byte/page,
+// the others had every byte in a buffer: not comparable"
+std::string onePerPageNote();
+// How the bytes were consumed: "all (every byte read once)" or "minimal (1 byte per range or
+// page)".
+std::string consumeNote(Consume consume);
+// The device limit line: "the device limit, the fastest of this file's large sequential reads"
+// (the faster of its large direct reads, with direct I/O).
+std::string deviceLimitLineNote(CacheMode cache);
+
+} // namespace readscope

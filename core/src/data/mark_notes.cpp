@@ -1,0 +1,28 @@
+// The words for a cell's marks and a chart's lines: the only place they are written.
+#include "readscope/mark_notes.h"
+
+namespace readscope {
+
+std::string tooFewRoundsNote() { return "too few rounds to tell"; }
+
+std::string notColdNote() { return "not cold: the file stayed in the page cache"; }
+
+std::string copyCeilingNote() { return "a strategy that copies cannot pass"; }
+
+std::string onePerPageNote() {
+    return "in-place mappings touched 1 byte/page, the others had every byte in a buffer: not "
+           "comparable";
+}
+
+std::string consumeNote(Consume consume) {
+    return consume == Consume::All ? "all (every byte read once)"
+                                   : "minimal (1 byte per range or page)";
+}
+
+std::string deviceLimitLineNote(CacheMode cache) {
+    return cache == CacheMode::Direct
+               ? "the device limit, the faster of this file's large direct reads"
+               : "the device limit, the fastest of this file's large sequential reads";
+}
+
+} // namespace readscope
