@@ -6,6 +6,7 @@
 #include "readscope/documents.h"
 #include "readscope/mark_notes.h"
 #include "readscope/run_findings.h"
+#include "readscope/run_notes.h"
 #include "readscope/units.h"
 
 #include <fmt/format.h>
@@ -107,6 +108,8 @@ std::string plainTable(const ResultDocument& doc) {
         out += "Bytes read: " + read + ".\n";
     if (const auto line = fetchedLine(doc); !line.empty())
         out += "Fetched: " + line + ".\n";
+    if (const auto note = documentNote(doc); !note.empty())
+        out += "Note: " + note + ".\n";
     out += systemLine(doc) + "\n";
     if (const auto lines = costModelLines(doc); !lines.empty()) {
         out += "\n";

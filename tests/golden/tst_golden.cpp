@@ -1,4 +1,5 @@
-// Golden outputs: fixed result documents (tests/golden/input, real runs saved once) rendered
+// Golden outputs: fixed result documents (tests/golden/input, real runs saved once, and one
+// built from them with every condition and finding: eventful()) rendered
 // by every renderer and compared byte for byte with tests/golden/*. A sentence changed
 // anywhere in a table, warning, comparison or report fails here, naming the file and the
 // first line that differs. scripts/update-golden.sh writes them anew and shows the diff.
@@ -28,6 +29,44 @@ ResultDocument input(const char* name) {
     return *doc;
 }
 
+// The cold run with everything that can go wrong in one: a memory limit, a cell that did not
+// go cold, cells above a (lowered) device limit, a changed file, a time cap, an unavailable
+// strategy, a failed cell, a note and a stop. Built here, not saved: a saved document carries
+// its cells' conditions only as words, and these must go through every renderer as structure.
+ResultDocument eventful() {
+    ResultDocument doc = input("cold");
+    doc.plan.memoryLimit = 256ull << 20;
+    doc.memoryLimit = ResultDocument::MemoryLimit{
+        256ull << 20, "cgroup v1 /sys/fs/cgroup/memory/user/readscope-4242 "
+                      "(memory.limit_in_bytes 268435456, made by readscope)"};
+    doc.deviceLimit->gbps = 1.25; // the pread cells pass it
+    auto& notCold = doc.cells[0];
+    notCold.status = CellStatus::NotCold;
+    notCold.conditions.push_back({NotCold{3, 4, 0.42, 0.01}});
+    doc.cells[1].conditions.push_back({RoundsCut{3, 4, false}});
+    doc.cells[2].conditions.push_back(
+        {FileChanged{FileChange{FileChange::How::Resized, 268435456, 134217728, ""}}});
+    doc.plan.strategies.push_back("direct-pread");
+    doc.plan.strategies.push_back("mmap-copy");
+    for (const std::uint64_t size : doc.plan.sizes) {
+        Cell unavailable;
+        unavailable.strategy = "direct-pread";
+        unavailable.rangeBytes = size;
+        unavailable.status = CellStatus::Unavailable;
+        unavailable.message = "the filesystem refuses O_DIRECT";
+        doc.cells.push_back(unavailable);
+        Cell failed;
+        failed.strategy = "mmap-copy";
+        failed.rangeBytes = size;
+        failed.status = CellStatus::Failed;
+        failed.message = "SIGBUS while reading the mapping: the file shrank";
+        doc.cells.push_back(failed);
+    }
+    doc.note = "file sizes 512 MiB are larger than 'g256.bin' (256 MiB): skipped";
+    doc.complete = false;
+    return doc;
+}
+
 std::string joinLines(const std::vector<cli::FindingLine>& lines) {
     std::string out;
     for (const auto& l : lines)
@@ -38,19 +77,21 @@ std::string joinLines(const std::vector<cli::FindingLine>& lines) {
 // Each golden file and how it is made from the inputs.
 std::vector<std::pair<QString, std::function<std::string()>>> renderers() {
     std::vector<std::pair<QString, std::function<std::string()>>> out;
-    for (const char* run : {"warm", "cold"}) {
+    for (const char* run : {"warm", "cold", "eventful"}) {
         const QString r = run;
-        out.push_back({r + ".json", [run] { return toJson(input(run)); }});
-        out.push_back({r + ".summary.csv", [run] { return toSummaryCsv(input(run)); }});
-        out.push_back({r + ".samples.csv", [run] { return toSamplesCsv(input(run)); }});
-        out.push_back({r + ".md", [run] { return toMarkdown(input(run)); }});
-        out.push_back({r + ".txt", [run] {
-                           return cli::runOutput(input(run), false, nullptr, "") +
-                                  joinLines(cli::runWarnings(input(run)));
+        const std::function<ResultDocument()> doc = [run] {
+            return std::string_view(run) == "eventful" ? eventful() : input(run);
+        };
+        out.push_back({r + ".json", [doc] { return toJson(doc()); }});
+        out.push_back({r + ".summary.csv", [doc] { return toSummaryCsv(doc()); }});
+        out.push_back({r + ".samples.csv", [doc] { return toSamplesCsv(doc()); }});
+        out.push_back({r + ".md", [doc] { return toMarkdown(doc()); }});
+        out.push_back({r + ".txt", [doc] {
+                           return cli::runOutput(doc(), false, nullptr, "") +
+                                  joinLines(cli::runWarnings(doc()));
                        }});
-        out.push_back({r + ".report.md", [run] {
-                           return reportMarkdown(input(run), nullptr, "readscope-chart.png");
-                       }});
+        out.push_back({r + ".report.md",
+                       [doc] { return reportMarkdown(doc(), nullptr, "readscope-chart.png"); }});
     }
     auto compared = [] { return compareDocuments(input("warm-baseline"), input("warm"), 0.02); };
     out.push_back({"compare.txt", [compared] {

@@ -27,5 +27,8 @@ std::string fileChangedWarning(const std::string& path, const FileChange& change
                                std::uint64_t fromRangeBytes);
 // A stopped run's note, before any note the run had already.
 std::string stoppedNote(const std::string& earlier);
+// What every output says of the document's note: the note, with the stop said when the run
+// stopped and its note does not say so (a document from elsewhere); empty when there is none.
+std::string documentNote(const ResultDocument& doc);
 
 } // namespace readscope

@@ -37,9 +37,18 @@ std::string fileChangedWarning(const std::string& path, const FileChange& change
                        fileChangeText(change), formatSize(fromRangeBytes));
 }
 
+namespace {
+const std::string kStopped = "stopped before every cell finished; finished cells are kept";
+}
+
 std::string stoppedNote(const std::string& earlier) {
-    const std::string stopped = "stopped before every cell finished; finished cells are kept";
-    return earlier.empty() ? stopped : stopped + "; " + earlier;
+    return earlier.empty() ? kStopped : kStopped + "; " + earlier;
+}
+
+std::string documentNote(const ResultDocument& doc) {
+    if (!doc.complete && doc.note.find(kStopped) == std::string::npos)
+        return stoppedNote(doc.note);
+    return doc.note;
 }
 
 } // namespace readscope

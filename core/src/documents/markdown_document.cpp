@@ -2,6 +2,7 @@
 #include "readscope/documents.h"
 #include "readscope/mark_notes.h"
 #include "readscope/run_findings.h"
+#include "readscope/run_notes.h"
 #include "readscope/units.h"
 
 #include <fmt/format.h>
@@ -122,8 +123,8 @@ std::string toMarkdown(const ResultDocument& doc) {
         out += " **" + finding.text + ".**";
     if (anyOnePerPage)
         out += " ‡ 1 byte/page: consume minimal: " + onePerPageNote() + ".";
-    if (!doc.complete)
-        out += " Run stopped before it finished.";
+    if (const auto note = documentNote(doc); !note.empty())
+        out += " Note: " + note + ".";
     out += "\n" + systemLine(doc) + "\n";
     if (const auto lines = costModelLines(doc); !lines.empty()) {
         out += "\n```\n";

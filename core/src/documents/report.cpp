@@ -29,8 +29,6 @@ std::string reportMarkdown(const ResultDocument& doc, const Comparison* comparis
                        "size: {} B\n- readscope: {}\n- Date: {}\n",
                        s.cpuModel, s.logicalCores, s.kernel, s.filesystem, s.pageSize,
                        s.toolVersion, s.date);
-    if (!doc.note.empty())
-        out += fmt::format("- Note: {}\n", doc.note);
     return out; // toMarkdown ends with the command that reruns it
 }
 
