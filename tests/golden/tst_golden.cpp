@@ -48,19 +48,19 @@ ResultDocument eventful() {
         {FileChanged{FileChange{FileChange::How::Resized, 268435456, 134217728, ""}}});
     doc.plan.strategies.push_back("direct-pread");
     doc.plan.strategies.push_back("mmap-copy");
+    auto without = [&](const char* strategy, std::uint64_t size, CellStatus status,
+                       const char* why) {
+        Cell c;
+        c.strategy = strategy;
+        c.rangeBytes = size;
+        c.status = status;
+        c.message = why;
+        doc.cells.push_back(c);
+    };
     for (const std::uint64_t size : doc.plan.sizes) {
-        Cell unavailable;
-        unavailable.strategy = "direct-pread";
-        unavailable.rangeBytes = size;
-        unavailable.status = CellStatus::Unavailable;
-        unavailable.message = "the filesystem refuses O_DIRECT";
-        doc.cells.push_back(unavailable);
-        Cell failed;
-        failed.strategy = "mmap-copy";
-        failed.rangeBytes = size;
-        failed.status = CellStatus::Failed;
-        failed.message = "SIGBUS while reading the mapping: the file shrank";
-        doc.cells.push_back(failed);
+        without("direct-pread", size, CellStatus::Unavailable, "the filesystem refuses O_DIRECT");
+        without("mmap-copy", size, CellStatus::Failed,
+                "SIGBUS while reading the mapping: the file shrank");
     }
     doc.note = "file sizes 512 MiB are larger than 'g256.bin' (256 MiB): skipped";
     doc.complete = false;
