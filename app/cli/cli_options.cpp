@@ -223,9 +223,8 @@ void declareOutputOptions(CLI::App& run, RunOptions& o) {
 } // namespace
 
 void finishPlan(RunOptions& o) {
-    // With the whole pattern, --sizes are file sizes: each a copy of FILE's first bytes.
-    if (o.sizesGiven && o.plan.pattern == Pattern::Whole)
-        o.plan.fileSizes = std::exchange(o.plan.sizes, Plan{}.sizes);
+    if (o.sizesGiven)
+        takeSizesAsFileSizes(o.plan);
     // A queue-depth sweep measures io_uring strategies: "all" means all of those.
     if (o.allStrategies && sweepAxis(o.plan) == SweepAxis::QueueDepth)
         std::erase_if(o.plan.strategies,

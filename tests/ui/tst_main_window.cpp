@@ -641,7 +641,7 @@ private slots:
         QTest::keyClick(rounds, Qt::Key_Return);
         QCOMPARE(rounds->value(), 0);
         QVERIFY(!w.startRun());
-        QVERIFY2(w.bannerText().contains("Rounds: 0 rounds measure nothing"),
+        QVERIFY2(w.bannerText().contains("rounds 0 is out of range: use 1 to"),
                  qPrintable(w.bannerText()));
         // Fixed, the red banner goes by itself.
         QTest::keyClick(rounds, Qt::Key_Up);

@@ -33,8 +33,7 @@ QList<Lesson> loadLessons() {
             l.plan.bufferOffsets = *offsets;
         if (auto p = parsePattern(o["pattern"].toString().toStdString()))
             l.plan.pattern = *p;
-        if (l.plan.pattern == Pattern::Whole) // its sizes are file sizes
-            l.plan.fileSizes = std::exchange(l.plan.sizes, Plan{}.sizes);
+        takeSizesAsFileSizes(l.plan);
         if (auto c = parseCacheMode(o["cache"].toString().toStdString()))
             l.plan.cache = *c;
         if (auto c = parseConsume(o["consume"].toString("all").toStdString()))

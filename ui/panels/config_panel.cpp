@@ -420,14 +420,7 @@ Result<Plan> ConfigPanel::plan() const {
         return Error{"Threads: " + st.error().message};
     if (auto st = setQueueDepths(p, queueDepth_->currentText().trimmed().toStdString()); !st)
         return Error{"Queue depth: " + st.error().message};
-    p.rounds = rounds_->value();
-    if (p.rounds < kRoundsLimit.min)
-        return Error{QString("Rounds: %1 rounds measure nothing: use %2 to %3 (5 or more for an "
-                             "interval that can tell a noisy cell from a quiet one)")
-                         .arg(p.rounds)
-                         .arg(kRoundsLimit.min)
-                         .arg(kRoundsLimit.max)
-                         .toStdString()};
+    p.rounds = rounds_->value(); // 0 may be typed: validatePlan says why it is refused
     p.warmup = warmup_->value();
     // The box shows one decimal: 0.1% is the least it can ask, which the core allows.
     p.precision = precision();

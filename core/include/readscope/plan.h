@@ -186,6 +186,10 @@ int sweepListCount(const Plan& plan);
 std::string queueDepthSweepExclusion(std::string_view strategy);
 // Whether the run reads copies of several sizes whole (the whole pattern with file sizes).
 bool wholeFileSweep(const Plan& plan);
+// A list of sizes given with the whole pattern names file sizes (each a copy of the target's
+// first bytes): moves plan.sizes to plan.fileSizes, leaving the default range sizes. Other
+// patterns are left as they are. The CLI's --sizes and a lesson's "sizes" both mean this.
+void takeSizesAsFileSizes(Plan& plan);
 // The file sizes a whole-file sweep skips because the target is smaller.
 std::vector<std::uint64_t> skippedFileSizes(const Plan& plan, std::uint64_t fileSize);
 // "file sizes 512 MiB, 1 GiB are larger than 'f' (256 MiB): skipped ..."; empty when none is.

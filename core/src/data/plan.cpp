@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <charconv>
 #include <set>
+#include <utility>
 
 namespace readscope {
 
@@ -199,6 +200,11 @@ std::string queueDepthSweepExclusion(std::string_view strategy) {
 
 bool wholeFileSweep(const Plan& plan) {
     return plan.pattern == Pattern::Whole && !plan.fileSizes.empty();
+}
+
+void takeSizesAsFileSizes(Plan& plan) {
+    if (plan.pattern == Pattern::Whole)
+        plan.fileSizes = std::exchange(plan.sizes, Plan{}.sizes);
 }
 
 std::vector<std::uint64_t> effectiveSizes(const Plan& plan, std::uint64_t fileSize) {
@@ -413,8 +419,9 @@ Status validatePlan(const Plan& plan, const FileProbe& file) {
     if (auto st = validateQueueDepths(plan, file); !st)
         return st;
     if (!kRoundsLimit.contains(plan.rounds))
-        return Error{fmt::format("rounds {} is out of range: use {} to {}", plan.rounds,
-                                 kRoundsLimit.min, kRoundsLimit.max)};
+        return Error{fmt::format("rounds {} is out of range: use {} to {} (5 or more for an "
+                                 "interval that can tell a noisy cell from a quiet one)",
+                                 plan.rounds, kRoundsLimit.min, kRoundsLimit.max)};
     if (!kWarmupLimit.contains(plan.warmup))
         return Error{fmt::format("warm-up rounds {} is out of range: use {} to {}", plan.warmup,
                                  kWarmupLimit.min, kWarmupLimit.max)};
