@@ -7,11 +7,14 @@
 #include "scheduler.h"
 #include "test_file.h"
 #include "verifier.h"
+#include "whole_file_sweep.h"
 
 #include "readscope/cell_conditions.h"
 #include "readscope/ranges.h"
 #include "readscope/strategy.h"
 
+#include <QDir>
+#include <QFile>
 #include <QTest>
 
 #include <chrono>
@@ -305,6 +308,44 @@ private slots:
         const Residency after = cold.prepare(ranges, none);
         QVERIFY2(after.fraction && *after.fraction <= 0.01, after.method.c_str());
         QVERIFY(warnings.empty());
+    }
+
+    // A whole-file sweep's point: a copy of the target's first bytes in the sweep's folder,
+    // each usable lane given one reader per thread on it, a lane that cannot open failed
+    // through `fail`; after the point nothing is open on it and the copy is gone.
+    void wholeFileSweepMakesUsesAndDropsEachCopy() {
+        TestFile file(1 << 20);
+        const FileProbe probe = file.probe();
+        WholeFileSweep sweep;
+        QVERIFY(sweep.start(probe));
+        QVERIFY(QDir(QString::fromStdString(sweep.folder())).exists());
+        Plan plan;
+        plan.pattern = Pattern::Whole;
+        plan.fileSizes = {64 << 10};
+        plan.strategies = {"pread-uninit", "read-grow"};
+        const std::vector<SweepPoint> points{SweepPoint{64 << 10}};
+        auto lanes = openLanes(plan, probe, points, true);
+        QCOMPARE(lanes.size(), std::size_t(2));
+        std::vector<Cell> cells(lanes.size());
+        int failed = 0;
+        CacheControl cache(CacheMode::Warm, false, [](const std::string&) {});
+        const std::uint64_t size = (64 << 10) + 17;
+        QVERIFY(sweep.use(size, lanes, cells, 2, cache, {},
+                          [&](Cell&, const std::string&) { ++failed; }));
+        QCOMPARE(failed, 0);
+        for (const auto& lane : lanes)
+            QCOMPARE(lane.readers.size(), std::size_t(2));
+        QCOMPARE(cache.reading().size, size);
+        const QString copyPath = QString::fromStdString(cache.reading().path);
+        QVERIFY(copyPath.startsWith(QString::fromStdString(sweep.folder())));
+        QFile copy(copyPath), target(QString::fromStdString(file.path()));
+        QVERIFY(copy.open(QIODevice::ReadOnly) && target.open(QIODevice::ReadOnly));
+        QCOMPARE(copy.readAll(), target.read(qint64(size)));
+        QVERIFY(!sweep.elsewhere(probe)); // beside the target, on its filesystem
+        sweep.drop(lanes, cache);
+        for (const auto& lane : lanes)
+            QVERIFY(lane.readers.empty());
+        QVERIFY(!QFile::exists(copyPath));
     }
 };
 
