@@ -71,6 +71,8 @@ private slots:
             for (std::size_t r = 0; r < c.samples.size(); ++r) {
                 c.samples[r].startedAt = 1000.0 + 0.2 * double(r) + 0.1 * k;
                 c.samples[r].fileResidentAfter = 0.05 * double(r);
+                if (r > 0) // the first round counted none: a gap, not a zero
+                    c.samples[r].tlbShootdowns = 100.0 * double(r) * (k + 1);
             }
             doc.cells.push_back(c);
         }
@@ -85,7 +87,18 @@ private slots:
                 box = b;
         QVERIFY(box);
         box->setFocus();
-        QTest::keyClick(box, Qt::Key_End); // the last mode
+        QTest::keyClick(box, Qt::Key_End); // the last mode: TLB shootdowns over time
+        QCOMPARE(chart.mode(), ChartMode::ShootdownsOverTime);
+        {
+            QCPGraph* shot = graphNamed(chart.plot(), "mmap-random");
+            QVERIFY(shot);
+            QCOMPARE(shot->dataCount(), 11);
+            const Sample& second = doc.cells[1].samples[1];
+            QCOMPARE(shot->data()->at(0)->key, 0.1 + 0.2);
+            QCOMPARE(shot->data()->at(0)->value, 200.0 / second.seconds);
+            QVERIFY(chart.plot()->yAxis->label().startsWith("TLB shootdowns per second"));
+        }
+        QTest::keyClick(box, Qt::Key_Up);
         QCOMPARE(chart.mode(), ChartMode::OverTime);
         QCPGraph* mmap = graphNamed(chart.plot(), "mmap-random");
         QVERIFY(mmap);

@@ -4,13 +4,22 @@
 #include <cmath>
 #include <limits>
 #include <map>
+#include <optional>
 
 namespace readscope::ui {
 
-ChartData overTimeChart(const ResultDocument& doc) {
+ChartData overTimeChart(const ResultDocument& doc, bool shootdowns) {
     ChartData out;
     out.timeAxis = true;
-    out.yLabel = "GB/s of each round";
+    out.yLabel = shootdowns ? "TLB shootdowns per second while each round ran (machine-wide)"
+                            : "GB/s of each round";
+    auto value = [shootdowns](const Sample& r) -> std::optional<double> {
+        if (!shootdowns)
+            return r.gbps();
+        if (!r.tlbShootdowns || r.seconds <= 0)
+            return std::nullopt;
+        return *r.tlbShootdowns / r.seconds;
+    };
     double first = std::numeric_limits<double>::infinity();
     for (const auto& c : doc.cells)
         for (const auto& s : c.samples)
@@ -38,14 +47,14 @@ ChartData overTimeChart(const ResultDocument& doc) {
             s.plain = true;
             std::vector<const Sample*> rounds;
             for (const auto& sample : c.samples)
-                if (sample.startedAt && sample.gbps())
+                if (sample.startedAt && value(sample))
                     rounds.push_back(&sample);
             std::sort(rounds.begin(), rounds.end(), [](const Sample* a, const Sample* b) {
                 return *a->startedAt < *b->startedAt;
             });
             for (const Sample* r : rounds) {
                 s.x << *r->startedAt - first;
-                s.y << *r->gbps();
+                s.y << *value(*r);
                 if (r->fileResidentAfter)
                     cached[*r->startedAt - first] = *r->fileResidentAfter * 100;
             }

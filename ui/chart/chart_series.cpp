@@ -242,8 +242,8 @@ std::vector<std::string> strategyOrder(const ResultDocument& doc) {
 
 ChartData buildChart(const ResultDocument& doc, const ResultDocument* baseline, ChartMode mode,
                      const std::string& reference, BarKind bars) {
-    if (mode == ChartMode::OverTime)
-        return overTimeChart(doc);
+    if (overTimeMode(mode))
+        return overTimeChart(doc, mode == ChartMode::ShootdownsOverTime);
     ChartData out;
     categoryAxis(out, doc, baseline);
     auto order = strategyOrder(doc);
@@ -380,7 +380,8 @@ ChartData buildChart(const ResultDocument& doc, const ResultDocument* baseline, 
                 out.series.push_back(s);
         }
         break;
-    case ChartMode::OverTime: break; // overTimeChart, above
+    case ChartMode::OverTime:
+    case ChartMode::ShootdownsOverTime: break; // overTimeChart, above
     case ChartMode::TimePerRange: {
         out.yLabel = QString("µs per %1 at the median; dashed: t(n) = fixed + n / bandwidth fitted")
                          .arg(wholeFileSweep(doc.plan) ? "file" : "range");

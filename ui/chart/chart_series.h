@@ -12,8 +12,22 @@ namespace readscope::ui {
 
 // Iops: ranges per second at the median; TimePerRange: time per range with each strategy's
 // fitted cost model t(n) = fixed + n / bandwidth (cost_model.h) drawn through it.
-// OverTime: each round's GB/s against when it ran (chart_over_time.h).
-enum class ChartMode { Throughput, Relative, CpuPerGB, Latency, Iops, TimePerRange, OverTime };
+// OverTime: each round's GB/s against when it ran (chart_over_time.h); ShootdownsOverTime: the
+// TLB shootdowns per second while each round ran, machine-wide, against the same time.
+enum class ChartMode {
+    Throughput,
+    Relative,
+    CpuPerGB,
+    Latency,
+    Iops,
+    TimePerRange,
+    OverTime,
+    ShootdownsOverTime
+};
+// Whether the mode draws rounds against time (chart_over_time.h).
+inline bool overTimeMode(ChartMode mode) {
+    return mode == ChartMode::OverTime || mode == ChartMode::ShootdownsOverTime;
+}
 // What the bars around a GB/s median span: the 95% confidence interval of the median (the
 // default: how sure the figure is), the quartiles of the rounds, or their whole range.
 enum class BarKind { MedianInterval, Quartiles, MinMax };

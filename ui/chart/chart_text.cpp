@@ -31,6 +31,7 @@ QString modeTitle(ChartMode mode, const QString& reference, const Plan& plan) {
     case ChartMode::Iops:
         return wholeFileSweep(plan) ? "Files per second" : "IOPS " + alongTheAxis(plan);
     case ChartMode::OverTime: return "GB/s over time";
+    case ChartMode::ShootdownsOverTime: return "TLB shootdowns over time";
     case ChartMode::TimePerRange:
         return wholeFileSweep(plan) ? "Time per file and its cost model"
                                     : "Time per range and its cost model";
@@ -112,11 +113,14 @@ QString footnote(const ResultDocument& doc, BarKind bars, bool throughput) {
     return text;
 }
 
-QString overTimeFootnote(const ResultDocument& doc) {
+QString overTimeFootnote(const ResultDocument& doc, bool shootdowns) {
     const auto& p = doc.plan;
     QString text =
-        QString("GB/s = 10^9 bytes/s of each round by itself, at the time it started (no "
-                "medians) · %1 · consume %2")
+        QString("%1, at the time it started (no medians) · %2 · consume %3")
+            .arg(shootdowns ? "TLB shootdowns per second of each round by itself, from the TLB "
+                              "line of /proc/interrupts summed over every CPU: machine-wide, "
+                              "other processes' count too"
+                            : "GB/s = 10^9 bytes/s of each round by itself")
             .arg(p.durationSeconds > 0
                      ? QString("a %1 s run: each strategy's rounds read on through the ranges")
                            .arg(p.durationSeconds)
@@ -133,6 +137,18 @@ QString overTimeFootnote(const ResultDocument& doc) {
         text += "\ndash-dot, right axis: the whole file's share in the page cache after each "
                 "round";
     return text;
+}
+
+QString overTimeTooltip(const QString& lineName, double seconds, double value, bool share,
+                        bool shootdowns) {
+    const QString what = share ? QString("%1% of the file").arg(value, 0, 'f', 1)
+                         : shootdowns
+                             ? QString("%1 TLB shootdowns/s (machine-wide)").arg(value, 0, 'f', 0)
+                             : QString("%1 GB/s").arg(value, 0, 'g', 3);
+    return QString("%1 at %2 s: %3")
+        .arg(share ? QString("cached") : lineName)
+        .arg(seconds, 0, 'f', 1)
+        .arg(what);
 }
 
 QString pointTooltip(const QString& lineName, const QString& pointName, const Cell* cell,

@@ -22,7 +22,11 @@ QString planTitle(const ResultDocument& doc, ChartMode mode, const QString& refe
 // Under an exported chart: how the figures were made and what its marks mean.
 QString footnote(const ResultDocument& doc, BarKind bars, bool throughput);
 // The over-time chart's: each round's own figure, when it ran, the file's residency line.
-QString overTimeFootnote(const ResultDocument& doc);
+QString overTimeFootnote(const ResultDocument& doc, bool shootdowns = false);
+// A point of an over-time chart: "mmap-random at 12.5 s: 3.1 GB/s" (or its shootdowns, or for
+// share, the file's cached share: "cached at 12.5 s: 18.0% of the file").
+QString overTimeTooltip(const QString& lineName, double seconds, double value, bool share,
+                        bool shootdowns);
 
 // A chart point's tooltip (HTML): the line and the point; a throughput point's median, its
 // interval, spread and status, any other point's value on the axis; the cell's notes last.

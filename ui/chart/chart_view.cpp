@@ -44,6 +44,8 @@ ChartView::ChartView(ResultsModel* model, QWidget* parent)
     modeBox_->addItem("IOPS (ranges per second)", int(ChartMode::Iops));
     modeBox_->addItem("Time per range (cost model)", int(ChartMode::TimePerRange));
     modeBox_->addItem("GB/s over time (each round)", int(ChartMode::OverTime));
+    modeBox_->addItem("TLB shootdowns over time (machine-wide)",
+                      int(ChartMode::ShootdownsOverTime));
     referenceBox_ = new QComboBox(this);
     referenceBox_->setObjectName("chartReference");
     referenceBox_->setToolTip("The strategy every other one is divided by");
@@ -431,15 +433,11 @@ void ChartView::showTooltip(QMouseEvent* event) {
         QToolTip::hideText();
         return;
     }
-    if (mode_ == ChartMode::OverTime) {
-        const bool share = bestGraph->valueAxis() == plot_->yAxis2;
-        const QString value = share ? QString("%1% of the file").arg(bestY, 0, 'f', 1)
-                                    : QString("%1 GB/s").arg(bestY, 0, 'g', 3);
+    if (overTimeMode(mode_)) {
         QToolTip::showText(event->globalPosition().toPoint(),
-                           QString("%1 at %2 s: %3")
-                               .arg(share ? QString("cached") : bestGraph->name())
-                               .arg(bestX, 0, 'f', 1)
-                               .arg(value),
+                           overTimeTooltip(bestGraph->name(), bestX, bestY,
+                                           bestGraph->valueAxis() == plot_->yAxis2,
+                                           mode_ == ChartMode::ShootdownsOverTime),
                            plot_);
         return;
     }
@@ -459,8 +457,8 @@ ChartView::ExportDress::ExportDress(ChartView& chart, int width) : chart_(chart)
     const auto& doc = chart.model_->document();
     note_ = new QCPTextElement(
         chart.plot_,
-        chart.mode_ == ChartMode::OverTime
-            ? overTimeFootnote(doc)
+        overTimeMode(chart.mode_)
+            ? overTimeFootnote(doc, chart.mode_ == ChartMode::ShootdownsOverTime)
             : footnote(doc, chart.barKind(), chart.mode_ == ChartMode::Throughput),
         QFont(chart.font().family(), 9));
     note_->setTextColor(chart.palette().color(QPalette::WindowText));
