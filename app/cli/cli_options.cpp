@@ -46,9 +46,15 @@ Status prefixed(std::string_view flag, Status st) {
 
 // A setting's help, worded once in the core, in --help's style: lower case, no full stop,
 // wrapped to the width of the other options' help.
-std::string flagHelp(std::string text) {
+std::string lowerFirst(std::string text) {
     if (!text.empty())
         text[0] = char(std::tolower(static_cast<unsigned char>(text[0])));
+    return text;
+}
+
+std::string flagHelp(std::string text) {
+    std::replace(text.begin(), text.end(), '\n', ' ');
+    text = lowerFirst(std::move(text));
     if (!text.empty() && text.back() == '.')
         text.pop_back();
     std::string out, line;
@@ -88,8 +94,7 @@ void declarePlanOptions(CLI::App& run, RunOptions& o) {
                         });
     };
     planValue(flag::sizes, "LIST",
-              "range sizes separated by commas (1K = 1024);\nwith --pattern whole: file sizes, "
-              "each a copy of FILE's\nfirst bytes read whole (none: FILE itself)",
+              flagHelp(sizesHelp(false) + " With --pattern whole: " + lowerFirst(sizesHelp(true))),
               [&p, &o](const std::string& v) {
                   o.sizesGiven = true;
                   return assign(p.sizes, parseSizeList(v), flag::sizes);
@@ -105,22 +110,16 @@ void declarePlanOptions(CLI::App& run, RunOptions& o) {
         ->default_str(std::string(toString(defaults.pattern)));
     planValue(
         flag::cache, "MODE",
-        "warm, cold (evict before every round), or direct; cold and\ndirect runs first "
-        "measure the file's device limit (untimed, about\na second, once per file)",
+        flagHelp(cacheHelp(CacheMode::Warm) + " " + cacheHelp(CacheMode::Cold) + " " +
+                 cacheHelp(CacheMode::Direct)),
         [&p](const std::string& v) { return assign(p.cache, parseCacheMode(v), flag::cache); })
         ->default_str(std::string(toString(defaults.cache)));
-    planValue(flag::threads, "N",
-              "workers per round, or a list (1,2,4,8) to sweep the threads\nat the one --sizes "
-              "value; GB/s is all workers together",
-              [&p](const std::string& v) { return prefixed(flag::threads, setThreads(p, v)); })
-        ->default_str(std::to_string(defaults.threads));
-    planValue(
-        flag::queueDepth, "N",
-        "io_uring reads in flight per worker (auto: 32, fewer for\nranges over 4 MiB), "
-        "or a list (1,4,16,64) to sweep the depth at\nthe one --sizes value (io_uring "
-        "strategies only)",
-        [&p](const std::string& v) { return prefixed(flag::queueDepth, setQueueDepths(p, v)); })
-        ->default_str("auto");
+    planValue(flag::threads, "N", flagHelp(threadsHelp()), [&p](const std::string& v) {
+        return prefixed(flag::threads, setThreads(p, v));
+    })->default_str(std::to_string(defaults.threads));
+    planValue(flag::queueDepth, "N", flagHelp(queueDepthHelp()), [&p](const std::string& v) {
+        return prefixed(flag::queueDepth, setQueueDepths(p, v));
+    })->default_str("auto");
     planValue(flag::rounds, "N", "measured rounds per cell",
               wholeNumber(p.rounds, flag::rounds, kRoundsLimit))
         ->default_str(std::to_string(defaults.rounds));
@@ -151,33 +150,22 @@ void declarePlanOptions(CLI::App& run, RunOptions& o) {
                           kMinRangesPerRoundLarge),
               [&p](const std::string& v) { return assign(p.roundTimeSeconds, parseRoundTime(v)); })
         ->default_str(fmt::format("{}", defaults.roundTimeSeconds));
-    planValue(
-        flag::consume, "MODE",
-        "all (every strategy reads every byte it obtained once, with a cheap\n"
-        "fold whose own speed each cell records) or minimal (one byte per range;\n"
-        "in-place mappings one byte per page, marked 1 byte/page)",
-        [&p](const std::string& v) { return assign(p.consume, parseConsume(v), flag::consume); })
-        ->default_str(std::string(toString(defaults.consume)));
+    planValue(flag::consume, "MODE", flagHelp(consumeHelp()), [&p](const std::string& v) {
+        return assign(p.consume, parseConsume(v), flag::consume);
+    })->default_str(std::string(toString(defaults.consume)));
     planValue(flag::bufferOffset, "OFFS",
-              "where destination buffers start within a page: auto (where the\n"
-              "allocator puts them), N (every buffer of every strategy at page offset\n"
-              "N, e.g. 16), or a list (0,8,16,32,64,2048,4096+16) to sweep the offset\n"
-              "at the one --sizes value; the chosen offsets are recorded per cell (CSV\n"
-              "buffer_page_offsets)",
+              flagHelp(bufferOffsetHelp() + " (CSV: buffer_page_offsets)"),
               [&p](const std::string& v) {
                   return assign(p.bufferOffsets, parseBufferOffsets(v), flag::bufferOffset);
               })
         ->default_str("auto");
     planValue(flag::precision, "PCT",
-              "after the rounds, keep adding interleaved rounds to the cells whose\n"
-              "median's interval still reaches further than PCT percent of it (e.g. 2%),\n"
-              "until every cell meets it or --max-time; cells that did not get there\n"
-              "say so",
+              flagHelp(precisionHelp() + " PCT: e.g. 2 or 2%; the maximum time is --max-time."),
               [&p](const std::string& v) { return assign(p.precision, parsePrecision(v)); })
         ->default_str("none");
-    planValue(flag::maxTime, "SECONDS", "with --precision: the run's time limit",
-              [&p](const std::string& v) { return assign(p.maxTimeSeconds, parseMaxTime(v)); })
-        ->default_str(fmt::format("{}", kDefaultMaxTimeSeconds));
+    planValue(flag::maxTime, "SECONDS", flagHelp(maxTimeHelp()), [&p](const std::string& v) {
+        return assign(p.maxTimeSeconds, parseMaxTime(v));
+    })->default_str(fmt::format("{}", kDefaultMaxTimeSeconds));
     planValue(flag::repeat, "N",
               "the whole run N times back to back (2: an A/A pair); the rounds are\n"
               "pooled, and how far the repeats drifted apart is the floor a change\n"

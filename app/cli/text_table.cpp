@@ -103,7 +103,7 @@ std::string plainTable(const ResultDocument& doc) {
     if (p.consume == Consume::Minimal &&
         std::any_of(doc.cells.begin(), doc.cells.end(),
                     [&](const Cell& c) { return touchesOnePerPage(c.strategy, p.consume); }))
-        out += "consume minimal: " + onePerPageNote() + ".\n";
+        out += onePerPageNote() + ".\n";
     if (const auto read = readAmplificationLine(doc); !read.empty())
         out += "Bytes read: " + read + ".\n";
     if (const auto line = fetchedLine(doc); !line.empty())

@@ -225,7 +225,7 @@ private slots:
                                  "--cache", "cold", "--csv", csv, "--markdown"} +
                      kQuick);
         QCOMPARE(r.code, 1);
-        QVERIFY2(r.err.contains("did not go cold"), qPrintable(r.err));
+        QVERIFY2(r.err.contains("was not cold"), qPrintable(r.err));
         QVERIFY2(r.out.contains("†") && r.out.contains("not cold"), qPrintable(r.out));
         QFile f(csv);
         QVERIFY(f.open(QIODevice::ReadOnly));

@@ -331,7 +331,7 @@ private slots:
         plan.cache = CacheMode::Cold;
         QVERIFY(testing::runToEnd(w, plan));
         QCOMPARE(w.model()->index(0, ResultsModel::Status).data().toString(), QString("not-cold"));
-        QVERIFY2(w.statusBar()->currentMessage().contains("1 cell did not go cold"),
+        QVERIFY2(w.statusBar()->currentMessage().contains("1 cell was not cold"),
                  qPrintable(w.statusBar()->currentMessage()));
         bool marked = false;
         for (int i = 0; i < w.chart()->plot()->graphCount(); ++i)

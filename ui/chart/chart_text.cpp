@@ -85,12 +85,11 @@ QString planTitle(const ResultDocument& doc, ChartMode mode, const QString& refe
 // Under an exported chart: how the figures were made and what its marks mean.
 QString footnote(const ResultDocument& doc, BarKind bars, bool throughput) {
     const auto& p = doc.plan;
-    QString text = QString("GB/s = 10^9 bytes/s, %1 · consume %2 · bars: %3 · hollow point: "
-                           "noisy (median uncertain by more than ±%4%)")
+    QString text = QString("GB/s = 10^9 bytes/s, %1 · consume %2 · bars: %3 · hollow point: %4")
                        .arg(QString::fromStdString(roundsText(doc)))
                        .arg(QString::fromStdString(consumeNote(p.consume)))
                        .arg(barDescription(bars, doc))
-                       .arg(kNoisyUncertainty * 100);
+                       .arg(QString::fromStdString(noisyNote()));
     if (std::any_of(doc.cells.begin(), doc.cells.end(),
                     [](const Cell& c) { return c.status == CellStatus::NotCold; }))
         text += QString::fromStdString(" · red square: " + notColdNote());
@@ -125,7 +124,7 @@ QString overTimeFootnote(const ResultDocument& doc, bool shootdowns) {
                      ? QString("a %1 s run: each strategy's rounds read on through the ranges")
                            .arg(p.durationSeconds)
                      : QString::fromStdString(roundsText(doc)))
-            .arg(p.consume == Consume::All ? "all" : "minimal");
+            .arg(QString::fromStdString(std::string(toString(p.consume))));
     if (doc.memoryLimit)
         text += QString(" · memory limit %1")
                     .arg(QString::fromStdString(formatSize(doc.memoryLimit->bytes)));

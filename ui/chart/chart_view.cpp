@@ -44,8 +44,7 @@ ChartView::ChartView(ResultsModel* model, QWidget* parent)
     modeBox_->addItem("IOPS (ranges per second)", int(ChartMode::Iops));
     modeBox_->addItem("Time per range (cost model)", int(ChartMode::TimePerRange));
     modeBox_->addItem("GB/s over time (each round)", int(ChartMode::OverTime));
-    modeBox_->addItem("TLB shootdowns over time (machine-wide)",
-                      int(ChartMode::ShootdownsOverTime));
+    modeBox_->addItem("TLB shootdowns over time", int(ChartMode::ShootdownsOverTime));
     referenceBox_ = new QComboBox(this);
     referenceBox_->setObjectName("chartReference");
     referenceBox_->setToolTip("The strategy every other one is divided by");
@@ -249,7 +248,7 @@ void ChartView::rebuild() {
     // point of its own.
     if (!hollows.empty()) {
         QCPGraph* legend = plot_->addGraph();
-        legend->setName(QString("hollow: noisy, CI wider than ±%1%").arg(kNoisyUncertainty * 100));
+        legend->setName(QString::fromStdString("hollow: " + noisyNote()));
         legend->setLineStyle(QCPGraph::lsNone);
         legend->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(text, 1.6),
                                                 palette().brush(QPalette::Base), 7));

@@ -154,9 +154,8 @@ QString cellDetailsHtml(const Cell& c, const ResultDocument& doc) {
                             .arg(*c.foldGbps, 0, 'f', 1)
                             .arg(1e3 / *c.foldGbps, 0, 'f', 1));
         else if (touchesOnePerPage(c.strategy, doc.plan.consume))
-            html +=
-                row("Consuming the bytes",
-                    QString::fromStdString("1 byte/page: consume minimal: " + onePerPageNote()));
+            html += row("Consuming the bytes",
+                        QString::fromStdString("1 byte/page: " + onePerPageNote()));
         const double user = medianOverRounds(c, [](const Sample& x) { return x.userSeconds; });
         const double sys = medianOverRounds(c, [](const Sample& x) { return x.systemSeconds; });
         html += row("CPU per round", QString("user %1 ms, system %2 ms")

@@ -20,19 +20,10 @@ QString sizeListText(const std::vector<std::uint64_t>& sizes) {
     return parts.join(",");
 }
 
-QString cacheSentence(CacheMode mode) {
-    switch (mode) {
-    case CacheMode::Warm:
-        return "Warm: the file is read once first, so every round finds it in the page cache.";
-    case CacheMode::Cold:
-        return "Cold: before every round the file is evicted with posix_fadvise(DONTNEED), "
-               "which needs no privileges; pages another process maps stay cached.";
-    case CacheMode::Direct:
-        return "Direct: only direct-I/O strategies run; they bypass the page cache. The file is "
-               "evicted before every round all the same, so nothing cached can pass for a "
-               "direct read.";
-    }
-    return {};
+QString cacheSentence(CacheMode mode) { return QString::fromStdString(cacheHelp(mode)); }
+
+QString helpTip(const std::string& help) {
+    return "<p>" + QString::fromStdString(help).toHtmlEscaped().replace("\n", "<br>") + "</p>";
 }
 
 const std::vector<std::pair<QString, QString>>& ConfigPanel::sizePresets() {
@@ -70,7 +61,7 @@ QSpinBox* memoryLimitBox(QWidget* parent) {
     box->setRange(0, 1 << 20);
     box->setSuffix(" MiB");
     box->setSpecialValueText("off");
-    box->setToolTip(QString::fromStdString(memoryLimitHelp()) + " off: no limit.");
+    box->setToolTip(helpTip(memoryLimitHelp() + " off: no limit."));
     return box;
 }
 
@@ -80,9 +71,9 @@ QSpinBox* durationBox(QWidget* parent) {
     box->setRange(0, int(kMaxDurationSeconds));
     box->setSuffix(" s");
     box->setSpecialValueText("off");
-    box->setToolTip(QString::fromStdString(durationHelp()) +
-                    " Chart ▸ GB/s over time shows each round when it ran. off: the Rounds "
-                    "field says.");
+    box->setToolTip(helpTip(durationHelp() +
+                            "\nChart ▸ GB/s over time shows each round when it ran. off: the "
+                            "Rounds field says."));
     return box;
 }
 

@@ -19,6 +19,9 @@ namespace readscope::ui {
 QString sizeListText(const std::vector<std::uint64_t>& sizes);
 // What a cache mode does, in a sentence under the cache field.
 QString cacheSentence(CacheMode mode);
+// A setting's help from the core (plan_help.h) as a tooltip: rich text, so that it wraps, each
+// part on a line of its own.
+QString helpTip(const std::string& help);
 // An editable box for a value or a list (threads, queue depth, buffer offset), with presets.
 QComboBox* listBox(QWidget* parent, const char* name, const QStringList& presets);
 // The memory limit in MiB (0: off), at least kMinMemoryLimit when on.

@@ -4,6 +4,7 @@
 #include "strategy_picker.h"
 
 #include "readscope/buffer_offsets.h"
+#include "readscope/plan_help.h"
 #include "readscope/units.h"
 
 #include <QAbstractScrollArea>
@@ -62,7 +63,7 @@ ConfigPanel::ConfigPanel(QWidget* parent) : QWidget(parent) {
     fillPresets(sizePreset_, sizePresets());
     sizes_ = new QLineEdit(sizePresets().front().second, sizeBox);
     sizes_->setObjectName("sizes");
-    sizes_->setToolTip("Sizes separated by commas: 4096, 64K, 1M, 2G (1K = 1024)");
+    sizes_->setToolTip(helpTip(sizesHelp(false)));
     sizeError_ = new QLabel(sizeBox);
     sizeError_->setObjectName("sizeError");
     sizeError_->setStyleSheet("color: #d62728");
@@ -110,21 +111,9 @@ ConfigPanel::ConfigPanel(QWidget* parent) : QWidget(parent) {
     cacheText_ = new QLabel(runBox);
     cacheText_->setWordWrap(true);
     threads_ = listBox(runBox, "threads", {"1", "2", "4", "1,2,4,8"});
-    threads_->setToolTip(
-        QString("Workers that read each round together, each its own share of the ranges "
-                "(%1 to %2); GB/s is all of them together.\n"
-                "A list: sweep the threads at the one range size; the chart's x axis becomes "
-                "the number of threads.")
-            .arg(kThreadsLimit.min)
-            .arg(kThreadsLimit.max));
+    threads_->setToolTip(helpTip(threadsHelp()));
     queueDepth_ = listBox(runBox, "queueDepth", {"auto", "1", "16", "1,4,16,64"});
-    queueDepth_->setToolTip(
-        QString("Reads io_uring keeps in flight per worker (uring-batch only).\n"
-                "auto: 32, fewer for ranges over 4 MiB. N: that many (%1 to %2).\n"
-                "A list: sweep the depth at the one range size; the chart's x axis becomes "
-                "the queue depth, and strategies that read one range at a time sit it out.")
-            .arg(kQueueDepthLimit.min)
-            .arg(kQueueDepthLimit.max));
+    queueDepth_->setToolTip(helpTip(queueDepthHelp()));
     rounds_ = new QSpinBox(runBox);
     rounds_->setObjectName("rounds");
     // 0 can be typed, so that Run can say why it is refused instead of the box reverting
@@ -144,20 +133,13 @@ ConfigPanel::ConfigPanel(QWidget* parent) : QWidget(parent) {
     precision_->setSingleStep(0.5);
     precision_->setSuffix(" %");
     precision_->setSpecialValueText("off");
-    precision_->setToolTip(
-        QString("After the planned rounds, keep adding interleaved rounds to the cells whose "
-                "median is still less sure than ±this (and only to them), until every cell "
-                "meets it or the maximum time has passed. off: the planned rounds only.\n"
-                "%1% to %2%.")
-            .arg(kMinPrecision * 100)
-            .arg(kMaxPrecision * 100));
+    precision_->setToolTip(helpTip(precisionHelp() + "\noff: the planned rounds only."));
     maxTime_ = new QSpinBox(runBox);
     maxTime_->setObjectName("maxTime");
     maxTime_->setRange(5, int(kDefaultMaxTimeSeconds) * 6);
     maxTime_->setValue(120);
     maxTime_->setSuffix(" s");
-    maxTime_->setToolTip("The longest a run with a precision may take, its planned rounds "
-                         "included; cells that did not get there say how far they got.");
+    maxTime_->setToolTip(helpTip(maxTimeHelp()));
     maxTime_->setEnabled(false);
     connect(precision_, &QDoubleSpinBox::valueChanged, this, [this](double v) {
         maxTime_->setEnabled(v > 0);
@@ -168,19 +150,10 @@ ConfigPanel::ConfigPanel(QWidget* parent) : QWidget(parent) {
     consume_->setObjectName("consume");
     consume_->addItem("Every byte (comparable)", int(Consume::All));
     consume_->addItem("Minimal (1 byte/page in place)", int(Consume::Minimal));
-    consume_->setToolTip(
-        "Every byte: each strategy reads every byte it obtained once, with a cheap fold whose "
-        "own speed each cell records, so copies and in-place mappings compare fairly.\n"
-        "Minimal: one byte per range, and one per page for in-place mappings (as published "
-        "benchmarks that did not consume); those lines are marked 1 byte/page.");
+    consume_->setToolTip(helpTip(consumeHelp()));
     bufferOffset_ =
         listBox(runBox, "bufferOffset", {"auto", "0", "16", "0,8,16,32,64,2048,4096+16"});
-    bufferOffset_->setToolTip(
-        "Where destination buffers start within a page.\n"
-        "auto: where the allocator puts them, as real programs get them (recorded per cell).\n"
-        "N: every buffer of every strategy at page offset N (e.g. 16, where glibc puts large "
-        "fresh chunks).\n"
-        "A list: sweep the offset at the one range size; the chart's x axis becomes the offset.");
+    bufferOffset_->setToolTip(helpTip(bufferOffsetHelp()));
     form->addRow("Pattern", pattern_);
     form->addRow("Seed", seed_);
     form->addRow("Cache", cache_);
@@ -318,12 +291,7 @@ void ConfigPanel::showSizesFor(Pattern pattern) {
     fillPresets(sizePreset_, files ? fileSizePresets() : sizePresets());
     sizeBox_->setTitle(files ? "File sizes" : "Range sizes");
     sizes_->setPlaceholderText(files ? "none: the file itself, read whole" : "");
-    sizes_->setToolTip(
-        files ? "Files of these sizes are read whole (open, read to the end, close), each a "
-                "copy of the chosen file's first bytes, made in a private folder beside it and "
-                "removed after the run. Leave empty to read the chosen file itself. 128 B or "
-                "1K are allowed here."
-              : "Sizes separated by commas: 4096, 64K, 1M, 2G (1K = 1024)");
+    sizes_->setToolTip(helpTip(sizesHelp(files)));
     showSizeList(other.isNull() ? (files ? QString() : sizePresets().front().second) : other);
 }
 

@@ -8,14 +8,16 @@
 
 namespace readscope {
 
+// "noisy: the median's interval reaches more than ±5% from it"
+std::string noisyNote();
 // "too few rounds to tell": a cell whose interval is too unsure to call it noisy or quiet.
 std::string tooFewRoundsNote();
 // "not cold: the file stayed in the page cache"
 std::string notColdNote();
 // "a strategy that copies cannot pass": what memcpy's speed is to a figure.
 std::string copyCeilingNote();
-// What consume minimal did to an in-place mapping: "in-place mappings touched 1 byte/page,
-// the others had every byte in a buffer: not comparable"
+// What consume minimal did to an in-place mapping: "consume minimal: in-place mappings touched
+// 1 byte/page, the others had every byte in a buffer: not comparable"
 std::string onePerPageNote();
 // How the bytes were consumed: "all (every byte read once)" or "minimal (1 byte per range or
 // page)".

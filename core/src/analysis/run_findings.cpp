@@ -84,9 +84,9 @@ std::string notColdWarning(const ResultDocument& doc) {
                                  [](const Cell& c) { return c.status == CellStatus::NotCold; });
     if (n == 0)
         return {};
-    return fmt::format("{} cell{} did not go cold (status not-cold): the file stayed in the page "
-                       "cache, so {} figures are warm ones",
-                       n, n == 1 ? "" : "s", n == 1 ? "its" : "their");
+    return fmt::format("{} cell{} {} {} (status not-cold), so {} figures are warm ones", n,
+                       n == 1 ? "" : "s", n == 1 ? "was" : "were", notColdNote(),
+                       n == 1 ? "its" : "their");
 }
 
 std::string noiseSummary(const ResultDocument& doc, std::string_view roundsOption) {

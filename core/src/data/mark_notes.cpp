@@ -1,7 +1,16 @@
 // The words for a cell's marks and a chart's lines: the only place they are written.
 #include "readscope/mark_notes.h"
 
+#include "readscope/stats.h"
+
+#include <fmt/format.h>
+
 namespace readscope {
+
+std::string noisyNote() {
+    return fmt::format("noisy: the median's interval reaches more than ±{:.0f}% from it",
+                       kNoisyUncertainty * 100);
+}
 
 std::string tooFewRoundsNote() { return "too few rounds to tell"; }
 
@@ -10,7 +19,8 @@ std::string notColdNote() { return "not cold: the file stayed in the page cache"
 std::string copyCeilingNote() { return "a strategy that copies cannot pass"; }
 
 std::string onePerPageNote() {
-    return "in-place mappings touched 1 byte/page, the others had every byte in a buffer: not "
+    return "consume minimal: in-place mappings touched 1 byte/page, the others had every byte in a "
+           "buffer: not "
            "comparable";
 }
 

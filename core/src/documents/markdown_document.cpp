@@ -97,9 +97,8 @@ std::string toMarkdown(const ResultDocument& doc) {
     const bool anyNoisy = std::any_of(doc.cells.begin(), doc.cells.end(),
                                       [](const Cell& c) { return c.status == CellStatus::Noisy; });
     if (anyNoisy)
-        out += fmt::format(" \\* noisy: the median's interval (coverage {}) reaches more than "
-                           "±{:.0f}% from it.",
-                           intervalCoverageText(doc), kNoisyUncertainty * 100);
+        out +=
+            fmt::format(" \\* {} (interval coverage {}).", noisyNote(), intervalCoverageText(doc));
     const auto tooFew = std::count_if(doc.cells.begin(), doc.cells.end(), [](const Cell& c) {
         return c.status == CellStatus::TooFewRounds;
     });
@@ -122,7 +121,7 @@ std::string toMarkdown(const ResultDocument& doc) {
     for (const auto& finding : runFindings(doc, "--rounds"))
         out += " **" + finding.text + ".**";
     if (anyOnePerPage)
-        out += " ‡ 1 byte/page: consume minimal: " + onePerPageNote() + ".";
+        out += " ‡ 1 byte/page: " + onePerPageNote() + ".";
     if (const auto note = documentNote(doc); !note.empty())
         out += " Note: " + note + ".";
     out += "\n" + systemLine(doc) + "\n";
