@@ -67,6 +67,39 @@ ResultDocument eventful() {
     return doc;
 }
 
+// The warm run with each strategy's rounds sped up by its factor (1.3: 30% faster), so that a
+// comparison with the baseline has verdicts to give.
+ResultDocument scaled(std::initializer_list<std::pair<const char*, double>> factors) {
+    ResultDocument doc = input("warm");
+    for (auto& cell : doc.cells)
+        for (const auto& [id, factor] : factors)
+            if (cell.strategy == id) {
+                for (auto& s : cell.samples)
+                    s.seconds /= factor;
+                cell.summarize();
+            }
+    return doc;
+}
+
+// Faster, slower and unchanged rows between two runs of one machine.
+Comparison mixedComparison() {
+    return compareDocuments(input("warm-baseline"),
+                            scaled({{"pread-uninit", 1.3}, {"seek-read", 0.7}}), 0.02);
+}
+
+// Every row faster alike, a cell only in each run, and another kernel: every note under the
+// rows.
+Comparison shiftedComparison() {
+    ResultDocument current =
+        scaled({{"pread-uninit", 1.3}, {"seek-read", 1.3}, {"mmap-touch", 1.3}});
+    current.cells.pop_back();
+    Cell extra = current.cells.front();
+    extra.strategy = "pread-zerofill";
+    current.cells.push_back(extra);
+    current.system.kernel = "Linux 6.19.1";
+    return compareDocuments(input("warm-baseline"), current, 0.02);
+}
+
 std::string joinLines(const std::vector<cli::FindingLine>& lines) {
     std::string out;
     for (const auto& l : lines)
@@ -103,6 +136,10 @@ std::vector<std::pair<QString, std::function<std::string()>>> renderers() {
                        const auto c = compared();
                        return reportMarkdown(input("warm"), &c, "readscope-chart.png");
                    }});
+    out.push_back({"compare-mixed.txt", [] { return comparisonText(mixedComparison()); }});
+    out.push_back({"compare-mixed.md", [] { return comparisonMarkdown(mixedComparison()); }});
+    out.push_back({"compare-shifted.txt", [] { return comparisonText(shiftedComparison()); }});
+    out.push_back({"compare-shifted.md", [] { return comparisonMarkdown(shiftedComparison()); }});
     out.push_back(
         {"reference.txt",
          [] { return comparisonText(compareToReference(input("warm"), "pread-uninit", 0.02)); }});

@@ -1,11 +1,14 @@
 // The Compare tab's model, as QAbstractItemModelTester checks every model: its rows are the
 // comparison's cells with the same words as the Markdown, the verdict coloured and explained.
+#include "compare_view.h"
 #include "comparison_model.h"
 
 #include "readscope/comparison_text.h"
+#include "readscope/machine_drift_store.h"
 
 #include <QAbstractItemModelTester>
 #include <QColor>
+#include <QLabel>
 #include <QTest>
 
 using namespace readscope;
@@ -77,6 +80,33 @@ private slots:
         QVERIFY(!same.data(Qt::ForegroundRole).isValid());
         model.setComparison({});
         QCOMPARE(model.rowCount(), 0);
+    }
+
+    // The Compare tab says every sentence the Markdown and the terminal put under the rows:
+    // here the cells only the baseline has and the shift every row shares.
+    void theTabSaysEveryNoteUnderTheRows() {
+        ResultDocument baseline = run(8);
+        baseline.plan.sizes.push_back(8 << 20);
+        baseline.cells.push_back(cellAt("pread-zerofill", 8 << 20, 5));
+        baseline.cells.push_back(cellAt("pread-uninit", 8 << 20, 8));
+        ResultDocument current = baseline;
+        for (auto& cell : current.cells) {
+            for (auto& s : cell.samples)
+                s.seconds /= 1.3;
+            cell.summarize();
+        }
+        current.cells.pop_back(); // pread-uninit at 8 MiB: only in the baseline
+        CompareView view;
+        view.setThreshold(0.02);
+        view.setDocuments(current, &baseline);
+        const auto* notes = view.findChild<QLabel*>("compareNotes");
+        QVERIFY(notes);
+        const Comparison c = compareRuns(baseline, current, 0.02);
+        QVERIFY(c.commonShift);
+        QVERIFY(!c.onlyInBaseline.empty());
+        for (const auto& note : comparisonNotes(c))
+            QVERIFY2(notes->text().contains(QString::fromStdString(note).toHtmlEscaped()),
+                     qPrintable(QString::fromStdString(note) + "\n---\n" + notes->text()));
     }
 };
 

@@ -22,13 +22,6 @@ namespace {
 
 QString qs(std::string_view s) { return QString::fromUtf8(s.data(), qsizetype(s.size())); }
 
-std::string joined(const std::vector<std::string>& items) {
-    std::string out;
-    for (const auto& item : items)
-        out += (out.empty() ? "" : "; ") + item;
-    return out;
-}
-
 } // namespace
 
 CompareView::CompareView(QWidget* parent) : QWidget(parent) {
@@ -50,6 +43,7 @@ CompareView::CompareView(QWidget* parent) : QWidget(parent) {
     bar->addWidget(copy);
     layout->addLayout(bar);
     notes_ = new QLabel(this);
+    notes_->setObjectName("compareNotes");
     notes_->setWordWrap(true);
     notes_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     layout->addWidget(notes_);
@@ -110,17 +104,12 @@ void CompareView::recompute() {
     if (reference.isEmpty() && !baseline_)
         notes << "Load a baseline (File ▸ Load baseline…) or pick a strategy of this run to "
                  "compare against.";
-    if (!comparison_.differences.empty())
-        notes << "<b>The runs differ:</b> " +
-                     QString::fromStdString(joined(comparison_.differences)).toHtmlEscaped();
-    if (!comparison_.onlyInBaseline.empty())
-        notes << "Only in the baseline: " +
-                     QString::fromStdString(joined(comparison_.onlyInBaseline)).toHtmlEscaped();
-    if (!comparison_.onlyInCurrent.empty())
-        notes << "Only in the current run: " +
-                     QString::fromStdString(joined(comparison_.onlyInCurrent)).toHtmlEscaped();
-    if (!comparison_.cells.empty())
-        notes << QString::fromStdString(comparisonMethod(comparison_)).toHtmlEscaped();
+    if (!comparison_.cells.empty() || !comparison_.onlyInBaseline.empty() ||
+        !comparison_.onlyInCurrent.empty())
+        for (const auto& note : comparisonNotes(comparison_)) {
+            const QString text = QString::fromStdString(note).toHtmlEscaped();
+            notes << (note.starts_with("Warning") ? "<b>" + text + "</b>" : text);
+        }
     notes_->setText(notes.join("<br>"));
     notes_->setVisible(!notes.isEmpty());
 

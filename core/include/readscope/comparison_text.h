@@ -11,6 +11,10 @@ namespace readscope {
 std::string verdictText(const ChangeEstimate& e);
 // What the change, interval and p of a comparison are, and how many tests were made.
 std::string comparisonMethod(const Comparison& c);
+// Every sentence under a comparison's rows, in order: its method, the cells only one run has,
+// how the runs differ, and a shift every row shares. The Compare tab, the Markdown and the
+// terminal all say these.
+std::vector<std::string> comparisonNotes(const Comparison& c);
 
 // One comparison row as text, the same in the Compare tab, the Markdown and the terminal:
 // "pread-uninit vs pread-zerofill", "64 KiB", "4.19", "4.30", "+2.6%", "+1.0% … +4.1%",

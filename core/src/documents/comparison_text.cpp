@@ -20,6 +20,29 @@ std::string interval(const ChangeEstimate& e) {
     return e.ciLow ? fmt::format("{:+.1f}% … {:+.1f}%", *e.ciLow * 100, *e.ciHigh * 100) : "–";
 }
 
+} // namespace
+
+std::vector<std::string> comparisonNotes(const Comparison& c) {
+    std::vector<std::string> out{comparisonMethod(c)};
+    if (!c.onlyInBaseline.empty())
+        out.push_back(fmt::format("Only in the baseline: {}.", fmt::join(c.onlyInBaseline, ", ")));
+    if (!c.onlyInCurrent.empty())
+        out.push_back(
+            fmt::format("Only in the current run: {}.", fmt::join(c.onlyInCurrent, ", ")));
+    if (!c.differences.empty())
+        out.push_back(
+            fmt::format("Warning: the runs differ in {}.", fmt::join(c.differences, "; ")));
+    if (c.commonShift)
+        out.push_back(fmt::format("Every row moved the same way (median {:+.1f}%): the machine's "
+                                  "speed changing between the runs moves every cell alike, and "
+                                  "so does a change that affects every strategy; these two runs "
+                                  "cannot tell the two apart.",
+                                  *c.commonShift * 100));
+    return out;
+}
+
+namespace {
+
 std::string pText(const ChangeEstimate& e) {
     if (!e.pValue)
         return "–";
@@ -27,20 +50,9 @@ std::string pText(const ChangeEstimate& e) {
 }
 
 std::string footer(const Comparison& c) {
-    std::string out;
-    out += "\n" + comparisonMethod(c) + "\n";
-    if (!c.onlyInBaseline.empty())
-        out += fmt::format("Only in the baseline: {}.\n", fmt::join(c.onlyInBaseline, ", "));
-    if (!c.onlyInCurrent.empty())
-        out += fmt::format("Only in the current run: {}.\n", fmt::join(c.onlyInCurrent, ", "));
-    if (!c.differences.empty())
-        out += fmt::format("Warning: the runs differ in {}.\n", fmt::join(c.differences, "; "));
-    if (c.commonShift)
-        out += fmt::format("Every row moved the same way (median {:+.1f}%): the machine's "
-                           "speed changing between the runs moves every cell alike, and so does "
-                           "a change that affects every strategy; these two runs cannot tell "
-                           "the two apart.\n",
-                           *c.commonShift * 100);
+    std::string out = "\n";
+    for (const auto& note : comparisonNotes(c))
+        out += note + "\n";
     return out;
 }
 
