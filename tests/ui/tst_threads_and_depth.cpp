@@ -135,8 +135,22 @@ private slots:
         auto* sizes = w.config()->findChild<QLineEdit*>("sizes");
         QVERIFY(sizes);
         sizes->setText("64K,1M");
-        QVERIFY2(hint->text().startsWith("x axis: threads. Keep one range size"),
+        QVERIFY2(hint->text().startsWith("a threads sweep measures one range size, and 2 were "
+                                         "given"),
                  qPrintable(hint->text()));
+        // A depth sweep without an io_uring strategy: said before Run, and gone once one is in.
+        sizes->setText("64K");
+        threads->lineEdit()->selectAll();
+        QTest::keyClicks(threads->lineEdit(), "1");
+        auto* depth = w.config()->findChild<QComboBox*>("queueDepth");
+        depth->setFocus();
+        depth->lineEdit()->selectAll();
+        QTest::keyClicks(depth->lineEdit(), "1,4");
+        QVERIFY2(hint->text().contains("add uring-batch"), qPrintable(hint->text()));
+        auto withUring = *w.config()->plan();
+        withUring.strategies.push_back("uring-batch");
+        w.config()->setPlan(withUring);
+        QCOMPARE(hint->text(), QString("x axis: queue depth at 64 KiB ranges."));
     }
 
     void listsOutliveARestart() {

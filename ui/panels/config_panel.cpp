@@ -182,6 +182,8 @@ ConfigPanel::ConfigPanel(QWidget* parent) : QWidget(parent) {
     for (QComboBox* box : {threads_, queueDepth_, bufferOffset_})
         connect(box, &QComboBox::currentTextChanged, this, &ConfigPanel::updateAxisHint);
     connect(sizes_, &QLineEdit::textChanged, this, &ConfigPanel::updateAxisHint);
+    // The strategies and the pattern count too (a queue-depth sweep needs io_uring).
+    connect(this, &ConfigPanel::changed, this, &ConfigPanel::updateAxisHint);
     connect(consume_, &QComboBox::currentIndexChanged, this, &ConfigPanel::changed);
     connect(bufferOffset_, &QComboBox::currentTextChanged, this, &ConfigPanel::changed);
     connect(threads_, &QComboBox::currentTextChanged, this, &ConfigPanel::changed);
@@ -341,22 +343,19 @@ void ConfigPanel::updateAxisHint() {
     (void)setQueueDepths(p, queueDepth_->currentText().trimmed().toStdString());
     if (auto offsets = parseBufferOffsets(bufferOffset_->currentText().trimmed().toStdString()))
         p.bufferOffsets = *offsets;
-    const SweepAxis axis = sweepAxis(p);
+    p.pattern = Pattern(pattern_->currentData().toInt());
+    p.strategies = picker_->checkedIds();
     const auto sizes = parseSizeList(sizes_->text().toStdString());
+    (showsFileSizes() ? p.fileSizes : p.sizes) = sizes ? *sizes : std::vector<std::uint64_t>{};
+    const SweepAxis axis = sweepAxis(p);
+    // What Run would refuse, as validatePlan says it; else, on a sweep, what its x axis is.
     QString hint;
-    if (sweepListCount(p) > 1)
-        hint = "Sweep one thing at a time: a list in only one of Threads, Queue depth and "
-               "Buffer offset.";
-    else if (axis != SweepAxis::RangeSize && showsFileSizes())
-        hint = "A whole-file sweep varies the file size: give one value here, or none.";
-    else if (axis != SweepAxis::RangeSize && (!sizes || sizes->size() != 1))
-        hint = QString("x axis: %1. Keep one range size (e.g. 64K); %2 given.")
-                   .arg(QString::fromStdString(std::string(axisName(p))))
-                   .arg(sizes ? int(sizes->size()) : 0);
-    else if (axis != SweepAxis::RangeSize)
+    if (auto st = validateAxes(p); !st)
+        hint = QString::fromStdString(st.error().message);
+    else if (axis != SweepAxis::RangeSize && !showsFileSizes())
         hint = QString("x axis: %1 at %2 ranges.")
                    .arg(QString::fromStdString(std::string(axisName(p))),
-                        QString::fromStdString(formatSize(sizes->front())));
+                        QString::fromStdString(formatSize(p.sizes.front())));
     axisHint_->setText(hint);
     axisHint_->setVisible(!hint.isEmpty());
 }

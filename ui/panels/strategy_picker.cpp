@@ -2,6 +2,8 @@
 
 #include "readscope/strategy.h"
 
+#include <optional>
+
 #include <QHeaderView>
 
 namespace readscope::ui {
@@ -67,18 +69,22 @@ std::vector<std::string> StrategyPicker::checkedIds() const {
     return ids;
 }
 
+// Both say the selection changed once, after the items: the blocker (one signal per item
+// otherwise) is let go first, or the signal would be blocked too.
 void StrategyPicker::setChecked(const std::vector<std::string>& ids) {
-    const QSignalBlocker blocker(this);
-    for (const StrategyInfo* s : offeredStrategies())
-        if (auto* item = itemFor(qs(s->id)))
-            item->setCheckState(0, std::find(ids.begin(), ids.end(), s->id) != ids.end()
-                                       ? Qt::Checked
-                                       : Qt::Unchecked);
+    {
+        const QSignalBlocker blocker(this);
+        for (const StrategyInfo* s : offeredStrategies())
+            if (auto* item = itemFor(qs(s->id)))
+                item->setCheckState(0, std::find(ids.begin(), ids.end(), s->id) != ids.end()
+                                           ? Qt::Checked
+                                           : Qt::Unchecked);
+    }
     emit selectionChanged();
 }
 
 void StrategyPicker::setAvailability(const FileProbe* probe) {
-    const QSignalBlocker blocker(this);
+    std::optional<QSignalBlocker> blocker(this);
     for (const StrategyInfo* strategy : offeredStrategies()) {
         const StrategyInfo& s = *strategy;
         auto* item = itemFor(qs(s.id));
@@ -91,6 +97,7 @@ void StrategyPicker::setAvailability(const FileProbe* probe) {
                                               .arg(qs(s.name), QString::fromStdString(a.reason)));
         item->setToolTip(1, item->toolTip(0));
     }
+    blocker.reset();
     emit selectionChanged();
 }
 

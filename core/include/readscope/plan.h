@@ -149,6 +149,10 @@ std::vector<SweepPoint> sweepPoints(const Plan& plan, std::uint64_t fileSize);
 
 // Every field checked against the file; the first bad one named with what to do about it.
 Status validatePlan(const Plan& plan, const FileProbe& file);
+// The part of validatePlan that needs no file: one list at a time is the sweep's axis, measured
+// at one range size (a whole-file sweep's axis is its file sizes), and a queue-depth sweep has
+// an io_uring strategy. The app says it while the fields are edited.
+Status validateAxes(const Plan& plan);
 // The bytes a cell's ranges cover: the plan's budget, else min(file, kDefaultBudget); a
 // duration run's rounds read on through them, so its default is min(file,
 // kDefaultDurationBudget): the whole of any file a laptop would use for it.

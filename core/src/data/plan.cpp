@@ -304,7 +304,8 @@ template <class T> bool namedTwice(const std::vector<T>& values) {
     return std::set<T>(values.begin(), values.end()).size() != values.size();
 }
 
-// One list at a time is the sweep's axis, measured at one range size.
+} // namespace
+
 Status validateAxes(const Plan& plan) {
     if (sweepListCount(plan) > 1)
         return Error{"a run sweeps one thing at a time: give a list of buffer offsets, of "
@@ -313,6 +314,12 @@ Status validateAxes(const Plan& plan) {
         return Error{"a thread count is named twice"};
     if (namedTwice(plan.queueDepths))
         return Error{"a queue depth is named twice"};
+    if (wholeFileSweep(plan) && sweepAxis(plan) != SweepAxis::RangeSize)
+        return Error{fmt::format("a whole-file sweep varies the file size; a list of {} "
+                                 "would make that the sweep's axis too: give one, or none",
+                                 sweepAxis(plan) == SweepAxis::BufferOffset ? "buffer offsets"
+                                 : sweepAxis(plan) == SweepAxis::Threads    ? "thread counts"
+                                                                            : "queue depths")};
     if (sweepAxis(plan) != SweepAxis::RangeSize && plan.pattern != Pattern::Whole &&
         plan.sizes.size() != 1)
         return Error{fmt::format("a {} sweep measures one range size, and {} were given: keep "
@@ -322,6 +329,8 @@ Status validateAxes(const Plan& plan) {
         return Error{"a queue-depth sweep measures io_uring strategies: add uring-batch"};
     return okStatus();
 }
+
+namespace {
 
 Status validateQueueDepths(const Plan& plan, const FileProbe& file) {
     if (!plan.queueDepths.empty() && !anyQueuedStrategy(plan))
@@ -378,12 +387,6 @@ Status validatePlan(const Plan& plan, const FileProbe& file) {
             if (!sizes.insert(size).second)
                 return Error{fmt::format("file size {} is named twice", formatSize(size))};
         }
-        if (sweepAxis(plan) != SweepAxis::RangeSize)
-            return Error{fmt::format("a whole-file sweep varies the file size; a list of {} "
-                                     "would make that the sweep's axis too: give one, or none",
-                                     sweepAxis(plan) == SweepAxis::BufferOffset ? "buffer offsets"
-                                     : sweepAxis(plan) == SweepAxis::Threads    ? "thread counts"
-                                                                                : "queue depths")};
         if (skippedFileSizes(plan, file.size).size() == plan.fileSizes.size())
             return Error{fmt::format(
                 "every file size is larger than '{}' ({}): the copies are made of its first "
