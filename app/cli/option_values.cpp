@@ -1,5 +1,6 @@
 #include "option_values.h"
 
+#include "readscope/compare.h"
 #include "readscope/plan.h"
 #include "readscope/strategy.h"
 
@@ -41,8 +42,9 @@ Result<double> parseThreshold(const std::string& value) {
     double pct = 0;
     auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), pct);
     if (ec != std::errc{} || end != value.data() + value.size() || !std::isfinite(pct) || pct < 0 ||
-        pct > 1000)
-        return Error{fmt::format("--threshold '{}' must be a percentage from 0 to 1000", value)};
+        pct > kMaxNoiseThreshold * 100)
+        return Error{fmt::format("--threshold '{}' must be a percentage from 0 to {}", value,
+                                 kMaxNoiseThreshold * 100)};
     return pct / 100;
 }
 
@@ -58,8 +60,9 @@ Result<double> parseTimeCap(const std::string& value) {
     double secs = 0;
     auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), secs);
     if (ec != std::errc{} || end != value.data() + value.size() || !(secs > 0) ||
-        !std::isfinite(secs) || secs > 1e6)
-        return Error{fmt::format("--time-cap '{}' must be a number of seconds above 0", value)};
+        !std::isfinite(secs) || secs > kMaxTimeCapSeconds)
+        return Error{fmt::format("--time-cap '{}' must be a number of seconds above 0, at most {}",
+                                 value, kMaxTimeCapSeconds)};
     return secs;
 }
 
@@ -97,8 +100,9 @@ Result<double> parseMaxTime(const std::string& value) {
     double secs = -1;
     auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), secs);
     if (ec != std::errc{} || end != value.data() + value.size() || !(secs >= 0) ||
-        !std::isfinite(secs) || secs > 1e6)
-        return Error{fmt::format("--max-time '{}' must be a number of seconds, 0 or more", value)};
+        !std::isfinite(secs) || secs > kMaxMaxTimeSeconds)
+        return Error{fmt::format("--max-time '{}' must be a number of seconds, 0 to {}", value,
+                                 kMaxMaxTimeSeconds)};
     return secs;
 }
 

@@ -117,8 +117,7 @@ Plan loadPlanSettings(const QSettings& s, const Plan& defaults) {
     if (const double p = s.value("precision", 0.0).toDouble();
         p >= kMinPrecision && p <= kMaxPrecision)
         plan.precision = p;
-    if (const double t = s.value("maxTime", 0.0).toDouble();
-        t > 0 && t <= 6 * kDefaultMaxTimeSeconds)
+    if (const double t = s.value("maxTime", 0.0).toDouble(); t > 0 && t <= kMaxMaxTimeSeconds)
         plan.maxTimeSeconds = t;
     plan.seed = s.value("seed", quint64(defaults.seed)).toULongLong();
     // A limit under the least the core takes, or a duration out of range (edited by hand): off.

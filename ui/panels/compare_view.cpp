@@ -30,7 +30,7 @@ CompareView::CompareView(QWidget* parent) : QWidget(parent) {
     against_ = new QComboBox(this);
     against_->setObjectName("compareAgainst");
     threshold_ = new QDoubleSpinBox(this);
-    threshold_->setRange(0, 100);
+    threshold_->setRange(0, kMaxNoiseThreshold * 100);
     threshold_->setDecimals(1);
     threshold_->setValue(kDefaultNoiseThreshold * 100);
     threshold_->setSuffix(" %");

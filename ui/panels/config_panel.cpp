@@ -136,8 +136,8 @@ ConfigPanel::ConfigPanel(QWidget* parent) : QWidget(parent) {
     precision_->setToolTip(helpTip(precisionHelp() + "\noff: the planned rounds only."));
     maxTime_ = new QSpinBox(runBox);
     maxTime_->setObjectName("maxTime");
-    maxTime_->setRange(5, int(kDefaultMaxTimeSeconds) * 6);
-    maxTime_->setValue(120);
+    maxTime_->setRange(5, int(kMaxMaxTimeSeconds));
+    maxTime_->setValue(int(kDefaultMaxTimeSeconds));
     maxTime_->setSuffix(" s");
     maxTime_->setToolTip(helpTip(maxTimeHelp()));
     maxTime_->setEnabled(false);

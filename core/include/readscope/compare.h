@@ -28,6 +28,8 @@ struct ChangeEstimate {
 };
 
 inline constexpr double kDefaultNoiseThreshold = 0.02;
+// The widest noise threshold a comparison takes: a change of 100% (twice as fast).
+inline constexpr double kMaxNoiseThreshold = 1.0;
 inline constexpr int kMinRoundsForVerdict = 5;
 inline constexpr int kMinRoundsForU = kMinRoundsForVerdict;
 // Paired: with 5 pairs the smallest exact two-sided signed-rank p is 2/32 = 0.0625, so no 5

@@ -53,6 +53,9 @@ inline constexpr IntLimit kRepeatsLimit{1, 10};
 inline constexpr double kMinPrecision = 0.001;
 inline constexpr double kMaxPrecision = 0.5;
 inline constexpr double kDefaultMaxTimeSeconds = 600;
+// The longest a precision run may be given, and the longest time cap: a day.
+inline constexpr double kMaxMaxTimeSeconds = 86400;
+inline constexpr double kMaxTimeCapSeconds = 86400;
 
 struct Plan {
     std::string file;

@@ -428,8 +428,9 @@ Status validatePlan(const Plan& plan, const FileProbe& file) {
     if (!kWarmupLimit.contains(plan.warmup))
         return Error{fmt::format("warm-up rounds {} is out of range: use {} to {}", plan.warmup,
                                  kWarmupLimit.min, kWarmupLimit.max)};
-    if (plan.timeCapSeconds <= 0)
-        return Error{"time cap must be positive"};
+    if (!(plan.timeCapSeconds > 0) || plan.timeCapSeconds > kMaxTimeCapSeconds)
+        return Error{
+            fmt::format("the time cap must be above 0 and at most {} seconds", kMaxTimeCapSeconds)};
     if (plan.precision != 0 &&
         !(plan.precision >= kMinPrecision && plan.precision <= kMaxPrecision))
         return Error{fmt::format("precision {}% is out of range: use {}% to {}% (or none)",
@@ -443,8 +444,9 @@ Status validatePlan(const Plan& plan, const FileProbe& file) {
     if (plan.durationSeconds > 0 && plan.precision > 0)
         return Error{"a duration run measures for its time, and --precision would add rounds "
                      "after it: use one or the other"};
-    if (!(plan.maxTimeSeconds >= 0))
-        return Error{"the maximum time must be 0 (none) or positive"};
+    if (!(plan.maxTimeSeconds >= 0) || plan.maxTimeSeconds > kMaxMaxTimeSeconds)
+        return Error{
+            fmt::format("the maximum time must be 0 (none) to {} seconds", kMaxMaxTimeSeconds)};
     if (!kRepeatsLimit.contains(plan.repeats))
         return Error{fmt::format("repeats {} is out of range: use {} to {}", plan.repeats,
                                  kRepeatsLimit.min, kRepeatsLimit.max)};
