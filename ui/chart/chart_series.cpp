@@ -168,13 +168,11 @@ Series deviceLimitLine(const ChartData& data, const ResultDocument& doc) {
     s.name = QString("device limit %1 GB/s").arg(gbps, 0, 'f', 2);
     const auto passed = std::count_if(doc.cells.begin(), doc.cells.end(),
                                       [&](const Cell& c) { return passesDeviceLimit(doc, c); });
-    if (passed) // the short form of deviceLimitPassedWhy
+    if (passed)
         s.name += QString(" · passed by %1 cell%2: %3")
                       .arg(passed)
                       .arg(passed == 1 ? "" : "s")
-                      .arg(deviceLimitPassedWhy(doc).find("threads") != std::string::npos
-                               ? "more threads, or a cache below?"
-                               : "served by a cache below?");
+                      .arg(QString::fromStdString(deviceLimitPassedShort(doc)));
     s.offScaleName = s.name + " (off scale)";
     std::set<double> xs;
     for (const auto& c : doc.cells)

@@ -122,16 +122,13 @@ QVariant ResultsModel::data(const QModelIndex& index, int role) const {
             return QBrush(QColor(0xe0, 0x8a, 0x00));
     }
     if (role == Qt::ToolTipRole && index.column() == InFlight)
-        return "Reads io_uring kept in flight per thread (its queue depth); – for strategies that "
-               "read one range at a time.";
+        return sentence(inFlightColumnNote());
     if (role == Qt::ToolTipRole && index.column() == Iops)
         return sentence(iopsColumnNote(doc_.plan));
     if (role == Qt::ToolTipRole && index.column() == OfLimit)
         return sentence(limitColumnNote(doc_));
     if (role == Qt::ToolTipRole && index.column() == Fetched)
-        return "Bytes fetched from storage during the cell's rounds per byte it wanted (median "
-               "over rounds): read-ahead, populate and fault-around make it more than 1. Cold "
-               "and direct runs only; counted from /proc/self/io on Linux.";
+        return sentence(fetchedColumnNote());
     if (role == Qt::ToolTipRole && index.column() == Buffers)
         return sentence(buffersColumnNote()) +
                " A copy into a buffer a few bytes past a page boundary can be several times "

@@ -16,5 +16,12 @@ std::string iopsColumnNote(const Plan& plan);
 // "device: the median as a share of the device limit ..." on the others, or why there is none
 // ("device: no device limit: ...").
 std::string limitColumnNote(const ResultDocument& doc);
+// "fetched from storage per byte wanted (read-ahead, populate and fault-around included)"
+std::string fetchedMeaning();
+// The fetched column: fetchedMeaning(), the median over rounds, where it is counted.
+std::string fetchedColumnNote();
+// "reads io_uring kept in flight per thread (its queue depth); – for strategies that read one
+// range at a time"
+std::string inFlightColumnNote();
 
 } // namespace readscope

@@ -249,6 +249,9 @@ bool passesDeviceLimit(const ResultDocument& doc, const Cell& cell);
 // the page cache (the disk's own, a virtual machine host's)", and ", or by more threads than
 // the limit's one reader" when a passing cell had more than one thread.
 std::string deviceLimitPassedWhy(const ResultDocument& doc);
+// Its short form, for a chart's legend: "served by a cache below?" ("more threads, or a cache
+// below?").
+std::string deviceLimitPassedShort(const ResultDocument& doc);
 // How the figure deviceLimitGbps gives was read ("buffered 1 MiB reads right after
 // eviction"); empty when unknown (a CSV's).
 std::string deviceLimitWay(const ResultDocument& doc);

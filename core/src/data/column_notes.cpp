@@ -25,4 +25,19 @@ std::string limitColumnNote(const ResultDocument& doc) {
     return "device: " + noDeviceLimitWarning(doc.deviceLimitMissing);
 }
 
+std::string fetchedMeaning() {
+    return "fetched from storage per byte wanted (read-ahead, populate and fault-around "
+           "included)";
+}
+
+std::string fetchedColumnNote() {
+    return fetchedMeaning() + ", the median over rounds: cold and direct runs only, counted "
+                              "from /proc/self/io on Linux";
+}
+
+std::string inFlightColumnNote() {
+    return "reads io_uring kept in flight per thread (its queue depth); – for strategies that "
+           "read one range at a time";
+}
+
 } // namespace readscope

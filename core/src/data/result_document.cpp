@@ -1,5 +1,6 @@
 #include "readscope/result_document.h"
 
+#include "readscope/column_notes.h"
 #include "readscope/mark_notes.h"
 #include "readscope/strategy.h"
 #include "readscope/units.h"
@@ -223,9 +224,7 @@ std::string fetchedLine(const ResultDocument& doc) {
                            [](const Cell& c) { return c.measured(); })
                    ? "bytes fetched from storage: not measured on this platform"
                    : std::string();
-    return "fetched from storage per byte wanted (read-ahead, populate and fault-around "
-           "included): " +
-           out;
+    return fetchedMeaning() + ": " + out;
 }
 
 std::string readAmplificationLine(const ResultDocument& doc) {
@@ -295,13 +294,23 @@ bool passesDeviceLimit(const ResultDocument& doc, const Cell& cell) {
     return pct && *pct > kAboveDeviceLimitPct && cell.status != CellStatus::NotCold;
 }
 
-std::string deviceLimitPassedWhy(const ResultDocument& doc) {
-    const bool threads = std::any_of(doc.cells.begin(), doc.cells.end(), [&](const Cell& c) {
+namespace {
+// Whether a cell read by more than one thread passed the limit (the limit's reader is one).
+bool passedWithThreads(const ResultDocument& doc) {
+    return std::any_of(doc.cells.begin(), doc.cells.end(), [&](const Cell& c) {
         return passesDeviceLimit(doc, c) && threadsAt(doc.plan, c.point()) > 1;
     });
+}
+} // namespace
+
+std::string deviceLimitPassedWhy(const ResultDocument& doc) {
     return std::string("served by a cache below the page cache (the disk's own, a virtual "
                        "machine host's)") +
-           (threads ? ", or by more threads than the limit's one reader" : "");
+           (passedWithThreads(doc) ? ", or by more threads than the limit's one reader" : "");
+}
+
+std::string deviceLimitPassedShort(const ResultDocument& doc) {
+    return passedWithThreads(doc) ? "more threads, or a cache below?" : "served by a cache below?";
 }
 
 namespace {
