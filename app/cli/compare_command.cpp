@@ -59,10 +59,11 @@ Command addCompareCommand(CLI::App& root) {
         root, "compare",
         "compare two result documents (faster, slower, within noise)\n\n"
         "Compares result documents (JSON, or CSV summaries): for every cell in both, the change "
-        "of the\nmedian GB/s, a 95% bootstrap interval, a Mann-Whitney U p-value (5 or more "
-        "rounds a side), and\na verdict: faster, slower, or within noise (changes under PCT "
-        "percent are noise).\nCells in only one document are listed; differences between the "
-        "runs (CPU, kernel,\nfilesystem, cache mode, pattern, threads) are warned about.\n"
+        "of the\nmedian GB/s, its interval, a p-value and a verdict: faster, slower, or within "
+        "noise. Under\nthe rows one line says which interval and test were used, how many tests "
+        "were adjusted\nfor, and what counts as noise: PCT percent, the runs' own drift, and "
+        "this machine's drift\nbetween runs where 'readscope-cli drift' measured it. Cells in "
+        "only one document are\nlisted; how the runs differ (machine, plan) is warned about.\n"
         "With --reference ID, give one document, RESULT: every strategy in it is compared with "
         "strategy\nID, size by size.");
     command->footer("Exit codes: 0 the comparison ran (whatever it found), 2 a usage error or "
