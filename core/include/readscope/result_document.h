@@ -311,8 +311,9 @@ std::string coverageText(const Summary& summary);
 // "median of 15 interleaved rounds", or "median of 3-15 interleaved rounds (the time cap cut
 // some cells short)": the rounds measured, not planned.
 std::string roundsText(const ResultDocument& doc);
-// "Under a memory limit of 256 MiB (a cgroup of its own, ...)." for a memory-limited run,
-// empty for the others: every output's footnote says it.
+// "Under a memory limit of 256 MiB (a cgroup of its own, ...)." for a memory-limited run, and
+// on a warm one with a larger file that it cannot stay cached; empty for the others: every
+// output's footnote says it.
 std::string memoryLimitSentence(const ResultDocument& doc);
 
 // What a point of a sweep at one range size is, for the lines under tables: "the page offset

@@ -437,8 +437,15 @@ std::string roundsText(const ResultDocument& doc) {
 std::string memoryLimitSentence(const ResultDocument& doc) {
     if (!doc.memoryLimit)
         return {};
-    return fmt::format("Under a memory limit of {}, the file's page cache included ({}).",
-                       formatSize(doc.memoryLimit->bytes), doc.memoryLimit->how);
+    std::string out =
+        fmt::format("Under a memory limit of {}, the file's page cache included ({}).",
+                    formatSize(doc.memoryLimit->bytes), doc.memoryLimit->how);
+    if (doc.plan.cache == CacheMode::Warm && doc.fileSize > doc.memoryLimit->bytes)
+        out += fmt::format(" The file ({}) is larger, so this warm run cannot keep it cached: "
+                           "the resident column shows how much of its ranges each round found "
+                           "cached.",
+                           formatSize(doc.fileSize));
+    return out;
 }
 
 std::optional<CpuPerGB> cpuMsPerGB(const Cell& cell) {

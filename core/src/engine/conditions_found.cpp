@@ -32,7 +32,12 @@ bool finishWithConditions(Cell& cell, const FinishedCellContext& context) {
         if (plan.precision > 0 && !context.sweep && !meetsPrecision(cell, plan.precision))
             conditions.push_back({PrecisionNotMet{plan.precision, cell.summary.uncertainty(),
                                                   measured, context.stopped}});
-        if (auto off = cacheCondition(cell, plan.cache)) {
+        // A warm run under a memory limit smaller than the file cannot keep it cached: its
+        // rounds finding it partly evicted is the point (the memory-limit sentence says so, and
+        // the resident column shows how much), not a warm run gone wrong.
+        const bool cannotStayWarm = plan.cache == CacheMode::Warm && plan.memoryLimit > 0 &&
+                                    context.reading.size > plan.memoryLimit;
+        if (auto off = cacheCondition(cell, plan.cache); off && !cannotStayWarm) {
             if (std::holds_alternative<NotCold>(off->what))
                 cell.status = CellStatus::NotCold;
             conditions.push_back(std::move(*off));

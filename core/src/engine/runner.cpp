@@ -72,7 +72,10 @@ public:
         sink_.onStarted(doc_);
         warnBeforeRounds();
         progress_.restartClock();
-        if (plan_.cache == CacheMode::Warm && !sweep_) {
+        // A memory-limited duration run starts from an empty cache (runInterleaved): warming
+        // the whole file first would only be evicted again.
+        const bool startsEvicted = plan_.durationSeconds > 0 && plan_.memoryLimit > 0;
+        if (plan_.cache == CacheMode::Warm && !sweep_ && !startsEvicted) {
             report("warming the page cache", "", {});
             if (auto st = cache_.warm(stop_); !st)
                 return st.error();
