@@ -2,6 +2,7 @@
 
 #include "chart_file.h"
 #include "chart_view.h"
+#include "file_dialogs.h"
 
 #include "readscope/documents.h"
 #include "readscope/report.h"
@@ -23,14 +24,16 @@ QString saveTextAtomically(const QString& path, const QByteArray& content) {
     QSaveFile file(path);
     if (!file.open(QIODevice::WriteOnly))
         return QString("Cannot write %1: %2").arg(path, file.errorString());
+    auto failed = [&path](const QString& why) {
+        return QString("Writing %1 failed: %2. Any previous file is unchanged.").arg(path, why);
+    };
     if (file.write(content) != content.size()) {
         const QString why = file.errorString();
         file.cancelWriting();
-        return QString("Writing %1 failed: %2. Any previous file is unchanged.").arg(path, why);
+        return failed(why);
     }
     if (!file.commit())
-        return QString("Writing %1 failed: %2. Any previous file is unchanged.")
-            .arg(path, file.errorString());
+        return failed(file.errorString());
     return {};
 }
 
@@ -65,7 +68,7 @@ QString saveChart(ChartView& chart, const QString& path) {
 QString saveReport(const ResultDocument& doc, ChartView& chart, const Comparison* comparison,
                    const QString& dir) {
     if (!QDir(dir).exists())
-        return QString("The folder %1 does not exist.").arg(dir);
+        return missingFolderText(dir);
     QString error = saveChart(chart, QDir(dir).filePath(ReportFiles::chart));
     const bool overTime = reportsOverTime(doc);
     if (error.isEmpty() && overTime)

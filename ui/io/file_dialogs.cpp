@@ -9,6 +9,10 @@
 
 namespace readscope::ui {
 
+QString missingFolderText(const QString& folder) {
+    return QString("The folder %1 does not exist.").arg(folder);
+}
+
 QString askResultsFile(QWidget* parent, const QString& title) {
     QSettings settings;
     const QString path =

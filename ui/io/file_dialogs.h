@@ -9,6 +9,8 @@ class QWidget;
 namespace readscope::ui {
 
 // A result document (JSON or CSV) to open, as results or as a baseline.
+// "The folder F does not exist." for a chosen folder that is gone.
+QString missingFolderText(const QString& folder);
 QString askResultsFile(QWidget* parent, const QString& title);
 // Where to write a file: suggestedName in the results folder used last; the suffix is added
 // when the name typed has none.

@@ -167,14 +167,12 @@ QString cellDetailsHtml(const Cell& c, const ResultDocument& doc) {
                         ? QString("minor %1, major %2")
                               .arg(m.minorFaultsPerMiB, 0, 'f', 1)
                               .arg(m.majorFaultsPerMiB, 0, 'f', 1)
-                        : QString("not counted (the system reports none at all, as Wine "
-                                  "does)"));
+                        : QString::fromStdString("not counted (" + faultsNotCountedNote() + ")"));
         html += row("System calls per MiB", QString::number(m.syscallsPerMiB, 'f', 1));
         if (const auto tlb = medianOfPresent(c, [](const Sample& x) { return x.tlbShootdowns; }))
-            html += row("TLB shootdowns",
-                        QString("%1 per round, median, machine-wide: every CPU and process while "
-                                "the round ran (/proc/interrupts), not this cell's alone")
-                            .arg(*tlb, 0, 'f', 0));
+            html += row("TLB shootdowns", QString("%1 per round, median, %2")
+                                              .arg(*tlb, 0, 'f', 0)
+                                              .arg(QString::fromStdString(tlbMachineWideNote())));
         const auto p50 = medianOfPresent(c, [](const Sample& x) { return x.latencyP50; });
         const auto p99 = medianOfPresent(c, [](const Sample& x) { return x.latencyP99; });
         auto micros = [](const std::optional<double>& v) {

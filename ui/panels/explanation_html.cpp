@@ -2,6 +2,7 @@
 
 #include "readscope/compare.h"
 #include "readscope/cost_model.h"
+#include "readscope/mark_notes.h"
 #include "readscope/strategy.h"
 #include "readscope/teaching.h"
 #include "readscope/units.h"
@@ -74,9 +75,9 @@ QString strategyHtml(const std::string& id, const ResultDocument& doc, const Slo
             if (const auto note = offsetTrapNote(*c, *band, pageSize); !note.empty())
                 placement << qs(note).toHtmlEscaped();
     }
-    html += "</table><p>* machine-wide: every CPU and process while the rounds ran "
-            "(/proc/interrupts), not this strategy's alone. Unmapping or evicting pages that "
-            "another CPU may still have in its TLB sends these interrupts.</p>";
+    html += "</table><p>* " + qs(tlbMachineWideNote()).toHtmlEscaped() +
+            ". Unmapping or evicting pages that another CPU may still have in its TLB sends "
+            "these interrupts.</p>";
     const auto fits = fitCosts(doc);
     for (const auto& fit : fits) {
         if (fit.strategy != id)
@@ -100,8 +101,8 @@ QString strategyHtml(const std::string& id, const ResultDocument& doc, const Slo
             html += "<p>" + qs(seekCheckSentence(*check)).toHtmlEscaped() + "</p>";
     }
     if (!faults)
-        html += "<p>n/c: page faults were not counted on the system this was measured on (it "
-                "reports none at all, as Wine does).</p>";
+        html += "<p>n/c: page faults were not counted on the system this was measured on (" +
+                qs(faultsNotCountedNote()).toHtmlEscaped() + ").</p>";
     if (!placement.isEmpty())
         html += "<h4>Where the buffers landed</h4><ul><li>" + placement.join("</li><li>") +
                 "</li></ul>";

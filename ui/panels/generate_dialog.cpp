@@ -1,5 +1,7 @@
 #include "generate_dialog.h"
 
+#include "file_dialogs.h"
+
 #include "readscope/generator.h"
 #include "readscope/units.h"
 
@@ -93,8 +95,7 @@ QString generateTestFile(QWidget* parent, const QString& suggestedFolder) {
             return;
         }
         if (!QDir(folder->text()).exists()) {
-            QMessageBox::warning(&dialog, "Folder",
-                                 QString("The folder %1 does not exist.").arg(folder->text()));
+            QMessageBox::warning(&dialog, "Folder", missingFolderText(folder->text()));
             return;
         }
         dialog.accept();

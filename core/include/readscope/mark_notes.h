@@ -25,5 +25,10 @@ std::string consumeNote(Consume consume);
 // The device limit line: "the device limit, the fastest of this file's large sequential reads"
 // (the faster of its large direct reads, with direct I/O).
 std::string deviceLimitLineNote(CacheMode cache);
+// What a TLB shootdown count covers: "machine-wide: every CPU and process while the rounds ran
+// (/proc/interrupts), not these rounds' reads alone"
+std::string tlbMachineWideNote();
+// Why page faults may read as none: "the system reports none at all, as Wine does"
+std::string faultsNotCountedNote();
 
 } // namespace readscope

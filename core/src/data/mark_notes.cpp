@@ -35,4 +35,11 @@ std::string deviceLimitLineNote(CacheMode cache) {
                : "the device limit, the fastest of this file's large sequential reads";
 }
 
+std::string tlbMachineWideNote() {
+    return "machine-wide: every CPU and process while the rounds ran (/proc/interrupts), not "
+           "these rounds' reads alone";
+}
+
+std::string faultsNotCountedNote() { return "the system reports none at all, as Wine does"; }
+
 } // namespace readscope
