@@ -193,6 +193,12 @@ int sweepListCount(const Plan& plan);
 std::string queueDepthSweepExclusion(std::string_view strategy);
 // Whether the run reads copies of several sizes whole (the whole pattern with file sizes).
 bool wholeFileSweep(const Plan& plan);
+// A memory-limited duration run starts from an empty cache, so that its rounds show the cache
+// filling and then full (a warm one is not warmed first).
+bool startsEvicted(const Plan& plan);
+// A warm run under a memory limit smaller than the file cannot keep it cached: its rounds find
+// it partly evicted by design, which is no "not warm" condition but what its outputs say.
+bool warmCannotHold(const Plan& plan, std::uint64_t fileSize);
 // A list of sizes given with the whole pattern names file sizes (each a copy of the target's
 // first bytes): moves plan.sizes to plan.fileSizes, leaving the default range sizes. Other
 // patterns are left as they are. The CLI's --sizes and a lesson's "sizes" both mean this.

@@ -241,12 +241,11 @@ MeasuredCost measuredCost(const Cell& c) {
         mib > 0 ? medianOverRounds(c, [](const Sample& s) { return s.minorFaults; }) / mib : 0;
     m.majorFaultsPerMiB =
         mib > 0 ? medianOverRounds(c, [](const Sample& s) { return s.majorFaults; }) / mib : 0;
-    std::vector<double> tlb;
-    for (const auto& s : c.samples)
-        if (s.tlbShootdowns && s.bytes > 0)
-            tlb.push_back(*s.tlbShootdowns / (double(s.bytes) / (1 << 20)));
-    if (!tlb.empty())
-        m.tlbShootdownsPerMiB = median(tlb);
+    m.tlbShootdownsPerMiB = medianOfPresent(c, [](const Sample& s) -> std::optional<double> {
+        if (!s.tlbShootdowns || s.bytes <= 0)
+            return std::nullopt;
+        return *s.tlbShootdowns / (double(s.bytes) / (1 << 20));
+    });
     if (const auto cpu = cpuMsPerGB(c)) {
         m.userMsPerGB = cpu->userMs;
         m.systemMsPerGB = cpu->systemMs;

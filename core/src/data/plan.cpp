@@ -202,6 +202,12 @@ bool wholeFileSweep(const Plan& plan) {
     return plan.pattern == Pattern::Whole && !plan.fileSizes.empty();
 }
 
+bool startsEvicted(const Plan& plan) { return plan.durationSeconds > 0 && plan.memoryLimit > 0; }
+
+bool warmCannotHold(const Plan& plan, std::uint64_t fileSize) {
+    return plan.cache == CacheMode::Warm && plan.memoryLimit > 0 && fileSize > plan.memoryLimit;
+}
+
 void takeSizesAsFileSizes(Plan& plan) {
     if (plan.pattern == Pattern::Whole)
         plan.fileSizes = std::exchange(plan.sizes, Plan{}.sizes);

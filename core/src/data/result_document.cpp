@@ -440,7 +440,7 @@ std::string memoryLimitSentence(const ResultDocument& doc) {
     std::string out =
         fmt::format("Under a memory limit of {}, the file's page cache included ({}).",
                     formatSize(doc.memoryLimit->bytes), doc.memoryLimit->how);
-    if (doc.plan.cache == CacheMode::Warm && doc.fileSize > doc.memoryLimit->bytes)
+    if (warmCannotHold(doc.plan, doc.fileSize))
         out += fmt::format(" The file ({}) is larger, so this warm run cannot keep it cached: "
                            "the resident column shows how much of its ranges each round found "
                            "cached.",

@@ -32,12 +32,10 @@ bool finishWithConditions(Cell& cell, const FinishedCellContext& context) {
         if (plan.precision > 0 && !context.sweep && !meetsPrecision(cell, plan.precision))
             conditions.push_back({PrecisionNotMet{plan.precision, cell.summary.uncertainty(),
                                                   measured, context.stopped}});
-        // A warm run under a memory limit smaller than the file cannot keep it cached: its
-        // rounds finding it partly evicted is the point (the memory-limit sentence says so, and
-        // the resident column shows how much), not a warm run gone wrong.
-        const bool cannotStayWarm = plan.cache == CacheMode::Warm && plan.memoryLimit > 0 &&
-                                    context.reading.size > plan.memoryLimit;
-        if (auto off = cacheCondition(cell, plan.cache); off && !cannotStayWarm) {
+        // Under a memory limit smaller than the file, a warm run finding it partly evicted is
+        // the point (memoryLimitSentence says so), not a warm run gone wrong.
+        if (auto off = cacheCondition(cell, plan.cache);
+            off && !warmCannotHold(plan, context.reading.size)) {
             if (std::holds_alternative<NotCold>(off->what))
                 cell.status = CellStatus::NotCold;
             conditions.push_back(std::move(*off));

@@ -72,10 +72,8 @@ public:
         sink_.onStarted(doc_);
         warnBeforeRounds();
         progress_.restartClock();
-        // A memory-limited duration run starts from an empty cache (runInterleaved): warming
-        // the whole file first would only be evicted again.
-        const bool startsEvicted = plan_.durationSeconds > 0 && plan_.memoryLimit > 0;
-        if (plan_.cache == CacheMode::Warm && !sweep_ && !startsEvicted) {
+        // A run that starts evicted (runInterleaved) is not warmed: it would only be evicted.
+        if (plan_.cache == CacheMode::Warm && !sweep_ && !startsEvicted(plan_)) {
             report("warming the page cache", "", {});
             if (auto st = cache_.warm(stop_); !st)
                 return st.error();
@@ -200,7 +198,7 @@ private:
         }
         // Under a memory limit, a duration run's rounds start from an empty cache (the set-up
         // filled it), so that its time series shows the cache filling and then full.
-        if (plan_.durationSeconds > 0 && plan_.memoryLimit)
+        if (startsEvicted(plan_))
             cache_.evictAll();
         Scheduler scheduler(plan_, runs.size(), progress_.started());
         if (scheduler.planned([&](std::size_t k, int r) { return measureRound(runs[k], r); }) ==
