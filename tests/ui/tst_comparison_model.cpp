@@ -105,8 +105,8 @@ private slots:
         QVERIFY(c.commonShift);
         QVERIFY(!c.onlyInBaseline.empty());
         for (const auto& note : comparisonNotes(c))
-            QVERIFY2(notes->text().contains(QString::fromStdString(note).toHtmlEscaped()),
-                     qPrintable(QString::fromStdString(note) + "\n---\n" + notes->text()));
+            QVERIFY2(notes->text().contains(QString::fromStdString(note.text).toHtmlEscaped()),
+                     qPrintable(QString::fromStdString(note.text) + "\n---\n" + notes->text()));
     }
 };
 

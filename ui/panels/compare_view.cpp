@@ -107,8 +107,8 @@ void CompareView::recompute() {
     if (!comparison_.cells.empty() || !comparison_.onlyInBaseline.empty() ||
         !comparison_.onlyInCurrent.empty())
         for (const auto& note : comparisonNotes(comparison_)) {
-            const QString text = QString::fromStdString(note).toHtmlEscaped();
-            notes << (note.starts_with("Warning") ? "<b>" + text + "</b>" : text);
+            const QString text = QString::fromStdString(note.text).toHtmlEscaped();
+            notes << (note.warning ? "<b>" + text + "</b>" : text);
         }
     notes_->setText(notes.join("<br>"));
     notes_->setVisible(!notes.isEmpty());

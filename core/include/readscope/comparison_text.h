@@ -13,8 +13,12 @@ std::string verdictText(const ChangeEstimate& e);
 std::string comparisonMethod(const Comparison& c);
 // Every sentence under a comparison's rows, in order: its method, the cells only one run has,
 // how the runs differ, and a shift every row shares. The Compare tab, the Markdown and the
-// terminal all say these.
-std::vector<std::string> comparisonNotes(const Comparison& c);
+// terminal all say these; a warning (the runs differ) is the one the tab makes stand out.
+struct ComparisonNote {
+    std::string text;
+    bool warning = false;
+};
+std::vector<ComparisonNote> comparisonNotes(const Comparison& c);
 
 // One comparison row as text, the same in the Compare tab, the Markdown and the terminal:
 // "pread-uninit vs pread-zerofill", "64 KiB", "4.19", "4.30", "+2.6%", "+1.0% … +4.1%",

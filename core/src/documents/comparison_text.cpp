@@ -22,22 +22,23 @@ std::string interval(const ChangeEstimate& e) {
 
 } // namespace
 
-std::vector<std::string> comparisonNotes(const Comparison& c) {
-    std::vector<std::string> out{comparisonMethod(c)};
+std::vector<ComparisonNote> comparisonNotes(const Comparison& c) {
+    std::vector<ComparisonNote> out{{comparisonMethod(c)}};
     if (!c.onlyInBaseline.empty())
-        out.push_back(fmt::format("Only in the baseline: {}.", fmt::join(c.onlyInBaseline, ", ")));
+        out.push_back(
+            {fmt::format("Only in the baseline: {}.", fmt::join(c.onlyInBaseline, ", "))});
     if (!c.onlyInCurrent.empty())
         out.push_back(
-            fmt::format("Only in the current run: {}.", fmt::join(c.onlyInCurrent, ", ")));
+            {fmt::format("Only in the current run: {}.", fmt::join(c.onlyInCurrent, ", "))});
     if (!c.differences.empty())
         out.push_back(
-            fmt::format("Warning: the runs differ in {}.", fmt::join(c.differences, "; ")));
+            {fmt::format("Warning: the runs differ in {}.", fmt::join(c.differences, "; ")), true});
     if (c.commonShift)
-        out.push_back(fmt::format("Every row moved the same way (median {:+.1f}%): the machine's "
-                                  "speed changing between the runs moves every cell alike, and "
-                                  "so does a change that affects every strategy; these two runs "
-                                  "cannot tell the two apart.",
-                                  *c.commonShift * 100));
+        out.push_back({fmt::format("Every row moved the same way (median {:+.1f}%): the machine's "
+                                   "speed changing between the runs moves every cell alike, and "
+                                   "so does a change that affects every strategy; these two runs "
+                                   "cannot tell the two apart.",
+                                   *c.commonShift * 100)});
     return out;
 }
 
@@ -52,7 +53,7 @@ std::string pText(const ChangeEstimate& e) {
 std::string footer(const Comparison& c) {
     std::string out = "\n";
     for (const auto& note : comparisonNotes(c))
-        out += note + "\n";
+        out += note.text + "\n";
     return out;
 }
 
