@@ -61,9 +61,8 @@ Command addDriftCommand(CLI::App& root) {
         "changed\n(5 or 6, some minutes apart, are better). From how far a cell's median moves "
         "from run to run\n(its spread, pooled over the cells) comes this machine's drift between "
         "runs: a change that\nrarely happens with nothing changed (it says how rarely). It is "
-        "kept, "
-        "and compare then calls a change\nbetween two runs of this machine only when it is "
-        "larger.");
+        "kept, and compare\nthen calls a change between two runs of this machine only when it "
+        "is larger.");
     command->footer("Exit codes: 0 measured (and kept), 1 it could not be kept, 2 a usage error "
                     "or documents that do not match.");
     addPositionals(*command, "RUN", [o](const std::vector<std::string>& files) {

@@ -20,8 +20,6 @@ QString sizeListText(const std::vector<std::uint64_t>& sizes) {
     return parts.join(",");
 }
 
-QString cacheSentence(CacheMode mode) { return QString::fromStdString(cacheHelp(mode)); }
-
 QString helpTip(const std::string& help) {
     return "<p>" + QString::fromStdString(help).toHtmlEscaped().replace("\n", "<br>") + "</p>";
 }

@@ -17,8 +17,6 @@ namespace readscope::ui {
 
 // "16K,64K,1M": a size list as the sizes field takes it.
 QString sizeListText(const std::vector<std::uint64_t>& sizes);
-// What a cache mode does, in a sentence under the cache field.
-QString cacheSentence(CacheMode mode);
 // A setting's help from the core (plan_help.h) as a tooltip: rich text, so that it wraps, each
 // part on a line of its own.
 QString helpTip(const std::string& help);

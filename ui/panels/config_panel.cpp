@@ -268,7 +268,7 @@ void ConfigPanel::showInspecting() {
 }
 
 void ConfigPanel::updateCacheText() {
-    QString text = cacheSentence(CacheMode(cache_->currentData().toInt()));
+    QString text = QString::fromStdString(cacheHelp(CacheMode(cache_->currentData().toInt())));
     if (status_ && CacheMode(cache_->currentData().toInt()) != CacheMode::Direct)
         text += status_->probe.residencyVerifiable ? " Residency is checked before every round."
                 : status_->probe.residencyByNowait

@@ -19,9 +19,8 @@ std::string notColdNote() { return "not cold: the file stayed in the page cache"
 std::string copyCeilingNote() { return "a strategy that copies cannot pass"; }
 
 std::string onePerPageNote() {
-    return "consume minimal: in-place mappings touched 1 byte/page, the others had every byte in a "
-           "buffer: not "
-           "comparable";
+    return "consume minimal: in-place mappings touched 1 byte/page, the others had every byte in "
+           "a buffer: not comparable";
 }
 
 std::string consumeNote(Consume consume) {
