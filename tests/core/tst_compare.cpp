@@ -50,6 +50,24 @@ Samples scaled(const Samples& s, double f) {
 class TestCompare : public QObject {
     Q_OBJECT
 private slots:
+    // Holm's step-down: the k-th smallest of m times (m - k), never below the one before it,
+    // at most 1, each back in its own place.
+    void holmAdjustsInPlace() {
+        double a = 0.01, b = 0.04, c = 0.03, d = 0.5, e = 0.4;
+        std::vector<double*> ps{&a, &b, &c, &d, &e};
+        holmAdjust(ps);
+        QCOMPARE(a, 0.05);
+        QCOMPARE(c, 0.12);
+        QCOMPARE(b, 0.12); // 0.04 x 3 = 0.12, not below 0.03 x 4
+        QCOMPARE(e, 0.8);
+        QCOMPARE(d, 0.8); // 0.5 x 1, raised to the one before it
+        double big = 0.6, bigger = 0.7;
+        std::vector<double*> capped{&big, &bigger};
+        holmAdjust(capped);
+        QCOMPARE(big, 1.0);
+        QCOMPARE(bigger, 1.0);
+    }
+
     void mannWhitneyKnownValue() {
         // Exact two-sided p values, as R's wilcox.test(a, b, exact = TRUE) gives them without
         // ties; with ties, the exact permutation distribution of the average ranks (counted

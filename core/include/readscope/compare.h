@@ -56,6 +56,9 @@ ChangeEstimate estimatePairedChange(std::span<const std::pair<double, double>> p
                                     double noiseThreshold = kDefaultNoiseThreshold,
                                     std::uint64_t seed = 1);
 double signedRankPValue(std::span<const double> differences);
+// Holm's step-down adjustment of a family of p values, in place: the k-th smallest (from 0)
+// times (m - k), never below the one before it, at most 1.
+void holmAdjust(std::span<double* const> pValues);
 
 struct CellComparison {
     std::string strategy;         // current side's strategy

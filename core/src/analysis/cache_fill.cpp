@@ -19,20 +19,6 @@ constexpr double kFitShare = 0.95;
 
 std::string pct(double change) { return fmt::format("{:+.0f}%", change * 100); }
 
-// Holm's step-down adjustment, in place.
-void holm(std::vector<StrategyAcrossFill>& s) {
-    std::vector<std::size_t> order(s.size());
-    for (std::size_t i = 0; i < s.size(); ++i)
-        order[i] = i;
-    std::sort(order.begin(), order.end(), [&](auto a, auto b) { return s[a].p < s[b].p; });
-    double running = 0;
-    for (std::size_t k = 0; k < order.size(); ++k) {
-        auto& x = s[order[k]];
-        running = std::max(running, std::min(1.0, x.p * double(order.size() - k)));
-        x.p = running;
-    }
-}
-
 std::string sideText(const StrategyAcrossFill& s) {
     const std::string interval =
         s.ciLow && s.ciHigh ? fmt::format(", 95% interval {} to {}", pct(*s.ciLow), pct(*s.ciHigh))
@@ -118,7 +104,10 @@ std::optional<CacheFillVerdict> judgeCacheFill(const ResultDocument& doc,
         s.ciHigh = estimate.ciHigh;
         v.strategies.push_back(s);
     }
-    holm(v.strategies);
+    std::vector<double*> ps;
+    for (auto& s : v.strategies)
+        ps.push_back(&s.p);
+    holmAdjust(ps); // over the strategies
     for (auto& s : v.strategies)
         s.fell = s.p < 0.05 && s.change < -kTieChange;
     // Not surely fallen is not yet held: only an interval that leaves no room for a fall of

@@ -29,16 +29,10 @@ void adjustForManyTests(Comparison& c) {
     c.tests = tested.size();
     const bool adjusted = tested.size() >= 2;
     if (adjusted) {
-        std::sort(tested.begin(), tested.end(),
-                  [](const ChangeEstimate* a, const ChangeEstimate* b) {
-                      return *a->pValue < *b->pValue;
-                  });
-        const double m = double(tested.size());
-        double running = 0;
-        for (std::size_t i = 0; i < tested.size(); ++i) {
-            running = std::max(running, std::min(1.0, (m - double(i)) * *tested[i]->pValue));
-            tested[i]->pValue = running;
-        }
+        std::vector<double*> ps;
+        for (auto* e : tested)
+            ps.push_back(&*e->pValue);
+        holmAdjust(ps);
     }
     // Every verdict again, one test or many: the drift floor holds on the logarithm and names
     // whose drift it is, which the first estimate (a plain threshold) did not.

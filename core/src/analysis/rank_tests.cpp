@@ -244,4 +244,15 @@ ChangeEstimate estimatePairedChange(std::span<const std::pair<double, double>> p
     return e;
 }
 
+void holmAdjust(std::span<double* const> pValues) {
+    std::vector<double*> order(pValues.begin(), pValues.end());
+    std::sort(order.begin(), order.end(), [](const double* a, const double* b) { return *a < *b; });
+    const double m = double(order.size());
+    double running = 0;
+    for (std::size_t k = 0; k < order.size(); ++k) {
+        running = std::max(running, std::min(1.0, (m - double(k)) * *order[k]));
+        *order[k] = running;
+    }
+}
+
 } // namespace readscope
