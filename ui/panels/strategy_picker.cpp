@@ -2,8 +2,6 @@
 
 #include "readscope/strategy.h"
 
-#include <optional>
-
 #include <QHeaderView>
 
 namespace readscope::ui {
@@ -70,21 +68,20 @@ std::vector<std::string> StrategyPicker::checkedIds() const {
 }
 
 // Both say the selection changed once, after the items: the blocker (one signal per item
-// otherwise) is let go first, or the signal would be blocked too.
+// otherwise) is lifted first, or the signal would be blocked too.
 void StrategyPicker::setChecked(const std::vector<std::string>& ids) {
-    {
-        const QSignalBlocker blocker(this);
-        for (const StrategyInfo* s : offeredStrategies())
-            if (auto* item = itemFor(qs(s->id)))
-                item->setCheckState(0, std::find(ids.begin(), ids.end(), s->id) != ids.end()
-                                           ? Qt::Checked
-                                           : Qt::Unchecked);
-    }
+    QSignalBlocker blocker(this);
+    for (const StrategyInfo* s : offeredStrategies())
+        if (auto* item = itemFor(qs(s->id)))
+            item->setCheckState(0, std::find(ids.begin(), ids.end(), s->id) != ids.end()
+                                       ? Qt::Checked
+                                       : Qt::Unchecked);
+    blocker.unblock();
     emit selectionChanged();
 }
 
 void StrategyPicker::setAvailability(const FileProbe* probe) {
-    std::optional<QSignalBlocker> blocker(this);
+    QSignalBlocker blocker(this);
     for (const StrategyInfo* strategy : offeredStrategies()) {
         const StrategyInfo& s = *strategy;
         auto* item = itemFor(qs(s.id));
@@ -97,7 +94,7 @@ void StrategyPicker::setAvailability(const FileProbe* probe) {
                                               .arg(qs(s.name), QString::fromStdString(a.reason)));
         item->setToolTip(1, item->toolTip(0));
     }
-    blocker.reset();
+    blocker.unblock();
     emit selectionChanged();
 }
 
