@@ -47,7 +47,7 @@ std::size_t Calibrator::calibrate(Lane& lane, const SweepPoint& point,
         if (plan_.cache == CacheMode::Cold)
             cache_.prepare(prefix, lanes_);
         const auto parts = splitRanges({prefix.begin(), prefix.end()}, threads);
-        auto result = runRound(lane.readers, parts, mode, point.rangeBytes, stop_);
+        auto result = runRound(*lane.workers, lane.readers, parts, mode, point.rangeBytes, stop_);
         if (!result)
             return all; // its rounds will fail the same way, and say why
         if (result->stopped)
@@ -58,7 +58,8 @@ std::size_t Calibrator::calibrate(Lane& lane, const SweepPoint& point,
         if (seconds >= target / 2) {
             // The growing reads paid first-touch costs (a kept mapping's faults, heap growth)
             // on their new ranges: fit from a second, warm read of this prefix.
-            auto again = runRound(lane.readers, parts, mode, point.rangeBytes, stop_);
+            auto again =
+                runRound(*lane.workers, lane.readers, parts, mode, point.rangeBytes, stop_);
             if (!again)
                 return all;
             if (again->stopped)

@@ -1,6 +1,7 @@
 #pragma once
 // A lane: one strategy of the run, with a reader per worker of the point with the most threads
 // (a point uses its first N), or why it cannot run. Private to the engine.
+#include "lane_workers.h"
 #include "readscope/plan.h"
 #include "readscope/probe.h"
 #include "readscope/reader.h"
@@ -18,6 +19,8 @@ struct Lane {
     const StrategyInfo* info = nullptr;
     std::string unavailable; // reason; empty when it runs
     std::vector<std::unique_ptr<RangeReader>> readers;
+    std::unique_ptr<LaneWorkers> workers =
+        std::make_unique<LaneWorkers>(); // read on, round after round
 };
 
 // One lane per plan strategy, in the plan's order: unavailable where the strategy cannot read

@@ -1,7 +1,5 @@
 #include "round.h"
 
-#include "start_gate.h"
-
 #include "clock.h"
 #include "platform.h"
 #include "readscope/stats.h"
@@ -9,7 +7,6 @@
 #include <algorithm>
 #include <chrono>
 #include <optional>
-#include <thread>
 
 namespace readscope {
 
@@ -32,7 +29,7 @@ void work(RangeReader& reader, const std::vector<Range>& ranges, ConsumeMode mod
 
 } // namespace
 
-Result<RoundResult> runRound(std::vector<std::unique_ptr<RangeReader>>& readers,
+Result<RoundResult> runRound(LaneWorkers& lane, std::vector<std::unique_ptr<RangeReader>>& readers,
                              const std::vector<std::vector<Range>>& parts, ConsumeMode mode,
                              std::uint64_t rangeBytes, std::stop_token stop) {
     const std::size_t workers = parts.size();
@@ -57,21 +54,8 @@ Result<RoundResult> runRound(std::vector<std::unique_ptr<RangeReader>>& readers,
     const auto windowStart = Clock::now();
     const double startedAt =
         std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
-    if (workers == 1) {
-        work(*readers[0], parts[0], mode, stop, results[0]);
-    } else {
-        // Threads are started first and released together, so thread creation is not timed.
-        StartGate gate(workers);
-        std::vector<std::jthread> threads;
-        threads.reserve(workers);
-        for (std::size_t w = 0; w < workers; ++w)
-            threads.emplace_back([&, w] {
-                gate.arriveAndWait();
-                work(*readers[w], parts[w], mode, stop, results[w]);
-            });
-        gate.openWhenAllArrived();
-        threads.clear(); // joins
-    }
+    // On the lane's own threads (lane_workers.h says why), released together.
+    lane.run(workers, [&](std::size_t w) { work(*readers[w], parts[w], mode, stop, results[w]); });
 
     RoundResult out;
     Clock::time_point first = results[0].start, last = results[0].end;

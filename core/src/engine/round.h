@@ -1,6 +1,7 @@
 #pragma once
 // One timed round of one strategy: every worker reads its share of the ranges; wall time runs
 // from the first worker's start to the last one's end. Private to the core.
+#include "lane_workers.h"
 #include "readscope/reader.h"
 #include "readscope/result_document.h"
 
@@ -18,8 +19,9 @@ struct RoundResult {
     bool stopped = false;
 };
 
-// Each reader is prepared (untimed) for rangeBytes before the round and released after it.
-Result<RoundResult> runRound(std::vector<std::unique_ptr<RangeReader>>& readers,
+// Each reader is prepared (untimed) for rangeBytes before the round and released after it;
+// worker w reads with readers[w] on the lane's thread w.
+Result<RoundResult> runRound(LaneWorkers& lane, std::vector<std::unique_ptr<RangeReader>>& readers,
                              const std::vector<std::vector<Range>>& parts, ConsumeMode mode,
                              std::uint64_t rangeBytes, std::stop_token stop);
 

@@ -393,8 +393,8 @@ private:
             onward.count ? std::span<const Range>(window)
                          : std::span<const Range>(run.ranges).first(prefix.count);
         const Residency residency = cache_.prepare(ranges, lanes_);
-        auto result =
-            runRound(lane.readers, prefix.parts, consumeMode(plan_), cell.rangeBytes, stop_);
+        auto result = runRound(*lane.workers, lane.readers, prefix.parts, consumeMode(plan_),
+                               cell.rangeBytes, stop_);
         if (!result) {
             fail(cell, result.error().message);
             return RoundEnd::Failed;
