@@ -7,7 +7,7 @@
 # (--consume minimal), so the read is what is timed. A benchmark, not a test: the figures
 # move with the machine's load.
 #   scripts/bench-runtimes.sh [SIZES] [ROUNDS] [TURNS]   SIZES default 128,1K,8K,64K,512K,2M,8M,32M,
-#   3 readscope rounds per turn, 7 turns
+#   3 readscope rounds per turn, 11 turns
 set -euo pipefail
 cd "$(dirname "$0")/.."
 sizes=${1:-128,1K,8K,64K,512K,2M,8M,32M}
@@ -34,54 +34,89 @@ done
 # process skips glibc's arena lock and the kernel's file reference counts, which measured 8-10%
 # per file here at 128 B and 64 KiB (paired, 15 runs each).
 # This machine's speed drifts by tens of percent between runs a minute apart, so the two
-# sides are timed in turns: each turn runs Rust's loop (each file repeated for about 50 ms,
-# both modes) and then readscope (3 rounds), and the ratio is taken within each turn; the
-# table shows the median over the turns, and the spread of the turns' ratios.
-turns=${3:-7}
+# sides are timed in pairs, back to back: for each mode and file, Rust's loop (the file
+# repeated for about 50 ms) and readscope on that one strategy and size (ROUNDS rounds), in
+# turns, the order swapped every turn so drift favours neither side. Each side is a process
+# of its own that reads one file size in one way, so neither's allocator carries the history
+# of other sizes. The ratio is taken within each pair.
+turns=${3:-11}
 for ((turn = 1; turn <= turns; turn++)); do
     for mode in fs-read read-to-end; do
         for f in "${files[@]}"; do
             bytes=$(stat -c %s "$f")
             reps=$(( 50000000 / (bytes + 20000) + 5 ))
-            "$work/rust_read" --thread "$mode" "$reps" "$f" 2>/dev/null | sed "s/^/$turn $mode /"
+            rust() { "$work/rust_read" --thread "$mode" "$reps" "$f" 2>/dev/null |
+                         sed "s/^/$turn $mode /" >>"$work/rust.txt"; }
+            ours() { "$cli" run "$work/big.bin" --pattern whole --sizes "$bytes" \
+                         --strategies "rust-$mode" --rounds "$rounds" --consume minimal --quiet \
+                         --json "$work/readscope-$turn-$mode-$bytes.json" >/dev/null; }
+            if ((turn % 2)); then rust; ours; else ours; rust; fi
         done
-    done >>"$work/rust.txt"
-    "$cli" run "$work/big.bin" --pattern whole --sizes "$sizes" \
-        --strategies rust-fs-read,rust-read-to-end --rounds "$rounds" --consume minimal --quiet \
-        --json "$work/readscope$turn.json" >/dev/null
+    done
 done
 python3 - "$work" "$turns" <<'PY'
-import json, statistics, sys, os
+import glob, json, math, os, statistics, sys
 work, turns = sys.argv[1], int(sys.argv[2])
 rust, ours = {}, {}
 for line in open(os.path.join(work, "rust.txt")):
     turn, mode, path, ns = line.split()
     rust[(int(turn), mode, os.path.getsize(path))] = float(ns)
-for turn in range(1, turns + 1):
-    for c in json.load(open(os.path.join(work, f"readscope{turn}.json")))["cells"]:
-        mode = "fs-read" if c["strategy"] == "rust-fs-read" else "read-to-end"
+for name in glob.glob(os.path.join(work, "readscope-*.json")):
+    turn = int(os.path.basename(name).split("-")[1])
+    for c in json.load(open(name))["cells"]:
+        mode = c["strategy"].removeprefix("rust-")
         ours[(turn, mode, c["range_bytes"])] = c["range_bytes"] / c["summary"]["median_gbps"]
+
+def median_interval(xs):
+    """The widest pair of order statistics (k-th lowest, k-th highest) that holds the true
+    median with probability 95% or more, and that probability (exact, binomial)."""
+    xs, n = sorted(xs), len(xs)
+    best = None
+    for k in range(1, n // 2 + 1):
+        cover = 1 - 2 * sum(math.comb(n, i) for i in range(k)) / 2 ** n
+        if cover < 0.95:
+            break
+        best = (xs[k - 1], xs[n - k], cover)
+    return best  # None: too few turns for 95%
+
 sizes = sorted({k[2] for k in ours})
 med = statistics.median
-print(f"{turns} turns; ns per file, medians over the turns; ratio = readscope / Rust within a turn, "
-      "median [lowest, highest]")
+print(f"{turns} turns; ns per file, medians over the turns; ratio = readscope / Rust within a "
+      "pair, median [interval]")
 print(f"{'file size':>10} | {'fs::read Rust':>13} {'readscope':>9} {'ratio':>18} | "
       f"{'read_to_end Rust':>16} {'readscope':>9} {'ratio':>18} | {'grow/prealloc Rust':>18} {'readscope':>9}")
-worst, same = 0, True
+inside, outside, unsure, coverage = [], [], [], None
+same = True
 for size in sizes:
     row, cost = [], {}
     for mode in ("fs-read", "read-to-end"):
         r = [rust[(t, mode, size)] for t in range(1, turns + 1)]
         o = [ours[(t, mode, size)] for t in range(1, turns + 1)]
-        ratios = sorted(b / a for a, b in zip(r, o))
-        worst = max(worst, abs(med(ratios) - 1))
+        ratios = [b / a for a, b in zip(r, o)]
+        ci = median_interval(ratios)
+        label = f"{mode} {size} B"
+        if ci is None:
+            unsure.append(label)
+            text = "[too few turns]"
+        else:
+            lo, hi, coverage = ci
+            (inside if lo >= 0.9 and hi <= 1.1 else outside if lo > 1.1 or hi < 0.9 else unsure).append(label)
+            text = f"[{lo:.2f}, {hi:.2f}]"
         cost[mode] = (med(r), med(o))
         row.append(f"{med(r):>{13 if mode == 'fs-read' else 16}.0f} {med(o):>9.0f} "
-                   f"{med(ratios):>5.2f} [{ratios[0]:.2f}, {ratios[-1]:.2f}]")
+                   f"{med(ratios):>5.2f} {text:>12}")
     rg = cost["read-to-end"][0] / cost["fs-read"][0]
     og = cost["read-to-end"][1] / cost["fs-read"][1]
     same &= (rg > 1) == (og > 1)
     print(f"{size:>10} | {row[0]} | {row[1]} | {rg:>18.2f} {og:>9.2f}")
-print(f"\nlargest gap of a median ratio to 1: {worst * 100:.0f}% (goal: within 10%); "
-      f"the same winner at every size: {'yes' if same else 'no'}")
+print()
+if coverage is not None:
+    print(f"Intervals: order statistics of the pairs' ratios that hold their median with "
+          f"{coverage * 100:.1f}% probability.")
+print(f"Within 10% (the whole interval inside 0.90-1.10): {len(inside)} of {len(inside) + len(outside) + len(unsure)}.")
+if outside:
+    print("Not within 10% (the whole interval outside): " + ", ".join(outside) + ".")
+if unsure:
+    print("Cannot tell (the interval crosses 0.90 or 1.10; more turns narrow it): " + ", ".join(unsure) + ".")
+print(f"The same winner of the pair at every size: {'yes' if same else 'no'}.")
 PY
