@@ -24,8 +24,16 @@ ResultDocument sampleDocument() {
     doc.plan.rounds = 3;
     doc.plan.cache = CacheMode::Cold;
     doc.fileSize = 64 << 20;
-    doc.system = {"Test CPU", 8,    "Linux 6.1", "ext4", 4096, "0.1.0", "2026-11-30T12:00:00Z",
-                  "Linux",    false};
+    doc.system = {"Test CPU",
+                  8,
+                  "Linux 6.1",
+                  "ext4",
+                  4096,
+                  "0.1.0",
+                  "2026-11-30T12:00:00Z",
+                  "Linux",
+                  false,
+                  CpuCaches{48 << 10, 2 << 20, 0}};
     for (const char* id : {"pread-zerofill", "pread-uninit"})
         for (std::uint64_t size : {65536ull, 1ull << 20}) {
             Cell c;
@@ -78,7 +86,8 @@ private slots:
         QCOMPARE(back->plan.file, doc.plan.file);
         QCOMPARE(testing::name(back->plan.cache), testing::name(CacheMode::Cold));
         QCOMPARE(back->system.cpuModel, doc.system.cpuModel);
-        QCOMPARE(back->system.faultsCounted, false); // "not counted" survives
+        QCOMPARE(back->system.faultsCounted, false);       // "not counted" survives
+        QVERIFY(back->system.caches == doc.system.caches); // L3 unknown stays unknown
         // Documents written before the field existed counted their faults.
         std::string older = toJson(doc);
         const auto at = older.find("\"faults_counted\"");

@@ -1,7 +1,15 @@
 #pragma once
+#include <cstdint>
 #include <string>
 
 namespace readscope {
+
+// The CPU's data caches as the system reports them, in bytes; 0 where it does not say. L1d and
+// L2 are one core's; L3 is what its cores share.
+struct CpuCaches {
+    std::uint64_t l1d = 0, l2 = 0, l3 = 0;
+    bool operator==(const CpuCaches&) const = default;
+};
 
 struct SystemInfo {
     std::string cpuModel;
@@ -13,9 +21,12 @@ struct SystemInfo {
     std::string date;          // ISO 8601, UTC
     std::string os;            // "Linux", "Windows", "macOS"
     bool faultsCounted = true; // false where the system keeps no page-fault count (Wine)
+    CpuCaches caches;
 };
 
 SystemInfo collectSystemInfo(const std::string& filesystem);
+// "L1d 48 KiB, L2 2 MiB, L3 260 MiB" (the levels known); "" when none is.
+std::string cachesText(const CpuCaches& caches);
 // Now, as ISO 8601 in UTC: "2026-12-02T00:41:07Z".
 std::string utcTimestamp();
 std::string toolVersion();

@@ -109,7 +109,9 @@ json systemJson(const SystemInfo& s) {
             {"page_size", s.pageSize},
             {"tool_version", s.toolVersion},
             {"date", s.date},
-            {"faults_counted", s.faultsCounted}};
+            {"faults_counted", s.faultsCounted},
+            {"caches",
+             {{"l1d_bytes", s.caches.l1d}, {"l2_bytes", s.caches.l2}, {"l3_bytes", s.caches.l3}}}};
 }
 
 SystemInfo systemFrom(const json& j) {
@@ -123,6 +125,11 @@ SystemInfo systemFrom(const json& j) {
     s.toolVersion = j.value("tool_version", "");
     s.date = j.value("date", "");
     s.faultsCounted = j.value("faults_counted", true); // absent before 0.1.0's Windows layer
+    if (const auto c = j.find("caches"); c != j.end() && c->is_object()) {
+        s.caches.l1d = c->value("l1d_bytes", std::uint64_t{0});
+        s.caches.l2 = c->value("l2_bytes", std::uint64_t{0});
+        s.caches.l3 = c->value("l3_bytes", std::uint64_t{0});
+    }
     return s;
 }
 

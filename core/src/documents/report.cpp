@@ -25,10 +25,12 @@ std::string reportMarkdown(const ResultDocument& doc, const Comparison* comparis
     }
     const auto& s = doc.system;
     out += "\n## System\n\n";
-    out += fmt::format("- CPU: {} ({} logical cores)\n- Kernel: {}\n- Filesystem: {}\n- Page "
-                       "size: {} B\n- readscope: {}\n- Date: {}\n",
-                       s.cpuModel, s.logicalCores, s.kernel, s.filesystem, s.pageSize,
-                       s.toolVersion, s.date);
+    out += fmt::format("- CPU: {} ({} logical cores)\n", s.cpuModel, s.logicalCores);
+    if (const auto caches = cachesText(s.caches); !caches.empty())
+        out += fmt::format("- CPU caches: {}\n", caches);
+    out += fmt::format("- Kernel: {}\n- Filesystem: {}\n- Page size: {} B\n- readscope: {}\n- "
+                       "Date: {}\n",
+                       s.kernel, s.filesystem, s.pageSize, s.toolVersion, s.date);
     return out; // toMarkdown ends with the command that reruns it
 }
 

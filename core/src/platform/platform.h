@@ -10,6 +10,8 @@
 #include <string>
 #include <string_view>
 
+#include "readscope/system_info.h"
+
 namespace readscope::platform {
 
 // Why a Linux facility is missing elsewhere: "<what> exists on Linux only".
@@ -134,6 +136,9 @@ std::string deviceName(const std::string& path);
 
 std::uint32_t pageSize();
 std::string cpuModel();
+// The first CPU's data caches: sysfs on Linux, sysctl on macOS, GetLogicalProcessorInformationEx
+// on Windows; 0 for a level the system does not report.
+CpuCaches cpuCaches();
 std::string osName();
 std::string kernelRelease();
 std::tm utcTime(std::time_t t);

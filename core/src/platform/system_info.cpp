@@ -1,6 +1,7 @@
 #include "readscope/system_info.h"
 
 #include "platform.h"
+#include "readscope/units.h"
 #include "readscope_version.h"
 
 #include <chrono>
@@ -20,9 +21,19 @@ std::string utcTimestamp() {
 
 std::string toolVersion() { return READSCOPE_VERSION; }
 
+std::string cachesText(const CpuCaches& caches) {
+    std::string out;
+    for (const auto& [name, bytes] :
+         {std::pair{"L1d", caches.l1d}, std::pair{"L2", caches.l2}, std::pair{"L3", caches.l3}})
+        if (bytes)
+            out += fmt::format("{}{} {}", out.empty() ? "" : ", ", name, formatSize(bytes));
+    return out;
+}
+
 SystemInfo collectSystemInfo(const std::string& filesystem) {
     SystemInfo info;
     info.cpuModel = platform::cpuModel();
+    info.caches = platform::cpuCaches();
     info.logicalCores = static_cast<int>(std::thread::hardware_concurrency());
     info.kernel = platform::kernelRelease();
     info.os = platform::osName();

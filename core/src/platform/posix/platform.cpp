@@ -410,6 +410,46 @@ std::string cpuModel() {
     return "unknown CPU";
 }
 
+CpuCaches cpuCaches() {
+    CpuCaches caches;
+#ifdef __APPLE__
+    const auto read = [](const char* name) -> std::uint64_t {
+        std::uint64_t value = 0;
+        std::size_t len = sizeof value;
+        return sysctlbyname(name, &value, &len, nullptr, 0) == 0 ? value : 0;
+    };
+    caches.l1d = read("hw.l1dcachesize");
+    caches.l2 = read("hw.l2cachesize");
+    caches.l3 = read("hw.l3cachesize");
+#else
+    // index0.. with "1" / "Data", "2" / "Unified", and a size such as "48K" or "260M".
+    for (int i = 0; i < 16; ++i) {
+        const std::string dir = "/sys/devices/system/cpu/cpu0/cache/index" + std::to_string(i);
+        std::ifstream level(dir + "/level"), type(dir + "/type"), size(dir + "/size");
+        int l = 0;
+        std::string t, sz;
+        if (!(level >> l) || !(type >> t) || !(size >> sz))
+            break;
+        if (t == "Instruction" || sz.empty())
+            continue;
+        std::uint64_t bytes = std::strtoull(sz.c_str(), nullptr, 10);
+        switch (sz.back()) {
+        case 'K': bytes <<= 10; break;
+        case 'M': bytes <<= 20; break;
+        case 'G': bytes <<= 30; break;
+        default: break;
+        }
+        if (l == 1)
+            caches.l1d = bytes;
+        else if (l == 2)
+            caches.l2 = bytes;
+        else if (l == 3)
+            caches.l3 = bytes;
+    }
+#endif
+    return caches;
+}
+
 std::string osName() {
     utsname u{};
     return uname(&u) == 0 ? std::string(u.sysname) : std::string();

@@ -4,10 +4,12 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstddef>
 #include <fcntl.h>
 #include <io.h>
 #include <psapi.h>
 #include <sys/stat.h>
+#include <vector>
 
 namespace readscope::win {
 
@@ -235,6 +237,31 @@ std::string cpuModel() {
             model.pop_back();
     }
     return model;
+}
+
+CpuCaches cpuCaches() {
+    CpuCaches caches;
+    DWORD bytes = 0;
+    GetLogicalProcessorInformationEx(RelationCache, nullptr, &bytes);
+    std::vector<std::byte> buffer(bytes);
+    auto* first = reinterpret_cast<SYSTEM_LOGICAL_PROCESSOR_INFORMATION_EX*>(buffer.data());
+    if (bytes == 0 || !GetLogicalProcessorInformationEx(RelationCache, first, &bytes))
+        return caches;
+    // One record per cache; the first of each level is the first core's (L3: the shared one).
+    for (DWORD at = 0; at < bytes;) {
+        const auto* info =
+            reinterpret_cast<const SYSTEM_LOGICAL_PROCESSOR_INFORMATION_EX*>(buffer.data() + at);
+        const CACHE_RELATIONSHIP& c = info->Cache;
+        if (c.Type == CacheData || c.Type == CacheUnified) {
+            std::uint64_t& slot = c.Level == 1 ? caches.l1d : c.Level == 2 ? caches.l2 : caches.l3;
+            if (c.Level <= 3 && slot == 0)
+                slot = c.CacheSize;
+        }
+        if (info->Size == 0)
+            break;
+        at += info->Size;
+    }
+    return caches;
 }
 
 std::string osName() { return "Windows"; }
