@@ -190,9 +190,10 @@ Series deviceLimitLine(const ChartData& data, const ResultDocument& doc) {
 // fixed + n / bandwidth reads as a curve on log-log axes.
 Series fittedLine(const CostFit& fit, double from, double to, int color) {
     Series s;
-    s.name = QString("%1 fit: %2 µs + n / %3 GB/s")
+    s.name = QString("%1 fit: %2 + n / %3 GB/s")
                  .arg(QString::fromStdString(fit.strategy))
-                 .arg(fit.fixedSeconds * 1e6, 0, 'f', 2)
+                 .arg(fit.fixedResolved() ? QString("%1 µs").arg(fit.fixedSeconds * 1e6, 0, 'f', 2)
+                                          : QString("fixed (not resolved)"))
                  .arg(fit.bytesPerSecond / 1e9, 0, 'f', 2);
     s.colorIndex = color;
     s.fitted = true;
@@ -394,10 +395,12 @@ ChartData buildChart(const ResultDocument& doc, const ResultDocument* baseline, 
         }
         if (out.axis != SweepAxis::RangeSize)
             break;
-        for (const auto& fit : fitCosts(doc)) { // across the sizes this strategy measured
+        const auto cut = fitCut(doc);
+        for (const auto& fit : fitCosts(doc)) { // across the sizes it was fitted to
             std::vector<double> sizes;
             for (const auto& c : doc.cells)
-                if (c.strategy == fit.strategy && c.measured())
+                if (c.strategy == fit.strategy && c.measured() &&
+                    (!cut || c.rangeBytes <= cut->bytes))
                     sizes.push_back(double(c.rangeBytes));
             const auto [lo, hi] = std::minmax_element(sizes.begin(), sizes.end());
             out.series.push_back(fittedLine(fit, *lo, *hi, colorOf(fit.strategy)));

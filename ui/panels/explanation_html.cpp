@@ -83,19 +83,23 @@ QString strategyHtml(const std::string& id, const ResultDocument& doc, const Slo
         if (fit.strategy != id)
             continue;
         const QString unit = wholeFileSweep(doc.plan) ? "file" : "range";
-        html += QString("<h4>Cost per %1, fitted</h4><p>t(n) = %2 µs + n / %3 GB/s over %4 "
-                        "sizes (worst misfit %5 %). ")
-                    .arg(unit)
-                    .arg(fit.fixedSeconds * 1e6, 0, 'f', 2)
-                    .arg(fit.bytesPerSecond / 1e9, 0, 'f', 2)
-                    .arg(fit.points)
-                    .arg(fit.worstMisfit * 100, 0, 'f', 0);
-        html += fit.fixedSeconds > 0
+        html +=
+            QString("<h4>Cost per %1, fitted</h4><p>t(n) = %2 + n / %3 GB/s over %4 "
+                    "sizes (worst misfit %5 %). ")
+                .arg(unit)
+                .arg(fit.fixedResolved() ? QString("%1 µs").arg(fit.fixedSeconds * 1e6, 0, 'f', 2)
+                                         : QString("fixed"))
+                .arg(fit.bytesPerSecond / 1e9, 0, 'f', 2)
+                .arg(fit.points)
+                .arg(fit.worstMisfit * 100, 0, 'f', 0);
+        html += fit.fixedResolved()
                     ? QString("Below %1 %2s, half the time or more is this fixed cost per %2.")
                           .arg(qs(formatSize(std::uint64_t(fit.halfFixedBytes()))))
                           .arg(unit)
-                    : QString("No fixed cost shows at these sizes: its time grows with the bytes "
-                              "alone.");
+                    : QString("The fixed cost is %1; smaller sizes would resolve it.")
+                          .arg(qs(unresolvedFixedText(fit)).toHtmlEscaped());
+        if (const auto cut = fitCut(doc))
+            html += " " + qs(cacheCutSentence(*cut)).toHtmlEscaped();
         html += "</p>";
         if (const auto check = seekCheck(doc, fits); check && id == "seek-read")
             html += "<p>" + qs(seekCheckSentence(*check)).toHtmlEscaped() + "</p>";

@@ -26,9 +26,32 @@ struct CostFit {
     double r2 = 0;             // of the fit, weighted as it was fitted (relative error)
     double worstMisfit = 0;    // the largest |fit - measured| / measured over the points
     int points = 0;
+    double smallestBytes = 0, smallestSeconds = 0; // the smallest size fitted, and its time
     // The range size below which the fixed cost is half a range's time or more.
     double halfFixedBytes() const { return std::min(fixedSeconds * bytesPerSecond, 1e15); }
+    // Whether the sizes resolve the fixed cost: at the smallest size it is a larger share of
+    // a range's time than the fit's worst error. Otherwise "0.00 µs" would read as measured.
+    bool fixedResolved() const {
+        return fixedSeconds > 0 && fixedSeconds > worstMisfit * smallestSeconds;
+    }
 };
+
+// Where the sizes cross a CPU cache: past it a copy's bandwidth falls, and one straight line
+// cannot fit both sides. The first level (L1d, L2, L3) with 3 or more sizes at or below it and
+// at least one above; the fits then take only the sizes at or below it.
+struct CacheCut {
+    std::string level; // "L2"
+    std::uint64_t bytes = 0;
+    std::vector<std::uint64_t> leftOut; // the sizes above it
+};
+std::optional<CacheCut> cacheCut(const CpuCaches& caches, std::span<const std::uint64_t> sizes);
+// The cut of a range-size sweep's measured sizes by the caches its document recorded.
+std::optional<CacheCut> fitCut(const ResultDocument& doc);
+// "Fitted up to the L2 cache (2 MiB); 8 MiB left out: past it a copy's bandwidth falls, ..."
+std::string cacheCutSentence(const CacheCut& cut);
+
+// "not resolved: at 16 KiB it would be under 2% of a range's time, within the fit's 9% error".
+std::string unresolvedFixedText(const CostFit& fit);
 
 // A worker's time per range at the cell's median: range bytes / median bytes per second, times
 // the run's threads (each worker reads its own ranges one after another). None without
@@ -48,7 +71,8 @@ std::vector<CostFit> fitCosts(const ResultDocument& doc);
 // seek-read against pread-uninit (the same fresh uninitialised buffer, plus one lseek): the
 // extra fixed cost the fits give, beside what the engine counted and measured.
 struct SeekCheck {
-    double extraFixedSeconds = 0; // fixed(seek-read) - fixed(pread-uninit)
+    // fixed(seek-read) - fixed(pread-uninit); none unless the sizes resolve both fixed costs
+    std::optional<double> extraFixedSeconds;
     // Counted by the engine, median over the cells; none from documents without per-round
     // samples (a summary CSV).
     std::optional<double> seeksPerRange;

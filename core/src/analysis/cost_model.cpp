@@ -58,6 +58,11 @@ std::optional<CostFit> fitCost(std::span<const CostPoint> points) {
     if (!line || !(line->second > 0))
         return std::nullopt;
     CostFit fit;
+    const auto smallest =
+        std::min_element(usable.begin(), usable.end(),
+                         [](const CostPoint& a, const CostPoint& b) { return a.bytes < b.bytes; });
+    fit.smallestBytes = smallest->bytes;
+    fit.smallestSeconds = smallest->seconds;
     fit.fixedSeconds = line->first;
     fit.bytesPerSecond = 1 / line->second;
     fit.points = static_cast<int>(usable.size());
@@ -81,10 +86,60 @@ std::optional<CostFit> fitCost(std::span<const CostPoint> points) {
     return fit;
 }
 
+std::optional<CacheCut> cacheCut(const CpuCaches& caches, std::span<const std::uint64_t> sizes) {
+    for (const auto& [level, bytes] :
+         {std::pair{"L1d", caches.l1d}, std::pair{"L2", caches.l2}, std::pair{"L3", caches.l3}}) {
+        if (!bytes)
+            continue;
+        CacheCut cut{level, bytes, {}};
+        std::size_t below = 0;
+        for (auto n : sizes)
+            n <= bytes ? ++below : (cut.leftOut.push_back(n), 0);
+        if (below >= 3 && !cut.leftOut.empty())
+            return cut;
+        if (below < 3 && !cut.leftOut.empty())
+            continue;        // too few sizes fit under this level: try the next
+        return std::nullopt; // every size fits under it: nothing crossed
+    }
+    return std::nullopt;
+}
+
+std::optional<CacheCut> fitCut(const ResultDocument& doc) {
+    if (sweepAxis(doc.plan) != SweepAxis::RangeSize)
+        return std::nullopt;
+    std::vector<std::uint64_t> sizes;
+    for (const auto& c : doc.cells)
+        if (c.measured() && std::find(sizes.begin(), sizes.end(), c.rangeBytes) == sizes.end())
+            sizes.push_back(c.rangeBytes);
+    std::sort(sizes.begin(), sizes.end());
+    return cacheCut(doc.system.caches, sizes);
+}
+
+std::string cacheCutSentence(const CacheCut& cut) {
+    std::string left;
+    for (auto n : cut.leftOut)
+        left += (left.empty() ? "" : ", ") + formatSize(n);
+    return fmt::format("Fitted up to the {} cache ({}); {} left out: past it a copy's bandwidth "
+                       "falls, and one straight line cannot fit both sides.",
+                       cut.level, formatSize(cut.bytes), left);
+}
+
+std::string unresolvedFixedText(const CostFit& fit) {
+    const auto at = formatSize(static_cast<std::uint64_t>(fit.smallestBytes));
+    if (fit.fixedSeconds <= 0)
+        return fmt::format("not resolved: the best line has no fixed cost above zero, and "
+                           "at {} the fit's error is {:.0f}%",
+                           at, fit.worstMisfit * 100);
+    return fmt::format("not resolved: at {} it would be {:.1f}% of a range's time, within the "
+                       "fit's {:.0f}% error",
+                       at, 100 * fit.fixedSeconds / fit.smallestSeconds, fit.worstMisfit * 100);
+}
+
 std::vector<CostFit> fitCosts(const ResultDocument& doc) {
     std::vector<CostFit> fits;
     if (sweepAxis(doc.plan) != SweepAxis::RangeSize)
         return fits;
+    const auto cut = fitCut(doc);
     for (const auto& id : doc.measuredStrategies()) {
         // A strategy that read more (or less) than it wanted did different work per byte at
         // each size (pread-coalesce: 7.9x at 8 KiB, 1x at 64 KiB): no one line fits that.
@@ -93,7 +148,7 @@ std::vector<CostFit> fitCosts(const ResultDocument& doc) {
         std::map<std::uint64_t, double> perSize; // one point per size
         for (const auto& c : doc.cells)
             if (const auto t = secondsPerRange(c, threadsAt(doc.plan, c.point()));
-                t && c.strategy == id)
+                t && c.strategy == id && (!cut || c.rangeBytes <= cut->bytes))
                 perSize[c.rangeBytes] = *t;
         std::vector<CostPoint> points;
         for (const auto& [bytes, seconds] : perSize)
@@ -118,7 +173,8 @@ std::optional<SeekCheck> seekCheck(const ResultDocument& doc, std::span<const Co
     if (!seek || !pread)
         return std::nullopt;
     SeekCheck check;
-    check.extraFixedSeconds = seek->fixedSeconds - pread->fixedSeconds;
+    if (seek->fixedResolved() && pread->fixedResolved())
+        check.extraFixedSeconds = seek->fixedSeconds - pread->fixedSeconds;
     std::vector<double> perRange;
     for (const auto& c : doc.cells)
         if (c.strategy == "seek-read" && c.measured() && c.rangesPerRound > 0 && !c.samples.empty())
@@ -141,25 +197,42 @@ std::vector<std::string> costModelLines(const ResultDocument& doc) {
                                 wholeFileSweep(doc.plan) ? "file" : "range"));
     lines.push_back(fmt::format("{:<18} {:>10} {:>12} {:>20} {:>8}", "strategy", "fixed µs", "GB/s",
                                 "fixed-dominated below", "misfit"));
-    for (const auto& f : fits)
-        lines.push_back(fmt::format("{:<18} {:>10} {:>12.2f} {:>20} {:>7.0f}%", f.strategy,
-                                    microseconds(f.fixedSeconds), f.bytesPerSecond / 1e9,
-                                    f.fixedSeconds > 0
-                                        ? formatSize(static_cast<std::uint64_t>(f.halfFixedBytes()))
-                                        : std::string("-"),
-                                    f.worstMisfit * 100));
+    bool unresolved = false;
+    for (const auto& f : fits) {
+        unresolved |= !f.fixedResolved();
+        lines.push_back(fmt::format(
+            "{:<18} {:>10} {:>12.2f} {:>20} {:>7.0f}%", f.strategy,
+            f.fixedResolved() ? microseconds(f.fixedSeconds) : std::string("n/r"),
+            f.bytesPerSecond / 1e9,
+            f.fixedResolved() ? formatSize(static_cast<std::uint64_t>(f.halfFixedBytes()))
+                              : std::string("-"),
+            f.worstMisfit * 100));
+    }
     lines.push_back(fmt::format("(fixed-dominated below: the {} under which half the time or more "
                                 "is fixed cost; misfit: the fit's worst error over the sizes)",
                                 axis));
+    if (unresolved) {
+        lines.push_back("n/r: these sizes do not resolve the fixed cost (it is within the fit's "
+                        "error at the smallest size); smaller sizes would:");
+        for (const auto& f : fits)
+            if (!f.fixedResolved())
+                lines.push_back(fmt::format("  {}: {}", f.strategy, unresolvedFixedText(f)));
+    }
+    if (const auto cut = fitCut(doc))
+        lines.push_back(cacheCutSentence(*cut));
     if (const auto check = seekCheck(doc, fits))
         lines.push_back(seekCheckSentence(*check));
     return lines;
 }
 
 std::string seekCheckSentence(const SeekCheck& check) {
-    std::string line = fmt::format("seek-read pays {} µs {} per range than pread-uninit",
-                                   microseconds(std::abs(check.extraFixedSeconds)),
-                                   check.extraFixedSeconds >= 0 ? "more" : "less");
+    std::string line =
+        check.extraFixedSeconds
+            ? fmt::format("seek-read pays {} µs {} per range than pread-uninit",
+                          microseconds(std::abs(*check.extraFixedSeconds)),
+                          *check.extraFixedSeconds >= 0 ? "more" : "less")
+            : std::string("These sizes do not resolve the fixed costs of both seek-read and "
+                          "pread-uninit, so the fits cannot show what the lseek adds");
     if (check.seeksPerRange)
         line += fmt::format("; it makes {:.2f} lseek per range (counted)", *check.seeksPerRange);
     if (check.lseekSeconds)
