@@ -1,6 +1,7 @@
 // What the chart's marks say: a noisy point keeps its line's colour and shape (hollow), a log
 // axis labels its decades and their 2x/5x steps, the memcpy line's legend names what is drawn,
 // and the CPU chart draws a system-time split only where the ticks can tell it.
+#include "chart_caches.h"
 #include "chart_frame.h"
 #include "chart_series.h"
 #include "chart_view.h"
@@ -215,6 +216,43 @@ private slots:
         QVERIFY2(!drawn->name().contains("off scale"), qPrintable(drawn->name()));
         QVERIFY2(drawn->name().contains("runs above the plot, up to 14 GB/s"),
                  qPrintable(drawn->name()));
+    }
+
+    // The run's CPU caches as labelled lines on a range-size axis, those within the axis
+    // only; none on a threads axis, where sizes are not the x.
+    void cacheMarkersStandWhereTheSizesCrossThem() {
+        auto doc = twoLines(); // 16 KiB - 1 MiB: the axis runs to 1.6 MiB
+        doc.system.caches = {48 << 10, 2 << 20, 260ull << 20};
+        doc.plan.sizes.push_back(8 << 20);
+        for (const char* id : {"pread-uninit", "mmap-copy"})
+            doc.cells.push_back(cellAt(id, 8 << 20, 2));
+        ResultsModel model;
+        ChartView chart(&model);
+        model.setDocument(doc);
+        const auto markers = [&] {
+            QMap<QString, double> at;
+            for (int i = 0; i < chart.plot()->itemCount(); ++i)
+                if (auto* line = qobject_cast<QCPItemStraightLine*>(chart.plot()->item(i)))
+                    at[line->property(kCacheMarkerProperty).toString()] =
+                        line->point1->coords().x();
+            return at;
+        };
+        auto at = markers();
+        QCOMPARE(at.size(), 2); // L3 (260 MiB) lies past the axis
+        QCOMPARE(at.value("L1d 48 KiB"), double(48 << 10));
+        QCOMPARE(at.value("L2 2 MiB"), double(2 << 20));
+        model.setDocument(doc); // rebuilt: the old markers go, not doubled
+        QCOMPARE(markers().size(), 2);
+        doc.plan.threadCounts = {1, 2};
+        doc.plan.sizes = {1 << 20};
+        doc.cells.clear();
+        for (int t : {1, 2}) {
+            Cell c = cellAt("pread-uninit", 1 << 20, 3);
+            c.pointThreads = t;
+            doc.cells.push_back(c);
+        }
+        model.setDocument(doc);
+        QVERIFY(markers().isEmpty());
     }
 
     // Under a narrow plot the legend takes one column when two would clip its entries.

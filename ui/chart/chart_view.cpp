@@ -1,5 +1,6 @@
 #include "chart_view.h"
 
+#include "chart_caches.h"
 #include "chart_file.h"
 #include "chart_frame.h"
 #include "chart_graphs.h"
@@ -173,6 +174,7 @@ void ChartView::refreshReferenceChoices() {
 
 void ChartView::rebuild() {
     plot_->clearPlottables();
+    plot_->clearItems();
     const auto& doc = model_->document();
     if (referenceBox_->count() != int(strategyOrder(doc).size()))
         refreshReferenceChoices();
@@ -368,6 +370,7 @@ void ChartView::setUpXAxis(const ResultDocument& doc, const ChartData& data) {
     } else {
         plot_->xAxis->setRange(4096 / 1.6, (64 << 20) * 1.6);
     }
+    addCacheMarkers(*plot_, doc.system.caches, palette().color(QPalette::PlaceholderText));
 }
 
 SweepPoint ChartView::pointAt(double x) const {
