@@ -168,7 +168,8 @@ QString cellDetailsHtml(const Cell& c, const ResultDocument& doc) {
                               .arg(m.minorFaultsPerMiB, 0, 'f', 1)
                               .arg(m.majorFaultsPerMiB, 0, 'f', 1)
                         : QString::fromStdString("not counted (" + faultsNotCountedNote() + ")"));
-        html += row("System calls per MiB", QString::number(m.syscallsPerMiB, 'f', 1));
+        html += row("System calls per MiB", QString("%1 (the strategy's own; not the allocator's)")
+                                                .arg(m.syscallsPerMiB, 0, 'f', 1));
         if (const auto tlb = medianOfPresent(c, [](const Sample& x) { return x.tlbShootdowns; }))
             html += row("TLB shootdowns", QString("%1 per round, median, %2")
                                               .arg(*tlb, 0, 'f', 0)

@@ -77,7 +77,8 @@ QString strategyHtml(const std::string& id, const ResultDocument& doc, const Slo
     }
     html += "</table><p>* " + qs(tlbMachineWideNote()).toHtmlEscaped() +
             ". Unmapping or evicting pages that another CPU may still have in its TLB sends "
-            "these interrupts.</p>";
+            "these interrupts.</p><p>" +
+            qs(syscallsCountedNote()).toHtmlEscaped() + ".</p>";
     const auto fits = fitCosts(doc);
     for (const auto& fit : fits) {
         if (fit.strategy != id)

@@ -30,5 +30,8 @@ std::string deviceLimitLineNote(CacheMode cache);
 std::string tlbMachineWideNote();
 // Why page faults may read as none: "the system reports none at all, as Wine does"
 std::string faultsNotCountedNote();
+// What a system-call count covers: the strategy's own calls, as strace sees them
+// (tst_syscall_counts), not the memory allocator's growing and trimming its heap.
+std::string syscallsCountedNote();
 
 } // namespace readscope

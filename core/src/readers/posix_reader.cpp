@@ -92,6 +92,9 @@ public:
         std::optional<ScopedSigbusGuard> scope;
         if (mapped) {
             scope.emplace(guard);
+            // Saving the signal mask is a system call (rt_sigprocmask), once per read: counted,
+            // as strace sees it (tst_syscall_counts).
+            ++out.syscalls;
             // The whole controlling expression, as C requires of setjmp; and in this frame,
             // which stays alive while the guarded reads run.
             if (sigsetjmp(guard.env, 1) != 0)
