@@ -124,6 +124,26 @@ private slots:
         QVERIFY2(measuredRounds > plan.rounds, qPrintable(QString::number(measuredRounds)));
         const double span = secondsBetween(first, last);
         QVERIFY2(span >= 0.25 && span < 0.3 + 1.0, qPrintable(QString::number(span)));
+        QVERIFY(!scheduler.roundLimitNote()); // it ran for its time
+    }
+
+    // Rounds too quick for the duration stop at the rounds' limit, and the run says so rather
+    // than end early without a word.
+    void aDurationRunThatReachesTheRoundLimitSaysSo() {
+        Plan plan = roundsPlan(0, 3);
+        plan.durationSeconds = 3600;
+        Scheduler scheduler(plan, 1, Clock::now());
+        int measured = 0;
+        scheduler.planned([&](std::size_t, int) {
+            ++measured;
+            return RoundEnd::Measured;
+        });
+        QCOMPARE(measured, kRoundsLimit.max);
+        const auto note = scheduler.roundLimitNote();
+        QVERIFY(note);
+        QVERIFY2(note->starts_with("the rounds reached their limit of 10000 after ") &&
+                     note->find("before the 3600 s duration") != std::string::npos,
+                 note->c_str());
     }
 
     // A duration run's lanes start spread over the point's ranges and read on round after

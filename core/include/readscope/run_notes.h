@@ -25,6 +25,9 @@ std::string cellNotesWarning(const Cell& cell);
 // "'f' changed during the run (<how>): cells from 1 MiB on are flagged"
 std::string fileChangedWarning(const std::string& path, const FileChange& change,
                                std::uint64_t fromRangeBytes);
+// A duration run whose rounds reached the rounds' limit before its time: "the rounds reached
+// their limit of 10000 after 12.3 s, before the 30 s duration: the figures cover 12.3 s".
+std::string roundLimitNote(int limit, double seconds, double duration);
 // A stopped run's note, before any note the run had already.
 std::string stoppedNote(const std::string& earlier);
 // What every output says of the document's note: the note, with the stop said when the run

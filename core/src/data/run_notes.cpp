@@ -41,6 +41,12 @@ namespace {
 const std::string kStopped = "stopped before every cell finished; finished cells are kept";
 }
 
+std::string roundLimitNote(int limit, double seconds, double duration) {
+    return fmt::format("the rounds reached their limit of {} after {:.1f} s, before the {:g} s "
+                       "duration: the figures cover {:.1f} s",
+                       limit, seconds, duration, seconds);
+}
+
 std::string stoppedNote(const std::string& earlier) {
     return earlier.empty() ? kStopped : kStopped + "; " + earlier;
 }

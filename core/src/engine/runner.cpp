@@ -94,21 +94,23 @@ public:
     }
 
 private:
+    // Said, and kept with the figures (not only said), after any note before it.
+    void keepNote(const std::string& note) {
+        sink_.onWarning(note);
+        doc_.note += (doc_.note.empty() ? "" : "; ") + note;
+    }
+
     // What the run says once, before its rounds; and the size of its progress.
     void warnBeforeRounds() {
         for (const auto& lane : lanes_)
             if (!lane.unavailable.empty())
                 sink_.onWarning(unavailableWarning(lane.info->id, lane.unavailable));
-        if (auto skipped = skippedFileSizesText(plan_, file_); !skipped.empty()) {
-            doc_.note = std::move(skipped); // kept with the figures, not only said
-            sink_.onWarning(doc_.note);
-        }
+        if (auto skipped = skippedFileSizesText(plan_, file_); !skipped.empty())
+            keepNote(skipped);
         if (!file_.residencyVerifiable && !file_.residencyByNowait)
             sink_.onWarning(residencyUnverifiableWarning(file_.residencyReason));
-        if (const auto why = platform::faultsUncountedReason(); !why.empty()) {
-            sink_.onWarning(why);
-            doc_.note += (doc_.note.empty() ? "" : "; ") + why; // the skipped sizes' kept too
-        }
+        if (const auto why = platform::faultsUncountedReason(); !why.empty())
+            keepNote(why);
         const auto active = std::count_if(lanes_.begin(), lanes_.end(),
                                           [](const Lane& l) { return l.unavailable.empty(); });
         // A duration run's rounds are counted in its time: 1000 steps of it.
@@ -183,6 +185,8 @@ private:
         if (one.planned([&](std::size_t, int r) { return measureRound(run, r); }) ==
             RoundEnd::Stopped)
             return; // a stopped point is dropped whole: its cells are incomplete
+        if (const auto note = one.roundLimitNote())
+            keepNote(*note);
         finishPoint(run);
     }
 
@@ -204,6 +208,8 @@ private:
         if (scheduler.planned([&](std::size_t k, int r) { return measureRound(runs[k], r); }) ==
             RoundEnd::Stopped)
             return keepWhatWasMeasured(runs);
+        if (const auto note = scheduler.roundLimitNote())
+            keepNote(*note);
         if (plan_.precision > 0) {
             const auto measureWide = [&](std::size_t k, int r) -> std::optional<RoundEnd> {
                 const auto only = wideCells(runs[k]);

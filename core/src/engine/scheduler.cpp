@@ -1,5 +1,7 @@
 #include "scheduler.h"
 
+#include "readscope/run_notes.h"
+
 #include <algorithm>
 #include <numeric>
 
@@ -36,7 +38,18 @@ RoundEnd Scheduler::planned(const Measure& measure) {
                 return RoundEnd::Stopped;
         measured += r >= plan_.warmup ? 1 : 0;
     }
+    if (timed && measured == kRoundsLimit.max) {
+        const double took = secondsBetween(start, Clock::now());
+        if (took < plan_.durationSeconds)
+            roundLimitReached_ = took;
+    }
     return RoundEnd::Measured;
+}
+
+std::optional<std::string> Scheduler::roundLimitNote() const {
+    if (!roundLimitReached_)
+        return std::nullopt;
+    return readscope::roundLimitNote(kRoundsLimit.max, *roundLimitReached_, plan_.durationSeconds);
 }
 
 RoundEnd Scheduler::refine(const MeasureWide& measureWide) {

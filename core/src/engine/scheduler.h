@@ -11,6 +11,7 @@
 #include <functional>
 #include <optional>
 #include <random>
+#include <string>
 #include <vector>
 
 namespace readscope {
@@ -38,6 +39,9 @@ public:
     // rounds until they have taken its duration, at most kRoundsLimit.max). Stopped when a
     // round was.
     RoundEnd planned(const Measure& measure);
+    // After planned(): what to say when a duration run's rounds reached kRoundsLimit.max
+    // before its duration (nothing otherwise).
+    std::optional<std::string> roundLimitNote() const;
     // --precision: more rounds, each visiting the points in a seeded order, numbered on after
     // the planned ones, until no point measured anything in a round (it had no cell left too
     // wide) or the run has taken its maximum time. measureWide(k, r) measures the point's wide
@@ -51,6 +55,7 @@ private:
     Clock::time_point runStarted_;
     std::mt19937_64 order_;
     std::vector<std::size_t> visit_;
+    std::optional<double> roundLimitReached_;
 };
 
 } // namespace readscope
