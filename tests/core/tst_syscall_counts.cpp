@@ -30,11 +30,12 @@ struct Traced {
     QString error;
 };
 
-// The C library's allocator growing or trimming its heaps: brk, mprotect and mremap, an
-// anonymous mmap and the munmap of one. No strategy makes these on its own behalf; the
-// engine cannot count them, and its help says so (syscallsCountedNote).
+// The memory allocator growing or trimming its heaps: brk, mprotect and mremap, an anonymous
+// mmap, and the munmap or madvise of one (a sanitizer's allocator and shadow memory too). No
+// strategy makes these on its own behalf; the engine cannot count them, and its help says so
+// (syscallsCountedNote).
 bool allocatorCall(const QString& name, const QString& text, QSet<QString>& anonymous) {
-    static const QRegularExpression address(R"(^\d+\s+munmap\((0x[0-9a-f]+),)");
+    static const QRegularExpression address(R"(^\d+\s+\w+\((0x[0-9a-f]+),)");
     static const QRegularExpression result(R"(=\s+(0x[0-9a-f]+)$)");
     if (name == "brk" || name == "mprotect" || name == "mremap")
         return true;
@@ -42,7 +43,8 @@ bool allocatorCall(const QString& name, const QString& text, QSet<QString>& anon
         anonymous.insert(result.match(text).captured(1));
         return true;
     }
-    return name == "munmap" && anonymous.contains(address.match(text).captured(1));
+    return (name == "munmap" || name == "madvise") &&
+           anonymous.contains(address.match(text).captured(1));
 }
 
 // The helper's calls between its two getppid() markers, on its own (first) thread.
@@ -63,6 +65,10 @@ Traced trace(const QString& strace, const QString& id, const QString& file, quin
     if (whole)
         args << "whole";
     QProcess p;
+    // LeakSanitizer cannot run under ptrace: an ASan build's helper would die at its exit.
+    auto env = QProcessEnvironment::systemEnvironment();
+    env.insert("ASAN_OPTIONS", env.value("ASAN_OPTIONS") + ":detect_leaks=0");
+    p.setProcessEnvironment(env);
     p.start(strace, args);
     p.waitForFinished(120000);
     if (p.exitCode() != 0) {
