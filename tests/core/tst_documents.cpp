@@ -193,6 +193,8 @@ private slots:
     void limitsAndDerivedFiguresTravel() {
         auto doc = sampleDocument();
         doc.lseekSeconds = 1.25e-6;
+        doc.unitCosts.nullSyscall = 1.5e-7;
+        doc.unitCosts.fileFault = 2.25e-6; // the anonymous fault not measured
         doc.cells[0].copyLimitGbps = 20;
         doc.cells[1].readAmplification = 2.5; // pread-coalesce's bytes read per byte wanted
         doc.deviceLimit = DeviceLimit{2.5,
@@ -273,6 +275,11 @@ private slots:
         QVERIFY(missing.ok() && !missing->deviceLimit);
         QCOMPARE(missing->deviceLimitMissing, doc.deviceLimitMissing);
         QVERIFY(back->lseekSeconds && std::abs(*back->lseekSeconds - 1.25e-6) < 1e-15);
+        QVERIFY(back->unitCosts.nullSyscall &&
+                std::abs(*back->unitCosts.nullSyscall - 1.5e-7) < 1e-15);
+        QVERIFY(back->unitCosts.fileFault &&
+                std::abs(*back->unitCosts.fileFault - 2.25e-6) < 1e-15);
+        QVERIFY(!back->unitCosts.anonymousFault); // not measured stays not measured
         QCOMPARE(*back->cells[0].copyLimitGbps, 20.0);
         QCOMPARE(*back->cells[1].readAmplification, 2.5);
         QVERIFY(json.find(fmt::format("\"pct_of_copy_limit\": {}", median / 20 * 100)) !=

@@ -1,6 +1,9 @@
 // The machine's own limits, measured untimed before a sweep: what they time and what not.
 #include "machine_limits.h"
 
+#include "readscope/result_document.h"
+
+#include <QTemporaryFile>
 #include <QTest>
 
 #include <chrono>
@@ -27,6 +30,29 @@ private slots:
         QVERIFY(fast > 0);
         // 128 MiB in 100 ms is 1.34 GB/s: a limit that timed the start stays under it.
         QVERIFY2(slow > 0.4 * fast, qPrintable(QString::number(slow)));
+    }
+
+    // The unit costs a run records at its start: on Linux each is measured, and a fault costs
+    // more than a system call that does nothing (it enters the kernel too); elsewhere they are
+    // left unmeasured rather than guessed.
+    void unitCostsAreMeasuredOrLeftOut() {
+        QTemporaryFile file;
+        QVERIFY(file.open());
+        QCOMPARE(file.write(QByteArray(1 << 20, 'x')), qint64(1 << 20));
+        QVERIFY(file.flush());
+        ResultDocument doc;
+        measureUnitCosts(doc, file.handle(), 1 << 20);
+        QVERIFY(doc.lseekSeconds && *doc.lseekSeconds > 0);
+        const auto& u = doc.unitCosts;
+#ifdef __linux__
+        QVERIFY(u.nullSyscall && *u.nullSyscall > 0 && *u.nullSyscall < 1e-4);
+        QVERIFY(u.anonymousFault && *u.anonymousFault > *u.nullSyscall);
+        QVERIFY(u.fileFault && *u.fileFault > *u.nullSyscall);
+        qInfo("null system call %.3f us, anonymous fault %.3f us, file fault %.3f us",
+              *u.nullSyscall * 1e6, *u.anonymousFault * 1e6, *u.fileFault * 1e6);
+#elif defined(_WIN32)
+        QVERIFY(!u.nullSyscall && !u.anonymousFault && !u.fileFault);
+#endif
     }
 
     // One thread has no thread to start: the limit is the copy alone.

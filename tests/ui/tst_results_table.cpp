@@ -124,6 +124,19 @@ private slots:
                                "allocated for it"),
                  qPrintable(cellDetailsHtml(fresh, doc)));
     }
+
+    // Details end with the unit costs measured at the run's start, only those measured.
+    void detailsGiveTheUnitCostsMeasuredHere() {
+        auto doc = manyRows();
+        QVERIFY(!cellDetailsHtml(doc.cells[0], doc).contains("Unit costs"));
+        doc.unitCosts.nullSyscall = 1.5e-7;
+        doc.unitCosts.anonymousFault = 1.25e-6;
+        const QString html = cellDetailsHtml(doc.cells[0], doc);
+        QVERIFY2(html.contains("Unit costs here, measured at the start: a system call that does "
+                               "nothing 0.15 µs; a page fault on a fresh anonymous page"),
+                 qPrintable(html));
+        QVERIFY2(!html.contains("file page"), qPrintable(html));
+    }
 };
 
 QTEST_MAIN(TestResultsTable)

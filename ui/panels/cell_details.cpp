@@ -1,5 +1,7 @@
 #include "cell_details.h"
 
+#include "readscope/cost_model.h"
+
 #include "readscope/buffer_offsets.h"
 #include "readscope/compare.h"
 #include "readscope/mark_notes.h"
@@ -189,6 +191,8 @@ QString cellDetailsHtml(const Cell& c, const ResultDocument& doc) {
                 .arg(threads)
                 .arg(threads == 1 ? "" : "s")
                 .arg(QString::fromStdString(std::string(toString(doc.plan.consume))));
+    if (const auto units = unitCostsSentence(doc); !units.empty())
+        html += "<p><small>" + QString::fromStdString(units).toHtmlEscaped() + "</small></p>";
     return html;
 }
 

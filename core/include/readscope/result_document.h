@@ -200,6 +200,14 @@ struct ResultDocument {
     // One lseek here, median seconds (measured untimed at the start): what the cost model
     // compares seek-read's extra fixed cost per range with. None when not measured.
     std::optional<double> lseekSeconds;
+    // What single operations cost here, median seconds, measured untimed at the start (none
+    // where not measured: Windows, older documents). The cost model's unit prices.
+    struct UnitCosts {
+        std::optional<double> nullSyscall;    // a system call that does nothing (getppid)
+        std::optional<double> anonymousFault; // a fresh anonymous page's first write
+        std::optional<double> fileFault;      // a mapped, cached file page's first read
+        bool operator==(const UnitCosts&) const = default;
+    } unitCosts;
     // Cold and direct runs: see DeviceLimit; when there is none, why (deviceLimitMissing).
     std::optional<DeviceLimit> deviceLimit;
     std::string deviceLimitMissing;

@@ -186,6 +186,23 @@ std::optional<SeekCheck> seekCheck(const ResultDocument& doc, std::span<const Co
     return check;
 }
 
+std::string unitCostsSentence(const ResultDocument& doc, bool withLseek) {
+    const auto& u = doc.unitCosts;
+    std::string parts;
+    for (const auto& [what, seconds] :
+         {std::pair{"a system call that does nothing", u.nullSyscall},
+          std::pair{"a page fault on a fresh anonymous page (a new buffer's first touch)",
+                    u.anonymousFault},
+          std::pair{"a page fault on a mapped, cached file page (the kernel maps up to 16 "
+                    "neighbours with it)",
+                    u.fileFault},
+          std::pair{"one lseek", withLseek ? doc.lseekSeconds : std::nullopt}})
+        if (seconds)
+            parts +=
+                fmt::format("{}{} {} µs", parts.empty() ? "" : "; ", what, microseconds(*seconds));
+    return parts.empty() ? std::string() : "Unit costs here, measured at the start: " + parts + ".";
+}
+
 std::vector<std::string> costModelLines(const ResultDocument& doc) {
     const auto fits = fitCosts(doc);
     std::vector<std::string> lines;
@@ -220,8 +237,11 @@ std::vector<std::string> costModelLines(const ResultDocument& doc) {
     }
     if (const auto cut = fitCut(doc))
         lines.push_back(cacheCutSentence(*cut));
-    if (const auto check = seekCheck(doc, fits))
+    const auto check = seekCheck(doc, fits);
+    if (check)
         lines.push_back(seekCheckSentence(*check));
+    if (const auto units = unitCostsSentence(doc, !check); !units.empty())
+        lines.push_back(units);
     return lines;
 }
 

@@ -100,6 +100,26 @@ Plan planFrom(const json& j) {
     return p;
 }
 
+const std::pair<const char*, std::optional<double> ResultDocument::UnitCosts::*> kUnitCosts[] = {
+    {"null_syscall", &ResultDocument::UnitCosts::nullSyscall},
+    {"anonymous_fault", &ResultDocument::UnitCosts::anonymousFault},
+    {"file_fault", &ResultDocument::UnitCosts::fileFault}};
+
+json unitCostsJson(const ResultDocument::UnitCosts& u) {
+    json out = json::object();
+    for (const auto& [name, member] : kUnitCosts)
+        out[name] = (u.*member) ? json(*(u.*member) * 1e9) : json(nullptr);
+    return out;
+}
+
+ResultDocument::UnitCosts unitCostsFrom(const json& j) {
+    ResultDocument::UnitCosts u;
+    for (const auto& [name, member] : kUnitCosts)
+        if (const auto ns = readOptional(j, name))
+            u.*member = *ns / 1e9;
+    return u;
+}
+
 json systemJson(const SystemInfo& s) {
     return {{"cpu", s.cpuModel},
             {"logical_cores", s.logicalCores},
@@ -324,6 +344,7 @@ json documentJson(const ResultDocument& doc) {
                 {"file_generated", doc.fileGenerated},
                 {"copies_folder", doc.copiesFolder},
                 {"lseek_ns", doc.lseekSeconds ? json(*doc.lseekSeconds * 1e9) : json(nullptr)},
+                {"unit_costs_ns", unitCostsJson(doc.unitCosts)},
                 {"device_limit", deviceLimitJson(doc)},
                 {"memory_limit", doc.memoryLimit ? json{{"bytes", doc.memoryLimit->bytes},
                                                         {"how", doc.memoryLimit->how}}
@@ -357,6 +378,8 @@ Result<ResultDocument> fromJson(std::string_view text) {
         doc.copiesFolder = j.value("copies_folder", "");
         if (const auto ns = readOptional(j, "lseek_ns"))
             doc.lseekSeconds = *ns / 1e9;
+        if (const auto u = j.find("unit_costs_ns"); u != j.end() && u->is_object())
+            doc.unitCosts = unitCostsFrom(*u);
         if (j.contains("device_limit"))
             readDeviceLimit(j.at("device_limit"), doc);
         if (const auto m = j.find("memory_limit"); m != j.end() && m->is_object())

@@ -1,5 +1,8 @@
 #include "machine_limits.h"
 
+#include "readscope/result_document.h"
+#include "unit_costs.h"
+
 #include "clock.h"
 #include "platform.h"
 #include "readscope/consume.h"
@@ -104,6 +107,14 @@ double lseekSeconds(int fd, std::uint64_t fileSize) {
         perCall.push_back(secondsBetween(t0, Clock::now()) / kPerBatch);
     }
     return median(perCall);
+}
+
+void measureUnitCosts(ResultDocument& doc, int fd, std::uint64_t fileSize) {
+    if (const double seek = lseekSeconds(fd, fileSize); seek > 0)
+        doc.lseekSeconds = seek;
+    doc.unitCosts.nullSyscall = platform::nullSyscallSeconds();
+    doc.unitCosts.anonymousFault = platform::anonymousFaultSeconds();
+    doc.unitCosts.fileFault = platform::fileFaultSeconds(fd, fileSize);
 }
 
 // The fold alone, on a cache-warm buffer of the range size (at most 64 MiB: past that the

@@ -44,6 +44,11 @@ private:
 // few thousand calls at changing offsets below fileSize; 0 if a seek fails.
 double lseekSeconds(int fd, std::uint64_t fileSize);
 
+// The unit costs a run records before its rounds: one lseek (doc.lseekSeconds) and the rest
+// (doc.unitCosts), on the file open at fd.
+struct ResultDocument;
+void measureUnitCosts(ResultDocument& doc, int fd, std::uint64_t fileSize);
+
 // --consume all's fold alone on a cache-warm buffer of this range size, GB/s (median of a few
 // tens of ms of folds; untimed for the sweep).
 double foldGbps(std::uint64_t rangeBytes);

@@ -52,8 +52,7 @@ public:
         if (auto st = cache_.open(file_); !st)
             return st.error();
         doc_.fileGenerated = holdsGeneratedBytes(cache_.fd(), file_.size);
-        if (const double seek = lseekSeconds(cache_.fd(), file_.size); seek > 0)
-            doc_.lseekSeconds = seek;
+        measureUnitCosts(doc_, cache_.fd(), file_.size);
         if (wholeFileSweep(plan_)) {
             if (auto st = sweep_.emplace().start(file_); !st)
                 return st.error();

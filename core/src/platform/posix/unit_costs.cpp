@@ -1,0 +1,103 @@
+#include "unit_costs.h"
+
+#include "clock.h"
+#include "readscope/stats.h"
+
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <vector>
+
+namespace readscope::platform {
+
+namespace {
+
+std::uint64_t minorFaults() {
+    rusage u{};
+#ifdef RUSAGE_THREAD
+    ::getrusage(RUSAGE_THREAD, &u);
+#else
+    ::getrusage(RUSAGE_SELF, &u);
+#endif
+    return static_cast<std::uint64_t>(u.ru_minflt);
+}
+
+// Seconds per fault of touching one byte in every page of [p, p + bytes): faults counted
+// around the touches, so a fault that maps several pages (the kernel's fault-around on a
+// file) is one fault. None when nothing faulted.
+std::optional<double> touchSeconds(volatile std::byte* p, std::size_t bytes, std::size_t page,
+                                   bool write) {
+    const auto before = minorFaults();
+    const auto t0 = Clock::now();
+    for (std::size_t at = 0; at < bytes; at += page)
+        if (write)
+            p[at] = std::byte{1};
+        else
+            (void)p[at];
+    const double seconds = secondsBetween(t0, Clock::now());
+    const auto faults = minorFaults() - before;
+    return faults ? std::optional(seconds / double(faults)) : std::nullopt;
+}
+
+std::optional<double> medianOf(std::vector<double>& v) {
+    return v.empty() ? std::nullopt : std::optional(median(v));
+}
+
+} // namespace
+
+std::optional<double> nullSyscallSeconds() {
+    constexpr int kBatches = 31, kPerBatch = 200;
+    std::vector<double> perCall;
+    for (int b = 0; b < kBatches; ++b) {
+        const auto t0 = Clock::now();
+        for (int k = 0; k < kPerBatch; ++k)
+            ::syscall(SYS_getppid); // not cached by the C library, as getpid once was
+        perCall.push_back(secondsBetween(t0, Clock::now()) / kPerBatch);
+    }
+    return medianOf(perCall);
+}
+
+std::optional<double> anonymousFaultSeconds() {
+    const std::size_t page = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
+    const std::size_t bytes = 512 * page;
+    std::vector<double> perFault;
+    for (int pass = 0; pass < 9; ++pass) {
+        void* p =
+            ::mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        if (p == MAP_FAILED)
+            return std::nullopt;
+#ifdef MADV_NOHUGEPAGE
+        ::madvise(p, bytes, MADV_NOHUGEPAGE); // a page a fault, as a malloc'ed buffer's are
+#endif
+        if (auto s = touchSeconds(static_cast<std::byte*>(p), bytes, page, true))
+            perFault.push_back(*s);
+        ::munmap(p, bytes);
+    }
+    return medianOf(perFault);
+}
+
+std::optional<double> fileFaultSeconds(int fd, std::uint64_t fileSize) {
+    const std::size_t page = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
+    const std::size_t bytes = static_cast<std::size_t>(std::min<std::uint64_t>(fileSize, 4 << 20));
+    if (bytes < 16 * page)
+        return std::nullopt;
+    std::vector<std::byte> scratch(1 << 20);
+    for (std::size_t at = 0; at < bytes; at += scratch.size()) // cache the pages first
+        if (::pread(fd, scratch.data(), std::min(scratch.size(), bytes - at), off_t(at)) < 0)
+            return std::nullopt;
+    std::vector<double> perFault;
+    for (int pass = 0; pass < 9; ++pass) {
+        void* p = ::mmap(nullptr, bytes, PROT_READ, MAP_SHARED, fd, 0);
+        if (p == MAP_FAILED)
+            return std::nullopt;
+        if (auto s = touchSeconds(static_cast<std::byte*>(p), bytes, page, false))
+            perFault.push_back(*s);
+        ::munmap(p, bytes);
+    }
+    return medianOf(perFault);
+}
+
+} // namespace readscope::platform

@@ -1,0 +1,11 @@
+#include "unit_costs.h"
+
+// Windows keeps no per-thread page-fault count (and Wine none at all) to divide a touch's time
+// by, and has no documented system call that does nothing: not measured there.
+namespace readscope::platform {
+
+std::optional<double> nullSyscallSeconds() { return std::nullopt; }
+std::optional<double> anonymousFaultSeconds() { return std::nullopt; }
+std::optional<double> fileFaultSeconds(int, std::uint64_t) { return std::nullopt; }
+
+} // namespace readscope::platform
