@@ -68,8 +68,8 @@ for name in glob.glob(os.path.join(work, "readscope-*.json")):
         ours[(turn, mode, c["range_bytes"])] = c["range_bytes"] / c["summary"]["median_gbps"]
 
 def median_interval(xs):
-    """The widest pair of order statistics (k-th lowest, k-th highest) that holds the true
-    median with probability 95% or more, and that probability (exact, binomial)."""
+    """The narrowest pair of order statistics (k-th lowest, k-th highest) that still holds
+    the true median with probability 95% or more, and that probability (exact, binomial)."""
     xs, n = sorted(xs), len(xs)
     best = None
     for k in range(1, n // 2 + 1):
@@ -114,6 +114,8 @@ if coverage is not None:
     print(f"Intervals: order statistics of the pairs' ratios that hold their median with "
           f"{coverage * 100:.1f}% probability.")
 print(f"Within 10% (the whole interval inside 0.90-1.10): {len(inside)} of {len(inside) + len(outside) + len(unsure)}.")
+print(f"Each interval stands alone: over {len(inside) + len(outside) + len(unsure)} cells at "
+      "this coverage, one may miss its median by chance, so a single 'outside' is weak evidence.")
 if outside:
     print("Not within 10% (the whole interval outside): " + ", ".join(outside) + ".")
 if unsure:

@@ -97,7 +97,7 @@ QString strategyHtml(const std::string& id, const ResultDocument& doc, const Slo
                     ? QString("Below %1 %2s, half the time or more is this fixed cost per %2.")
                           .arg(qs(formatSize(std::uint64_t(fit.halfFixedBytes()))))
                           .arg(unit)
-                    : QString("The fixed cost is %1; smaller sizes would resolve it.")
+                    : QString("The fixed cost is %1.")
                           .arg(qs(unresolvedFixedText(fit)).toHtmlEscaped());
         if (const auto cut = fitCut(doc))
             html += " " + qs(cacheCutSentence(*cut)).toHtmlEscaped();

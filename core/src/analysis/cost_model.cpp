@@ -229,8 +229,8 @@ std::vector<std::string> costModelLines(const ResultDocument& doc) {
                                 "is fixed cost; misfit: the fit's worst error over the sizes)",
                                 axis));
     if (unresolved) {
-        lines.push_back("n/r: these sizes do not resolve the fixed cost (it is within the fit's "
-                        "error at the smallest size); smaller sizes would:");
+        lines.push_back("n/r: these sizes do not resolve the fixed cost (at the smallest size it "
+                        "is within the fit's own error):");
         for (const auto& f : fits)
             if (!f.fixedResolved())
                 lines.push_back(fmt::format("  {}: {}", f.strategy, unresolvedFixedText(f)));

@@ -35,7 +35,8 @@ struct Calls {
 const Calls& callsOf(const StrategyInfo& s) {
     static const Calls posix{"one pread",
                              "one lseek + one read",
-                             "one mmap and one munmap",
+                             "one mmap, one munmap and one rt_sigprocmask (the SIGBUS guard "
+                             "saving the signal mask)",
                              "one madvise",
                              "one pread on the O_DIRECT descriptor",
                              "the kernel's copy"};
@@ -166,7 +167,8 @@ ExpectedCost expectedCost(const StrategyInfo& s, std::uint64_t n) {
         if (s.mapping == MapLifetime::Kept) {
             e = {0,
                  0.05,
-                 "none (mapped once for the whole run, untimed)",
+                 "none per range (mapped once for the whole run, untimed; one rt_sigprocmask "
+                 "per round and worker: the SIGBUS guard saving the signal mask)",
                  "one: the memcpy out of the mapping",
                  "one per range",
                  "none for cached pages: the warm-up rounds took the mapping's first-touch "

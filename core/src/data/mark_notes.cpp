@@ -42,8 +42,8 @@ std::string tlbMachineWideNote() {
 std::string faultsNotCountedNote() { return "the system reports none at all, as Wine does"; }
 
 std::string syscallsCountedNote() {
-    return "System calls: the strategy's own, counted by the engine and checked against "
-           "strace; the memory allocator's (brk, mprotect, anonymous mmap: its heap growing "
+    return "System calls: the strategy's own, counted by the engine (checked against strace "
+           "on Linux); the memory allocator's (brk, mprotect, anonymous mmap: its heap growing "
            "and shrinking) are not counted";
 }
 

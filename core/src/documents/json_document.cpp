@@ -194,15 +194,23 @@ template <class Rate> json summaryJson(const Summary& m, Rate rate) {
 
 // Derived from the medians, for scripts; not read back (a loaded document refits).
 json costModelJson(const ResultDocument& doc) {
+    // A fixed cost the sizes do not resolve is null, with the reason; the sizes past the cache
+    // the fit stopped at are named.
     json out = json::array();
+    const auto cut = fitCut(doc);
     for (const auto& f : fitCosts(doc))
         out.push_back({{"strategy", f.strategy},
-                       {"fixed_us", f.fixedSeconds * 1e6},
+                       {"fixed_us", f.fixedResolved() ? json(f.fixedSeconds * 1e6) : json(nullptr)},
+                       {"fixed_not_resolved",
+                        f.fixedResolved() ? json(nullptr) : json(unresolvedFixedText(f))},
                        {"bandwidth_gbps", f.bytesPerSecond / 1e9},
-                       {"fixed_dominated_below_bytes", f.halfFixedBytes()},
+                       {"fixed_dominated_below_bytes",
+                        f.fixedResolved() ? json(f.halfFixedBytes()) : json(nullptr)},
                        {"r2", f.r2},
                        {"worst_misfit", f.worstMisfit},
-                       {"points", f.points}});
+                       {"points", f.points},
+                       {"fitted_up_to_bytes", cut ? json(cut->bytes) : json(nullptr)},
+                       {"left_out_bytes", cut ? json(cut->leftOut) : json::array()}});
     return out;
 }
 

@@ -14,10 +14,11 @@ LaneWorkers::~LaneWorkers() {
 
 void LaneWorkers::run(std::size_t count, const std::function<void(std::size_t)>& job) {
     std::unique_lock lock(mutex_);
-    // New threads wait for the generation after this one: none starts its job before all
-    // exist, so creating them is not part of any worker's timed reads.
+    // New threads wait for the generation after this one, and it starts only once every one
+    // of them is running and waiting: no worker's timed reads hold another's thread start.
     while (threads_.size() < count)
         threads_.emplace_back([this, w = threads_.size(), seen = generation_] { loop(w, seen); });
+    changed_.wait(lock, [&] { return waiting_ == threads_.size(); });
     job_ = &job;
     count_ = count;
     done_ = 0;
@@ -29,6 +30,8 @@ void LaneWorkers::run(std::size_t count, const std::function<void(std::size_t)>&
 
 void LaneWorkers::loop(std::size_t w, std::uint64_t seen) {
     std::unique_lock lock(mutex_);
+    ++waiting_;
+    changed_.notify_all();
     for (;;) {
         changed_.wait(lock, [&] { return quit_ || generation_ != seen; });
         if (quit_)

@@ -26,7 +26,8 @@ public:
     ~LaneWorkers(); // ends and joins the threads
 
     // Runs job(w) on worker w for every w below count, all released together (threads this
-    // lane did not have yet are started first, untimed); returns once every job has returned.
+    // lane did not have yet are started first and waited for, untimed); returns once every
+    // job has returned.
     void run(std::size_t count, const std::function<void(std::size_t)>& job);
     std::size_t threads() const { return threads_.size(); }
 
@@ -38,6 +39,7 @@ private:
     std::vector<std::thread> threads_;
     const std::function<void(std::size_t)>* job_ = nullptr;
     std::size_t count_ = 0, done_ = 0;
+    std::size_t waiting_ = 0;      // threads that have started and wait for work
     std::uint64_t generation_ = 0; // one more for every run()
     bool quit_ = false;
 };

@@ -2,8 +2,9 @@
 // What single operations cost on this machine, measured untimed at a run's start for the
 // cost model: a system call that does nothing, a page fault on a fresh anonymous page (a new
 // buffer's first touch), and a page fault on a mapped page of a cached file (a mapping's
-// first touch). Each is the median over a few hundred; none where the platform cannot say
-// (Windows keeps no per-thread fault count to divide by). Private to the core.
+// first touch). Each is the median over a few hundred; measured on Linux only, none
+// elsewhere (Windows and macOS keep no per-thread fault count to divide by). Private to the
+// core.
 #include <cstdint>
 #include <optional>
 

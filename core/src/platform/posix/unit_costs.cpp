@@ -15,13 +15,12 @@ namespace readscope::platform {
 
 namespace {
 
+// Measured on Linux only: elsewhere (macOS) faults are counted per process, so another
+// thread's would shrink the cost per fault, and syscall(2) is deprecated there.
+#ifdef __linux__
 std::uint64_t minorFaults() {
     rusage u{};
-#ifdef RUSAGE_THREAD
     ::getrusage(RUSAGE_THREAD, &u);
-#else
-    ::getrusage(RUSAGE_SELF, &u);
-#endif
     return static_cast<std::uint64_t>(u.ru_minflt);
 }
 
@@ -45,8 +44,15 @@ std::optional<double> touchSeconds(volatile std::byte* p, std::size_t bytes, std
 std::optional<double> medianOf(std::vector<double>& v) {
     return v.empty() ? std::nullopt : std::optional(median(v));
 }
+#endif
 
 } // namespace
+
+#ifndef __linux__
+std::optional<double> nullSyscallSeconds() { return std::nullopt; }
+std::optional<double> anonymousFaultSeconds() { return std::nullopt; }
+std::optional<double> fileFaultSeconds(int, std::uint64_t) { return std::nullopt; }
+#else
 
 std::optional<double> nullSyscallSeconds() {
     constexpr int kBatches = 31, kPerBatch = 200;
@@ -99,5 +105,7 @@ std::optional<double> fileFaultSeconds(int fd, std::uint64_t fileSize) {
     }
     return medianOf(perFault);
 }
+
+#endif
 
 } // namespace readscope::platform
