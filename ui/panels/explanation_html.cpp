@@ -68,7 +68,8 @@ QString strategyHtml(const std::string& id, const ResultDocument& doc, const Slo
                          : QString("%1 in all").arg(m.userMsPerGB + m.systemMsPerGB, 0, 'f', 1))
                 .arg(m.tlbShootdownsPerMiB ? QString::number(*m.tlbShootdownsPerMiB, 'g', 3)
                                            : QString("n/c"));
-        for (const auto& line : disagreements(*s, *c, pageSize, doc.system.faultsCounted))
+        for (const auto& line : disagreements(*s, *c, pageSize, doc.system.faultsCounted,
+                                              threadsAt(doc.plan, c->point())))
             disagree << QString("<b>%1:</b> %2")
                             .arg(qs(pointText(c->point())), qs(line).toHtmlEscaped());
         if (band)

@@ -16,6 +16,10 @@ struct ExpectedCost {
     std::string passes;   // passes over the bytes
     std::string allocations;
     std::string faults; // what page faults to expect
+    // Calls a worker makes once per round, at most (a mapping's mmap, munmap, advice and the
+    // SIGBUS guard's signal mask): spread over few large ranges they are a share of a call
+    // per range that the per-range figures above leave out.
+    double perRoundCallsMax = 0;
 };
 
 ExpectedCost expectedCost(const StrategyInfo& s, std::uint64_t rangeBytes);
@@ -33,8 +37,10 @@ MeasuredCost measuredCost(const Cell& cell); // medians over rounds
 
 // Sentences naming where the measurement and the explanation disagree (empty: they agree).
 // Where the system counts no page faults (faultsCounted false), faults are not compared: the
-// caller says once that they were not counted.
+// caller says once that they were not counted. `threads`: the workers of the cell's rounds,
+// each making its per-round calls.
 std::vector<std::string> disagreements(const StrategyInfo& s, const Cell& cell,
-                                       std::uint32_t pageSize = 4096, bool faultsCounted = true);
+                                       std::uint32_t pageSize = 4096, bool faultsCounted = true,
+                                       int threads = 1);
 
 } // namespace readscope

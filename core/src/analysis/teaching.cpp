@@ -227,6 +227,11 @@ ExpectedCost expectedCost(const StrategyInfo& s, std::uint64_t n) {
              "none"};
         break;
     }
+    // A mapping per round: map, unmap, advice, populate and the guard's signal mask (POSIX);
+    // CreateFileMapping, MapViewOfFile, UnmapViewOfFile and CloseHandle (Windows). A kept
+    // mapping: the signal mask only.
+    if (s.access == Access::MapCopy || s.access == Access::MapInPlace)
+        e.perRoundCallsMax = s.mapping == MapLifetime::Kept ? 1 : 5;
     return e;
 }
 
@@ -257,14 +262,16 @@ MeasuredCost measuredCost(const Cell& c) {
 }
 
 std::vector<std::string> disagreements(const StrategyInfo& s, const Cell& c, std::uint32_t pageSize,
-                                       bool faultsCounted) {
+                                       bool faultsCounted, int threads) {
     std::vector<std::string> out;
     if (c.samples.empty())
         return out;
     const ExpectedCost e = expectedCost(s, c.rangeBytes);
     const MeasuredCost m = measuredCost(c);
+    const double perRound =
+        c.rangesPerRound ? e.perRoundCallsMax * std::max(threads, 1) / double(c.rangesPerRound) : 0;
     if (m.syscallsPerRange < e.syscallsPerRangeMin * 0.9 ||
-        m.syscallsPerRange > e.syscallsPerRangeMax * 1.1 + 0.05)
+        m.syscallsPerRange > e.syscallsPerRangeMax * 1.1 + 0.05 + perRound)
         out.push_back(fmt::format("system calls: expected {}, measured {:.2f} per range",
                                   e.syscalls, m.syscallsPerRange));
     if (!faultsCounted)
