@@ -92,27 +92,39 @@ double CopyLimit::gbps(std::uint64_t rangeBytes, int workers,
     return rates.empty() ? 0 : maximum(rates);
 }
 
-double lseekSeconds(int fd, std::uint64_t fileSize) {
+namespace {
+
+// Median seconds of one call(), over 31 batches of 200 timed together (one clock read costs
+// about as much as the calls measured); 0 when a call fails.
+template <class Call> double secondsPerCall(Call call) {
     constexpr int kBatches = 31, kPerBatch = 200;
     std::vector<double> perCall;
-    std::uint64_t offset = 0;
-    const std::uint64_t step = std::max<std::uint64_t>(4096, fileSize / kPerBatch);
     for (int b = 0; b < kBatches; ++b) {
         const auto t0 = Clock::now();
-        for (int k = 0; k < kPerBatch; ++k) {
-            offset = fileSize ? (offset + step) % fileSize : 0;
-            if (!platform::seekTo(fd, offset))
+        for (int k = 0; k < kPerBatch; ++k)
+            if (!call())
                 return 0;
-        }
         perCall.push_back(secondsBetween(t0, Clock::now()) / kPerBatch);
     }
     return median(perCall);
 }
 
+} // namespace
+
+double lseekSeconds(int fd, std::uint64_t fileSize) {
+    std::uint64_t offset = 0;
+    const std::uint64_t step = std::max<std::uint64_t>(4096, fileSize / 200);
+    return secondsPerCall([&] {
+        offset = fileSize ? (offset + step) % fileSize : 0;
+        return platform::seekTo(fd, offset);
+    });
+}
+
 void measureUnitCosts(ResultDocument& doc, int fd, std::uint64_t fileSize) {
     if (const double seek = lseekSeconds(fd, fileSize); seek > 0)
         doc.lseekSeconds = seek;
-    doc.unitCosts.nullSyscall = platform::nullSyscallSeconds();
+    if (const double call = secondsPerCall(platform::nullSyscall); call > 0)
+        doc.unitCosts.nullSyscall = call;
     doc.unitCosts.anonymousFault = platform::anonymousFaultSeconds();
     doc.unitCosts.fileFault = platform::fileFaultSeconds(fd, fileSize);
 }

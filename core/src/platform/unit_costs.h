@@ -10,7 +10,8 @@
 
 namespace readscope::platform {
 
-std::optional<double> nullSyscallSeconds();
+// One system call that does nothing (getppid); false, without a call, where not measured.
+bool nullSyscall();
 std::optional<double> anonymousFaultSeconds();
 // Over the first pages of the file open at fd (read first, so that they are cached).
 std::optional<double> fileFaultSeconds(int fd, std::uint64_t fileSize);

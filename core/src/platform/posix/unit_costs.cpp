@@ -1,10 +1,10 @@
 #include "unit_costs.h"
 
 #include "clock.h"
+#include "platform.h"
 #include "readscope/stats.h"
 
 #include <sys/mman.h>
-#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -15,14 +15,10 @@ namespace readscope::platform {
 
 namespace {
 
-// Measured on Linux only: elsewhere (macOS) faults are counted per process, so another
-// thread's would shrink the cost per fault, and syscall(2) is deprecated there.
+// Measured on Linux only: elsewhere (macOS) faults are counted per process (kPerThreadFaults),
+// so another thread's would shrink the cost per fault, and syscall(2) is deprecated there.
 #ifdef __linux__
-std::uint64_t minorFaults() {
-    rusage u{};
-    ::getrusage(RUSAGE_THREAD, &u);
-    return static_cast<std::uint64_t>(u.ru_minflt);
-}
+std::uint64_t minorFaults() { return threadUsage().minorFaults; }
 
 // Seconds per fault of touching one byte in every page of [p, p + bytes): faults counted
 // around the touches, so a fault that maps several pages (the kernel's fault-around on a
@@ -49,25 +45,18 @@ std::optional<double> medianOf(std::vector<double>& v) {
 } // namespace
 
 #ifndef __linux__
-std::optional<double> nullSyscallSeconds() { return std::nullopt; }
+bool nullSyscall() { return false; }
 std::optional<double> anonymousFaultSeconds() { return std::nullopt; }
 std::optional<double> fileFaultSeconds(int, std::uint64_t) { return std::nullopt; }
 #else
 
-std::optional<double> nullSyscallSeconds() {
-    constexpr int kBatches = 31, kPerBatch = 200;
-    std::vector<double> perCall;
-    for (int b = 0; b < kBatches; ++b) {
-        const auto t0 = Clock::now();
-        for (int k = 0; k < kPerBatch; ++k)
-            ::syscall(SYS_getppid); // not cached by the C library, as getpid once was
-        perCall.push_back(secondsBetween(t0, Clock::now()) / kPerBatch);
-    }
-    return medianOf(perCall);
+bool nullSyscall() {
+    ::syscall(SYS_getppid); // not cached by the C library, as getpid once was
+    return true;
 }
 
 std::optional<double> anonymousFaultSeconds() {
-    const std::size_t page = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
+    const std::size_t page = pageSize();
     const std::size_t bytes = 512 * page;
     std::vector<double> perFault;
     for (int pass = 0; pass < 9; ++pass) {
@@ -86,13 +75,13 @@ std::optional<double> anonymousFaultSeconds() {
 }
 
 std::optional<double> fileFaultSeconds(int fd, std::uint64_t fileSize) {
-    const std::size_t page = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
+    const std::size_t page = pageSize();
     const std::size_t bytes = static_cast<std::size_t>(std::min<std::uint64_t>(fileSize, 4 << 20));
     if (bytes < 16 * page)
         return std::nullopt;
     std::vector<std::byte> scratch(1 << 20);
     for (std::size_t at = 0; at < bytes; at += scratch.size()) // cache the pages first
-        if (::pread(fd, scratch.data(), std::min(scratch.size(), bytes - at), off_t(at)) < 0)
+        if (readAt(fd, scratch.data(), std::min(scratch.size(), bytes - at), at) < 0)
             return std::nullopt;
     std::vector<double> perFault;
     for (int pass = 0; pass < 9; ++pass) {

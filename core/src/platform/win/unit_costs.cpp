@@ -4,7 +4,7 @@
 // by, and has no documented system call that does nothing: not measured there.
 namespace readscope::platform {
 
-std::optional<double> nullSyscallSeconds() { return std::nullopt; }
+bool nullSyscall() { return false; }
 std::optional<double> anonymousFaultSeconds() { return std::nullopt; }
 std::optional<double> fileFaultSeconds(int, std::uint64_t) { return std::nullopt; }
 
