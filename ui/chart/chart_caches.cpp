@@ -4,15 +4,11 @@
 
 #include <qcustomplot.h>
 
-#include <utility>
-
 namespace readscope::ui {
 
-int addCacheMarkers(QCustomPlot& plot, const CpuCaches& caches, const QColor& color) {
+void addCacheMarkers(QCustomPlot& plot, const CpuCaches& caches, const QColor& color) {
     const QCPRange range = plot.xAxis->range();
-    int added = 0;
-    for (const auto& [level, bytes] :
-         {std::pair{"L1d", caches.l1d}, std::pair{"L2", caches.l2}, std::pair{"L3", caches.l3}}) {
+    for (const auto& [level, bytes] : cacheLevels(caches)) {
         const double x = double(bytes);
         if (!bytes || x <= range.lower || x >= range.upper)
             continue;
@@ -36,9 +32,7 @@ int addCacheMarkers(QCustomPlot& plot, const CpuCaches& caches, const QColor& co
         font.setPointSizeF(font.pointSizeF() * 0.85);
         label->setFont(font);
         label->setSelectable(false);
-        ++added;
     }
-    return added;
 }
 
 } // namespace readscope::ui

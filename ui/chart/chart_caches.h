@@ -12,7 +12,7 @@ namespace readscope::ui {
 
 inline constexpr auto kCacheMarkerProperty = "readscopeCacheMarker"; // its text, on the line
 
-// The markers for the caches between the x axis's current lower and upper bounds; how many.
-int addCacheMarkers(QCustomPlot& plot, const CpuCaches& caches, const QColor& color);
+// The markers for the caches between the x axis's current lower and upper bounds.
+void addCacheMarkers(QCustomPlot& plot, const CpuCaches& caches, const QColor& color);
 
 } // namespace readscope::ui

@@ -395,16 +395,9 @@ ChartData buildChart(const ResultDocument& doc, const ResultDocument* baseline, 
         }
         if (out.axis != SweepAxis::RangeSize)
             break;
-        const auto cut = fitCut(doc);
-        for (const auto& fit : fitCosts(doc)) { // across the sizes it was fitted to
-            std::vector<double> sizes;
-            for (const auto& c : doc.cells)
-                if (c.strategy == fit.strategy && c.measured() &&
-                    (!cut || c.rangeBytes <= cut->bytes))
-                    sizes.push_back(double(c.rangeBytes));
-            const auto [lo, hi] = std::minmax_element(sizes.begin(), sizes.end());
-            out.series.push_back(fittedLine(fit, *lo, *hi, colorOf(fit.strategy)));
-        }
+        for (const auto& fit : fitCosts(doc)) // across the sizes it was fitted to
+            out.series.push_back(
+                fittedLine(fit, fit.smallestBytes, fit.largestBytes, colorOf(fit.strategy)));
         break;
     }
     case ChartMode::Latency:

@@ -27,6 +27,7 @@ struct CostFit {
     double worstMisfit = 0;    // the largest |fit - measured| / measured over the points
     int points = 0;
     double smallestBytes = 0, smallestSeconds = 0; // the smallest size fitted, and its time
+    double largestBytes = 0;                       // the largest size fitted
     // The range size below which the fixed cost is half a range's time or more.
     double halfFixedBytes() const { return std::min(fixedSeconds * bytesPerSecond, 1e15); }
     // Whether the sizes resolve the fixed cost: at the smallest size it is a larger share of

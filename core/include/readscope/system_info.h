@@ -1,6 +1,8 @@
 #pragma once
+#include <array>
 #include <cstdint>
 #include <string>
+#include <utility>
 
 namespace readscope {
 
@@ -10,6 +12,11 @@ struct CpuCaches {
     std::uint64_t l1d = 0, l2 = 0, l3 = 0;
     bool operator==(const CpuCaches&) const = default;
 };
+
+// The levels in order with their names: {"L1d", l1d}, {"L2", l2}, {"L3", l3}.
+inline std::array<std::pair<const char*, std::uint64_t>, 3> cacheLevels(const CpuCaches& c) {
+    return {{{"L1d", c.l1d}, {"L2", c.l2}, {"L3", c.l3}}};
+}
 
 struct SystemInfo {
     std::string cpuModel;

@@ -58,11 +58,12 @@ std::optional<CostFit> fitCost(std::span<const CostPoint> points) {
     if (!line || !(line->second > 0))
         return std::nullopt;
     CostFit fit;
-    const auto smallest =
-        std::min_element(usable.begin(), usable.end(),
-                         [](const CostPoint& a, const CostPoint& b) { return a.bytes < b.bytes; });
+    const auto [smallest, largest] = std::minmax_element(
+        usable.begin(), usable.end(),
+        [](const CostPoint& a, const CostPoint& b) { return a.bytes < b.bytes; });
     fit.smallestBytes = smallest->bytes;
     fit.smallestSeconds = smallest->seconds;
+    fit.largestBytes = largest->bytes;
     fit.fixedSeconds = line->first;
     fit.bytesPerSecond = 1 / line->second;
     fit.points = static_cast<int>(usable.size());
@@ -87,14 +88,17 @@ std::optional<CostFit> fitCost(std::span<const CostPoint> points) {
 }
 
 std::optional<CacheCut> cacheCut(const CpuCaches& caches, std::span<const std::uint64_t> sizes) {
-    for (const auto& [level, bytes] :
-         {std::pair{"L1d", caches.l1d}, std::pair{"L2", caches.l2}, std::pair{"L3", caches.l3}}) {
+    for (const auto& [level, bytes] : cacheLevels(caches)) {
         if (!bytes)
             continue;
         CacheCut cut{level, bytes, {}};
         std::size_t below = 0;
-        for (auto n : sizes)
-            n <= bytes ? ++below : (cut.leftOut.push_back(n), 0);
+        for (auto n : sizes) {
+            if (n <= bytes)
+                ++below;
+            else
+                cut.leftOut.push_back(n);
+        }
         if (below >= 3 && !cut.leftOut.empty())
             return cut;
         if (below < 3 && !cut.leftOut.empty())

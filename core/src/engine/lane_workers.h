@@ -29,7 +29,6 @@ public:
     // lane did not have yet are started first and waited for, untimed); returns once every
     // job has returned.
     void run(std::size_t count, const std::function<void(std::size_t)>& job);
-    std::size_t threads() const { return threads_.size(); }
 
 private:
     void loop(std::size_t w, std::uint64_t seen);

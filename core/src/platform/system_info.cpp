@@ -23,8 +23,7 @@ std::string toolVersion() { return READSCOPE_VERSION; }
 
 std::string cachesText(const CpuCaches& caches) {
     std::string out;
-    for (const auto& [name, bytes] :
-         {std::pair{"L1d", caches.l1d}, std::pair{"L2", caches.l2}, std::pair{"L3", caches.l3}})
+    for (const auto& [name, bytes] : cacheLevels(caches))
         if (bytes)
             out += fmt::format("{}{} {}", out.empty() ? "" : ", ", name, formatSize(bytes));
     return out;
