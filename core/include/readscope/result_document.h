@@ -84,6 +84,9 @@ struct Cell {
     // --consume all: the fold alone on a cache-warm buffer of this range size, GB/s; its
     // cost per GB (1000 / foldGbps ms) is part of every figure and can be subtracted.
     std::optional<double> foldGbps;
+    // memset to 0 alone on a cache-warm buffer of this range size, GB/s: what zero-filling a
+    // range costs here (timeSplit() prices the zeroing strategies' fills with it).
+    std::optional<double> memsetGbps;
     // Warm runs: memcpy alone, from a source as large as a round reads (at most 128 MiB) into
     // a reused buffer of this range size, chunk by chunk, GB/s: the most a strategy that copies
     // the file's bytes into a buffer can reach here (an in-place mapping can pass it).
@@ -206,6 +209,10 @@ struct ResultDocument {
         std::optional<double> nullSyscall;    // a system call that does nothing (getppid)
         std::optional<double> anonymousFault; // a fresh anonymous page's first write
         std::optional<double> fileFault;      // a mapped, cached file page's first read
+        // The read path's work per cached page beyond copying its bytes (page-cache lookup,
+        // the page's reference, the copy's per-page start): what a buffered read adds to a
+        // memcpy of the same bytes, page by page.
+        std::optional<double> cachedPage;
         bool operator==(const UnitCosts&) const = default;
     } unitCosts;
     // Cold and direct runs: see DeviceLimit; when there is none, why (deviceLimitMissing).

@@ -200,6 +200,7 @@ std::string unitCostsSentence(const ResultDocument& doc, bool withLseek) {
           std::pair{"a page fault on a mapped, cached file page (the kernel maps up to 16 "
                     "neighbours with it)",
                     u.fileFault},
+          std::pair{"a cached page through a read, beyond copying its bytes", u.cachedPage},
           std::pair{"one lseek", withLseek ? doc.lseekSeconds : std::nullopt}})
         if (seconds)
             parts +=

@@ -1,5 +1,6 @@
 #include "csv_document.h"
 #include "readscope/documents.h"
+#include "readscope/time_split.h"
 #include "sample_fields.h"
 #include "summary_fields.h"
 
@@ -130,9 +131,39 @@ Column figure(const SummaryField& field) {
             }};
 }
 
+// Where the cell's time goes (time_split.h): the time per range the split was made of and
+// each part's share of it in %, then the unexplained rest; empty where the cell has no split
+// (the JSON's time_split says why) or a part's unit cost was not measured.
+std::vector<Column> timeSplitColumns() {
+    using D = const ResultDocument&;
+    std::vector<Column> columns{{"time_per_range_us", [](const Cell& c, D d) {
+                                     const auto split = timeSplit(d, c);
+                                     return split ? number(split->measuredSeconds * 1e6)
+                                                  : std::string();
+                                 }}};
+    static const std::vector<std::string> names = [] {
+        std::vector<std::string> out;
+        for (TimePart p : kTimeParts)
+            out.push_back(fmt::format("share_{}_pct", partKey(p)));
+        return out;
+    }();
+    for (std::size_t i = 0; i < kTimeParts.size(); ++i)
+        columns.push_back({names[i].c_str(), [part = kTimeParts[i]](const Cell& c, D d) {
+                               const auto split = timeSplit(d, c);
+                               return split && split->partSeconds(part)
+                                          ? number(split->share(part) * 100)
+                                          : std::string();
+                           }});
+    columns.push_back({"share_unexplained_pct", [](const Cell& c, D d) {
+                           const auto split = timeSplit(d, c);
+                           return split ? number(split->unexplainedShare() * 100) : std::string();
+                       }});
+    return columns;
+}
+
 std::vector<Column> summaryColumns() {
     using D = const ResultDocument&;
-    return {
+    std::vector<Column> columns{
         {"strategy", [](const Cell& c, D) { return c.strategy; }},
         {"range_bytes", [](const Cell& c, D) { return std::to_string(c.rangeBytes); }},
         {"pattern", [](const Cell&, D d) { return std::string(toString(d.plan.pattern)); }},
@@ -205,7 +236,11 @@ std::vector<Column> summaryColumns() {
          [](const Cell&, D d) {
              return d.plan.durationSeconds > 0 ? number(d.plan.durationSeconds) : std::string();
          }},
+        {"memset_gbps", [](const Cell& c, D) { return optional(c.memsetGbps); }},
     };
+    for (auto& column : timeSplitColumns())
+        columns.push_back(std::move(column));
+    return columns;
 }
 
 } // namespace
@@ -310,6 +345,8 @@ Result<ResultDocument> fromSummaryCsv(std::string_view text) {
             c.queueDepth = depth;
         if (double fold = 0; parseNumber(get(row, "fold_gbps"), fold))
             c.foldGbps = fold;
+        if (double zeroing = 0; parseNumber(get(row, "memset_gbps"), zeroing))
+            c.memsetGbps = zeroing;
         if (double limit = 0; parseNumber(get(row, "copy_limit_gbps"), limit))
             c.copyLimitGbps = limit;
         if (double read = 0; parseNumber(get(row, "read_amplification"), read))

@@ -1,5 +1,6 @@
 #include "readscope/cost_model.h"
 #include "readscope/documents.h"
+#include "readscope/time_split.h"
 
 #include "sample_fields.h"
 #include "summary_fields.h"
@@ -103,7 +104,8 @@ Plan planFrom(const json& j) {
 const std::pair<const char*, std::optional<double> ResultDocument::UnitCosts::*> kUnitCosts[] = {
     {"null_syscall", &ResultDocument::UnitCosts::nullSyscall},
     {"anonymous_fault", &ResultDocument::UnitCosts::anonymousFault},
-    {"file_fault", &ResultDocument::UnitCosts::fileFault}};
+    {"file_fault", &ResultDocument::UnitCosts::fileFault},
+    {"cached_page", &ResultDocument::UnitCosts::cachedPage}};
 
 json unitCostsJson(const ResultDocument::UnitCosts& u) {
     json out = json::object();
@@ -214,6 +216,24 @@ json costModelJson(const ResultDocument& doc) {
     return out;
 }
 
+// Where the cell's time goes (time_split.h), derived for scripts and not read back: each
+// part's share of the measured time per range (null: counted but not priced), the rest
+// unexplained; null with the reason when the cell has no split.
+json timeSplitJson(const ResultDocument& doc, const Cell& c) {
+    const auto split = timeSplit(doc, c);
+    if (!split)
+        return {{"per_range_us", nullptr}, {"missing", timeSplitMissing(doc, c)}};
+    json shares = json::object();
+    for (TimePart p : kTimeParts)
+        shares[std::string(partKey(p))] =
+            split->partSeconds(p) ? json(split->share(p)) : json(nullptr);
+    shares["unexplained"] = split->unexplainedShare();
+    return {{"per_range_us", split->measuredSeconds * 1e6},
+            {"shares", shares},
+            {"copy", split->copyInUserSpace ? "memcpy" : "kernel"},
+            {"not_priced", split->unpriced}};
+}
+
 json cellJson(const ResultDocument& doc, const Cell& c) {
     json samples = json::array();
     for (const auto& s : c.samples)
@@ -230,6 +250,7 @@ json cellJson(const ResultDocument& doc, const Cell& c) {
                 {"point_threads", c.pointThreads ? json(*c.pointThreads) : json(nullptr)},
                 {"point_queue_depth", c.pointQueueDepth ? json(*c.pointQueueDepth) : json(nullptr)},
                 {"fold_gbps", optionalNumber(c.foldGbps)},
+                {"memset_gbps", optionalNumber(c.memsetGbps)},
                 {"copy_limit_gbps", optionalNumber(c.copyLimitGbps)},
                 // Derived from the median, for scripts; not read back.
                 {"pct_of_copy_limit", optionalNumber(pctOfCopyLimit(c))},
@@ -245,6 +266,7 @@ json cellJson(const ResultDocument& doc, const Cell& c) {
                 {"resident_before", optionalNumber(c.residentBefore)},
                 {"resident_after", optionalNumber(c.residentAfter)},
                 {"summary", summaryJson(m, rate)},
+                {"time_split", timeSplitJson(doc, c)},
                 {"samples", samples}};
     if (c.partial)
         out["partial"] = true;
@@ -267,6 +289,7 @@ Cell cellFrom(const json& j) {
     if (j.contains("point_queue_depth") && !j.at("point_queue_depth").is_null())
         c.pointQueueDepth = j.at("point_queue_depth").get<unsigned>();
     c.foldGbps = readOptional(j, "fold_gbps");
+    c.memsetGbps = readOptional(j, "memset_gbps");
     c.copyLimitGbps = readOptional(j, "copy_limit_gbps");
     c.readAmplification = readOptional(j, "read_amplification");
     c.deviceBytesRead = readOptional(j, "device_bytes_read");

@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cstring>
+#include <span>
 #include <thread>
 #include <vector>
 
@@ -23,6 +24,8 @@ namespace {
 std::atomic<std::uint64_t> gFoldSink{0};
 // The destination's first byte after each pass lands here, so no copy can be proven unused.
 std::atomic<unsigned> gCopySink{0};
+// Called through a volatile pointer, so that no compiler turns repeated fills into one.
+void* (*volatile gMemset)(void*, int, std::size_t) = std::memset;
 } // namespace
 
 CopyLimit::CopyLimit(std::uint64_t roundBytes, std::function<void()> onWorkerStart)
@@ -127,29 +130,79 @@ void measureUnitCosts(ResultDocument& doc, int fd, std::uint64_t fileSize) {
         doc.unitCosts.nullSyscall = call;
     doc.unitCosts.anonymousFault = platform::anonymousFaultSeconds();
     doc.unitCosts.fileFault = platform::fileFaultSeconds(fd, fileSize);
+    doc.unitCosts.cachedPage = cachedPageSeconds(fd, fileSize, doc.unitCosts.nullSyscall);
 }
 
-// The fold alone, on a cache-warm buffer of the range size (at most 64 MiB: past that the
-// speed is memory's), repeated for about 20 ms: the median GB/s.
-double foldGbps(std::uint64_t rangeBytes) {
+std::optional<double> cachedPageSeconds(int fd, std::uint64_t fileSize,
+                                        std::optional<double> nullSyscall) {
+    constexpr std::size_t kRead = 64 << 10; // 16 pages of 4 KiB
+    const std::size_t page = platform::pageSize();
+    if (!nullSyscall || fileSize < kRead || page == 0 || kRead % page != 0)
+        return std::nullopt;
+    // 16 reads' worth of the file's start, read once first so that it is cached (and warm in
+    // the CPU's caches, as the copy in the comparison is).
+    const std::uint64_t span = std::min<std::uint64_t>(fileSize / kRead, 16) * kRead;
+    std::vector<std::byte> buffer(kRead), source(kRead, std::byte{1});
+    std::uint64_t offset = 0;
+    auto readNext = [&] {
+        offset = (offset + kRead) % span;
+        return platform::readAt(fd, buffer.data(), kRead, offset) == std::int64_t(kRead);
+    };
+    for (std::uint64_t k = 0; k < span / kRead; ++k)
+        if (!readNext())
+            return std::nullopt;
+    const double read = secondsPerCall(readNext);
+    const double copy = secondsPerCall([&] {
+        gMemset(buffer.data(), 0, 0); // keeps the copy from being hoisted out of the batch
+        std::memcpy(buffer.data(), source.data(), kRead);
+        gCopySink.fetch_xor(static_cast<unsigned>(buffer[kRead / 2]), std::memory_order_relaxed);
+        return true;
+    });
+    if (read <= 0)
+        return std::nullopt;
+    return std::max(0.0, (read - *nullSyscall - copy) / double(kRead / page));
+}
+
+namespace {
+// GB/s of op(buffer) on a cache-warm buffer of the range size (at most 64 MiB: past that the
+// speed is memory's), repeated for about 20 ms: the median. Each sample repeats op often
+// enough to cover 256 KiB: a 16 KiB fold takes about 300 ns, one clock read about 100 ns here.
+template <class Op> double rateOnWarmBuffer(std::uint64_t rangeBytes, Op op) {
     const std::size_t n = static_cast<std::size_t>(
         std::min<std::uint64_t>(std::max<std::uint64_t>(rangeBytes, 1), 64ull << 20));
     std::vector<std::byte> buffer(n, std::byte{1});
+    op(buffer); // warms the buffer into the caches it fits
     std::vector<double> rates;
-    std::uint64_t value = foldBytes(buffer); // warms the buffer into the caches it fits
-    // Each sample folds the buffer often enough to cover 256 KiB: a 16 KiB fold takes about
-    // 300 ns, and one clock read about 100 ns on this VM.
     const std::size_t batch = std::max<std::size_t>(1, (256u << 10) / n);
     const auto start = Clock::now();
     while (rates.size() < 3 ||
            (secondsBetween(start, Clock::now()) < 0.02 && rates.size() < 1000)) {
         const auto t0 = Clock::now();
         for (std::size_t k = 0; k < batch; ++k)
-            value ^= foldBytes(buffer);
+            op(buffer);
         rates.push_back(gigabytesPerSecond(n * batch, secondsBetween(t0, Clock::now())));
     }
-    gFoldSink.fetch_xor(value, std::memory_order_relaxed);
     return median(rates);
+}
+
+} // namespace
+
+double foldGbps(std::uint64_t rangeBytes) {
+    std::uint64_t value = 0;
+    const double rate =
+        rateOnWarmBuffer(rangeBytes, [&](std::span<const std::byte> b) { value ^= foldBytes(b); });
+    gFoldSink.fetch_xor(value, std::memory_order_relaxed);
+    return rate;
+}
+
+double memsetGbps(std::uint64_t rangeBytes) {
+    unsigned last = 0;
+    const double rate = rateOnWarmBuffer(rangeBytes, [&](std::span<std::byte> b) {
+        gMemset(b.data(), 0, b.size());
+        last ^= static_cast<unsigned>(b.back());
+    });
+    gCopySink.fetch_xor(last, std::memory_order_relaxed);
+    return rate;
 }
 
 } // namespace readscope

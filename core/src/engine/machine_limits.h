@@ -49,8 +49,19 @@ double lseekSeconds(int fd, std::uint64_t fileSize);
 struct ResultDocument;
 void measureUnitCosts(ResultDocument& doc, int fd, std::uint64_t fileSize);
 
+// What the kernel's read path costs per cached page beyond copying the page's bytes (the
+// page-cache lookup, the page's reference and accessed mark, the copy's per-page start): a
+// 64 KiB read of cached, CPU-cache-warm pages, less one null call and a 64 KiB memcpy of warm
+// bytes, over its pages. None without a null-call cost or a file of 64 KiB.
+std::optional<double> cachedPageSeconds(int fd, std::uint64_t fileSize,
+                                        std::optional<double> nullSyscall);
+
 // --consume all's fold alone on a cache-warm buffer of this range size, GB/s (median of a few
 // tens of ms of folds; untimed for the sweep).
 double foldGbps(std::uint64_t rangeBytes);
+// memset to 0 alone, the same way: what zero-filling a buffer of this range size costs here
+// when the buffer is cache-warm (a zero-filled fresh buffer's pages are: the allocator reuses
+// them, or the kernel just zeroed them in its page faults).
+double memsetGbps(std::uint64_t rangeBytes);
 
 } // namespace readscope

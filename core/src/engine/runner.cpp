@@ -262,12 +262,13 @@ private:
                 if (lanes_[i].unavailable.empty() && limit > 0)
                     cells[i].copyLimitGbps = limit;
         }
-        if (plan_.consume == Consume::All) {
-            const double fold = foldGbps(point.rangeBytes);
-            for (std::size_t i = 0; i < lanes_.size(); ++i)
-                if (lanes_[i].unavailable.empty())
-                    cells[i].foldGbps = fold;
-        }
+        const std::optional<double> fold = plan_.consume == Consume::All
+                                               ? std::optional(foldGbps(point.rangeBytes))
+                                               : std::nullopt;
+        const double zeroing = memsetGbps(point.rangeBytes);
+        for (std::size_t i = 0; i < lanes_.size(); ++i)
+            if (lanes_[i].unavailable.empty())
+                std::tie(cells[i].foldGbps, cells[i].memsetGbps) = std::pair(fold, zeroing);
         // Each strategy reads a prefix of the point's one sequence (the same offsets, the same
         // seeded draws), as long as it reads in the round time; verified over that prefix.
         Verifier verifier(cache_.reading(), run.ranges);

@@ -1,0 +1,56 @@
+#pragma once
+// Where a cell's time goes: its counts per range (system calls, seeks, page faults, bytes
+// zeroed, copied and folded), each times what one costs on this machine (the run's unit costs
+// and per-size rates), set against the time a range took. What the unit costs do not explain
+// is said, not hidden: that is where the lesson is.
+#include "readscope/result_document.h"
+
+#include <array>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace readscope {
+
+// PageCache: the kernel's work per cached page a read copies out, beyond the copy itself.
+enum class TimePart { Syscalls, Faults, Zeroing, PageCache, Copying, Fold };
+inline constexpr std::array kTimeParts{TimePart::Syscalls,  TimePart::Faults,  TimePart::Zeroing,
+                                       TimePart::PageCache, TimePart::Copying, TimePart::Fold};
+// "syscalls", "faults", "zeroing", "page_cache", "copying", "fold": the JSON's and CSV's keys.
+std::string_view partKey(TimePart part);
+
+struct TimeSplit {
+    double measuredSeconds = 0; // a worker's time per range (secondsPerRange)
+    // Each part's predicted seconds per range; none where a count is there but its unit cost
+    // was not measured (see unpriced).
+    std::array<std::optional<double>, kTimeParts.size()> seconds{};
+    bool copyInUserSpace = false; // memcpy from a mapping; else the kernel's copy
+    std::string unpriced;         // "page faults (no fault cost measured)", "; "-separated
+    std::optional<double> partSeconds(TimePart part) const {
+        return seconds[static_cast<std::size_t>(part)];
+    }
+    double explainedSeconds() const;
+    // Measured minus explained: negative when the unit costs predict more than was measured.
+    double unexplainedSeconds() const { return measuredSeconds - explainedSeconds(); }
+    double share(TimePart part) const; // of the measured time, 0-1 (0 when not priced)
+    double unexplainedShare() const;
+};
+
+// "zeroing (memset)", "kernel copy" or "memcpy", "system calls", "page faults",
+// "page-cache work", "fold".
+std::string partName(TimePart part, const TimeSplit& split);
+
+// The split of a measured cell of a warm run whose rounds carry counts; none otherwise
+// (timeSplitMissing says why).
+std::optional<TimeSplit> timeSplit(const ResultDocument& doc, const Cell& cell);
+// Why a cell has no split: "a cold run's time is the device's", ...; empty when it has one.
+std::string timeSplitMissing(const ResultDocument& doc, const Cell& cell);
+
+// "pread-zerofill at 1 MiB, 61.2 µs per range: kernel copy 78%, zeroing (memset) 17%, system
+// calls 1%, unexplained 4%", with what a large unexplained share means; empty without a split.
+std::string timeSplitSentence(const ResultDocument& doc, const Cell& cell);
+
+// Above this unexplained share (of the measured time, either way) the sentence says so.
+inline constexpr double kLargeUnexplainedShare = 0.15;
+
+} // namespace readscope

@@ -1,0 +1,207 @@
+#include "readscope/time_split.h"
+
+#include "readscope/cost_model.h"
+#include "readscope/strategy.h"
+#include "readscope/units.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+
+namespace readscope {
+
+namespace {
+
+constexpr std::size_t index(TimePart part) { return static_cast<std::size_t>(part); }
+
+bool maps(const StrategyInfo& s) {
+    return s.access == Access::MapCopy || s.access == Access::MapInPlace;
+}
+
+// A round's count per range, median over the rounds.
+template <class Field> double perRange(const Cell& cell, Field field) {
+    return medianOverRounds(cell, field) / static_cast<double>(cell.rangesPerRound);
+}
+
+std::string percent(double share) {
+    const double pct = share * 100;
+    return std::abs(pct) >= 10 ? fmt::format("{:.0f}%", pct) : fmt::format("{:.1f}%", pct);
+}
+
+std::string micro(double seconds) {
+    const double us = seconds * 1e6;
+    return us >= 10 ? fmt::format("{:.1f} µs", us) : fmt::format("{:.2f} µs", us);
+}
+
+// What the unit costs leave out for this kind of strategy, where a large share is unexplained.
+std::string_view whatIsNotPriced(const StrategyInfo& s) {
+    if (s.buffer == BufferKind::Grown || s.access == Access::AsRuntime)
+        return "the copies a growing buffer makes (realloc) and the allocator's own work have "
+               "no count here";
+    if (maps(s))
+        return "mmap, munmap and the page-table work of a mapping are priced as calls that do "
+               "nothing, and TLB misses have no count";
+    return "the reads' misses past the CPU's caches, TLB misses and the allocator's work have no "
+           "count here";
+}
+
+} // namespace
+
+std::string_view partKey(TimePart part) {
+    switch (part) {
+    case TimePart::Syscalls: return "syscalls";
+    case TimePart::Faults: return "faults";
+    case TimePart::Zeroing: return "zeroing";
+    case TimePart::PageCache: return "page_cache";
+    case TimePart::Copying: return "copying";
+    case TimePart::Fold: return "fold";
+    }
+    return "";
+}
+
+std::string partName(TimePart part, const TimeSplit& split) {
+    switch (part) {
+    case TimePart::Syscalls: return "system calls";
+    case TimePart::Faults: return "page faults";
+    case TimePart::Zeroing: return "zeroing (memset)";
+    case TimePart::PageCache: return "page-cache work";
+    case TimePart::Copying: return split.copyInUserSpace ? "memcpy" : "kernel copy";
+    case TimePart::Fold: return "fold";
+    }
+    return "";
+}
+
+double TimeSplit::explainedSeconds() const {
+    double sum = 0;
+    for (const auto& s : seconds)
+        sum += s.value_or(0);
+    return sum;
+}
+
+double TimeSplit::share(TimePart part) const {
+    return measuredSeconds > 0 ? partSeconds(part).value_or(0) / measuredSeconds : 0;
+}
+
+double TimeSplit::unexplainedShare() const {
+    return measuredSeconds > 0 ? unexplainedSeconds() / measuredSeconds : 0;
+}
+
+std::string timeSplitMissing(const ResultDocument& doc, const Cell& cell) {
+    const StrategyInfo* s = findStrategy(cell.strategy);
+    if (!cell.measured())
+        return "no figures";
+    if (readsStorage(doc))
+        return "a cold run's time is mostly the device's, which no unit cost here prices";
+    if (s && s->access == Access::Direct)
+        return "a direct read's time is the device's, which no unit cost here prices";
+    if (!cell.copyLimitGbps)
+        return "no memcpy rate was measured for this cell";
+    if (cell.samples.empty() || cell.rangesPerRound == 0)
+        return "its rounds' counts are not in this document (a summary CSV keeps none)";
+    if (!s)
+        return "its strategy is not one this build knows";
+    return {};
+}
+
+std::optional<TimeSplit> timeSplit(const ResultDocument& doc, const Cell& cell) {
+    if (!timeSplitMissing(doc, cell).empty())
+        return std::nullopt;
+    const StrategyInfo& s = *findStrategy(cell.strategy);
+    const int threads = threadsAt(doc.plan, cell.point());
+    const auto measured = secondsPerRange(cell, threads);
+    if (!measured)
+        return std::nullopt;
+    TimeSplit split;
+    split.measuredSeconds = *measured;
+    split.copyInUserSpace = s.access == Access::MapCopy;
+    std::vector<std::string> unpriced;
+    const auto& u = doc.unitCosts;
+
+    const double calls = perRange(cell, [](const Sample& x) { return x.syscalls; });
+    const double seeks = perRange(cell, [](const Sample& x) { return x.seeks; });
+    if (u.nullSyscall && (seeks == 0 || doc.lseekSeconds))
+        split.seconds[index(TimePart::Syscalls)] =
+            std::max(0.0, calls - seeks) * *u.nullSyscall + seeks * doc.lseekSeconds.value_or(0);
+    else if (calls > 0)
+        unpriced.push_back("system calls (no call cost measured)");
+
+    const double faults = perRange(cell, [](const Sample& x) { return x.minorFaults; });
+    const auto faultCost = maps(s) ? u.fileFault : u.anonymousFault;
+    if (faultCost)
+        split.seconds[index(TimePart::Faults)] = faults * *faultCost;
+    else if (faults > 0)
+        unpriced.push_back("page faults (no fault cost measured)");
+    if (perRange(cell, [](const Sample& x) { return x.majorFaults; }) > 0)
+        unpriced.push_back("major faults (a warm run should take none)");
+
+    const double bytes = perRange(cell, [](const Sample& x) { return x.bytes; });
+    // calloc skips the memset for pages fresh from the kernel, which its faults zeroed: the
+    // rest it zeroes itself.
+    const double pageSize = doc.system.pageSize > 0 ? doc.system.pageSize : 4096;
+    const double zeroed = s.buffer == BufferKind::FreshZeroed ? bytes
+                          : s.buffer == BufferKind::FreshCalloc
+                              ? std::max(0.0, bytes - faults * pageSize)
+                              : 0.0;
+    if (zeroed > 0 && cell.memsetGbps)
+        split.seconds[index(TimePart::Zeroing)] = zeroed / (*cell.memsetGbps * 1e9);
+    else if (zeroed > 0)
+        unpriced.push_back("zeroing (no memset rate measured)");
+    else
+        split.seconds[index(TimePart::Zeroing)] = 0.0;
+
+    // The bytes the reads asked for (a coalesced span, gaps included) are the bytes copied.
+    const double read = perRange(cell, [](const Sample& x) { return x.bytesRead; });
+    const double copied = s.access == Access::MapInPlace ? 0.0 : std::max(bytes, read);
+    split.seconds[index(TimePart::Copying)] = copied * threads / (*cell.copyLimitGbps * 1e9);
+    // A read that copies out of the page cache does the read path's work on each page.
+    const bool kernelCopies = s.access != Access::MapInPlace && s.access != Access::MapCopy;
+    if (!kernelCopies)
+        split.seconds[index(TimePart::PageCache)] = 0.0;
+    else if (u.cachedPage)
+        split.seconds[index(TimePart::PageCache)] = std::ceil(copied / pageSize) * *u.cachedPage;
+    else
+        unpriced.push_back("page-cache work (no cost per cached page measured)");
+
+    if (doc.plan.consume == Consume::All) {
+        if (cell.foldGbps)
+            split.seconds[index(TimePart::Fold)] = bytes / (*cell.foldGbps * 1e9);
+        else
+            unpriced.push_back("the fold (no fold rate measured)");
+    }
+    for (const auto& what : unpriced)
+        split.unpriced += (split.unpriced.empty() ? "" : "; ") + what;
+    return split;
+}
+
+std::string timeSplitSentence(const ResultDocument& doc, const Cell& cell) {
+    const auto split = timeSplit(doc, cell);
+    if (!split)
+        return {};
+    std::vector<TimePart> parts(kTimeParts.begin(), kTimeParts.end());
+    std::stable_sort(parts.begin(), parts.end(),
+                     [&](TimePart a, TimePart b) { return split->share(a) > split->share(b); });
+    std::string text = fmt::format("{} at {}, {} per range:", cell.strategy,
+                                   formatSize(cell.rangeBytes), micro(split->measuredSeconds));
+    std::string sep = " ";
+    for (TimePart p : parts)
+        if (split->partSeconds(p).value_or(0) > 0) {
+            text += fmt::format("{}{} {}", sep, partName(p, *split), percent(split->share(p)));
+            sep = ", ";
+        }
+    text += fmt::format("{}unexplained {}", sep, percent(split->unexplainedShare()));
+    if (!split->unpriced.empty())
+        text += fmt::format(" (not priced: {})", split->unpriced);
+    const double rest = split->unexplainedShare();
+    if (rest > kLargeUnexplainedShare)
+        text += fmt::format(". The unit costs explain only {} of it: {}", percent(1 - rest),
+                            whatIsNotPriced(*findStrategy(cell.strategy)));
+    else if (rest < -kLargeUnexplainedShare)
+        text += fmt::format(". The unit costs predict {} more time than was measured: the "
+                            "strategy beats a unit cost here (a kernel copy faster than memcpy "
+                            "at this size, or work overlapped)",
+                            percent(-rest));
+    return text + ".";
+}
+
+} // namespace readscope

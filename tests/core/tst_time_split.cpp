@@ -1,0 +1,169 @@
+// Where a cell's time goes: each part is its count per range times its unit cost, the rest is
+// unexplained, and a cell without what a split needs has none and says why. The outputs carry
+// the shares.
+#include "readscope/documents.h"
+#include "readscope/time_split.h"
+
+#include <QTest>
+
+#include <cmath>
+
+using namespace readscope;
+
+namespace {
+
+constexpr std::uint64_t kMiB = 1 << 20;
+constexpr double kRanges = 10;
+
+// A warm run with every unit cost measured: a null call 0.1 µs, an lseek 0.5 µs, an anonymous
+// fault 1 µs, a file fault 2 µs, a cached page 0.05 µs; --consume all.
+ResultDocument warmDoc() {
+    ResultDocument doc;
+    doc.plan.cache = CacheMode::Warm;
+    doc.plan.consume = Consume::All;
+    doc.plan.threads = 1;
+    doc.system.pageSize = 4096;
+    doc.lseekSeconds = 0.5e-6;
+    doc.unitCosts = {0.1e-6, 1e-6, 2e-6, 0.05e-6};
+    return doc;
+}
+
+// Ten ranges of 1 MiB a round, 200 µs each; per range: `calls` calls, `faults` minor faults.
+Cell cell(const char* id, double calls, double faults, double seeks = 0) {
+    Cell c;
+    c.strategy = id;
+    c.rangeBytes = kMiB;
+    c.rangesPerRound = static_cast<std::uint64_t>(kRanges);
+    c.copyLimitGbps = 10;
+    c.memsetGbps = 40;
+    c.foldGbps = 50;
+    for (int r = 1; r <= 5; ++r) {
+        Sample s;
+        s.round = r;
+        s.bytes = static_cast<std::uint64_t>(kRanges * kMiB);
+        s.seconds = kRanges * 200e-6;
+        s.syscalls = static_cast<std::uint64_t>(kRanges * calls);
+        s.seeks = static_cast<std::uint64_t>(kRanges * seeks);
+        s.minorFaults = static_cast<std::uint64_t>(kRanges * faults);
+        c.samples.push_back(s);
+    }
+    c.summarize();
+    return c;
+}
+
+bool near(std::optional<double> a, double b) { return a && std::abs(*a - b) < 1e-12; }
+
+} // namespace
+
+class TestTimeSplit : public QObject {
+    Q_OBJECT
+private slots:
+    void eachPartIsItsCountTimesItsUnitCost() {
+        const auto doc = warmDoc();
+        const auto split = timeSplit(doc, cell("pread-zerofill", 1, 0));
+        QVERIFY(split);
+        QVERIFY(std::abs(split->measuredSeconds - 200e-6) < 1e-12);
+        QVERIFY(near(split->partSeconds(TimePart::Syscalls), 0.1e-6));
+        QVERIFY(near(split->partSeconds(TimePart::Faults), 0));
+        QVERIFY(near(split->partSeconds(TimePart::Zeroing), kMiB / 40e9));
+        QVERIFY(near(split->partSeconds(TimePart::PageCache), 256 * 0.05e-6));
+        QVERIFY(near(split->partSeconds(TimePart::Copying), kMiB / 10e9));
+        QVERIFY(near(split->partSeconds(TimePart::Fold), kMiB / 50e9));
+        double shares = split->unexplainedShare();
+        for (TimePart p : kTimeParts)
+            shares += split->share(p);
+        QVERIFY(std::abs(shares - 1) < 1e-12);
+        QVERIFY(!split->copyInUserSpace);
+        QVERIFY(split->unpriced.empty());
+    }
+
+    void eachStrategyIsPricedForWhatItDoes() {
+        const auto doc = warmDoc();
+        // calloc: the pages its faults brought in came zeroed; it memsets only the rest.
+        const auto calloc = timeSplit(doc, cell("pread-calloc", 1, 128));
+        QVERIFY(calloc && near(calloc->partSeconds(TimePart::Zeroing), (kMiB / 2) / 40e9));
+        QVERIFY(near(calloc->partSeconds(TimePart::Faults), 128 * 1e-6));
+        // No fill, no zeroing; a seek costs an lseek, not a null call.
+        const auto seek = timeSplit(doc, cell("seek-read", 2, 0, 1));
+        QVERIFY(seek && near(seek->partSeconds(TimePart::Zeroing), 0));
+        QVERIFY(near(seek->partSeconds(TimePart::Syscalls), 0.1e-6 + 0.5e-6));
+        // A mapping copies in user space, faults on file pages, and does no page-cache reads.
+        const auto map = timeSplit(doc, cell("mmap-copy", 0, 16));
+        QVERIFY(map && map->copyInUserSpace);
+        QVERIFY(near(map->partSeconds(TimePart::Faults), 16 * 2e-6));
+        QVERIFY(near(map->partSeconds(TimePart::PageCache), 0));
+        QCOMPARE(partName(TimePart::Copying, *map), std::string("memcpy"));
+        // In place: no copy at all.
+        const auto touch = timeSplit(doc, cell("mmap-touch", 0, 16));
+        QVERIFY(touch && near(touch->partSeconds(TimePart::Copying), 0));
+    }
+
+    void whatWasNotMeasuredIsNotPricedAndSaysSo() {
+        auto doc = warmDoc();
+        doc.unitCosts.anonymousFault.reset();
+        auto c = cell("pread-zerofill", 1, 64);
+        c.memsetGbps.reset();
+        const auto split = timeSplit(doc, c);
+        QVERIFY(split);
+        QVERIFY(!split->partSeconds(TimePart::Faults));
+        QVERIFY(!split->partSeconds(TimePart::Zeroing));
+        QVERIFY2(split->unpriced.find("page faults") != std::string::npos &&
+                     split->unpriced.find("zeroing") != std::string::npos,
+                 split->unpriced.c_str());
+        QVERIFY(timeSplitSentence(doc, c).find("not priced: page faults") != std::string::npos);
+    }
+
+    void cellsWithoutWhatASplitNeedsHaveNone() {
+        auto doc = warmDoc();
+        doc.plan.cache = CacheMode::Cold;
+        QVERIFY(!timeSplit(doc, cell("pread-uninit", 1, 0)));
+        QVERIFY(timeSplitMissing(doc, cell("pread-uninit", 1, 0)).find("cold") !=
+                std::string::npos);
+        doc = warmDoc();
+        auto noLimit = cell("pread-uninit", 1, 0);
+        noLimit.copyLimitGbps.reset();
+        QVERIFY(!timeSplit(doc, noLimit));
+        auto noRounds = cell("pread-uninit", 1, 0);
+        noRounds.samples.clear();
+        QVERIFY(!timeSplit(doc, noRounds));
+        QVERIFY(timeSplitMissing(doc, noRounds).find("CSV") != std::string::npos);
+        QVERIFY(!timeSplit(doc, cell("direct-pread", 1, 0)));
+        QVERIFY(timeSplitSentence(doc, noRounds).empty());
+    }
+
+    void theSentenceSaysALargeUnexplainedShare() {
+        const auto doc = warmDoc();
+        // 200 µs measured, 139 µs explained: 31% unexplained, said as such.
+        const std::string text = timeSplitSentence(doc, cell("pread-uninit", 1, 0));
+        QVERIFY2(text.rfind("pread-uninit at 1 MiB, 200.0 µs per range: kernel copy 52%", 0) == 0,
+                 text.c_str());
+        QVERIFY2(text.find("unexplained 31%") != std::string::npos, text.c_str());
+        QVERIFY2(text.find("explain only 69%") != std::string::npos, text.c_str());
+        // A cell the parts explain: no such clause.
+        auto fast = cell("pread-uninit", 1, 0);
+        for (auto& s : fast.samples)
+            s.seconds = kRanges * 140e-6;
+        fast.summarize();
+        const std::string quiet = timeSplitSentence(doc, fast);
+        QVERIFY2(quiet.find("explain only") == std::string::npos, quiet.c_str());
+    }
+
+    void theDocumentsCarryTheShares() {
+        auto doc = warmDoc();
+        doc.cells.push_back(cell("pread-zerofill", 1, 0));
+        const std::string csv = toSummaryCsv(doc);
+        for (const char* column : {"memset_gbps", "time_per_range_us", "share_zeroing_pct",
+                                   "share_page_cache_pct", "share_unexplained_pct"})
+            QVERIFY2(csv.find(column) != std::string::npos, column);
+        const std::string json = toJson(doc);
+        QVERIFY(json.find("\"time_split\"") != std::string::npos);
+        QVERIFY(json.find("\"page_cache\"") != std::string::npos);
+        const auto back = fromJson(json);
+        QVERIFY(back && back->cells.size() == 1);
+        QVERIFY(near(back->cells[0].memsetGbps, 40));
+        QVERIFY(near(back->unitCosts.cachedPage, 0.05e-6));
+    }
+};
+
+QTEST_APPLESS_MAIN(TestTimeSplit)
+#include "tst_time_split.moc"
