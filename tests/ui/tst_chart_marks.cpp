@@ -88,7 +88,9 @@ private slots:
                 box = b;
         QVERIFY(box);
         box->setFocus();
-        QTest::keyClick(box, Qt::Key_End); // the last mode: TLB shootdowns over time
+        QTest::keyClick(box, Qt::Key_End); // the last mode: where the time goes
+        QCOMPARE(chart.mode(), ChartMode::TimeSplit);
+        QTest::keyClick(box, Qt::Key_Up); // the one before: TLB shootdowns over time
         QCOMPARE(chart.mode(), ChartMode::ShootdownsOverTime);
         {
             QCPGraph* shot = graphNamed(chart.plot(), "mmap-random");

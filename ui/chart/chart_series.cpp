@@ -381,6 +381,7 @@ ChartData buildChart(const ResultDocument& doc, const ResultDocument* baseline, 
         break;
     case ChartMode::OverTime:
     case ChartMode::ShootdownsOverTime: break; // overTimeChart, above
+    case ChartMode::TimeSplit: break;          // bars, drawn by chart_time_split
     case ChartMode::TimePerRange: {
         out.yLabel = QString("µs per %1 at the median; dashed: t(n) = fixed + n / bandwidth fitted")
                          .arg(wholeFileSweep(doc.plan) ? "file" : "range");

@@ -22,7 +22,8 @@ enum class ChartMode {
     Iops,
     TimePerRange,
     OverTime,
-    ShootdownsOverTime
+    ShootdownsOverTime,
+    TimeSplit // where a range's time goes (chart_time_split.h): stacked bars, not lines
 };
 // Whether the mode draws rounds against time (chart_over_time.h).
 inline bool overTimeMode(ChartMode mode) {

@@ -32,6 +32,7 @@ QString modeTitle(ChartMode mode, const QString& reference, const Plan& plan) {
         return wholeFileSweep(plan) ? "Files per second" : "IOPS " + alongTheAxis(plan);
     case ChartMode::OverTime: return "GB/s over time";
     case ChartMode::ShootdownsOverTime: return "TLB shootdowns over time";
+    case ChartMode::TimeSplit: return "Where the time goes";
     case ChartMode::TimePerRange:
         return wholeFileSweep(plan) ? "Time per file and its cost model"
                                     : "Time per range and its cost model";

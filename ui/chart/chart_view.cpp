@@ -5,6 +5,7 @@
 #include "chart_frame.h"
 #include "chart_graphs.h"
 #include "chart_text.h"
+#include "chart_time_split.h"
 #include "decade_ticker.h"
 #include "results_model.h"
 #include "size_axis_ticker.h"
@@ -46,6 +47,10 @@ ChartView::ChartView(ResultsModel* model, QWidget* parent)
     modeBox_->addItem("Time per range (cost model)", int(ChartMode::TimePerRange));
     modeBox_->addItem("GB/s over time (each round)", int(ChartMode::OverTime));
     modeBox_->addItem("TLB shootdowns over time", int(ChartMode::ShootdownsOverTime));
+    modeBox_->addItem("Where the time goes (stacked parts)", int(ChartMode::TimeSplit));
+    splitBox_ = new QComboBox(this);
+    splitBox_->setObjectName("chartSplit");
+    splitBox_->setToolTip("Every strategy at one range size, or one strategy at every size");
     referenceBox_ = new QComboBox(this);
     referenceBox_->setObjectName("chartReference");
     referenceBox_->setToolTip("The strategy every other one is divided by");
@@ -62,6 +67,7 @@ ChartView::ChartView(ResultsModel* model, QWidget* parent)
     bar->addWidget(new QLabel("Show:", this));
     bar->addWidget(modeBox_);
     bar->addWidget(referenceBox_);
+    bar->addWidget(splitBox_);
     bar->addWidget(barsBox_);
     bar->addWidget(logY_);
     bar->addStretch(1);
@@ -74,6 +80,7 @@ ChartView::ChartView(ResultsModel* model, QWidget* parent)
     });
     connect(referenceBox_, &QComboBox::currentIndexChanged, this, [this] { rebuild(); });
     connect(barsBox_, &QComboBox::currentIndexChanged, this, [this] { rebuild(); });
+    connect(splitBox_, &QComboBox::currentIndexChanged, this, [this] { rebuild(); });
     connect(logY_, &QCheckBox::toggled, this, [this] { rebuild(); });
     plot_->setObjectName("chart");
     plot_->setContextMenuPolicy(Qt::CustomContextMenu);
@@ -182,6 +189,10 @@ void ChartView::rebuild() {
     // The mode's name follows the run's axis: "GB/s per file size" for whole files.
     modeBox_->setItemText(modeBox_->findData(int(ChartMode::Throughput)),
                           modeTitle(ChartMode::Throughput, {}, doc.plan));
+    splitBox_->setVisible(mode_ == ChartMode::TimeSplit);
+    plot_->xAxis->setTickLabelRotation(0);
+    if (mode_ == ChartMode::TimeSplit)
+        return rebuildTimeSplit();
     const ChartData data = buildChart(doc, baseline_ ? &*baseline_ : nullptr, mode_,
                                       referenceBox_->currentText().toStdString(), barKind());
     barsBox_->setVisible(mode_ == ChartMode::Throughput);
@@ -308,6 +319,31 @@ void ChartView::rebuild() {
     plot_->replot(QCustomPlot::rpQueuedReplot);
 }
 
+void ChartView::rebuildTimeSplit() {
+    const auto& doc = model_->document();
+    const auto choices = splitChoices(doc);
+    {
+        const QSignalBlocker blocker(splitBox_);
+        const QString current = splitBox_->currentText();
+        splitBox_->clear();
+        for (const auto& choice : choices)
+            splitBox_->addItem(choice.label());
+        const int i = splitBox_->findText(current);
+        splitBox_->setCurrentIndex(i >= 0 ? i : 0);
+    }
+    logY_->setEnabled(false);
+    barsBox_->setVisible(false);
+    const int i = splitBox_->currentIndex();
+    SplitBars bars = i >= 0 && i < int(choices.size()) ? splitBars(doc, choices[i]) : SplitBars{};
+    if (choices.empty() && !doc.cells.empty())
+        bars.missing = QString::fromStdString(timeSplitMissing(doc, doc.cells.front()));
+    drawTimeSplit(*plot_, bars, palette().color(QPalette::WindowText));
+    plot_->legend->setVisible(plot_->legend->itemCount() > 0);
+    frame_->fitLegendColumns();
+    plot_->yAxis2->setVisible(false);
+    plot_->replot(QCustomPlot::rpQueuedReplot);
+}
+
 BarKind ChartView::barKind() const { return BarKind(barsBox_->currentData().toInt()); }
 
 void ChartView::setBarKind(BarKind bars) {
@@ -381,38 +417,9 @@ SweepPoint ChartView::pointAt(double x) const {
     return {std::uint64_t(std::llround(x)), pinned_};
 }
 
-int ChartView::graphCountForStrategies() const {
-    int n = 0;
-    for (int i = 0; i < plot_->graphCount(); ++i)
-        n += plot_->graph(i)->property(kStrategyProperty).isValid() ? 1 : 0;
-    return n;
-}
-
-int ChartView::baselineGraphCount() const {
-    int n = 0;
-    for (int i = 0; i < plot_->graphCount(); ++i)
-        n += plot_->graph(i)->property(kBaselineProperty).toBool() ? 1 : 0;
-    return n;
-}
-
-double ChartView::pointValue(const QString& strategy, double rangeBytes) const {
-    for (int i = 0; i < plot_->graphCount(); ++i)
-        if (plot_->graph(i)->property(kStrategyProperty).toString() == strategy) {
-            auto it = plot_->graph(i)->data()->findBegin(rangeBytes, false);
-            if (it != plot_->graph(i)->data()->constEnd() && it->key == rangeBytes)
-                return it->value;
-        }
-    return std::nan("");
-}
-
-int ChartView::pointCount(const QString& strategy) const {
-    for (int i = 0; i < plot_->graphCount(); ++i)
-        if (plot_->graph(i)->property(kStrategyProperty).toString() == strategy)
-            return plot_->graph(i)->dataCount();
-    return 0;
-}
-
 void ChartView::showTooltip(QMouseEvent* event) {
+    if (mode_ == ChartMode::TimeSplit) // bars: the legend names their parts
+        return;
     // The nearest point of any line, within a few pixels.
     const QCPGraph* bestGraph = nullptr;
     double bestX = 0, bestY = 0, bestDistance = 12;

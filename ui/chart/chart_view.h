@@ -81,12 +81,14 @@ private:
     SweepPoint pointAt(double x) const; // the sweep point a graph key stands for
     void showTooltip(QMouseEvent* event);
     void refreshReferenceChoices();
+    void rebuildTimeSplit(); // the TimeSplit mode's bars, and its choice of size or strategy
 
     ResultsModel* model_;
     QCustomPlot* plot_;
     QComboBox* modeBox_;
     QComboBox* referenceBox_;
     QComboBox* barsBox_;
+    QComboBox* splitBox_; // the TimeSplit mode's: strategies at a size, or one strategy
     QCheckBox* logY_;
     QSharedPointer<SizeAxisTicker> ticker_;
     std::unique_ptr<ChartFrame> frame_; // title, plot and legend, laid out

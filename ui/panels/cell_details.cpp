@@ -9,6 +9,7 @@
 #include "readscope/stats.h"
 #include "readscope/strategy.h"
 #include "readscope/teaching.h"
+#include "readscope/time_split.h"
 #include "readscope/units.h"
 
 #include <vector>
@@ -191,6 +192,9 @@ QString cellDetailsHtml(const Cell& c, const ResultDocument& doc) {
                 .arg(threads)
                 .arg(threads == 1 ? "" : "s")
                 .arg(QString::fromStdString(std::string(toString(doc.plan.consume))));
+    if (const auto split = timeSplitSentence(doc, c); !split.empty())
+        html += "<p><b>Where the time goes:</b> " + QString::fromStdString(split).toHtmlEscaped() +
+                "</p>";
     if (const auto units = unitCostsSentence(doc); !units.empty())
         html += "<p><small>" + QString::fromStdString(units).toHtmlEscaped() + "</small></p>";
     return html;

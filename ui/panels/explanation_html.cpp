@@ -5,6 +5,7 @@
 #include "readscope/mark_notes.h"
 #include "readscope/strategy.h"
 #include "readscope/teaching.h"
+#include "readscope/time_split.h"
 #include "readscope/units.h"
 
 #include <QStringList>
@@ -106,6 +107,17 @@ QString strategyHtml(const std::string& id, const ResultDocument& doc, const Slo
         if (const auto check = seekCheck(doc, fits); check && id == "seek-read")
             html += "<p>" + qs(seekCheckSentence(*check)).toHtmlEscaped() + "</p>";
     }
+    // Where each cell's time went: its counts times this machine's unit costs.
+    QStringList splits;
+    for (const Cell* c : cells)
+        if (const auto sentence = timeSplitSentence(doc, *c); !sentence.empty())
+            splits << qs(sentence).toHtmlEscaped();
+    if (!splits.isEmpty())
+        html += "<h4>Where the time goes</h4><ul><li>" + splits.join("</li><li>") +
+                "</li></ul><p><small>" + qs(unitCostsSentence(doc)).toHtmlEscaped() +
+                "</small></p>";
+    else if (const auto why = timeSplitMissing(doc, *cells.front()); !why.empty())
+        html += "<p><i>Where the time goes: not split, " + qs(why).toHtmlEscaped() + ".</i></p>";
     if (!faults)
         html += "<p>n/c: page faults were not counted on the system this was measured on (" +
                 qs(faultsNotCountedNote()).toHtmlEscaped() + ").</p>";

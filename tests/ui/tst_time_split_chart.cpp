@@ -1,0 +1,151 @@
+// "Where the time goes", chosen from the chart's own mode box as a person would: one stacked
+// bar per strategy at the chosen size with the measured time as a mark, a choice of size or
+// strategy beside it, bars in % for one strategy per size, and a cold run saying why it has none;
+// the teaching panel and a cell's Details say it in a sentence.
+#include "cell_details.h"
+#include "chart_series.h"
+#include "chart_time_split.h"
+#include "chart_view.h"
+#include "explanation_html.h"
+#include "results_model.h"
+
+#include <qcustomplot.h>
+
+#include <QComboBox>
+#include <QTest>
+
+using namespace readscope;
+using namespace readscope::ui;
+
+namespace {
+
+// Ten ranges a round at `us` µs each, one call per range; pread-zerofill also zero-fills.
+Cell cellAt(const std::string& id, std::uint64_t size, double us) {
+    Cell c;
+    c.strategy = id;
+    c.rangeBytes = size;
+    c.rangesPerRound = 10;
+    c.copyLimitGbps = 10;
+    c.memsetGbps = 40;
+    c.foldGbps = 50;
+    for (int r = 1; r <= 6; ++r) {
+        Sample s;
+        s.round = r;
+        s.bytes = 10 * size;
+        s.seconds = 10 * us * 1e-6;
+        s.syscalls = 10;
+        c.samples.push_back(s);
+    }
+    c.summarize();
+    return c;
+}
+
+ResultDocument warmRun() {
+    ResultDocument doc;
+    doc.plan.cache = CacheMode::Warm;
+    doc.plan.sizes = {65536, 1 << 20};
+    doc.plan.strategies = {"pread-zerofill", "pread-uninit"};
+    doc.system.pageSize = 4096;
+    doc.unitCosts = {0.1e-6, 1e-6, 2e-6, 0.05e-6};
+    for (auto size : doc.plan.sizes) {
+        doc.cells.push_back(cellAt("pread-zerofill", size, double(size) / 5e3));
+        doc.cells.push_back(cellAt("pread-uninit", size, double(size) / 6e3));
+    }
+    return doc;
+}
+
+QComboBox* child(ChartView& chart, const char* name) { return chart.findChild<QComboBox*>(name); }
+
+int barsNamed(QCustomPlot* plot, const QString& name) {
+    int n = 0;
+    for (int i = 0; i < plot->plottableCount(); ++i)
+        if (auto* b = qobject_cast<QCPBars*>(plot->plottable(i)); b && b->name() == name)
+            ++n;
+    return n;
+}
+
+} // namespace
+
+class TestTimeSplitChart : public QObject {
+    Q_OBJECT
+private slots:
+    void chosenFromTheModeBoxItDrawsStackedParts() {
+        ResultsModel model;
+        model.setDocument(warmRun());
+        ChartView chart(&model);
+        chart.resize(1000, 600);
+        chart.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&chart));
+        QComboBox* split = child(chart, "chartSplit");
+        QVERIFY(split && !split->isVisible());
+        QComboBox* mode = child(chart, "chartMode");
+        mode->setFocus();
+        QTest::keyClick(mode, Qt::Key_End);
+        QCOMPARE(chart.mode(), ChartMode::TimeSplit);
+        QVERIFY(split->isVisible());
+        QStringList items;
+        for (int i = 0; i < split->count(); ++i)
+            items << split->itemText(i);
+        QCOMPARE(items, QStringList({"at 64 KiB", "at 1 MiB", "pread-zerofill, per size",
+                                     "pread-uninit, per size"}));
+        // At 64 KiB: two bars (one per strategy) in each part; zeroing only where it happens.
+        QCustomPlot* plot = chart.plot();
+        auto* copy = qobject_cast<QCPBars*>(plot->plottable(0));
+        QVERIFY(copy);
+        QCOMPARE(barsNamed(plot, "copy (kernel's or memcpy)"), 1);
+        QCOMPARE(barsNamed(plot, "zeroing (memset)"), 1);
+        QCOMPARE(barsNamed(plot, "page faults"), 0); // none counted: not drawn
+        for (int i = 0; i < plot->plottableCount(); ++i)
+            if (auto* b = qobject_cast<QCPBars*>(plot->plottable(i)))
+                QCOMPARE(b->dataCount(), 2);
+        QCPGraph* measured = plot->graph(0);
+        QVERIFY(measured->name().startsWith("measured time per range"));
+        QCOMPARE(measured->dataCount(), 2);
+        QVERIFY(std::abs(measured->data()->at(0)->value - 65536 / 5e3) < 1e-9);
+        QVERIFY(plot->yAxis->label().startsWith("µs per range"));
+        // One strategy per size, chosen without a mouse: in % of each bar's measured time.
+        split->setFocus();
+        QTest::keyClick(split, Qt::Key_Down);
+        QTest::keyClick(split, Qt::Key_Down);
+        QCOMPARE(split->currentText(), QString("pread-zerofill, per size"));
+        QVERIFY(plot->yAxis->label().startsWith("% of the measured time"));
+        QCPGraph* hundred = plot->graph(0);
+        QCOMPARE(hundred->dataCount(), 2);
+        QCOMPARE(hundred->data()->at(1)->value, 100.0);
+        // A rebuild (a new round) keeps the choice.
+        chart.rebuild();
+        QCOMPARE(split->currentText(), QString("pread-zerofill, per size"));
+    }
+
+    void aColdRunSaysWhyItHasNone() {
+        auto doc = warmRun();
+        doc.plan.cache = CacheMode::Cold;
+        ResultsModel model;
+        model.setDocument(doc);
+        ChartView chart(&model);
+        chart.setMode(ChartMode::TimeSplit);
+        QCOMPARE(child(chart, "chartSplit")->count(), 0);
+        QVERIFY2(chart.plot()->xAxis->label().contains("cold run"),
+                 qPrintable(chart.plot()->xAxis->label()));
+    }
+
+    void theTeachingPanelAndDetailsSayIt() {
+        const auto doc = warmRun();
+        const QString html = strategyHtml("pread-zerofill", doc, nullptr);
+        QVERIFY(html.contains("<h4>Where the time goes</h4>"));
+        QVERIFY2(html.contains("pread-zerofill at 64 KiB, 13.1 µs per range: kernel copy"),
+                 qPrintable(html));
+        QVERIFY(html.contains("zeroing (memset)"));
+        QVERIFY(html.contains("a cached page through a read"));
+        const QString details = cellDetailsHtml(doc.cells[3], doc); // pread-uninit at 1 MiB
+        QVERIFY2(details.contains("Where the time goes:</b> pread-uninit at 1 MiB"),
+                 qPrintable(details));
+        auto cold = doc;
+        cold.plan.cache = CacheMode::Cold;
+        QVERIFY(strategyHtml("pread-zerofill", cold, nullptr)
+                    .contains("Where the time goes: not split, a cold run's time"));
+    }
+};
+
+QTEST_MAIN(TestTimeSplitChart)
+#include "tst_time_split_chart.moc"
