@@ -56,6 +56,13 @@ private slots:
               *u.cachedPage * 1e6);
         // A file under one 64 KiB read has no cached-page cost to measure.
         QVERIFY(!cachedPageSeconds(file.handle(), 32 << 10, u.nullSyscall));
+        // The kernel's copy: a rate per timed pass, none without the costs it takes out.
+        const auto rates = kernelCopyRates(file.handle(), 1 << 20, 64 << 10, doc, 3);
+        QCOMPARE(rates.size(), std::size_t(3));
+        for (double r : rates)
+            QVERIFY(r > 0);
+        QVERIFY(kernelCopyRates(file.handle(), 1 << 20, 64 << 10, ResultDocument{}, 3).empty());
+        qInfo("kernel copy at 64 KiB: %.1f GB/s", rates[1]);
 #elif defined(_WIN32)
         QVERIFY(!u.nullSyscall && !u.anonymousFault && !u.fileFault && !u.cachedPage);
 #endif

@@ -91,6 +91,14 @@ struct Cell {
     // a reused buffer of this range size, chunk by chunk, GB/s: the most a strategy that copies
     // the file's bytes into a buffer can reach here (an in-place mapping can pass it).
     std::optional<double> copyLimitGbps;
+    // Warm runs: the kernel's own copy out of the page cache at this range size, GB/s (reads
+    // into one reused buffer, each read's null call and cached-page costs taken out; the median
+    // of passes before and between the rounds): what a buffered read's copy costs here, page
+    // by page (timeSplit() prices kernel copies with it).
+    std::optional<double> kernelCopyGbps;
+    // Warm runs: memcpy's typical rate here (the median of the passes whose best is the limit
+    // above): what timeSplit() prices a mapping's copy with. A ceiling would under-price it.
+    std::optional<double> memcpyGbps;
     std::uint64_t rangesPerRound = 0;
     CellStatus status = CellStatus::Ok;
     std::string message; // why failed or unavailable (a loaded document's: all its notes)

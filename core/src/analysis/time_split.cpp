@@ -153,9 +153,17 @@ std::optional<TimeSplit> timeSplit(const ResultDocument& doc, const Cell& cell) 
     // The bytes the reads asked for (a coalesced span, gaps included) are the bytes copied.
     const double read = perRange(cell, [](const Sample& x) { return x.bytesRead; });
     const double copied = s.access == Access::MapInPlace ? 0.0 : std::max(bytes, read);
-    split.seconds[index(TimePart::Copying)] = copied * threads / (*cell.copyLimitGbps * 1e9);
-    // A read that copies out of the page cache does the read path's work on each page.
+    // A read that copies out of the page cache does the read path's work on each page, and
+    // copies at the kernel's rate (one worker's, measured alone); a mapping's copy is memcpy's
+    // (its limit is measured with the run's workers together).
     const bool kernelCopies = s.access != Access::MapInPlace && s.access != Access::MapCopy;
+    if (kernelCopies && cell.kernelCopyGbps)
+        split.seconds[index(TimePart::Copying)] = copied / (*cell.kernelCopyGbps * 1e9);
+    else // memcpy's typical pass (its limit is the best; older documents have only that)
+        split.seconds[index(TimePart::Copying)] =
+            copied * threads / (cell.memcpyGbps.value_or(*cell.copyLimitGbps) * 1e9);
+    if (kernelCopies && !cell.kernelCopyGbps && copied > 0)
+        unpriced.push_back("the kernel's copy (priced at memcpy's rate: its own not measured)");
     if (!kernelCopies)
         split.seconds[index(TimePart::PageCache)] = 0.0;
     else if (u.cachedPage)

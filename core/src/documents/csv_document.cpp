@@ -237,6 +237,8 @@ std::vector<Column> summaryColumns() {
              return d.plan.durationSeconds > 0 ? number(d.plan.durationSeconds) : std::string();
          }},
         {"memset_gbps", [](const Cell& c, D) { return optional(c.memsetGbps); }},
+        {"kernel_copy_gbps", [](const Cell& c, D) { return optional(c.kernelCopyGbps); }},
+        {"memcpy_gbps", [](const Cell& c, D) { return optional(c.memcpyGbps); }},
     };
     for (auto& column : timeSplitColumns())
         columns.push_back(std::move(column));
@@ -347,6 +349,10 @@ Result<ResultDocument> fromSummaryCsv(std::string_view text) {
             c.foldGbps = fold;
         if (double zeroing = 0; parseNumber(get(row, "memset_gbps"), zeroing))
             c.memsetGbps = zeroing;
+        if (double copy = 0; parseNumber(get(row, "kernel_copy_gbps"), copy))
+            c.kernelCopyGbps = copy;
+        if (double copy = 0; parseNumber(get(row, "memcpy_gbps"), copy))
+            c.memcpyGbps = copy;
         if (double limit = 0; parseNumber(get(row, "copy_limit_gbps"), limit))
             c.copyLimitGbps = limit;
         if (double read = 0; parseNumber(get(row, "read_amplification"), read))

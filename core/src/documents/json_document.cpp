@@ -252,6 +252,8 @@ json cellJson(const ResultDocument& doc, const Cell& c) {
                 {"fold_gbps", optionalNumber(c.foldGbps)},
                 {"memset_gbps", optionalNumber(c.memsetGbps)},
                 {"copy_limit_gbps", optionalNumber(c.copyLimitGbps)},
+                {"kernel_copy_gbps", optionalNumber(c.kernelCopyGbps)},
+                {"memcpy_gbps", optionalNumber(c.memcpyGbps)},
                 // Derived from the median, for scripts; not read back.
                 {"pct_of_copy_limit", optionalNumber(pctOfCopyLimit(c))},
                 {"pct_of_device_limit", optionalNumber(pctOfDeviceLimit(doc, c))},
@@ -291,6 +293,8 @@ Cell cellFrom(const json& j) {
     c.foldGbps = readOptional(j, "fold_gbps");
     c.memsetGbps = readOptional(j, "memset_gbps");
     c.copyLimitGbps = readOptional(j, "copy_limit_gbps");
+    c.kernelCopyGbps = readOptional(j, "kernel_copy_gbps");
+    c.memcpyGbps = readOptional(j, "memcpy_gbps");
     c.readAmplification = readOptional(j, "read_amplification");
     c.deviceBytesRead = readOptional(j, "device_bytes_read");
     c.fetchedPerWanted = readOptional(j, "fetched_per_wanted");

@@ -92,6 +92,7 @@ double CopyLimit::gbps(std::uint64_t rangeBytes, int workers,
         if (pass > 0 && seconds > 0) // the first pass warms what fits in the caches
             rates.push_back(static_cast<double>(total) / seconds / 1e9);
     }
+    rates_ = rates;
     return rates.empty() ? 0 : maximum(rates);
 }
 
@@ -203,6 +204,52 @@ double memsetGbps(std::uint64_t rangeBytes) {
     });
     gCopySink.fetch_xor(last, std::memory_order_relaxed);
     return rate;
+}
+
+std::vector<double> kernelCopyRates(int fd, std::uint64_t spanBytes, std::uint64_t rangeBytes,
+                                    const ResultDocument& doc, int passes) {
+    const auto& u = doc.unitCosts;
+    const std::uint64_t page = platform::pageSize();
+    std::vector<double> rates;
+    if (!u.nullSyscall || !u.cachedPage || rangeBytes == 0 || page == 0)
+        return rates;
+    const std::size_t n = static_cast<std::size_t>(std::min(rangeBytes, spanBytes));
+    const std::uint64_t count = n ? spanBytes / n : 0;
+    if (count == 0)
+        return rates;
+    std::vector<std::byte> buffer(n);
+    const double perReadCalls = *u.nullSyscall + double((n + page - 1) / page) * *u.cachedPage;
+    for (int pass = passes > 1 ? 0 : 1; pass <= passes; ++pass) {
+        const auto t0 = Clock::now();
+        for (std::uint64_t k = 0; k < count; ++k)
+            if (platform::readAt(fd, buffer.data(), n, k * n) != std::int64_t(n))
+                return {};
+        const double copy = secondsBetween(t0, Clock::now()) / double(count) - perReadCalls;
+        if (pass > 0 && copy > 0) // the first pass warms what fits in the caches
+            rates.push_back(double(n) / copy / 1e9);
+    }
+    return rates;
+}
+
+void PointPrices::add(const std::vector<double>& memcpyPasses,
+                      const std::vector<double>& kernelPasses, std::vector<Cell>& cells) {
+    memcpy.insert(memcpy.end(), memcpyPasses.begin(), memcpyPasses.end());
+    kernelCopy.insert(kernelCopy.end(), kernelPasses.begin(), kernelPasses.end());
+    for (auto& cell : cells) {
+        if (cell.status == CellStatus::Unavailable)
+            continue;
+        if (!memcpy.empty() && maximum(memcpy) > 0) {
+            cell.copyLimitGbps = maximum(memcpy);
+            cell.memcpyGbps = median(memcpy);
+        }
+        if (!kernelCopy.empty())
+            cell.kernelCopyGbps = median(kernelCopy);
+    }
+}
+
+void PointRates::applyTo(Cell& cell) const {
+    cell.foldGbps = fold;
+    cell.memsetGbps = memset;
 }
 
 } // namespace readscope

@@ -10,6 +10,8 @@
 
 namespace readscope {
 
+struct ResultDocument;
+
 // memcpy from a source as large as a round reads (at most kMaxSource) into a reused buffer of
 // the range size, range by range: the shape of the copy a buffered read does from the page
 // cache. The source is allocated and touched once; each gbps() call takes a few tens of ms.
@@ -34,9 +36,13 @@ public:
         return gbps(rangeBytes, workers, pageOffset, 1);
     }
     static constexpr int kPasses = 5;
+    std::uint64_t sourceBytes() const { return source_.size(); }
+    // The GB/s of each timed pass of the last gbps() call.
+    const std::vector<double>& lastRates() const { return rates_; }
 
 private:
     std::vector<std::byte> source_;
+    std::vector<double> rates_;
     std::function<void()> onWorkerStart_;
 };
 
@@ -46,7 +52,6 @@ double lseekSeconds(int fd, std::uint64_t fileSize);
 
 // The unit costs a run records before its rounds: one lseek (doc.lseekSeconds) and the rest
 // (doc.unitCosts), on the file open at fd.
-struct ResultDocument;
 void measureUnitCosts(ResultDocument& doc, int fd, std::uint64_t fileSize);
 
 // What the kernel's read path costs per cached page beyond copying the page's bytes (the
@@ -63,5 +68,31 @@ double foldGbps(std::uint64_t rangeBytes);
 // when the buffer is cache-warm (a zero-filled fresh buffer's pages are: the allocator reuses
 // them, or the kernel just zeroed them in its page faults).
 double memsetGbps(std::uint64_t rangeBytes);
+
+// The kernel's own copy out of the page cache, GB/s per pass: reads of the range size into one
+// reused buffer over the cached file's first spanBytes (after an untimed pass when passes > 1),
+// each read's null call and its pages' cachedPage cost taken out. What a buffered read's copy
+// costs here, which is not memcpy's (the kernel copies page by page). Empty without both unit
+// costs, or when a read fails.
+std::vector<double> kernelCopyRates(int fd, std::uint64_t spanBytes, std::uint64_t rangeBytes,
+                                    const ResultDocument& doc, int passes);
+
+// The rates a point's cells carry, measured untimed before its rounds.
+struct Cell;
+struct PointRates {
+    std::optional<double> fold, memset;
+    void applyTo(Cell& cell) const;
+};
+
+// Warm runs: what a point's copies cost, sampled before its rounds and again after each round
+// (untimed for the cells), so that a price is taken over the same minutes as the figures it
+// explains, not at one moment of a machine whose speed drifts. A cell's memcpy ceiling is the
+// best pass; its prices (memcpyGbps, kernelCopyGbps) the median of every pass.
+struct PointPrices {
+    std::vector<double> memcpy, kernelCopy; // GB/s of each pass so far
+    // Adds passes and updates the cells that can run (not unavailable).
+    void add(const std::vector<double>& memcpyPasses, const std::vector<double>& kernelPasses,
+             std::vector<Cell>& cells);
+};
 
 } // namespace readscope

@@ -2,6 +2,7 @@
 // A point of the sweep as a run measures it. Private to the engine.
 #include "calibrator.h"
 #include "lanes.h"
+#include "machine_limits.h"
 #include "readscope/plan.h"
 #include "readscope/probe.h"
 #include "readscope/range.h"
@@ -24,6 +25,7 @@ struct PointRun {
     int lastRound = 0;  // the highest round number recorded at this point so far
     int measured = 0;   // rounds recorded in this run
     bool ready = false; // calibrated and verified
+    PointPrices prices; // warm runs: its copies' passes, before and between its rounds
 };
 
 // A duration run's next round of lane i: as many ranges as its prefix, from where its last

@@ -249,6 +249,13 @@ private:
         const int threads = threadsAt(plan_, point);
         auto& cells = run.cells;
         usePoint(lanes_, plan_, point);
+        PointRates rates;
+        if (plan_.consume == Consume::All)
+            rates.fold = foldGbps(point.rangeBytes);
+        rates.memset = memsetGbps(point.rangeBytes);
+        for (std::size_t i = 0; i < lanes_.size(); ++i)
+            if (lanes_[i].unavailable.empty())
+                rates.applyTo(cells[i]);
         if (plan_.cache == CacheMode::Warm && !sweep_) {
             // Under a memory limit the source takes at most a quarter of it: the process's
             // own memory counts against the limit, and past it the kernel kills the process.
@@ -257,18 +264,10 @@ private:
                 copyLimit_.emplace(plan_.memoryLimit ? std::min(budget, plan_.memoryLimit / 4)
                                                      : budget);
             }
-            const double limit = copyLimit_->gbps(point.rangeBytes, threads, point.bufferOffset);
-            for (std::size_t i = 0; i < lanes_.size(); ++i)
-                if (lanes_[i].unavailable.empty() && limit > 0)
-                    cells[i].copyLimitGbps = limit;
+            copyLimit_->gbps(point.rangeBytes, threads, point.bufferOffset);
+            run.prices.add(copyLimit_->lastRates(), kernelCopyPasses(point, CopyLimit::kPasses),
+                           cells);
         }
-        const std::optional<double> fold = plan_.consume == Consume::All
-                                               ? std::optional(foldGbps(point.rangeBytes))
-                                               : std::nullopt;
-        const double zeroing = memsetGbps(point.rangeBytes);
-        for (std::size_t i = 0; i < lanes_.size(); ++i)
-            if (lanes_[i].unavailable.empty())
-                std::tie(cells[i].foldGbps, cells[i].memsetGbps) = std::pair(fold, zeroing);
         // Each strategy reads a prefix of the point's one sequence (the same offsets, the same
         // seeded draws), as long as it reads in the round time; verified over that prefix.
         Verifier verifier(cache_.reading(), run.ranges);
@@ -432,17 +431,18 @@ private:
         return RoundEnd::Measured;
     }
 
-    // Warm runs: one more memcpy pass after each of a point's rounds (untimed for the cells),
-    // its limit the best pass so far: a ceiling measured once before the rounds lay under
-    // every copying strategy when the machine was slow just then.
+    // Warm runs: one more memcpy and kernel-copy pass after each of a point's rounds, untimed
+    // for the cells (PointPrices: why a price is not taken at one moment).
     void raiseCopyLimit(PointRun& run) {
         if (!copyLimit_ || plan_.cache != CacheMode::Warm || sweep_)
             return;
-        const double pass = copyLimit_->onePass(run.point.rangeBytes, threadsAt(plan_, run.point),
-                                                run.point.bufferOffset);
-        for (auto& cell : run.cells)
-            if (cell.copyLimitGbps)
-                cell.copyLimitGbps = std::max(*cell.copyLimitGbps, pass);
+        copyLimit_->onePass(run.point.rangeBytes, threadsAt(plan_, run.point),
+                            run.point.bufferOffset);
+        run.prices.add(copyLimit_->lastRates(), kernelCopyPasses(run.point, 1), run.cells);
+    }
+    std::vector<double> kernelCopyPasses(const SweepPoint& point, int passes) { // as memcpy's
+        return kernelCopyRates(cache_.fd(), std::min(file_.size, copyLimit_->sourceBytes()),
+                               point.rangeBytes, doc_, passes);
     }
 
     void finishPoint(PointRun& run, bool stopped = false) {
