@@ -134,7 +134,7 @@ void drawTimeSplit(QCustomPlot& plot, const SplitBars& bars, const QColor& text)
         top = std::max({top, stack[i], bars.measured[i]});
     plot.xAxis->setScaleType(QCPAxis::stLinear);
     plot.xAxis->setTicker(ticker);
-    plot.xAxis->setTickLabelRotation(bars.labels.size() > 6 ? 30 : 0);
+    plot.xAxis->setTickLabelRotation(bars.labels.size() > 3 ? 30 : 0); // ids side by side overlap
     plot.xAxis->setLabel(bars.missing.isEmpty() ? QString() : "no split: " + bars.missing);
     plot.xAxis->setRange(-0.6, std::max<double>(0, bars.labels.size() - 1) + 0.6);
     plot.yAxis->setScaleType(QCPAxis::stLinear);
