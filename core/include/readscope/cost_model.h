@@ -54,6 +54,9 @@ std::string cacheCutSentence(const CacheCut& cut);
 // "not resolved: at 16 KiB it would be under 2% of a range's time, within the fit's 9% error".
 std::string unresolvedFixedText(const CostFit& fit);
 
+// "12.3" (from 10 µs) or "1.23": seconds as microseconds, without the unit.
+std::string microseconds(double seconds);
+
 // A worker's time per range at the cell's median: range bytes / median bytes per second, times
 // the run's threads (each worker reads its own ranges one after another). None without
 // figures. What fitCosts fits and the chart's time-per-range points show.

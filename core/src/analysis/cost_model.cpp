@@ -32,12 +32,12 @@ std::optional<std::pair<double, double>> weightedLine(std::span<const CostPoint>
     return std::pair((st * snn - sn * snt) / det, (sw * snt - sn * st) / det);
 }
 
+} // namespace
+
 std::string microseconds(double seconds) {
     const double us = seconds * 1e6;
     return us >= 10 ? fmt::format("{:.1f}", us) : fmt::format("{:.2f}", us);
 }
-
-} // namespace
 
 std::optional<double> secondsPerRange(const Cell& cell, int threads) {
     if (!cell.measured() || cell.summary.median <= 0)

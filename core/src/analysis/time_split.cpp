@@ -29,11 +29,6 @@ std::string percent(double share) {
     return std::abs(pct) >= 10 ? fmt::format("{:.0f}%", pct) : fmt::format("{:.1f}%", pct);
 }
 
-std::string micro(double seconds) {
-    const double us = seconds * 1e6;
-    return us >= 10 ? fmt::format("{:.1f} µs", us) : fmt::format("{:.2f} µs", us);
-}
-
 // What the unit costs leave out for this kind of strategy, where a large share is unexplained.
 std::string_view whatIsNotPriced(const StrategyInfo& s) {
     if (s.buffer == BufferKind::Grown || s.access == Access::AsRuntime)
@@ -189,8 +184,9 @@ std::string timeSplitSentence(const ResultDocument& doc, const Cell& cell) {
     std::vector<TimePart> parts(kTimeParts.begin(), kTimeParts.end());
     std::stable_sort(parts.begin(), parts.end(),
                      [&](TimePart a, TimePart b) { return split->share(a) > split->share(b); });
-    std::string text = fmt::format("{} at {}, {} per range:", cell.strategy,
-                                   formatSize(cell.rangeBytes), micro(split->measuredSeconds));
+    std::string text =
+        fmt::format("{} at {}, {} µs per range:", cell.strategy, formatSize(cell.rangeBytes),
+                    microseconds(split->measuredSeconds));
     std::string sep = " ";
     for (TimePart p : parts)
         if (split->partSeconds(p).value_or(0) > 0) {
