@@ -1,0 +1,180 @@
+#include "readscope/zeroing_lesson.h"
+
+#include "readscope/time_split.h"
+#include "readscope/units.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+namespace readscope {
+
+namespace {
+
+std::string pct(double v) { return fmt::format("{:.0f}%", v * 100); }
+std::string signedPct(double v) { return fmt::format("{:+.0f}%", v * 100); }
+
+// A plain sweep cell: no pinned offset, thread count or depth (those are other lessons' axes).
+bool plain(const Cell& c) { return !c.bufferOffset && !c.pointThreads && !c.pointQueueDepth; }
+
+std::string spanOf(const std::vector<double>& shares) {
+    const auto [lo, hi] = std::minmax_element(shares.begin(), shares.end());
+    return std::round(*lo * 100) == std::round(*hi * 100)
+               ? pct(*lo)
+               : fmt::format("{}–{}", pct(*lo), pct(*hi));
+}
+
+std::string perSize(const std::vector<ZeroingAtSize>& sizes, auto&& value) {
+    std::string list;
+    for (const auto& z : sizes)
+        list += fmt::format("{}{} {}", list.empty() ? "" : ", ", formatSize(z.size), value(z));
+    return list;
+}
+
+std::string gainText(const ZeroingAtSize& z) {
+    if (!z.gain)
+        return fmt::format("{}: {} predicted, not measured", formatSize(z.size),
+                           signedPct(z.predictedGain));
+    const auto& g = *z.gain;
+    std::string interval =
+        g.ciLow && g.ciHigh ? fmt::format(" [{} … {}]", signedPct(*g.ciLow), signedPct(*g.ciHigh))
+                            : std::string(" (no interval)");
+    return fmt::format("{}: {} predicted, {}{} measured", formatSize(z.size),
+                       signedPct(z.predictedGain), signedPct(g.change), interval);
+}
+
+// What crossing the L2 does to the zero-filler's parts: the sizes at or under it against those
+// past it. Empty without sizes on both sides.
+std::string acrossL2(const std::vector<ZeroingAtSize>& sizes, std::uint64_t l2) {
+    std::vector<double> inZero, pastZero, inFaults, pastFaults;
+    std::vector<const ZeroingAtSize*> past;
+    for (const auto& z : sizes) {
+        (z.pastL2 ? pastZero : inZero).push_back(z.zeroingShare);
+        (z.pastL2 ? pastFaults : inFaults).push_back(z.faultShare);
+        if (z.pastL2)
+            past.push_back(&z);
+    }
+    if (inZero.empty() || pastZero.empty())
+        return {};
+    auto median = [](std::vector<double> v) {
+        std::sort(v.begin(), v.end());
+        const std::size_t n = v.size();
+        return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+    };
+    // Whole percentage points: a move smaller than three is not called one.
+    auto moved = [&](double before, double after) {
+        const double d = (after - before) * 100;
+        return d >= 3 ? "rises" : d <= -3 ? "falls" : "holds";
+    };
+    const std::string pastSizes =
+        past.size() == 1
+            ? formatSize(past.front()->size)
+            : fmt::format("{}–{}", formatSize(past.front()->size), formatSize(past.back()->size));
+    int held = 0;
+    for (const auto* z : past)
+        held += z->zeroingIsTheGap ? 1 : 0;
+    return fmt::format(" Past the {} L2 cache ({}), zeroing's share {} ({} under it, {} past it) "
+                       "and the page faults' {} ({} under it, {} past it); there the measured "
+                       "interval holds the predicted gain at {} of {} size{}.",
+                       formatSize(l2), pastSizes, moved(median(inZero), median(pastZero)),
+                       spanOf(inZero), spanOf(pastZero),
+                       moved(median(inFaults), median(pastFaults)), spanOf(inFaults),
+                       spanOf(pastFaults), held, past.size(), past.size() == 1 ? "" : "s");
+}
+
+} // namespace
+
+std::optional<ZeroingVerdict> judgeZeroing(const ResultDocument& doc, const Finding& finding) {
+    ZeroingVerdict v;
+    v.l2 = doc.system.caches.l2;
+    v.finding = judgeFinding(doc, finding);
+
+    // The measured gains, paired round by round, against the zero-filler at every size.
+    ResultDocument pair;
+    pair.plan = doc.plan;
+    for (const auto& c : doc.cells)
+        if (plain(c) && (c.strategy == finding.faster || c.strategy == finding.than))
+            pair.cells.push_back(c);
+    std::map<std::uint64_t, ChangeEstimate> gains;
+    for (const auto& cc : compareToReference(pair, finding.than).cells)
+        if (cc.strategy == finding.faster)
+            gains[cc.at.rangeBytes] = cc.estimate;
+
+    bool anyZeroFiller = false;
+    std::string missing;
+    for (const auto& c : doc.cells) {
+        if (!plain(c) || c.strategy != finding.than)
+            continue;
+        anyZeroFiller = true;
+        const auto split = timeSplit(doc, c);
+        if (!split || !split->partSeconds(TimePart::Zeroing)) {
+            missing = split ? "this run measured no memset rate" : timeSplitMissing(doc, c);
+            continue;
+        }
+        ZeroingAtSize z;
+        z.size = c.rangeBytes;
+        z.zeroingShare = split->share(TimePart::Zeroing);
+        z.faultShare = split->share(TimePart::Faults);
+        z.predictedGain = z.zeroingShare < 1 ? z.zeroingShare / (1 - z.zeroingShare) : 0;
+        if (auto g = gains.find(c.rangeBytes); g != gains.end()) {
+            z.gain = g->second;
+            z.zeroingIsTheGap = g->second.ciLow && g->second.ciHigh &&
+                                *g->second.ciLow <= z.predictedGain &&
+                                z.predictedGain <= *g->second.ciHigh;
+        }
+        z.pastL2 = v.l2 > 0 && c.rangeBytes > v.l2;
+        for (const auto& o : doc.cells)
+            if (plain(o) && o.rangeBytes == c.rangeBytes && o.strategy != finding.than &&
+                o.strategy != finding.faster)
+                if (const auto os = timeSplit(doc, o); os && os->partSeconds(TimePart::Zeroing))
+                    z.others.emplace_back(o.strategy, os->share(TimePart::Zeroing));
+        v.sizes.push_back(std::move(z));
+    }
+    if (!anyZeroFiller)
+        return std::nullopt;
+    std::sort(v.sizes.begin(), v.sizes.end(),
+              [](const auto& a, const auto& b) { return a.size < b.size; });
+
+    std::string text = v.finding ? v.finding->text : std::string();
+    if (v.sizes.empty()) {
+        text += fmt::format("{}Where the time goes cannot be said for this run: {}.",
+                            text.empty() ? "" : " ", missing);
+        v.text = text;
+        return v;
+    }
+    text += fmt::format("{}Zeroing's share of {}'s time, at this run's memset rate: {}",
+                        text.empty() ? "" : " ", finding.than,
+                        perSize(v.sizes, [](const auto& z) { return pct(z.zeroingShare); }));
+    // The other zeroing strategies, one list each.
+    std::map<std::string, std::string> others;
+    for (const auto& z : v.sizes)
+        for (const auto& [strategy, share] : z.others)
+            others[strategy] += fmt::format("{}{} {}", others[strategy].empty() ? "" : ", ",
+                                            formatSize(z.size), pct(share));
+    for (const auto& [strategy, list] : others)
+        text += fmt::format("; {}'s: {}", strategy, list);
+    text += ".";
+    int held = 0, told = 0;
+    for (const auto& z : v.sizes) {
+        held += z.zeroingIsTheGap ? 1 : 0;
+        told += z.gain ? 1 : 0;
+    }
+    if (told > 0)
+        text += fmt::format(" If zeroing were the whole difference, {} would gain share / (1 − "
+                            "share) over {}; the measured 95% interval holds that at {} of {} "
+                            "size{} ({}).",
+                            finding.faster, finding.than, held, told, told == 1 ? "" : "s",
+                            perSize(v.sizes, [](const auto& z) {
+                                return gainText(z).substr(formatSize(z.size).size() + 2);
+                            }));
+    if (v.l2 == 0)
+        text += " This machine did not say how large its L2 cache is.";
+    else
+        text += acrossL2(v.sizes, v.l2);
+    v.text = text;
+    return v;
+}
+
+} // namespace readscope
