@@ -2,9 +2,11 @@
 // (Ctrl+3), and it leaves by itself when results that are not the lesson's are shown, so a
 // cold lesson's verdict never sits above a warm chart.
 #include "lesson_panel.h"
+#include "results_model.h"
 #include "window_fixture.h"
 
 #include "readscope/documents.h"
+#include "readscope/units.h"
 
 #include <QAction>
 #include <QTemporaryDir>
@@ -145,6 +147,43 @@ private slots:
         QVERIFY(w.lessonText().isEmpty());
         QVERIFY(w.openResults(lessonRun).isEmpty());
         QVERIFY2(w.lessonText().contains("This machine:"), qPrintable(w.lessonText()));
+    }
+
+    // "Why zero-filling costs what it costs", chosen from the Lessons menu and run (shortened
+    // to two sizes on either side of this machine's L2, where it has one): its verdict gives
+    // the published gap, zeroing's share of pread-zerofill's time per size and whether it
+    // accounts for pread-uninit's gain, and what crossing the L2 changed.
+    void theZeroingLessonSaysWhereTheTimeWent() {
+        MainWindow w;
+        w.show();
+        QVERIFY(testing::openAndWait(w, file_->path()));
+        QAction* lesson = action(w, "Why zero-filling costs what it costs");
+        QVERIFY(lesson);
+        lesson->trigger();
+        QVERIFY2(w.lessonText().contains("s / (1 - s)"), qPrintable(w.lessonText()));
+        auto plan = w.config()->plan();
+        QVERIFY(plan.ok());
+        QCOMPARE(plan->strategies.size(), std::size_t(3));
+        plan->sizes = {64 << 10, 4 << 20};
+        plan->rounds = 7;
+        plan->budget = 8 << 20;
+        plan->roundTimeSeconds = 0;
+        QVERIFY(testing::runToEnd(w, *plan));
+        const QString text = w.lessonText();
+        QVERIFY2(text.contains("This machine: pread-uninit against pread-zerofill at 64 KiB"),
+                 qPrintable(text));
+        QVERIFY2(text.contains("Zeroing's share of pread-zerofill's time, at this run's memset "
+                               "rate: 64 KiB "),
+                 qPrintable(text));
+        QVERIFY2(text.contains("pread-calloc's: 64 KiB"), qPrintable(text));
+        QVERIFY2(text.contains("If zeroing were the whole difference"), qPrintable(text));
+        const auto l2 = w.model()->document().system.caches.l2;
+        if (l2 == 0)
+            QVERIFY(text.contains("did not say how large its L2 cache is"));
+        else if (l2 >= (64u << 10) && l2 < (4u << 20))
+            QVERIFY2(text.contains(QString("Past the %1 L2 cache (4 MiB)")
+                                       .arg(QString::fromStdString(formatSize(l2)))),
+                     qPrintable(text));
     }
 };
 

@@ -695,7 +695,7 @@ private slots:
     void lessonsSetUpSweeps() {
         MainWindow w;
         QVERIFY(testing::openAndWait(w, file_->path()));
-        w.applyLesson(1); // the extra lseek
+        w.applyLesson(lessonIndex("The extra lseek at small ranges"));
         auto plan = w.config()->plan();
         QVERIFY(plan.ok());
         QCOMPARE(plan->strategies, (std::vector<std::string>{"pread-uninit", "seek-read"}));
@@ -705,11 +705,11 @@ private slots:
         // Reproducing a published table that did not consume the bytes: minimal, said so.
         QCOMPARE(testing::name(plan->consume), testing::name(Consume::Minimal));
         QVERIFY(w.lessonText().contains("minimally"));
-        w.applyLesson(3);
+        w.applyLesson(lessonIndex("Growing versus preallocating a whole-file read"));
         QCOMPARE(testing::name(w.config()->plan()->pattern), testing::name(Pattern::Whole));
         // A lesson that says nothing about it consumes every byte, as a new run does; a person
         // can pick minimal from the Consume box.
-        w.applyLesson(4);
+        w.applyLesson(lessonIndex("mmap with and without advice on a cold cache"));
         QCOMPARE(testing::name(w.config()->plan()->consume), testing::name(Consume::All));
         auto* consume = w.findChild<QComboBox*>("consume");
         QVERIFY(consume);

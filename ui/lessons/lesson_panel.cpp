@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "readscope/finding.h"
+#include "readscope/zeroing_lesson.h"
 
 #include <QHBoxLayout>
 #include <QTextBrowser>
@@ -90,6 +91,11 @@ QString LessonPanel::judge(const ResultDocument& doc) {
         text = verdict ? QString::fromStdString(verdict->text)
                        : QString("This run did not measure the file's residency round by round "
                                  "(a duration run, where residency can be verified, does).");
+    } else if (lesson_->explainsZeroing) {
+        const auto verdict = judgeZeroing(doc, *lesson_->finding);
+        text = verdict ? QString::fromStdString(verdict->text)
+                       : QString("This run measured no %1.")
+                             .arg(QString::fromStdString(lesson_->finding->than));
     } else {
         const auto verdict = judgeFinding(doc, *lesson_->finding);
         text = verdict ? QString::fromStdString(verdict->text)

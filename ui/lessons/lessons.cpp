@@ -66,6 +66,7 @@ QList<Lesson> loadLessons() {
             finding.published = f["published"].toString().toStdString();
             l.finding = finding;
         }
+        l.explainsZeroing = l.finding && o["verdict"].toString() == "zeroing";
         lessons << l;
     }
     return lessons;

@@ -19,6 +19,8 @@ struct Lesson {
     Plan plan;                      // without a file: the lesson runs on whatever file is chosen
     std::optional<Finding> finding; // what the run is checked against when it ends
     std::optional<CacheFillFinding> fill; // ... or, for a duration run, this (judgeCacheFill)
+    // The finding is judged by judgeZeroing: the gap, and the zeroing's share of it per size.
+    bool explainsZeroing = false;
 };
 
 QList<Lesson> loadLessons();
