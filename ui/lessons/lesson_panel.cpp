@@ -101,7 +101,9 @@ QString LessonPanel::judge(const ResultDocument& doc) {
         text = verdict ? QString::fromStdString(verdict->text)
                        : QString("This run measured neither side of the finding.");
     }
-    browser_->append(QString("<p><b>This machine:</b> %1</p>").arg(text.toHtmlEscaped()));
+    // A verdict of several lines (judgeZeroing's) keeps them.
+    browser_->append(
+        QString("<p><b>This machine:</b> %1</p>").arg(text.toHtmlEscaped().replace('\n', "<br>")));
     return text;
 }
 

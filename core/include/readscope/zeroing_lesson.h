@@ -34,7 +34,9 @@ struct ZeroingVerdict {
     std::optional<FindingVerdict> finding; // the published gap, judged as any lesson's
     std::vector<ZeroingAtSize> sizes;      // sizes where the zero-filler has a time split
     std::uint64_t l2 = 0;                  // the run's L2 size; 0 where it is not known
-    std::string text;                      // the sentences the lesson shows
+    // The lesson's sentences, a line each ('\n' between) for the published gap, the shares,
+    // the predicted gains and the L2.
+    std::string text;
 };
 
 // finding: faster = the uninitialised buffer, than = the zero-filler, with the published

@@ -75,7 +75,7 @@ std::string acrossL2(const std::vector<ZeroingAtSize>& sizes, std::uint64_t l2) 
     int held = 0;
     for (const auto* z : past)
         held += z->zeroingIsTheGap ? 1 : 0;
-    return fmt::format(" Past the {} L2 cache ({}), zeroing's share {} ({} under it, {} past it) "
+    return fmt::format("\nPast the {} L2 cache ({}), zeroing's share {} ({} under it, {} past it) "
                        "and the page faults' {} ({} under it, {} past it); there the measured "
                        "interval holds the predicted gain at {} of {} size{}.",
                        formatSize(l2), pastSizes, moved(median(inZero), median(pastZero)),
@@ -140,12 +140,12 @@ std::optional<ZeroingVerdict> judgeZeroing(const ResultDocument& doc, const Find
     std::string text = v.finding ? v.finding->text : std::string();
     if (v.sizes.empty()) {
         text += fmt::format("{}Where the time goes cannot be said for this run: {}.",
-                            text.empty() ? "" : " ", missing);
+                            text.empty() ? "" : "\n", missing);
         v.text = text;
         return v;
     }
     text += fmt::format("{}Zeroing's share of {}'s time, at this run's memset rate: {}",
-                        text.empty() ? "" : " ", finding.than,
+                        text.empty() ? "" : "\n", finding.than,
                         perSize(v.sizes, [](const auto& z) { return pct(z.zeroingShare); }));
     // The other zeroing strategies, one list each.
     std::map<std::string, std::string> others;
@@ -162,7 +162,7 @@ std::optional<ZeroingVerdict> judgeZeroing(const ResultDocument& doc, const Find
         told += z.gain ? 1 : 0;
     }
     if (told > 0)
-        text += fmt::format(" If zeroing were the whole difference, {} would gain share / (1 − "
+        text += fmt::format("\nIf zeroing were the whole difference, {} would gain share / (1 − "
                             "share) over {}; the measured 95% interval holds that at {} of {} "
                             "size{} ({}).",
                             finding.faster, finding.than, held, told, told == 1 ? "" : "s",
@@ -170,7 +170,7 @@ std::optional<ZeroingVerdict> judgeZeroing(const ResultDocument& doc, const Find
                                 return gainText(z).substr(formatSize(z.size).size() + 2);
                             }));
     if (v.l2 == 0)
-        text += " This machine did not say how large its L2 cache is.";
+        text += "\nThis machine did not say how large its L2 cache is.";
     else
         text += acrossL2(v.sizes, v.l2);
     v.text = text;
