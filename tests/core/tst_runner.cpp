@@ -120,6 +120,31 @@ private slots:
             QCOMPARE(positions, (std::vector<int>{0, 1, 2}));
         }
         QCOMPARE(sink.progress.back().step, sink.progress.back().total);
+        // The copy prices are taken before any round and after the last, never between rounds
+        // (a pass there slows the reads after it): once each per point.
+        std::size_t firstRound = sink.progress.size(), lastRound = 0;
+        for (std::size_t i = 0; i < sink.progress.size(); ++i)
+            if (sink.progress[i].phase.rfind("round", 0) == 0 ||
+                sink.progress[i].phase.rfind("warm-up", 0) == 0) {
+                firstRound = std::min(firstRound, i);
+                lastRound = i;
+            }
+        std::map<std::string, int> opening, closing;
+        for (std::size_t i = 0; i < sink.progress.size(); ++i) {
+            const auto& p = sink.progress[i];
+            const auto size = std::to_string(p.rangeBytes);
+            if (p.phase == "opening prices") {
+                QVERIFY2(i < firstRound, qPrintable(QString::number(i)));
+                ++opening[size];
+            } else if (p.phase == "closing prices") {
+                QVERIFY2(i > lastRound, qPrintable(QString::number(i)));
+                ++closing[size];
+            }
+        }
+        const std::map<std::string, int> once{{std::to_string(16 << 10), 1},
+                                              {std::to_string(256 << 10), 1}};
+        QCOMPARE(opening, once);
+        QCOMPARE(closing, once);
     }
 
     void seekReadCountsOneSeekPerRange() {

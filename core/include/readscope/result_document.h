@@ -93,7 +93,7 @@ struct Cell {
     std::optional<double> copyLimitGbps;
     // Warm runs: the kernel's own copy out of the page cache at this range size, GB/s (reads
     // into one reused buffer, each read's null call and cached-page costs taken out; the median
-    // of passes before and between the rounds): what a buffered read's copy costs here, page
+    // of passes before and after the run's rounds): what a buffered read's copy costs here, page
     // by page (timeSplit() prices kernel copies with it).
     std::optional<double> kernelCopyGbps;
     // Warm runs: memcpy's typical rate here (the median of the passes whose best is the limit

@@ -29,12 +29,6 @@ public:
     // pass runs from the first one's start to the last one's end.
     double gbps(std::uint64_t rangeBytes, int workers,
                 std::optional<std::uint32_t> pageOffset = std::nullopt, int passes = kPasses);
-    // One more pass, between a point's rounds: its GB/s, which the point's limit takes when it
-    // beats it (the machine's fast moments are spread over the run, as the rounds are).
-    double onePass(std::uint64_t rangeBytes, int workers,
-                   std::optional<std::uint32_t> pageOffset = std::nullopt) {
-        return gbps(rangeBytes, workers, pageOffset, 1);
-    }
     static constexpr int kPasses = 5;
     std::uint64_t sourceBytes() const { return source_.size(); }
     // The GB/s of each timed pass of the last gbps() call.
@@ -84,10 +78,12 @@ struct PointRates {
     void applyTo(Cell& cell) const;
 };
 
-// Warm runs: what a point's copies cost, sampled before its rounds and again after each round
-// (untimed for the cells), so that a price is taken over the same minutes as the figures it
-// explains, not at one moment of a machine whose speed drifts. A cell's memcpy ceiling is the
-// best pass; its prices (memcpyGbps, kernelCopyGbps) the median of every pass.
+// Warm runs: what a point's copies cost, sampled before the run's rounds and again after all
+// of them (untimed for the cells), so that a price spans the minutes of the figures it
+// explains, not one moment of a machine whose speed drifts. Not between rounds: a pass there
+// takes the file's pages out of the CPU's caches, and the rounds after it measure that. A
+// cell's memcpy ceiling is the best pass; its prices (memcpyGbps, kernelCopyGbps) the median
+// of every pass.
 struct PointPrices {
     std::vector<double> memcpy, kernelCopy; // GB/s of each pass so far
     // Adds passes and updates the cells that can run (not unavailable).
