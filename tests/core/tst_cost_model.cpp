@@ -164,6 +164,38 @@ private slots:
                  cacheCutSentence(*fitCut(doc)).c_str());
     }
 
+    // A strategy with too few sizes under the cut (its other cells failed) has no fit, and
+    // every output that shows the fits says why instead of leaving it out silently.
+    void aStrategyTheCutLeavesTooFewSizesSaysWhyItHasNoFit() {
+        ResultDocument doc;
+        doc.system.caches = {48 << 10, 2 << 20, 260ull << 20};
+        doc.plan.strategies = {"pread-uninit", "mmap-copy"};
+        doc.plan.sizes = {16 << 10, 64 << 10, 256 << 10, 1 << 20, 8 << 20};
+        for (auto size : doc.plan.sizes) {
+            doc.cells.push_back(modelCell("pread-uninit", size, 1e-6, 6e9, 0));
+            Cell c = modelCell("mmap-copy", size, 2e-6, 5e9, 0);
+            if (size < (256 << 10)) { // failed at the two smallest sizes
+                c.status = CellStatus::Failed;
+                c.samples.clear();
+                c.summarize();
+            }
+            doc.cells.push_back(c);
+        }
+        const auto fits = fitCosts(doc);
+        QCOMPARE(fits.size(), std::size_t(1));
+        QCOMPARE(costFitMissing(doc, "pread-uninit"), std::string());
+        const std::string why = costFitMissing(doc, "mmap-copy");
+        QCOMPARE(why, std::string("not fitted: only 2 of its sizes lie at or below the L2 cache "
+                                  "(2 MiB), and a line needs 3 (its other sizes at or below it "
+                                  "were not measured)"));
+        const auto lines = costModelLines(doc);
+        QVERIFY(std::find(lines.begin(), lines.end(), "  mmap-copy: " + why) != lines.end());
+        // Without the cut (no caches known) it has 3 sizes and a fit: nothing to say.
+        doc.system.caches = {};
+        QCOMPARE(fitCosts(doc).size(), std::size_t(2));
+        QCOMPARE(costFitMissing(doc, "mmap-copy"), std::string());
+    }
+
     void seekReadsExtraFixedCostIsSetBesideOneLseek() {
         ResultDocument doc;
         doc.plan.strategies = {"pread-uninit", "seek-read", "mmap-touch"};

@@ -145,6 +145,25 @@ private slots:
         QVERIFY(strategyHtml("pread-zerofill", cold, nullptr)
                     .contains("Where the time goes: not split, a cold run's time"));
     }
+
+    // A strategy that the cache cut leaves with too few sizes to fit says so where its fit
+    // would be, instead of having no fit section at all.
+    void aStrategyWithoutAFitSaysWhy() {
+        ResultDocument doc = warmRun();
+        doc.system.caches = {48 << 10, 2 << 20, 260ull << 20};
+        doc.plan.sizes = {16 << 10, 65536, 256 << 10, 1 << 20, 8 << 20};
+        doc.cells.clear();
+        for (auto size : doc.plan.sizes) {
+            doc.cells.push_back(cellAt("pread-zerofill", size, 1 + double(size) / 5e3));
+            if (size >= (256u << 10))
+                doc.cells.push_back(cellAt("pread-uninit", size, 1 + double(size) / 6e3));
+        }
+        QVERIFY(strategyHtml("pread-zerofill", doc, nullptr).contains("t(n) = "));
+        const QString html = strategyHtml("pread-uninit", doc, nullptr);
+        QVERIFY(!html.contains("t(n) = "));
+        QVERIFY2(html.contains("not fitted: only 2 of its sizes lie at or below the L2 cache"),
+                 qPrintable(html));
+    }
 };
 
 QTEST_MAIN(TestTimeSplitChart)

@@ -107,6 +107,9 @@ QString strategyHtml(const std::string& id, const ResultDocument& doc, const Slo
         if (const auto check = seekCheck(doc, fits); check && id == "seek-read")
             html += "<p>" + qs(seekCheckSentence(*check)).toHtmlEscaped() + "</p>";
     }
+    if (const auto why = costFitMissing(doc, id); !why.empty())
+        html += "<h4>Cost per range, fitted</h4><p>" + qs(why).toHtmlEscaped() + ". " +
+                qs(cacheCutSentence(*fitCut(doc))).toHtmlEscaped() + "</p>";
     // Where each cell's time went: its counts times this machine's unit costs.
     QStringList splits;
     for (const Cell* c : cells)

@@ -72,6 +72,11 @@ std::optional<CostFit> fitCost(std::span<const CostPoint> points);
 // less than it wanted (readAmplificationText), whose work per byte changes with the size.
 std::vector<CostFit> fitCosts(const ResultDocument& doc);
 
+// Why a measured strategy of a range-size sweep has no fit while the sweep has a cache cut:
+// "not fitted: only 2 of its sizes lie at or below the L2 cache (2 MiB), and a line needs 3";
+// empty when it has one (or the sizes would not have fitted it even uncut).
+std::string costFitMissing(const ResultDocument& doc, const std::string& strategy);
+
 // seek-read against pread-uninit (the same fresh uninitialised buffer, plus one lseek): the
 // extra fixed cost the fits give, beside what the engine counted and measured.
 struct SeekCheck {

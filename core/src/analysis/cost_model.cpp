@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <set>
 
 namespace readscope {
 
@@ -165,6 +166,25 @@ std::vector<CostFit> fitCosts(const ResultDocument& doc) {
     return fits;
 }
 
+std::string costFitMissing(const ResultDocument& doc, const std::string& strategy) {
+    const auto cut = fitCut(doc);
+    if (!cut || !readAmplificationText(doc, strategy).empty())
+        return {};
+    std::set<std::uint64_t> all, under;
+    for (const auto& c : doc.cells)
+        if (c.strategy == strategy && secondsPerRange(c, threadsAt(doc.plan, c.point()))) {
+            all.insert(c.rangeBytes);
+            if (c.rangeBytes <= cut->bytes)
+                under.insert(c.rangeBytes);
+        }
+    if (under.size() >= 3 || all.size() < 3)
+        return {};
+    return fmt::format("not fitted: {} of its sizes lie at or below the {} cache ({}), and a "
+                       "line needs 3 (its other sizes at or below it were not measured)",
+                       under.empty() ? std::string("none") : fmt::format("only {}", under.size()),
+                       cut->level, formatSize(cut->bytes));
+}
+
 std::optional<SeekCheck> seekCheck(const ResultDocument& doc, std::span<const CostFit> fits) {
     const auto find = [&](std::string_view id) -> const CostFit* {
         for (const auto& f : fits)
@@ -210,8 +230,11 @@ std::string unitCostsSentence(const ResultDocument& doc, bool withLseek) {
 
 std::vector<std::string> costModelLines(const ResultDocument& doc) {
     const auto fits = fitCosts(doc);
-    std::vector<std::string> lines;
-    if (fits.empty())
+    std::vector<std::string> lines, missing;
+    for (const auto& id : doc.measuredStrategies())
+        if (const auto why = costFitMissing(doc, id); !why.empty())
+            missing.push_back(fmt::format("  {}: {}", id, why));
+    if (fits.empty() && missing.empty())
         return lines;
     const std::string axis(axisName(doc.plan));
     lines.push_back(fmt::format("Cost per {}: t(n) = fixed + n / bandwidth, fitted to the medians "
@@ -242,6 +265,10 @@ std::vector<std::string> costModelLines(const ResultDocument& doc) {
     }
     if (const auto cut = fitCut(doc))
         lines.push_back(cacheCutSentence(*cut));
+    if (!missing.empty()) {
+        lines.push_back("Not in the table:");
+        lines.insert(lines.end(), missing.begin(), missing.end());
+    }
     const auto check = seekCheck(doc, fits);
     if (check)
         lines.push_back(seekCheckSentence(*check));
