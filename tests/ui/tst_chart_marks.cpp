@@ -13,6 +13,7 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QTest>
+#include <QWheelEvent>
 
 using namespace readscope;
 using namespace readscope::ui;
@@ -220,8 +221,8 @@ private slots:
                  qPrintable(drawn->name()));
     }
 
-    // The run's CPU caches as labelled lines on a range-size axis, those within the axis
-    // only; none on a threads axis, where sizes are not the x.
+    // The run's CPU caches as labelled lines on a range-size axis, each known level (those
+    // past the axis come into view when a person zooms out); none on a threads axis.
     void cacheMarkersStandWhereTheSizesCrossThem() {
         auto doc = twoLines(); // 16 KiB - 1 MiB: the axis runs to 1.6 MiB
         doc.system.caches = {48 << 10, 2 << 20, 260ull << 20};
@@ -240,14 +241,31 @@ private slots:
             return at;
         };
         auto at = markers();
-        QCOMPARE(at.size(), 2); // L3 (260 MiB) lies past the axis
+        QCOMPARE(at.size(), 3);
         QCOMPARE(at.value("L1d 48 KiB"), double(48 << 10));
         QCOMPARE(at.value("L2 2 MiB"), double(2 << 20));
+        // L3 (260 MiB) lies past the axis: clipped away until a person zooms out to it with the
+        // wheel over the plot, and there it stands.
+        QVERIFY(!chart.plot()->xAxis->range().contains(at.value("L3 260 MiB")));
+        chart.resize(800, 500);
+        chart.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&chart));
+        QCustomPlot* plot = chart.plot();
+        const QPointF centre = plot->axisRect()->rect().center();
+        for (int notch = 0; notch < 12 && !plot->xAxis->range().contains(260.0 * (1 << 20));
+             ++notch) {
+            QWheelEvent wheel(centre, plot->mapToGlobal(centre), QPoint(), QPoint(0, -120),
+                              Qt::NoButton, Qt::NoModifier, Qt::NoScrollPhase, false);
+            QApplication::sendEvent(plot, &wheel);
+        }
+        QVERIFY2(plot->xAxis->range().contains(260.0 * (1 << 20)),
+                 qPrintable(QString::number(plot->xAxis->range().upper)));
+        QCOMPARE(markers().value("L3 260 MiB"), 260.0 * (1 << 20));
         model.setDocument(doc); // rebuilt: the old markers go, not doubled
         int lines = 0;
         for (int i = 0; i < chart.plot()->itemCount(); ++i)
             lines += qobject_cast<QCPItemStraightLine*>(chart.plot()->item(i)) ? 1 : 0;
-        QCOMPARE(lines, 2);
+        QCOMPARE(lines, 3);
         doc.plan.threadCounts = {1, 2};
         doc.plan.sizes = {1 << 20};
         doc.cells.clear();

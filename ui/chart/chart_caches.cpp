@@ -7,10 +7,9 @@
 namespace readscope::ui {
 
 void addCacheMarkers(QCustomPlot& plot, const CpuCaches& caches, const QColor& color) {
-    const QCPRange range = plot.xAxis->range();
     for (const auto& [level, bytes] : cacheLevels(caches)) {
         const double x = double(bytes);
-        if (!bytes || x <= range.lower || x >= range.upper)
+        if (!bytes)
             continue;
         const QString text = QString("%1 %2").arg(level, QString::fromStdString(formatSize(bytes)));
         auto* line = new QCPItemStraightLine(&plot);
