@@ -7,6 +7,7 @@
 #include "readscope/mark_notes.h"
 #include "readscope/run_findings.h"
 #include "readscope/run_notes.h"
+#include "readscope/time_split.h"
 #include "readscope/units.h"
 
 #include <fmt/format.h>
@@ -111,7 +112,10 @@ std::string plainTable(const ResultDocument& doc) {
     if (const auto note = documentNote(doc); !note.empty())
         out += "Note: " + note + ".\n";
     out += systemLine(doc) + "\n";
-    if (const auto lines = costModelLines(doc); !lines.empty()) {
+    const auto costs = costModelLines(doc);
+    for (const auto& lines : {costs, timeSplitLines(doc, costs.empty())}) {
+        if (lines.empty())
+            continue;
         out += "\n";
         for (const auto& line : lines)
             out += line + "\n";

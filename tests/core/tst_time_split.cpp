@@ -1,10 +1,13 @@
 // Where a cell's time goes: each part is its count per range times its unit cost, the rest is
 // unexplained, and a cell without what a split needs has none and says why. The outputs carry
 // the shares.
+#include "readscope/cost_model.h"
 #include "readscope/documents.h"
 #include "readscope/time_split.h"
 
 #include <QTest>
+
+#include <fmt/format.h>
 
 #include <cmath>
 
@@ -171,6 +174,47 @@ private slots:
         QVERIFY(back && back->cells.size() == 1);
         QVERIFY(near(back->cells[0].memsetGbps, 40));
         QVERIFY(near(back->unitCosts.cachedPage, 0.05e-6));
+    }
+
+    // The CLI's and the Markdown report's table: a row per split cell, "-" for a part that was
+    // counted but not priced, the cells past the large-unexplained line named, the unit costs
+    // only when asked (the cost-model lines print them otherwise), nothing without a split.
+    void theTableHasARowPerSplitCell() {
+        auto doc = warmDoc();
+        doc.cells.push_back(cell("pread-zerofill", 1, 0));
+        Cell noFold = cell("pread-uninit", 1, 0);
+        noFold.foldGbps.reset();
+        doc.cells.push_back(noFold);
+        Cell slow = cell("pread-reuse", 1, 0);
+        for (auto& s : slow.samples)
+            s.seconds *= 2; // twice the time its parts explain
+        slow.summarize();
+        doc.cells.push_back(slow);
+        const auto lines = timeSplitLines(doc, false);
+        QCOMPARE(lines.size(), std::size_t(2 + 3 + 3));
+        QVERIFY(lines[1].starts_with("strategy ") && lines[1].ends_with(" unexplained"));
+        const auto zerofill = timeSplit(doc, doc.cells[0]);
+        QVERIFY(lines[2].starts_with("pread-zerofill"));
+        QVERIFY2(lines[2].find(fmt::format(
+                     " {:>10}", fmt::format("{:.0f}%", zerofill->share(TimePart::Zeroing) *
+                                                           100))) != std::string::npos,
+                 lines[2].c_str());
+        QVERIFY2(lines[3].ends_with(fmt::format(
+                     " {:>10} {:>11}", "-",
+                     fmt::format("{:.0f}%", 100 * timeSplit(doc, noFold)->unexplainedShare()))),
+                 lines[3].c_str());
+        QVERIFY(lines[6].starts_with("Some counts have no unit cost"));
+        // The fold not priced leaves its time unexplained too.
+        const auto pct = [&](const Cell& c) {
+            return fmt::format("{:.0f}%", 100 * timeSplit(doc, c)->unexplainedShare());
+        };
+        QVERIFY2(lines[7] == "More than 15% unexplained: pread-uninit at 1 MiB (" + pct(noFold) +
+                                 "), pread-reuse at 1 MiB (" + pct(slow) + ").",
+                 lines[7].c_str());
+        const auto withUnits = timeSplitLines(doc, true);
+        QCOMPARE(withUnits.back(), unitCostsSentence(doc));
+        doc.plan.cache = CacheMode::Cold;
+        QVERIFY(timeSplitLines(doc, true).empty());
     }
 };
 

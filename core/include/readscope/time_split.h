@@ -9,6 +9,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace readscope {
 
@@ -49,6 +50,13 @@ std::string timeSplitMissing(const ResultDocument& doc, const Cell& cell);
 // "pread-zerofill at 1 MiB, 61.2 µs per range: kernel copy 78%, zeroing (memset) 17%, system
 // calls 1%, unexplained 4%", with what a large unexplained share means; empty without a split.
 std::string timeSplitSentence(const ResultDocument& doc, const Cell& cell);
+
+// The split of every cell that has one as a fixed-width table for the CLI's text and the
+// Markdown report: a row per cell (µs per range, each part's share, the unexplained rest),
+// then what the copy column means, the cells whose unit costs explain less than they should
+// and (withUnitCosts: where no cost-model lines print them) the unit costs; empty when no cell
+// has a split.
+std::vector<std::string> timeSplitLines(const ResultDocument& doc, bool withUnitCosts);
 
 // Above this unexplained share (of the measured time, either way) the sentence says so.
 inline constexpr double kLargeUnexplainedShare = 0.15;

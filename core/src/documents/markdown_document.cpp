@@ -3,6 +3,7 @@
 #include "readscope/mark_notes.h"
 #include "readscope/run_findings.h"
 #include "readscope/run_notes.h"
+#include "readscope/time_split.h"
 #include "readscope/units.h"
 
 #include <fmt/format.h>
@@ -125,7 +126,10 @@ std::string toMarkdown(const ResultDocument& doc) {
     if (const auto note = documentNote(doc); !note.empty())
         out += " Note: " + note + ".";
     out += "\n" + systemLine(doc) + "\n";
-    if (const auto lines = costModelLines(doc); !lines.empty()) {
+    const auto costs = costModelLines(doc);
+    for (const auto& lines : {costs, timeSplitLines(doc, costs.empty())}) {
+        if (lines.empty())
+            continue;
         out += "\n```\n";
         for (const auto& line : lines)
             out += line + "\n";
