@@ -1,5 +1,6 @@
 // The machine's own limits, measured untimed before a sweep: what they time and what not.
 #include "machine_limits.h"
+#include "unit_costs.h"
 
 #include "readscope/result_document.h"
 
@@ -10,6 +11,12 @@
 #include <thread>
 
 using namespace readscope;
+
+namespace {
+platform::MappedRates mappedRatesForTest(int fd) {
+    return platform::mappedRates(fd, 1 << 20, 64 << 10, 3);
+}
+} // namespace
 
 class TestMachineLimits : public QObject {
     Q_OBJECT
@@ -63,8 +70,23 @@ private slots:
             QVERIFY(r > 0);
         QVERIFY(kernelCopyRates(file.handle(), 1 << 20, 64 << 10, ResultDocument{}, 3).empty());
         qInfo("kernel copy at 64 KiB: %.1f GB/s", rates[1]);
+        // Unmapping a page tears down one page-table entry: far less than the fault that made it
+        // (which maps up to 16 at once).
+        QVERIFY(u.unmapPage && *u.unmapPage > 0 && *u.unmapPage < *u.fileFault);
+        // A mapping's fold and copy of the file in place: a rate per timed pass of each.
+        const auto mapped = mappedRatesForTest(file.handle());
+        QCOMPARE(mapped.fold.size(), std::size_t(3));
+        QCOMPARE(mapped.copy.size(), std::size_t(3));
+        for (double r : mapped.fold)
+            QVERIFY(r > 0);
+        for (double r : mapped.copy)
+            QVERIFY(r > 0);
+        qInfo("unmapped page %.3f us; in place at 64 KiB: fold %.1f GB/s, memcpy %.1f GB/s",
+              *u.unmapPage * 1e6, mapped.fold[1], mapped.copy[1]);
 #elif defined(_WIN32)
-        QVERIFY(!u.nullSyscall && !u.anonymousFault && !u.fileFault && !u.cachedPage);
+        QVERIFY(!u.nullSyscall && !u.anonymousFault && !u.fileFault && !u.cachedPage &&
+                !u.unmapPage);
+        QVERIFY(mappedRatesForTest(file.handle()).fold.empty());
 #endif
     }
 

@@ -19,7 +19,8 @@ constexpr std::uint64_t kMiB = 1 << 20;
 constexpr double kRanges = 10;
 
 // A warm run with every unit cost measured: a null call 0.1 µs, an lseek 0.5 µs, an anonymous
-// fault 1 µs, a file fault 2 µs, a cached page 0.05 µs; --consume all.
+// fault 1 µs, a file fault 2 µs, a cached page 0.05 µs, an unmapped page 0.02 µs; --consume
+// all.
 ResultDocument warmDoc() {
     ResultDocument doc;
     doc.plan.cache = CacheMode::Warm;
@@ -27,7 +28,7 @@ ResultDocument warmDoc() {
     doc.plan.threads = 1;
     doc.system.pageSize = 4096;
     doc.lseekSeconds = 0.5e-6;
-    doc.unitCosts = {0.1e-6, 1e-6, 2e-6, 0.05e-6};
+    doc.unitCosts = {0.1e-6, 1e-6, 2e-6, 0.05e-6, 0.02e-6};
     return doc;
 }
 
@@ -92,13 +93,29 @@ private slots:
         const auto seek = timeSplit(doc, cell("seek-read", 2, 0, 1));
         QVERIFY(seek && near(seek->partSeconds(TimePart::Zeroing), 0));
         QVERIFY(near(seek->partSeconds(TimePart::Syscalls), 0.1e-6 + 0.5e-6));
-        // A mapping copies in user space, faults on file pages, and does no page-cache reads.
-        const auto map = timeSplit(doc, cell("mmap-copy", 0, 16));
-        QVERIFY(map && map->copyInUserSpace);
-        QVERIFY(near(map->partSeconds(TimePart::Faults), 16 * 2e-6));
+        // A mapping copies in user space, faults on file pages, unmaps every page it mapped
+        // (one made each round), and does no page-cache reads.
+        auto mapped = cell("mmap-copy", 0, 16);
+        const auto map = timeSplit(doc, mapped);
+        QVERIFY(map && map->copyInUserSpace && map->unmapsPages);
+        QVERIFY(near(map->partSeconds(TimePart::Faults), 16 * 2e-6 + 256 * 0.02e-6));
+        QCOMPARE(partName(TimePart::Faults, *map), std::string("page faults and unmapping"));
         QVERIFY(near(map->partSeconds(TimePart::PageCache), 0));
         QCOMPARE(partName(TimePart::Copying, *map), std::string("memcpy"));
         QVERIFY(near(map->partSeconds(TimePart::Copying), kMiB / 9e9)); // typical, not best
+        // Its copy and an in-place fold at the rates of the file's own pages, where measured.
+        mapped.mappedCopyGbps = 12;
+        mapped.mappedFoldGbps = 11;
+        QVERIFY(near(timeSplit(doc, mapped)->partSeconds(TimePart::Copying), kMiB / 12e9));
+        QVERIFY(near(timeSplit(doc, mapped)->partSeconds(TimePart::Fold), kMiB / 50e9));
+        auto inPlace = cell("mmap-touch", 0, 16);
+        inPlace.mappedFoldGbps = 11;
+        QVERIFY(near(timeSplit(doc, inPlace)->partSeconds(TimePart::Fold), kMiB / 11e9));
+        // A mapping kept across rounds unmaps nothing in them.
+        const auto kept = timeSplit(doc, cell("mmap-copy-kept", 0, 16));
+        QVERIFY(kept && !kept->unmapsPages);
+        QVERIFY(near(kept->partSeconds(TimePart::Faults), 16 * 2e-6));
+        QCOMPARE(partName(TimePart::Faults, *kept), std::string("page faults"));
         // Without the kernel's own rate a kernel copy is priced at memcpy's, and says so.
         auto older = cell("pread-uninit", 1, 0);
         older.kernelCopyGbps.reset();

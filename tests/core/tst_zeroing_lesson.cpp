@@ -24,7 +24,7 @@ ResultDocument warmDoc() {
     doc.system.pageSize = 4096;
     doc.system.caches = {48 * kKiB, 2 * kMiB, 256 * kMiB};
     doc.lseekSeconds = 0.2e-6;
-    doc.unitCosts = {0.1e-6, 1e-6, 2e-6, 0.05e-6};
+    doc.unitCosts = {0.1e-6, 1e-6, 2e-6, 0.05e-6, std::nullopt};
     return doc;
 }
 

@@ -46,7 +46,7 @@ ResultDocument warmRun() {
     doc.plan.sizes = {65536, 1 << 20};
     doc.plan.strategies = {"pread-zerofill", "pread-uninit"};
     doc.system.pageSize = 4096;
-    doc.unitCosts = {0.1e-6, 1e-6, 2e-6, 0.05e-6};
+    doc.unitCosts = {0.1e-6, 1e-6, 2e-6, 0.05e-6, std::nullopt};
     for (auto size : doc.plan.sizes) {
         doc.cells.push_back(cellAt("pread-zerofill", size, double(size) / 5e3));
         doc.cells.push_back(cellAt("pread-uninit", size, double(size) / 6e3));

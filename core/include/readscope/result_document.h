@@ -99,6 +99,11 @@ struct Cell {
     // Warm runs: memcpy's typical rate here (the median of the passes whose best is the limit
     // above): what timeSplit() prices a mapping's copy with. A ceiling would under-price it.
     std::optional<double> memcpyGbps;
+    // Warm runs of a strategy that maps the file: the cached file folded in place and copied
+    // out with memcpy through one populated mapping, GB/s (medians of passes before and after
+    // the run's rounds): what a mapping's fold and copy cost where its bytes lie, in memory
+    // when the file is past the CPU's caches (timeSplit() prices mappings with them).
+    std::optional<double> mappedFoldGbps, mappedCopyGbps;
     std::uint64_t rangesPerRound = 0;
     CellStatus status = CellStatus::Ok;
     std::string message; // why failed or unavailable (a loaded document's: all its notes)
@@ -221,6 +226,9 @@ struct ResultDocument {
         // the page's reference, the copy's per-page start): what a buffered read adds to a
         // memcpy of the same bytes, page by page.
         std::optional<double> cachedPage;
+        // One mapped page of a cached file unmapped (munmap's page-table teardown, per page):
+        // what a mapping made and dropped each round pays for every page it mapped.
+        std::optional<double> unmapPage;
         bool operator==(const UnitCosts&) const = default;
     } unitCosts;
     // Cold and direct runs: see DeviceLimit; when there is none, why (deviceLimitMissing).

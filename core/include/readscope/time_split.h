@@ -26,6 +26,7 @@ struct TimeSplit {
     // was not measured (see unpriced).
     std::array<std::optional<double>, kTimeParts.size()> seconds{};
     bool copyInUserSpace = false; // memcpy from a mapping; else the kernel's copy
+    bool unmapsPages = false;     // a mapping per round: Faults includes unmapping its pages
     std::string unpriced;         // "page faults (no fault cost measured)", "; "-separated
     std::optional<double> partSeconds(TimePart part) const {
         return seconds[static_cast<std::size_t>(part)];

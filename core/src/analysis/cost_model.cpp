@@ -221,6 +221,7 @@ std::string unitCostsSentence(const ResultDocument& doc, bool withLseek) {
                     "neighbours with it)",
                     u.fileFault},
           std::pair{"a cached page through a read, beyond copying its bytes", u.cachedPage},
+          std::pair{"a mapped file page unmapped", u.unmapPage},
           std::pair{"one lseek", withLseek ? doc.lseekSeconds : std::nullopt}})
         if (seconds)
             parts +=

@@ -58,7 +58,7 @@ std::string_view partKey(TimePart part) {
 std::string partName(TimePart part, const TimeSplit& split) {
     switch (part) {
     case TimePart::Syscalls: return "system calls";
-    case TimePart::Faults: return "page faults";
+    case TimePart::Faults: return split.unmapsPages ? "page faults and unmapping" : "page faults";
     case TimePart::Zeroing: return "zeroing (memset)";
     case TimePart::PageCache: return "page-cache work";
     case TimePart::Copying: return split.copyInUserSpace ? "memcpy" : "kernel copy";
@@ -110,6 +110,7 @@ std::optional<TimeSplit> timeSplit(const ResultDocument& doc, const Cell& cell) 
     TimeSplit split;
     split.measuredSeconds = *measured;
     split.copyInUserSpace = s.access == Access::MapCopy;
+    split.unmapsPages = maps(s) && s.mapping == MapLifetime::PerRound;
     std::vector<std::string> unpriced;
     const auto& u = doc.unitCosts;
 
@@ -127,13 +128,25 @@ std::optional<TimeSplit> timeSplit(const ResultDocument& doc, const Cell& cell) 
         split.seconds[index(TimePart::Faults)] = faults * *faultCost;
     else if (faults > 0)
         unpriced.push_back("page faults (no fault cost measured)");
+    // A mapping made and dropped each round unmaps every page it mapped: the pages its ranges
+    // span (a populated gap included), torn down by munmap.
+    const double pageSize = doc.system.pageSize > 0 ? doc.system.pageSize : 4096;
+    if (split.unmapsPages) {
+        const double mapped =
+            std::ceil(std::max(perRange(cell, [](const Sample& x) { return x.bytes; }),
+                               perRange(cell, [](const Sample& x) { return x.bytesRead; })) /
+                      pageSize);
+        if (u.unmapPage && split.seconds[index(TimePart::Faults)])
+            *split.seconds[index(TimePart::Faults)] += mapped * *u.unmapPage;
+        else if (mapped > 0)
+            unpriced.push_back("unmapping (no cost per unmapped page measured)");
+    }
     if (perRange(cell, [](const Sample& x) { return x.majorFaults; }) > 0)
         unpriced.push_back("major faults (a warm run should take none)");
 
     const double bytes = perRange(cell, [](const Sample& x) { return x.bytes; });
     // calloc skips the memset for pages fresh from the kernel, which its faults zeroed: the
     // rest it zeroes itself.
-    const double pageSize = doc.system.pageSize > 0 ? doc.system.pageSize : 4096;
     const double zeroed = s.buffer == BufferKind::FreshZeroed ? bytes
                           : s.buffer == BufferKind::FreshCalloc
                               ? std::max(0.0, bytes - faults * pageSize)
@@ -154,6 +167,8 @@ std::optional<TimeSplit> timeSplit(const ResultDocument& doc, const Cell& cell) 
     const bool kernelCopies = s.access != Access::MapInPlace && s.access != Access::MapCopy;
     if (kernelCopies && cell.kernelCopyGbps)
         split.seconds[index(TimePart::Copying)] = copied / (*cell.kernelCopyGbps * 1e9);
+    else if (s.access == Access::MapCopy && cell.mappedCopyGbps) // memcpy from the file's pages
+        split.seconds[index(TimePart::Copying)] = copied * threads / (*cell.mappedCopyGbps * 1e9);
     else // memcpy's typical pass (its limit is the best; older documents have only that)
         split.seconds[index(TimePart::Copying)] =
             copied * threads / (cell.memcpyGbps.value_or(*cell.copyLimitGbps) * 1e9);
@@ -167,8 +182,12 @@ std::optional<TimeSplit> timeSplit(const ResultDocument& doc, const Cell& cell) 
         unpriced.push_back("page-cache work (no cost per cached page measured)");
 
     if (doc.plan.consume == Consume::All) {
-        if (cell.foldGbps)
-            split.seconds[index(TimePart::Fold)] = bytes / (*cell.foldGbps * 1e9);
+        // In place, the fold reads the file's pages where they lie; else a buffer just written.
+        const auto fold = s.access == Access::MapInPlace && cell.mappedFoldGbps
+                              ? cell.mappedFoldGbps
+                              : cell.foldGbps;
+        if (fold)
+            split.seconds[index(TimePart::Fold)] = bytes / (*fold * 1e9);
         else
             unpriced.push_back("the fold (no fold rate measured)");
     }

@@ -105,7 +105,8 @@ const std::pair<const char*, std::optional<double> ResultDocument::UnitCosts::*>
     {"null_syscall", &ResultDocument::UnitCosts::nullSyscall},
     {"anonymous_fault", &ResultDocument::UnitCosts::anonymousFault},
     {"file_fault", &ResultDocument::UnitCosts::fileFault},
-    {"cached_page", &ResultDocument::UnitCosts::cachedPage}};
+    {"cached_page", &ResultDocument::UnitCosts::cachedPage},
+    {"unmap_page", &ResultDocument::UnitCosts::unmapPage}};
 
 json unitCostsJson(const ResultDocument::UnitCosts& u) {
     json out = json::object();
@@ -254,6 +255,8 @@ json cellJson(const ResultDocument& doc, const Cell& c) {
                 {"copy_limit_gbps", optionalNumber(c.copyLimitGbps)},
                 {"kernel_copy_gbps", optionalNumber(c.kernelCopyGbps)},
                 {"memcpy_gbps", optionalNumber(c.memcpyGbps)},
+                {"mapped_fold_gbps", optionalNumber(c.mappedFoldGbps)},
+                {"mapped_copy_gbps", optionalNumber(c.mappedCopyGbps)},
                 // Derived from the median, for scripts; not read back.
                 {"pct_of_copy_limit", optionalNumber(pctOfCopyLimit(c))},
                 {"pct_of_device_limit", optionalNumber(pctOfDeviceLimit(doc, c))},
@@ -295,6 +298,8 @@ Cell cellFrom(const json& j) {
     c.copyLimitGbps = readOptional(j, "copy_limit_gbps");
     c.kernelCopyGbps = readOptional(j, "kernel_copy_gbps");
     c.memcpyGbps = readOptional(j, "memcpy_gbps");
+    c.mappedFoldGbps = readOptional(j, "mapped_fold_gbps");
+    c.mappedCopyGbps = readOptional(j, "mapped_copy_gbps");
     c.readAmplification = readOptional(j, "read_amplification");
     c.deviceBytesRead = readOptional(j, "device_bytes_read");
     c.fetchedPerWanted = readOptional(j, "fetched_per_wanted");

@@ -1,6 +1,7 @@
 #include "machine_limits.h"
 
 #include "readscope/result_document.h"
+#include "readscope/strategy.h"
 #include "unit_costs.h"
 
 #include "clock.h"
@@ -24,6 +25,11 @@ namespace {
 std::atomic<std::uint64_t> gFoldSink{0};
 // The destination's first byte after each pass lands here, so no copy can be proven unused.
 std::atomic<unsigned> gCopySink{0};
+// A strategy that reads through a mapping of the file (whose prices mappedRates takes).
+bool mapsTheFile(const Cell& cell) {
+    const StrategyInfo* s = findStrategy(cell.strategy);
+    return s && (s->access == Access::MapCopy || s->access == Access::MapInPlace);
+}
 // Called through a volatile pointer, so that no compiler turns repeated fills into one.
 void* (*volatile gMemset)(void*, int, std::size_t) = std::memset;
 } // namespace
@@ -131,6 +137,7 @@ void measureUnitCosts(ResultDocument& doc, int fd, std::uint64_t fileSize) {
         doc.unitCosts.nullSyscall = call;
     doc.unitCosts.anonymousFault = platform::anonymousFaultSeconds();
     doc.unitCosts.fileFault = platform::fileFaultSeconds(fd, fileSize);
+    doc.unitCosts.unmapPage = platform::unmapPageSeconds(fd, fileSize);
     doc.unitCosts.cachedPage = cachedPageSeconds(fd, fileSize, doc.unitCosts.nullSyscall);
 }
 
@@ -231,10 +238,19 @@ std::vector<double> kernelCopyRates(int fd, std::uint64_t spanBytes, std::uint64
     return rates;
 }
 
-void PointPrices::add(const std::vector<double>& memcpyPasses,
-                      const std::vector<double>& kernelPasses, std::vector<Cell>& cells) {
-    memcpy.insert(memcpy.end(), memcpyPasses.begin(), memcpyPasses.end());
-    kernelCopy.insert(kernelCopy.end(), kernelPasses.begin(), kernelPasses.end());
+void PointPrices::take(CopyLimit& limit, int fd, std::uint64_t fileSize, const SweepPoint& point,
+                       int threads, const ResultDocument& doc, std::vector<Cell>& cells) {
+    limit.gbps(point.rangeBytes, threads, point.bufferOffset);
+    const auto& passes = limit.lastRates();
+    memcpy.insert(memcpy.end(), passes.begin(), passes.end());
+    const std::uint64_t span = std::min(fileSize, limit.sourceBytes());
+    const auto kernel = kernelCopyRates(fd, span, point.rangeBytes, doc, CopyLimit::kPasses);
+    kernelCopy.insert(kernelCopy.end(), kernel.begin(), kernel.end());
+    if (std::any_of(cells.begin(), cells.end(), [](const Cell& c) { return mapsTheFile(c); })) {
+        const auto mapped = platform::mappedRates(fd, span, point.rangeBytes, CopyLimit::kPasses);
+        mappedFold.insert(mappedFold.end(), mapped.fold.begin(), mapped.fold.end());
+        mappedCopy.insert(mappedCopy.end(), mapped.copy.begin(), mapped.copy.end());
+    }
     for (auto& cell : cells) {
         if (cell.status == CellStatus::Unavailable)
             continue;
@@ -244,6 +260,10 @@ void PointPrices::add(const std::vector<double>& memcpyPasses,
         }
         if (!kernelCopy.empty())
             cell.kernelCopyGbps = median(kernelCopy);
+        if (!mappedFold.empty() && mapsTheFile(cell)) {
+            cell.mappedFoldGbps = median(mappedFold);
+            cell.mappedCopyGbps = median(mappedCopy);
+        }
     }
 }
 

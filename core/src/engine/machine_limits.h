@@ -2,6 +2,8 @@
 // What the machine itself allows, measured untimed before a sweep's cells: the memory-copy
 // ceiling a buffered read cannot pass, and what one lseek costs (the cost model checks its
 // fixed costs against it). Private to the engine.
+#include "readscope/plan.h"
+
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -85,10 +87,14 @@ struct PointRates {
 // cell's memcpy ceiling is the best pass; its prices (memcpyGbps, kernelCopyGbps) the median
 // of every pass.
 struct PointPrices {
-    std::vector<double> memcpy, kernelCopy; // GB/s of each pass so far
-    // Adds passes and updates the cells that can run (not unavailable).
-    void add(const std::vector<double>& memcpyPasses, const std::vector<double>& kernelPasses,
-             std::vector<Cell>& cells);
+    // GB/s of each pass so far: memcpy's from an anonymous source, the kernel's copy out of the
+    // page cache, and a mapping's fold and memcpy of the cached file in place (mappedRates).
+    std::vector<double> memcpy, kernelCopy, mappedFold, mappedCopy;
+    // Takes one sampling's passes (untimed for the cells): memcpy's through `limit` with the
+    // point's threads and buffer offset, the others over the cached file's first bytes (as many
+    // as memcpy's source) open at fd; then updates the cells that can run (not unavailable).
+    void take(CopyLimit& limit, int fd, std::uint64_t fileSize, const SweepPoint& point,
+              int threads, const ResultDocument& doc, std::vector<Cell>& cells);
 };
 
 } // namespace readscope

@@ -431,18 +431,15 @@ private:
         return RoundEnd::Measured;
     }
 
-    // Warm runs: the point's memcpy and kernel-copy passes, before the run's rounds and again
-    // once all of them are done (PointPrices says why). Never between rounds: a pass between
-    // them left the next rounds' 8 MiB reads 25-30% slower here than without it.
+    // Warm runs: the point's price passes, before the run's rounds and again once all of them
+    // are done (PointPrices says why). Never between rounds: a pass between them left the next
+    // rounds' 8 MiB reads 25-30% slower here than without it.
     void takePrices(PointRun& run, const char* when) {
         if (!copyLimit_ || plan_.cache != CacheMode::Warm || sweep_)
             return;
         report(when, "", run.point);
-        copyLimit_->gbps(run.point.rangeBytes, threadsAt(plan_, run.point), run.point.bufferOffset);
-        const auto kernel =
-            kernelCopyRates(cache_.fd(), std::min(file_.size, copyLimit_->sourceBytes()),
-                            run.point.rangeBytes, doc_, CopyLimit::kPasses);
-        run.prices.add(copyLimit_->lastRates(), kernel, run.cells);
+        run.prices.take(*copyLimit_, cache_.fd(), file_.size, run.point,
+                        threadsAt(plan_, run.point), doc_, run.cells);
     }
 
     void finishPoint(PointRun& run, bool stopped = false) {

@@ -7,6 +7,7 @@
 // core.
 #include <cstdint>
 #include <optional>
+#include <vector>
 
 namespace readscope::platform {
 
@@ -15,5 +16,19 @@ bool nullSyscall();
 std::optional<double> anonymousFaultSeconds();
 // Over the first pages of the file open at fd (read first, so that they are cached).
 std::optional<double> fileFaultSeconds(int fd, std::uint64_t fileSize);
+// One page of a cached file's mapping unmapped: the first pages (at most 16 MiB) mapped and
+// populated, munmap timed, over the pages.
+std::optional<double> unmapPageSeconds(int fd, std::uint64_t fileSize);
+
+// Reading a cached file in place, GB/s per pass: the file's first spanBytes mapped once and
+// populated before the clock, then range by range (rangeBytes each) folded where it lies
+// (fold) and copied out with memcpy into one reused buffer (copy), after an untimed pass. What
+// a mapping's reads cost beyond their faults: the bytes come from wherever the page cache's
+// pages are (memory, for a file past the CPU's caches), not from a warm buffer. Empty where
+// not measured (Windows, or the mapping fails).
+struct MappedRates {
+    std::vector<double> fold, copy;
+};
+MappedRates mappedRates(int fd, std::uint64_t spanBytes, std::uint64_t rangeBytes, int passes);
 
 } // namespace readscope::platform

@@ -2,18 +2,27 @@
 
 #include "clock.h"
 #include "platform.h"
+#include "readscope/consume.h"
 #include "readscope/stats.h"
+#include "sigbus_guard.h"
 
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
+#include <cstring>
+#include <span>
 #include <vector>
 
 namespace readscope::platform {
 
 namespace {
+
+// Every fold and copy of mappedRates lands here, so no compiler can prove them unused.
+std::atomic<std::uint64_t> gMappedSink{0};
 
 // Measured on Linux only: elsewhere (macOS) faults are counted per process (kPerThreadFaults),
 // so another thread's would shrink the cost per fault, and syscall(2) is deprecated there.
@@ -48,6 +57,7 @@ std::optional<double> medianOf(std::vector<double>& v) {
 bool nullSyscall() { return false; }
 std::optional<double> anonymousFaultSeconds() { return std::nullopt; }
 std::optional<double> fileFaultSeconds(int, std::uint64_t) { return std::nullopt; }
+std::optional<double> unmapPageSeconds(int, std::uint64_t) { return std::nullopt; }
 #else
 
 bool nullSyscall() {
@@ -95,6 +105,68 @@ std::optional<double> fileFaultSeconds(int fd, std::uint64_t fileSize) {
     return medianOf(perFault);
 }
 
+std::optional<double> unmapPageSeconds(int fd, std::uint64_t fileSize) {
+    const std::size_t page = pageSize();
+    const std::size_t bytes = static_cast<std::size_t>(std::min<std::uint64_t>(fileSize, 16 << 20));
+    if (bytes < 16 * page)
+        return std::nullopt;
+    std::vector<double> perPage;
+    for (int pass = 0; pass < 5; ++pass) {
+        void* p = mapFile(fd, bytes, /*populate=*/true);
+        if (!p)
+            return std::nullopt;
+        const auto t0 = Clock::now();
+        ::munmap(p, bytes);
+        perPage.push_back(secondsBetween(t0, Clock::now()) / double(bytes / page));
+    }
+    return medianOf(perPage);
+}
+
 #endif
+
+MappedRates mappedRates(int fd, std::uint64_t spanBytes, std::uint64_t rangeBytes, int passes) {
+    const std::size_t n = static_cast<std::size_t>(std::min(rangeBytes, spanBytes));
+    const std::uint64_t count = n ? spanBytes / n : 0;
+    MappedRates rates;
+    if (count == 0)
+        return rates;
+    const std::size_t bytes = static_cast<std::size_t>(count * n);
+    // A file that shrank under the run (its cells fail with SIGBUS and go on) is not read past
+    // its end: measured over what is left of it, or not at all.
+    if (struct stat st{}; ::fstat(fd, &st) != 0 || std::uint64_t(st.st_size) < bytes)
+        return rates;
+    void* map = mapFile(fd, bytes, /*populate=*/true);
+    if (!map)
+        return rates;
+    // ... and when it shrinks while this runs, the pass ends instead of the process.
+    SigbusGuard guard;
+    ScopedSigbusGuard scope(guard);
+    if (sigsetjmp(guard.env, 1) != 0) {
+        ::munmap(map, bytes);
+        return {};
+    }
+    const auto* base = static_cast<const std::byte*>(map);
+    std::vector<std::byte> buffer(n, std::byte{1});
+    std::uint64_t value = 0;
+    for (int pass = 0; pass <= passes; ++pass) {
+        auto t0 = Clock::now();
+        for (std::uint64_t k = 0; k < count; ++k)
+            value ^= foldBytes(std::span(base + k * n, n));
+        const double fold = secondsBetween(t0, Clock::now());
+        t0 = Clock::now();
+        for (std::uint64_t k = 0; k < count; ++k) {
+            std::memcpy(buffer.data(), base + k * n, n);
+            value ^= static_cast<std::uint64_t>(buffer[n / 2]);
+        }
+        const double copy = secondsBetween(t0, Clock::now());
+        if (pass > 0 && fold > 0 && copy > 0) { // the first pass warms what fits in the caches
+            rates.fold.push_back(double(bytes) / fold / 1e9);
+            rates.copy.push_back(double(bytes) / copy / 1e9);
+        }
+    }
+    ::munmap(map, bytes);
+    gMappedSink.fetch_xor(value, std::memory_order_relaxed);
+    return rates;
+}
 
 } // namespace readscope::platform
