@@ -145,6 +145,24 @@ private slots:
                                               {std::to_string(256 << 10), 1}};
         QCOMPARE(opening, once);
         QCOMPARE(closing, once);
+        // Each cell carries the prices of what it does: a read the kernel's copy, a mapping
+        // its in-place fold and copy of the file's pages (measured on Linux).
+        for (const auto& c : doc->cells) {
+            const bool maps = c.strategy == "mmap-touch";
+            QVERIFY2(c.kernelCopyGbps.has_value() == !maps, c.strategy.c_str());
+#ifdef __linux__
+            QVERIFY2(c.mappedFoldGbps.has_value() == maps && c.mappedCopyGbps.has_value() == maps,
+                     c.strategy.c_str());
+#endif
+        }
+        // A run without a read through the kernel carries no kernel-copy price.
+        auto mapOnly = smallPlan(*file_);
+        mapOnly.strategies = {"mmap-touch"};
+        mapOnly.sizes = {64 << 10};
+        RecordingSink quiet;
+        const auto mapped = runPlan(mapOnly, quiet);
+        QVERIFY(mapped.ok());
+        QVERIFY(!mapped->cells.front().kernelCopyGbps);
     }
 
     void seekReadCountsOneSeekPerRange() {

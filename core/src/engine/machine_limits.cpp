@@ -30,6 +30,11 @@ bool mapsTheFile(const Cell& cell) {
     const StrategyInfo* s = findStrategy(cell.strategy);
     return s && (s->access == Access::MapCopy || s->access == Access::MapInPlace);
 }
+// A strategy whose reads the kernel copies out of the page cache (kernelCopyRates' price).
+bool copiesThroughTheKernel(const Cell& cell) {
+    const StrategyInfo* s = findStrategy(cell.strategy);
+    return s && !mapsTheFile(cell) && s->access != Access::Direct;
+}
 // Called through a volatile pointer, so that no compiler turns repeated fills into one.
 void* (*volatile gMemset)(void*, int, std::size_t) = std::memset;
 } // namespace
@@ -244,9 +249,11 @@ void PointPrices::take(CopyLimit& limit, int fd, std::uint64_t fileSize, const S
     const auto& passes = limit.lastRates();
     memcpy.insert(memcpy.end(), passes.begin(), passes.end());
     const std::uint64_t span = std::min(fileSize, limit.sourceBytes());
-    const auto kernel = kernelCopyRates(fd, span, point.rangeBytes, doc, CopyLimit::kPasses);
-    kernelCopy.insert(kernelCopy.end(), kernel.begin(), kernel.end());
-    if (std::any_of(cells.begin(), cells.end(), [](const Cell& c) { return mapsTheFile(c); })) {
+    if (std::any_of(cells.begin(), cells.end(), copiesThroughTheKernel)) {
+        const auto kernel = kernelCopyRates(fd, span, point.rangeBytes, doc, CopyLimit::kPasses);
+        kernelCopy.insert(kernelCopy.end(), kernel.begin(), kernel.end());
+    }
+    if (std::any_of(cells.begin(), cells.end(), mapsTheFile)) {
         const auto mapped = platform::mappedRates(fd, span, point.rangeBytes, CopyLimit::kPasses);
         mappedFold.insert(mappedFold.end(), mapped.fold.begin(), mapped.fold.end());
         mappedCopy.insert(mappedCopy.end(), mapped.copy.begin(), mapped.copy.end());
@@ -258,7 +265,7 @@ void PointPrices::take(CopyLimit& limit, int fd, std::uint64_t fileSize, const S
             cell.copyLimitGbps = maximum(memcpy);
             cell.memcpyGbps = median(memcpy);
         }
-        if (!kernelCopy.empty())
+        if (!kernelCopy.empty() && copiesThroughTheKernel(cell))
             cell.kernelCopyGbps = median(kernelCopy);
         if (!mappedFold.empty() && mapsTheFile(cell)) {
             cell.mappedFoldGbps = median(mappedFold);
