@@ -102,7 +102,9 @@ private slots:
             QVERIFY(split);
             QVERIFY(std::abs(z.zeroingShare - memsetSeconds(z.size) / split->measuredSeconds) <
                     1e-9);
-            QVERIFY(std::abs(z.predictedGain - z.zeroingShare / (1 - z.zeroingShare)) < 1e-12);
+            QVERIFY(z.predictedGain &&
+                    std::abs(*z.predictedGain - z.zeroingShare / (1 - z.zeroingShare)) < 1e-12);
+            QVERIFY(z.faultShare && *z.faultShare == 0); // priced: none taken
             QCOMPARE(z.pastL2, z.size > 2 * kMiB);
             // calloc zeroes half its bytes: half the zero-filler's share.
             QCOMPARE(z.others.size(), std::size_t(1));
@@ -152,6 +154,43 @@ private slots:
         QVERIFY(v->text.find("did not say how large its L2") != std::string::npos);
         for (const auto& z : v->sizes)
             QVERIFY(!z.pastL2);
+    }
+
+    // What the run did not measure is not said: faults not priced leave the fault clause out,
+    // a zeroing that alone reaches the measured time predicts no gain and counts for nothing,
+    // a strategy that zeroes nothing is not listed beside calloc, and sizes on one side of the
+    // L2 say that crossing it is not shown.
+    void saysNothingTheRunDidNotMeasure() {
+        auto doc = lessonRun();
+        doc.unitCosts.anonymousFault.reset(); // as on Windows and macOS, with faults taken
+        for (auto& c : doc.cells)
+            for (auto& r : c.samples)
+                r.minorFaults = 10;
+        for (auto size : {64 * kKiB, 1 * kMiB, 8 * kMiB})
+            doc.cells.push_back(cell("pread-reuse", size, memsetSeconds(size) * 7, 0));
+        auto v = judgeZeroing(doc, published());
+        QVERIFY(v);
+        QVERIFY2(v->text.find("page faults'") == std::string::npos, v->text.c_str());
+        QVERIFY(v->text.find("pread-reuse's") == std::string::npos);
+        for (const auto& z : v->sizes) {
+            QVERIFY(!z.faultShare);
+            QCOMPARE(z.others.size(), std::size_t(1)); // pread-calloc only
+        }
+        // A memset priced slower than the whole measured time: no prediction, not "held".
+        for (auto& c : doc.cells)
+            if (c.rangeBytes == 64 * kKiB)
+                c.memsetGbps = 1;
+        v = judgeZeroing(doc, published());
+        QVERIFY(!v->sizes.front().predictedGain && !v->sizes.front().zeroingIsTheGap);
+        QVERIFY2(v->text.find("holds that at 1 of 2 sizes (64 KiB none predicted") !=
+                     std::string::npos,
+                 v->text.c_str());
+        // Every size under the L2.
+        std::erase_if(doc.cells, [](const Cell& c) { return c.rangeBytes > 2 * kMiB; });
+        v = judgeZeroing(doc, published());
+        QVERIFY2(v->text.find("Every size measured lies at or under the 2 MiB L2 cache") !=
+                     std::string::npos,
+                 v->text.c_str());
     }
 
     void aRunWithoutASplitSaysWhy() {

@@ -224,7 +224,7 @@ private slots:
     // The run's CPU caches as labelled lines on a range-size axis, each known level (those
     // past the axis come into view when a person zooms out); none on a threads axis.
     void cacheMarkersStandWhereTheSizesCrossThem() {
-        auto doc = twoLines(); // 16 KiB - 1 MiB: the axis runs to 1.6 MiB
+        auto doc = twoLines(); // 16 KiB - 1 MiB, and 8 MiB below: the axis ends near 13 MiB
         doc.system.caches = {48 << 10, 2 << 20, 260ull << 20};
         doc.plan.sizes.push_back(8 << 20);
         for (const char* id : {"pread-uninit", "mmap-copy"})

@@ -18,10 +18,13 @@ namespace readscope {
 struct ZeroingAtSize {
     std::uint64_t size = 0;
     double zeroingShare = 0; // of the zero-filler's measured time per range, 0-1
-    double faultShare = 0;   // its page faults' share, the other cost of a fresh buffer
+    // Its page faults' share, the other cost of a fresh buffer; none where faults were not
+    // priced (no fault cost measured: Windows, macOS).
+    std::optional<double> faultShare;
     // The uninitialised buffer's gain if zeroing were the whole difference: the zeroing's
-    // seconds over the rest (share / (1 - share)), the change compare.h would measure.
-    double predictedGain = 0;
+    // seconds over the rest (share / (1 - share)), the change compare.h would measure; none
+    // when the priced zeroing alone reaches the measured time (no rest to gain over).
+    std::optional<double> predictedGain;
     std::optional<ChangeEstimate> gain; // measured: the uninitialised against the zero-filler
     // The measured gain's 95% interval holds the predicted one: zeroing is the difference.
     bool zeroingIsTheGap = false;

@@ -121,6 +121,8 @@ std::optional<TimeSplit> timeSplit(const ResultDocument& doc, const Cell& cell) 
             std::max(0.0, calls - seeks) * *u.nullSyscall + seeks * doc.lseekSeconds.value_or(0);
     else if (calls > 0)
         unpriced.push_back("system calls (no call cost measured)");
+    else
+        split.seconds[index(TimePart::Syscalls)] = 0.0; // none made
 
     const double faults = perRange(cell, [](const Sample& x) { return x.minorFaults; });
     const auto faultCost = maps(s) ? u.fileFault : u.anonymousFault;
@@ -128,6 +130,8 @@ std::optional<TimeSplit> timeSplit(const ResultDocument& doc, const Cell& cell) 
         split.seconds[index(TimePart::Faults)] = faults * *faultCost;
     else if (faults > 0)
         unpriced.push_back("page faults (no fault cost measured)");
+    else
+        split.seconds[index(TimePart::Faults)] = 0.0; // none taken
     // A mapping made and dropped each round unmaps every page it mapped: the pages its ranges
     // span (a populated gap included), torn down by munmap.
     const double pageSize = doc.system.pageSize > 0 ? doc.system.pageSize : 4096;
@@ -136,10 +140,10 @@ std::optional<TimeSplit> timeSplit(const ResultDocument& doc, const Cell& cell) 
             std::ceil(std::max(perRange(cell, [](const Sample& x) { return x.bytes; }),
                                perRange(cell, [](const Sample& x) { return x.bytesRead; })) /
                       pageSize);
-        if (u.unmapPage && split.seconds[index(TimePart::Faults)])
-            *split.seconds[index(TimePart::Faults)] += mapped * *u.unmapPage;
-        else if (mapped > 0)
+        if (!u.unmapPage && mapped > 0)
             unpriced.push_back("unmapping (no cost per unmapped page measured)");
+        else if (u.unmapPage && split.seconds[index(TimePart::Faults)])
+            *split.seconds[index(TimePart::Faults)] += mapped * *u.unmapPage;
     }
     if (perRange(cell, [](const Sample& x) { return x.majorFaults; }) > 0)
         unpriced.push_back("major faults (a warm run should take none)");
@@ -167,8 +171,8 @@ std::optional<TimeSplit> timeSplit(const ResultDocument& doc, const Cell& cell) 
     const bool kernelCopies = s.access != Access::MapInPlace && s.access != Access::MapCopy;
     if (kernelCopies && cell.kernelCopyGbps)
         split.seconds[index(TimePart::Copying)] = copied / (*cell.kernelCopyGbps * 1e9);
-    else if (s.access == Access::MapCopy && cell.mappedCopyGbps) // memcpy from the file's pages
-        split.seconds[index(TimePart::Copying)] = copied * threads / (*cell.mappedCopyGbps * 1e9);
+    else if (s.access == Access::MapCopy && cell.mappedCopyGbps) // one thread's, as a worker's
+        split.seconds[index(TimePart::Copying)] = copied / (*cell.mappedCopyGbps * 1e9);
     else // memcpy's typical pass (its limit is the best; older documents have only that)
         split.seconds[index(TimePart::Copying)] =
             copied * threads / (cell.memcpyGbps.value_or(*cell.copyLimitGbps) * 1e9);
@@ -190,6 +194,8 @@ std::optional<TimeSplit> timeSplit(const ResultDocument& doc, const Cell& cell) 
             split.seconds[index(TimePart::Fold)] = bytes / (*fold * 1e9);
         else
             unpriced.push_back("the fold (no fold rate measured)");
+    } else {
+        split.seconds[index(TimePart::Fold)] = 0.0; // a byte per range or page: no fold
     }
     for (const auto& what : unpriced)
         split.unpriced += (split.unpriced.empty() ? "" : "; ") + what;

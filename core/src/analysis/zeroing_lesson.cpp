@@ -1,5 +1,6 @@
 #include "readscope/zeroing_lesson.h"
 
+#include "readscope/strategy.h"
 #include "readscope/time_split.h"
 #include "readscope/units.h"
 
@@ -19,6 +20,12 @@ std::string signedPct(double v) { return fmt::format("{:+.0f}%", v * 100); }
 // A plain sweep cell: no pinned offset, thread count or depth (those are other lessons' axes).
 bool plain(const Cell& c) { return !c.bufferOffset && !c.pointThreads && !c.pointQueueDepth; }
 
+// A strategy that zeroes its buffer (pread-zerofill's memset, pread-calloc's calloc).
+bool zeroes(const Cell& c) {
+    const StrategyInfo* s = findStrategy(c.strategy);
+    return s && (s->buffer == BufferKind::FreshZeroed || s->buffer == BufferKind::FreshCalloc);
+}
+
 std::string spanOf(const std::vector<double>& shares) {
     const auto [lo, hi] = std::minmax_element(shares.begin(), shares.end());
     return std::round(*lo * 100) == std::round(*hi * 100)
@@ -34,54 +41,77 @@ std::string perSize(const std::vector<ZeroingAtSize>& sizes, auto&& value) {
 }
 
 std::string gainText(const ZeroingAtSize& z) {
+    if (!z.predictedGain)
+        return fmt::format("{}: none predicted (the priced zeroing alone reaches the measured "
+                           "time)",
+                           formatSize(z.size));
     if (!z.gain)
         return fmt::format("{}: {} predicted, not measured", formatSize(z.size),
-                           signedPct(z.predictedGain));
+                           signedPct(*z.predictedGain));
     const auto& g = *z.gain;
     std::string interval =
         g.ciLow && g.ciHigh ? fmt::format(" [{} … {}]", signedPct(*g.ciLow), signedPct(*g.ciHigh))
                             : std::string(" (no interval)");
     return fmt::format("{}: {} predicted, {}{} measured", formatSize(z.size),
-                       signedPct(z.predictedGain), signedPct(g.change), interval);
+                       signedPct(*z.predictedGain), signedPct(g.change), interval);
 }
 
 // What crossing the L2 does to the zero-filler's parts: the sizes at or under it against those
-// past it. Empty without sizes on both sides.
+// past it (the faults' only where every size priced them; the interval's only over the sizes
+// whose gain was measured). When every size lies on one side, that is said instead.
 std::string acrossL2(const std::vector<ZeroingAtSize>& sizes, std::uint64_t l2) {
     std::vector<double> inZero, pastZero, inFaults, pastFaults;
     std::vector<const ZeroingAtSize*> past;
+    bool faultsPriced = true;
     for (const auto& z : sizes) {
         (z.pastL2 ? pastZero : inZero).push_back(z.zeroingShare);
-        (z.pastL2 ? pastFaults : inFaults).push_back(z.faultShare);
+        faultsPriced &= z.faultShare.has_value();
+        if (z.faultShare)
+            (z.pastL2 ? pastFaults : inFaults).push_back(*z.faultShare);
         if (z.pastL2)
             past.push_back(&z);
     }
-    if (inZero.empty() || pastZero.empty())
-        return {};
+    if (pastZero.empty())
+        return fmt::format("\nEvery size measured lies at or under the {} L2 cache: this run "
+                           "cannot show what crossing it changes.",
+                           formatSize(l2));
+    if (inZero.empty())
+        return fmt::format("\nEvery size measured lies past the {} L2 cache: this run cannot "
+                           "show what crossing it changes.",
+                           formatSize(l2));
     auto median = [](std::vector<double> v) {
         std::sort(v.begin(), v.end());
         const std::size_t n = v.size();
         return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
     };
     // Whole percentage points: a move smaller than three is not called one.
-    auto moved = [&](double before, double after) {
-        const double d = (after - before) * 100;
-        return d >= 3 ? "rises" : d <= -3 ? "falls" : "holds";
+    auto moved = [&](const std::vector<double>& before, const std::vector<double>& after) {
+        const double d = (median(after) - median(before)) * 100;
+        return fmt::format("{} ({} under it, {} past it)",
+                           d >= 3    ? "rises"
+                           : d <= -3 ? "falls"
+                                     : "holds",
+                           spanOf(before), spanOf(after));
     };
     const std::string pastSizes =
         past.size() == 1
             ? formatSize(past.front()->size)
             : fmt::format("{}–{}", formatSize(past.front()->size), formatSize(past.back()->size));
-    int held = 0;
+    std::string text = fmt::format("\nPast the {} L2 cache ({}), zeroing's share {}",
+                                   formatSize(l2), pastSizes, moved(inZero, pastZero));
+    if (faultsPriced)
+        text += " and the page faults' " + moved(inFaults, pastFaults);
+    int held = 0, told = 0;
     for (const auto* z : past)
-        held += z->zeroingIsTheGap ? 1 : 0;
-    return fmt::format("\nPast the {} L2 cache ({}), zeroing's share {} ({} under it, {} past it) "
-                       "and the page faults' {} ({} under it, {} past it); there the measured "
-                       "interval holds the predicted gain at {} of {} size{}.",
-                       formatSize(l2), pastSizes, moved(median(inZero), median(pastZero)),
-                       spanOf(inZero), spanOf(pastZero),
-                       moved(median(inFaults), median(pastFaults)), spanOf(inFaults),
-                       spanOf(pastFaults), held, past.size(), past.size() == 1 ? "" : "s");
+        if (z->gain && z->gain->ciLow && z->gain->ciHigh && z->predictedGain) {
+            ++told;
+            held += z->zeroingIsTheGap ? 1 : 0;
+        }
+    if (told > 0)
+        text += fmt::format("; there the measured interval holds the predicted gain at {} of {} "
+                            "size{}",
+                            held, told, told == 1 ? "" : "s");
+    return text + ".";
 }
 
 } // namespace
@@ -116,19 +146,22 @@ std::optional<ZeroingVerdict> judgeZeroing(const ResultDocument& doc, const Find
         ZeroingAtSize z;
         z.size = c.rangeBytes;
         z.zeroingShare = split->share(TimePart::Zeroing);
-        z.faultShare = split->share(TimePart::Faults);
-        z.predictedGain = z.zeroingShare < 1 ? z.zeroingShare / (1 - z.zeroingShare) : 0;
+        if (split->partSeconds(TimePart::Faults))
+            z.faultShare = split->share(TimePart::Faults);
+        if (z.zeroingShare < 1)
+            z.predictedGain = z.zeroingShare / (1 - z.zeroingShare);
         if (auto g = gains.find(c.rangeBytes); g != gains.end()) {
             z.gain = g->second;
-            z.zeroingIsTheGap = g->second.ciLow && g->second.ciHigh &&
-                                *g->second.ciLow <= z.predictedGain &&
-                                z.predictedGain <= *g->second.ciHigh;
+            z.zeroingIsTheGap = z.predictedGain && g->second.ciLow && g->second.ciHigh &&
+                                *g->second.ciLow <= *z.predictedGain &&
+                                *z.predictedGain <= *g->second.ciHigh;
         }
         z.pastL2 = v.l2 > 0 && c.rangeBytes > v.l2;
         for (const auto& o : doc.cells)
             if (plain(o) && o.rangeBytes == c.rangeBytes && o.strategy != finding.than &&
                 o.strategy != finding.faster)
-                if (const auto os = timeSplit(doc, o); os && os->partSeconds(TimePart::Zeroing))
+                if (const auto os = timeSplit(doc, o);
+                    os && zeroes(o) && os->partSeconds(TimePart::Zeroing))
                     z.others.emplace_back(o.strategy, os->share(TimePart::Zeroing));
         v.sizes.push_back(std::move(z));
     }
@@ -159,7 +192,7 @@ std::optional<ZeroingVerdict> judgeZeroing(const ResultDocument& doc, const Find
     int held = 0, told = 0;
     for (const auto& z : v.sizes) {
         held += z.zeroingIsTheGap ? 1 : 0;
-        told += z.gain ? 1 : 0;
+        told += z.gain && z.gain->ciLow && z.gain->ciHigh && z.predictedGain ? 1 : 0;
     }
     if (told > 0)
         text += fmt::format("\nIf zeroing were the whole difference, {} would gain share / (1 − "

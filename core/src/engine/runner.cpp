@@ -221,7 +221,8 @@ private:
                 return keepWhatWasMeasured(runs);
         }
         for (auto& run : runs) {
-            takePrices(run, "closing prices");
+            if (!stop_.stop_requested()) // every round is in: a stop now only skips prices
+                takePrices(run, "closing prices");
             finishPoint(run);
         }
     }

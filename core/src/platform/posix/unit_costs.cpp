@@ -127,17 +127,20 @@ std::optional<double> unmapPageSeconds(int fd, std::uint64_t fileSize) {
 MappedRates mappedRates(int fd, std::uint64_t spanBytes, std::uint64_t rangeBytes, int passes) {
     const std::size_t n = static_cast<std::size_t>(std::min(rangeBytes, spanBytes));
     const std::uint64_t count = n ? spanBytes / n : 0;
-    MappedRates rates;
-    if (count == 0)
-        return rates;
+    if (count == 0 || passes < 1)
+        return {};
     const std::size_t bytes = static_cast<std::size_t>(count * n);
     // A file that shrank under the run (its cells fail with SIGBUS and go on) is not read past
     // its end: measured over what is left of it, or not at all.
     if (struct stat st{}; ::fstat(fd, &st) != 0 || std::uint64_t(st.st_size) < bytes)
-        return rates;
+        return {};
     void* map = mapFile(fd, bytes, /*populate=*/true);
     if (!map)
-        return rates;
+        return {};
+    // Everything the passes write is made before the guard's jump point and only written
+    // through afterwards (a jump back skips no constructor and leaves no object half-changed).
+    std::vector<std::byte> buffer(n, std::byte{1});
+    std::vector<double> foldSeconds(std::size_t(passes) + 1), copySeconds(foldSeconds.size());
     // ... and when it shrinks while this runs, the pass ends instead of the process.
     SigbusGuard guard;
     ScopedSigbusGuard scope(guard);
@@ -146,26 +149,27 @@ MappedRates mappedRates(int fd, std::uint64_t spanBytes, std::uint64_t rangeByte
         return {};
     }
     const auto* base = static_cast<const std::byte*>(map);
-    std::vector<std::byte> buffer(n, std::byte{1});
-    std::uint64_t value = 0;
-    for (int pass = 0; pass <= passes; ++pass) {
+    for (std::size_t pass = 0; pass < foldSeconds.size(); ++pass) {
         auto t0 = Clock::now();
+        std::uint64_t value = 0;
         for (std::uint64_t k = 0; k < count; ++k)
             value ^= foldBytes(std::span(base + k * n, n));
-        const double fold = secondsBetween(t0, Clock::now());
+        foldSeconds[pass] = secondsBetween(t0, Clock::now());
         t0 = Clock::now();
         for (std::uint64_t k = 0; k < count; ++k) {
             std::memcpy(buffer.data(), base + k * n, n);
             value ^= static_cast<std::uint64_t>(buffer[n / 2]);
         }
-        const double copy = secondsBetween(t0, Clock::now());
-        if (pass > 0 && fold > 0 && copy > 0) { // the first pass warms what fits in the caches
-            rates.fold.push_back(double(bytes) / fold / 1e9);
-            rates.copy.push_back(double(bytes) / copy / 1e9);
-        }
+        copySeconds[pass] = secondsBetween(t0, Clock::now());
+        gMappedSink.fetch_xor(value, std::memory_order_relaxed);
     }
     ::munmap(map, bytes);
-    gMappedSink.fetch_xor(value, std::memory_order_relaxed);
+    MappedRates rates;
+    for (std::size_t pass = 1; pass < foldSeconds.size(); ++pass) // the first warms the caches
+        if (foldSeconds[pass] > 0 && copySeconds[pass] > 0) {
+            rates.fold.push_back(double(bytes) / foldSeconds[pass] / 1e9);
+            rates.copy.push_back(double(bytes) / copySeconds[pass] / 1e9);
+        }
     return rates;
 }
 
