@@ -78,6 +78,8 @@ struct StrategyInfo {
     Platform platform = Platform::Posix;
     MapLifetime mapping = MapLifetime::PerRound; // for mapping strategies
     Runtime runtime = Runtime::None;             // for AsRuntime strategies
+    // Reads through a mapping of the file (copied out of it, or in place).
+    bool mapsFile() const { return access == Access::MapCopy || access == Access::MapInPlace; }
 };
 
 // This platform's strategies, the default set to run and to offer.

@@ -230,7 +230,7 @@ ExpectedCost expectedCost(const StrategyInfo& s, std::uint64_t n) {
     // A mapping per round: map, unmap, advice, populate and the guard's signal mask (POSIX);
     // CreateFileMapping, MapViewOfFile, UnmapViewOfFile and CloseHandle (Windows). A kept
     // mapping: the signal mask only.
-    if (s.access == Access::MapCopy || s.access == Access::MapInPlace)
+    if (s.mapsFile())
         e.perRoundCallsMax = s.mapping == MapLifetime::Kept ? 1 : 5;
     return e;
 }

@@ -15,10 +15,6 @@ namespace {
 
 constexpr std::size_t index(TimePart part) { return static_cast<std::size_t>(part); }
 
-bool maps(const StrategyInfo& s) {
-    return s.access == Access::MapCopy || s.access == Access::MapInPlace;
-}
-
 // A round's count per range, median over the rounds.
 template <class Field> double perRange(const Cell& cell, Field field) {
     return medianOverRounds(cell, field) / static_cast<double>(cell.rangesPerRound);
@@ -34,7 +30,7 @@ std::string_view whatIsNotPriced(const StrategyInfo& s) {
     if (s.buffer == BufferKind::Grown || s.access == Access::AsRuntime)
         return "the copies a growing buffer makes (realloc) and the allocator's own work have "
                "no count here";
-    if (maps(s))
+    if (s.mapsFile())
         return "mmap, munmap and the page-table work of a mapping are priced as calls that do "
                "nothing, and TLB misses have no count";
     return "the reads' misses past the CPU's caches, TLB misses and the allocator's work have no "
@@ -110,7 +106,7 @@ std::optional<TimeSplit> timeSplit(const ResultDocument& doc, const Cell& cell) 
     TimeSplit split;
     split.measuredSeconds = *measured;
     split.copyInUserSpace = s.access == Access::MapCopy;
-    split.unmapsPages = maps(s) && s.mapping == MapLifetime::PerRound;
+    split.unmapsPages = s.mapsFile() && s.mapping == MapLifetime::PerRound;
     std::vector<std::string> unpriced;
     const auto& u = doc.unitCosts;
 
@@ -124,8 +120,11 @@ std::optional<TimeSplit> timeSplit(const ResultDocument& doc, const Cell& cell) 
     else
         split.seconds[index(TimePart::Syscalls)] = 0.0; // none made
 
+    const double bytes = perRange(cell, [](const Sample& x) { return x.bytes; });
+    // The bytes the reads asked for (a coalesced span, a populated gap, included).
+    const double read = perRange(cell, [](const Sample& x) { return x.bytesRead; });
     const double faults = perRange(cell, [](const Sample& x) { return x.minorFaults; });
-    const auto faultCost = maps(s) ? u.fileFault : u.anonymousFault;
+    const auto faultCost = s.mapsFile() ? u.fileFault : u.anonymousFault;
     if (faultCost)
         split.seconds[index(TimePart::Faults)] = faults * *faultCost;
     else if (faults > 0)
@@ -136,10 +135,7 @@ std::optional<TimeSplit> timeSplit(const ResultDocument& doc, const Cell& cell) 
     // span (a populated gap included), torn down by munmap.
     const double pageSize = doc.system.pageSize > 0 ? doc.system.pageSize : 4096;
     if (split.unmapsPages) {
-        const double mapped =
-            std::ceil(std::max(perRange(cell, [](const Sample& x) { return x.bytes; }),
-                               perRange(cell, [](const Sample& x) { return x.bytesRead; })) /
-                      pageSize);
+        const double mapped = std::ceil(std::max(bytes, read) / pageSize);
         if (!u.unmapPage && mapped > 0)
             unpriced.push_back("unmapping (no cost per unmapped page measured)");
         else if (u.unmapPage && split.seconds[index(TimePart::Faults)])
@@ -148,7 +144,6 @@ std::optional<TimeSplit> timeSplit(const ResultDocument& doc, const Cell& cell) 
     if (perRange(cell, [](const Sample& x) { return x.majorFaults; }) > 0)
         unpriced.push_back("major faults (a warm run should take none)");
 
-    const double bytes = perRange(cell, [](const Sample& x) { return x.bytes; });
     // calloc skips the memset for pages fresh from the kernel, which its faults zeroed: the
     // rest it zeroes itself.
     const double zeroed = s.buffer == BufferKind::FreshZeroed ? bytes
@@ -162,13 +157,12 @@ std::optional<TimeSplit> timeSplit(const ResultDocument& doc, const Cell& cell) 
     else
         split.seconds[index(TimePart::Zeroing)] = 0.0;
 
-    // The bytes the reads asked for (a coalesced span, gaps included) are the bytes copied.
-    const double read = perRange(cell, [](const Sample& x) { return x.bytesRead; });
+    // The bytes the reads asked for are the bytes copied.
     const double copied = s.access == Access::MapInPlace ? 0.0 : std::max(bytes, read);
     // A read that copies out of the page cache does the read path's work on each page, and
     // copies at the kernel's rate (one worker's, measured alone); a mapping's copy is memcpy's
     // (its limit is measured with the run's workers together).
-    const bool kernelCopies = s.access != Access::MapInPlace && s.access != Access::MapCopy;
+    const bool kernelCopies = !s.mapsFile();
     if (kernelCopies && cell.kernelCopyGbps)
         split.seconds[index(TimePart::Copying)] = copied / (*cell.kernelCopyGbps * 1e9);
     else if (s.access == Access::MapCopy && cell.mappedCopyGbps) // one thread's, as a worker's

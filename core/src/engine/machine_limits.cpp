@@ -28,7 +28,7 @@ std::atomic<unsigned> gCopySink{0};
 // A strategy that reads through a mapping of the file (whose prices mappedRates takes).
 bool mapsTheFile(const Cell& cell) {
     const StrategyInfo* s = findStrategy(cell.strategy);
-    return s && (s->access == Access::MapCopy || s->access == Access::MapInPlace);
+    return s && s->mapsFile();
 }
 // A strategy whose reads the kernel copies out of the page cache (kernelCopyRates' price).
 bool copiesThroughTheKernel(const Cell& cell) {

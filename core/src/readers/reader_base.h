@@ -137,9 +137,7 @@ protected:
     // The tally of this read() call's buffers, handed to its outcome.
     OffsetCounts takeBufferOffsets() { return std::exchange(tally_, OffsetTally{}).counts(); }
 
-    bool mapsFile() const {
-        return s_.access == Access::MapCopy || s_.access == Access::MapInPlace;
-    }
+    bool mapsFile() const { return s_.mapsFile(); }
     bool keepsMapping() const { return mapsFile() && s_.mapping == MapLifetime::Kept; }
 
     // "pread on 'f' at offset N failed: why", the same words on every platform.
