@@ -197,6 +197,10 @@ private slots:
         doc.unitCosts.fileFault = 2.25e-6; // the anonymous fault not measured
         doc.cells[0].copyLimitGbps = 20;
         doc.cells[1].readAmplification = 2.5; // pread-coalesce's bytes read per byte wanted
+        doc.cells[1].memsetGbps = 31.5;       // the prices a warm cell's time split uses
+        doc.cells[1].memcpyGbps = 27.25;
+        doc.cells[1].mappedFoldGbps = 12.5;
+        doc.cells[1].mappedCopyGbps = 9.75;
         doc.deviceLimit = DeviceLimit{2.5,
                                       "direct 1 MiB reads, 32 in flight (io_uring)",
                                       "vda (253:0)",
@@ -210,16 +214,17 @@ private slots:
                                       "buffered: the file stayed 40% cached after eviction"};
         const double median = doc.cells[0].summary.median;
         const auto csv = toSummaryCsv(doc);
-        QVERIFY(csv.find(",median_iops,copy_limit_gbps,pct_of_copy_limit,warmup,round_time,point_"
-                         "threads,point_queue_depth,read_amplification,device_limit_gbps,pct_of_"
-                         "device_limit,device_bytes_read,fetched_per_wanted,resident_after,"
-                         "memory_limit,duration_s,memset_gbps,kernel_copy_gbps,memcpy_gbps,time_"
-                         "per_range_us,share_syscalls_"
-                         "pct,share_faults_pct,share_zeroing_pct,share_page_cache_pct,share_"
-                         "copying_pct,share_fold_pct,share_unexplained_pct\r\n") !=
-                std::string::npos);
+        QVERIFY(
+            csv.find(",median_iops,copy_limit_gbps,pct_of_copy_limit,warmup,round_time,point_"
+                     "threads,point_queue_depth,read_amplification,device_limit_gbps,pct_of_"
+                     "device_limit,device_bytes_read,fetched_per_wanted,resident_after,"
+                     "memory_limit,duration_s,memset_gbps,kernel_copy_gbps,memcpy_gbps,mapped_fold_"
+                     "gbps,mapped_copy_gbps,time_"
+                     "per_range_us,share_syscalls_"
+                     "pct,share_faults_pct,share_zeroing_pct,share_page_cache_pct,share_"
+                     "copying_pct,share_fold_pct,share_unexplained_pct\r\n") != std::string::npos);
         // ... then no memset rate and no time split (a cold run's time is the device's).
-        QVERIFY(csv.find(fmt::format(",2.5,{},,,{},,,,,,,,,,,,,\r\n", median / 2.5 * 100,
+        QVERIFY(csv.find(fmt::format(",2.5,{},,,{},,,,,,,,,,,,,,,\r\n", median / 2.5 * 100,
                                      *doc.cells[0].residentAfter)) != std::string::npos);
         // A memory limit and a duration travel too, so a rerun from the CSV keeps them.
         auto limited = doc;
@@ -240,11 +245,12 @@ private slots:
         for (std::size_t line = 0, at = 0; at < csv.size();) {
             const auto end = csv.find("\r\n", at);
             std::string row = csv.substr(at, end - at);
-            // Drop the last 23 fields of every row (warmup, round_time, the sweep point's
+            // Drop the last 25 fields of every row (warmup, round_time, the sweep point's
             // two, read_amplification, the device limit's two, the bytes fetched's two,
             // resident_after, the memory limit, the duration, the memset, kernel-copy and
-            // memcpy rates and the time split's eight; no field here holds a comma after them).
-            for (int k = 0; k < 23; ++k)
+            // memcpy rates, the two mapped rates and the time split's eight; no field here
+            // holds a comma after them).
+            for (int k = 0; k < 25; ++k)
                 row.erase(row.rfind(','));
             older += row + "\r\n";
             at = end + 2;
@@ -257,6 +263,11 @@ private slots:
         QCOMPARE(fromOlder->plan.roundTimeSeconds, 0.1);
         QCOMPARE(*fromCsv->cells[0].copyLimitGbps, 20.0);
         QCOMPARE(*fromCsv->cells[1].readAmplification, 2.5);
+        QCOMPARE(fromCsv->cells[1].memsetGbps, std::optional(31.5));
+        QCOMPARE(fromCsv->cells[1].memcpyGbps, std::optional(27.25));
+        QCOMPARE(fromCsv->cells[1].mappedFoldGbps, std::optional(12.5));
+        QCOMPARE(fromCsv->cells[1].mappedCopyGbps, std::optional(9.75));
+        QVERIFY(!fromCsv->cells[0].mappedFoldGbps);
         QVERIFY(!fromCsv->cells[0].readAmplification);
         QVERIFY(!fromCsv->cells[1].copyLimitGbps);
         // A CSV keeps the device limit's figure; how and when it was measured is the JSON's.

@@ -239,6 +239,10 @@ std::vector<Column> summaryColumns() {
         {"memset_gbps", [](const Cell& c, D) { return optional(c.memsetGbps); }},
         {"kernel_copy_gbps", [](const Cell& c, D) { return optional(c.kernelCopyGbps); }},
         {"memcpy_gbps", [](const Cell& c, D) { return optional(c.memcpyGbps); }},
+        // Mappings: the fold and memcpy from the cached file's own mapped pages, the rates
+        // their time split prices (empty for strategies that do not map the file).
+        {"mapped_fold_gbps", [](const Cell& c, D) { return optional(c.mappedFoldGbps); }},
+        {"mapped_copy_gbps", [](const Cell& c, D) { return optional(c.mappedCopyGbps); }},
     };
     for (auto& column : timeSplitColumns())
         columns.push_back(std::move(column));
@@ -353,6 +357,10 @@ Result<ResultDocument> fromSummaryCsv(std::string_view text) {
             c.kernelCopyGbps = copy;
         if (double copy = 0; parseNumber(get(row, "memcpy_gbps"), copy))
             c.memcpyGbps = copy;
+        if (double fold = 0; parseNumber(get(row, "mapped_fold_gbps"), fold))
+            c.mappedFoldGbps = fold;
+        if (double copy = 0; parseNumber(get(row, "mapped_copy_gbps"), copy))
+            c.mappedCopyGbps = copy;
         if (double limit = 0; parseNumber(get(row, "copy_limit_gbps"), limit))
             c.copyLimitGbps = limit;
         if (double read = 0; parseNumber(get(row, "read_amplification"), read))
