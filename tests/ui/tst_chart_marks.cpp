@@ -116,6 +116,17 @@ private slots:
         QVERIFY(chart.plot()->yAxis2->visible());
         QCOMPARE(cached->data()->at(cached->dataCount() - 1)->value, 0.05 * 11 * 100);
         QCOMPARE(chart.plot()->xAxis->scaleType(), QCPAxis::stLinear);
+        // A run on a system that counted no shootdowns: an empty plot that says why, not one
+        // that reads as "none".
+        for (auto& c : doc.cells)
+            for (auto& r : c.samples)
+                r.tlbShootdowns.reset();
+        model.setDocument(doc);
+        QTest::keyClick(box, Qt::Key_Down);
+        QCOMPARE(chart.mode(), ChartMode::ShootdownsOverTime);
+        QVERIFY(!graphNamed(chart.plot(), "mmap-random"));
+        QVERIFY(chart.plot()->yAxis->label().startsWith("No TLB shootdown count"));
+        QTest::keyClick(box, Qt::Key_Up);
         // Back to GB/s per range size: the right axis goes.
         QTest::keyClick(box, Qt::Key_Home);
         QCOMPARE(chart.mode(), ChartMode::Throughput);

@@ -62,6 +62,9 @@ ChartData overTimeChart(const ResultDocument& doc, bool shootdowns) {
                 out.series.push_back(std::move(s));
         }
     }
+    // No round carried a count: an empty plot would read as "none happened".
+    if (shootdowns && out.series.empty())
+        out.yLabel = "No TLB shootdown count on this system (the run's notes say why)";
     if (!cached.empty()) {
         Series c;
         c.name = "file in the page cache (%, right axis)";

@@ -10,7 +10,7 @@ namespace readscope::ui {
 // Seconds since the run's first measured round on x (ChartData::timeAxis); rounds from
 // documents that did not record when they started are left out. shootdowns: each round's TLB
 // shootdowns per second (machine-wide) instead of its GB/s; rounds that counted none (a system
-// without the count) are left out.
+// without the count) are left out, and where no round has a count the y label says so.
 ChartData overTimeChart(const ResultDocument& doc, bool shootdowns = false);
 
 } // namespace readscope::ui

@@ -110,6 +110,12 @@ private:
             sink_.onWarning(residencyUnverifiableWarning(file_.residencyReason));
         if (const auto why = platform::faultsUncountedReason(); !why.empty())
             keepNote(why);
+        // Asked of every run, so that the one-time probe never falls inside a round; said where
+        // a strategy maps the file, the reads a shootdown count is about.
+        const bool maps = std::any_of(lanes_.begin(), lanes_.end(),
+                                      [](const Lane& l) { return l.info->mapsFile(); });
+        if (const auto why = platform::shootdownsUncountedReason(); !why.empty() && maps)
+            keepNote(why);
         const auto active = std::count_if(lanes_.begin(), lanes_.end(),
                                           [](const Lane& l) { return l.unavailable.empty(); });
         // A duration run's rounds are counted in its time: 1000 steps of it.

@@ -106,8 +106,16 @@ std::optional<std::uint64_t> storageBytesRead();
 // TLB shootdowns so far on the whole machine, every CPU and every process together: the
 // "TLB:" line of /proc/interrupts (the IPIs a CPU sends to make the others drop a mapping's
 // stale translations, as eviction and munmap of a mapping other threads use do). None where
-// there is no such line (other platforms, some architectures).
+// there is no such line (other platforms, some architectures), and where the line does not
+// count them (shootdownsUncountedReason says why).
 std::optional<std::uint64_t> tlbShootdowns();
+// The TLB line as it stands, counting or not: what tlbShootdowns() is made from.
+std::optional<std::uint64_t> tlbInterruptCount();
+// Why a machine that has the line gives no shootdown figures, or empty: a kernel that flushes
+// other CPUs' TLBs by a hypervisor's hypercall instead of an interrupt leaves the line at 0, and
+// a 0 there would say "no shootdowns" of rounds that caused many. Found the first time it is
+// asked (an unmap probe of at most a quarter of a second), then kept.
+std::string shootdownsUncountedReason();
 // CPU seconds used so far by this process's io_uring kernel workers (iou-wrk, iou-sqp: the
 // threads that carry out reads the submitting thread handed off), which RUSAGE_THREAD does
 // not see; 0 where there are none or the platform has no io_uring.

@@ -2,13 +2,19 @@
 #include "platform.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <dirent.h>
 #include <fcntl.h>
 #include <fstream>
+#ifdef __linux__
+#include <pthread.h>
+#include <sched.h>
+#endif
 #include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
@@ -17,6 +23,7 @@
 #include <sys/uio.h>
 #endif
 #include <sys/utsname.h>
+#include <thread>
 #include <unistd.h>
 
 #ifdef __APPLE__
@@ -307,7 +314,7 @@ std::optional<std::uint64_t> storageBytesRead() {
 #endif
 }
 
-std::optional<std::uint64_t> tlbShootdowns() {
+std::optional<std::uint64_t> tlbInterruptCount() {
 #ifdef __linux__
     std::ifstream in("/proc/interrupts");
     std::string line;
@@ -333,6 +340,89 @@ std::optional<std::uint64_t> tlbShootdowns() {
     return std::nullopt;
 #endif
 }
+
+namespace {
+
+#ifdef __linux__
+// Whether the TLB line moves when this process unmaps memory while another of its threads
+// runs on another CPU (the case that makes the kernel interrupt that CPU): munmaps for at most
+// a quarter of a second, each thread on a CPU of its own, the calling thread's CPUs given back.
+bool tlbLineMovesOnUnmap(std::uint64_t before) {
+    cpu_set_t was;
+    if (pthread_getaffinity_np(pthread_self(), sizeof was, &was) != 0 || CPU_COUNT(&was) < 2)
+        return false;
+    const int here = sched_getcpu();
+    int there = -1;
+    for (int cpu = 0; cpu < CPU_SETSIZE && there < 0; ++cpu)
+        if (CPU_ISSET(cpu, &was) && cpu != here)
+            there = cpu;
+    auto pin = [](int cpu) {
+        cpu_set_t set;
+        CPU_ZERO(&set);
+        CPU_SET(cpu, &set);
+        pthread_setaffinity_np(pthread_self(), sizeof set, &set);
+    };
+    std::atomic<bool> running{false};
+    bool moved = false;
+    {
+        std::jthread other([&](std::stop_token stop) {
+            pin(there);
+            running = true;
+            while (!stop.stop_requested()) {
+            }
+        });
+        if (here >= 0)
+            pin(here);
+        while (!running)
+            std::this_thread::yield();
+        const auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(250);
+        while (!moved && std::chrono::steady_clock::now() < until) {
+            for (int i = 0; i < 200; ++i) {
+                void* p = ::mmap(nullptr, 64 << 10, PROT_READ | PROT_WRITE,
+                                 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+                if (p == MAP_FAILED)
+                    break;
+                static_cast<volatile char*>(p)[0] = 1;
+                ::munmap(p, 64 << 10);
+            }
+            const auto now = tlbInterruptCount();
+            moved = now && *now != before;
+        }
+    }
+    pthread_setaffinity_np(pthread_self(), sizeof was, &was);
+    return moved;
+}
+#endif
+
+// Found once per process: the probe costs up to a quarter of a second.
+const std::string& tlbUncountedReason() {
+    static const std::string why = []() -> std::string {
+#ifdef __linux__
+        const auto total = tlbInterruptCount();
+        // A machine with more than one CPU has sent shootdowns since it booted, if it counts
+        // them; one CPU has none to send, and its 0 is the truth.
+        if (!total || *total > 0 || std::thread::hardware_concurrency() < 2 ||
+            tlbLineMovesOnUnmap(*total))
+            return {};
+        return "this kernel flushes other CPUs' TLBs without the interrupt /proc/interrupts "
+               "counts (its TLB line stays at 0 even when unmaps must reach another running "
+               "CPU, as a hypervisor's remote-flush hypercall does): no TLB shootdown figures";
+#else
+        return {};
+#endif
+    }();
+    return why;
+}
+
+} // namespace
+
+std::optional<std::uint64_t> tlbShootdowns() {
+    if (!tlbUncountedReason().empty())
+        return std::nullopt;
+    return tlbInterruptCount();
+}
+
+std::string shootdownsUncountedReason() { return tlbUncountedReason(); }
 
 double ioWorkerSeconds() {
 #ifdef __linux__

@@ -203,7 +203,11 @@ std::optional<double> cpuMhz() { return std::nullopt; }
 
 std::optional<std::uint64_t> storageBytesRead() { return std::nullopt; }
 
+std::optional<std::uint64_t> tlbInterruptCount() { return std::nullopt; }
+
 std::optional<std::uint64_t> tlbShootdowns() { return std::nullopt; }
+
+std::string shootdownsUncountedReason() { return {}; }
 
 double ioWorkerSeconds() { return 0; }
 
