@@ -156,6 +156,8 @@ private slots:
         run.prefixes[0].count = 4;
         run.prefixes[1].count = 3;
         run.next = {0, 5};
+        run.started = run.next;
+        run.handed = {0, 0};
         const auto offsets = [](const std::vector<Range>& rs) {
             std::vector<std::uint64_t> out;
             for (const auto& r : rs)
@@ -168,6 +170,11 @@ private slots:
         QCOMPARE(offsets(nextRanges(run, 0)), (V{8, 9, 0, 1}));
         QCOMPARE(offsets(nextRanges(run, 1)), (V{5, 6, 7}));
         QCOMPARE(offsets(nextRanges(run, 1)), (V{8, 9, 0}));
+        // What each lane's rounds read, each range once: lane 0 went round, lane 1 read 6.
+        QCOMPARE(rangesRead(run, 0).first, std::size_t(0));
+        QCOMPARE(rangesRead(run, 0).count, std::size_t(10));
+        QCOMPARE(rangesRead(run, 1).first, std::size_t(5));
+        QCOMPARE(rangesRead(run, 1).count, std::size_t(6));
     }
 
     // --precision's rounds visit only the wide points, numbered on after the planned rounds,
@@ -259,6 +266,14 @@ private slots:
         QVERIFY(all);
         QCOMPARE(*all, file.expectedChecksum(ranges));
         QCOMPARE(*verifier.reference(10), *ten);
+        // A duration run's window from near the end, round past it: folded in the order read.
+        const std::size_t n = ranges.size();
+        std::vector<Range> round;
+        for (std::size_t k = 0; k < n; ++k)
+            round.push_back(ranges[(n - 3 + k) % n]);
+        QCOMPARE(*verifier.reference(n - 3, n), file.expectedChecksum(round));
+        QCOMPARE(*verifier.reference(2, 5), file.expectedChecksum(std::span(ranges).subspan(2, 5)));
+        QVERIFY(!verifier.reference(0, n + 1)); // longer than the ranges: no reference
 
         auto reader = openReader(*findStrategy("pread-uninit"), probe, 64 << 10);
         QVERIFY(reader);

@@ -425,6 +425,22 @@ private slots:
                     QVERIFY(s.fileResidentAfter && *s.fileResidentAfter > 0.9); // warm, no limit
             }
         }
+        // Its rounds read on past the prefix checked before them (the second strategy's from
+        // the middle of the ranges): every range they read is checked after them, once.
+        for (const auto& c : doc->cells) {
+            QCOMPARE(c.checksum, std::string("verified"));
+            std::size_t lastRound = 0, verifyAfter = 0;
+            for (std::size_t k = 0; k < sink.progress.size(); ++k) {
+                const Progress& p = sink.progress[k];
+                if (p.strategy != c.strategy)
+                    continue;
+                if (p.phase.starts_with("round "))
+                    lastRound = k;
+                else if (p.phase == "verify" && lastRound > 0)
+                    verifyAfter = k;
+            }
+            QVERIFY2(verifyAfter > lastRound, c.strategy.c_str());
+        }
         const double window = lastEnd - firstStart;
         qInfo("measured window %.3f s of a 0.5 s run", window);
         QVERIFY2(window > 0.5 - 0.15 && window < 0.5 + 2.0, qPrintable(QString::number(window)));
@@ -944,6 +960,26 @@ private slots:
         QCOMPARE(doc->cells[0].rangeBytes, sink.rounds[0].rangeBytes);
         QCOMPARE(doc->cells[0].samples.size(), std::size_t(1));
         QCOMPARE(doc->cells[0].conditions.at(0), (CellCondition{RoundsCut{1, 3, true}}));
+    }
+
+    // A duration run stopped in its rounds has not checked the ranges they read: its cells
+    // say so rather than "verified".
+    void aStoppedDurationRunSaysItsRangesWentUnchecked() {
+        auto plan = smallPlan(*file_);
+        plan.sizes = {4 << 10};
+        plan.pattern = Pattern::Random;
+        plan.strategies = {"pread-uninit"};
+        plan.durationSeconds = 30;
+        struct StopSink : RecordingSink {
+            std::stop_source stop;
+            void onRoundMeasured(const Cell&) override { stop.request_stop(); }
+        } sink;
+        auto doc = runPlan(plan, sink, sink.stop.get_token());
+        QVERIFY(doc.ok());
+        QVERIFY(!doc->complete);
+        QCOMPARE(doc->cells.size(), std::size_t(1));
+        QVERIFY2(doc->cells[0].checksum.starts_with("not checked: stopped before the ranges"),
+                 doc->cells[0].checksum.c_str());
     }
 
     // Every cell's rounds are spread over the run: each round visits every point (in a seeded

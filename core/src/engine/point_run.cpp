@@ -51,6 +51,8 @@ PointRun startPoint(const Plan& plan, const FileProbe& target, bool wholeFile,
     run.next.resize(lanes.size());
     for (std::size_t i = 0; i < lanes.size(); ++i)
         run.next[i] = run.ranges.size() * i / lanes.size();
+    run.started = run.next;
+    run.handed.assign(lanes.size(), 0);
     return run;
 }
 
@@ -62,7 +64,12 @@ std::vector<Range> nextRanges(PointRun& run, std::size_t i) {
     for (std::size_t k = 0; k < count; ++k, at = (at + 1) % all)
         out.push_back(run.ranges[at]);
     run.next[i] = at;
+    run.handed[i] += count;
     return out;
+}
+
+RangesRead rangesRead(const PointRun& run, std::size_t i) {
+    return {run.started[i], std::min(run.handed[i], run.ranges.size())};
 }
 
 } // namespace readscope

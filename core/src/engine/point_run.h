@@ -19,8 +19,9 @@ struct PointRun {
     std::vector<Range> ranges;
     std::vector<Cell> cells;
     std::vector<LanePrefix> prefixes;
-    // A duration run's rounds read on: where each lane's next round starts in `ranges`.
-    std::vector<std::size_t> next;
+    // A duration run's rounds read on: where each lane's next round starts in `ranges`, where
+    // its first started, and how many ranges its rounds have been handed so far.
+    std::vector<std::size_t> next, started, handed;
     int firstRound = 0; // recorded rounds a resumed cell brought: new ones number after them
     int lastRound = 0;  // the highest round number recorded at this point so far
     int measured = 0;   // rounds recorded in this run
@@ -31,6 +32,13 @@ struct PointRun {
 // A duration run's next round of lane i: as many ranges as its prefix, from where its last
 // round stopped, on from the start past the end.
 std::vector<Range> nextRanges(PointRun& run, std::size_t i);
+
+// The ranges a duration run's rounds of lane i read, each once: `count` of `ranges` from
+// `first` on, round again past the last; all of them once its rounds went round.
+struct RangesRead {
+    std::size_t first = 0, count = 0;
+};
+RangesRead rangesRead(const PointRun& run, std::size_t i);
 
 // The cell a resumed run's recovery file (`from`, none: not resumed) kept for this strategy and
 // point, if any.

@@ -450,6 +450,8 @@ private:
     }
 
     void finishPoint(PointRun& run, bool stopped = false) {
+        if (plan_.durationSeconds > 0)
+            verifyRangesRead(run, stopped);
         const auto change = changeSince(file_);
         if (change && !changeReported_) {
             changeReported_ = true;
@@ -459,6 +461,41 @@ private:
             if (stopped && cell.samples.empty() && cell.status == CellStatus::Ok)
                 continue; // nothing of it was measured: a resumed run measures it
             finishCell(cell, change, stopped);
+        }
+    }
+
+    // A duration run's rounds read on past the prefix verified before them (and a lane after
+    // the first starts elsewhere): after them, untimed, each strategy's read of every range its
+    // rounds read is verified too, or its checksum says it was not. A whole-file sweep's ranges
+    // are all the same read of its copy: the prefix covers them.
+    void verifyRangesRead(PointRun& run, bool stopped) {
+        if (sweep_)
+            return;
+        usePoint(lanes_, plan_, run.point);
+        Verifier verifier(cache_.reading(), run.ranges);
+        for (std::size_t i = 0; i < lanes_.size(); ++i) {
+            Cell& cell = run.cells[i];
+            const RangesRead read = rangesRead(run, i);
+            if (!usable(lanes_[i], cell) || cell.checksum != "verified" || read.count == 0)
+                continue;
+            if (!stopped && !stop_.stop_requested()) {
+                report("verify", cell.strategy, run.point);
+                std::vector<Range> ranges;
+                ranges.reserve(read.count);
+                for (std::size_t k = 0; k < read.count; ++k)
+                    ranges.push_back(run.ranges[(read.first + k) % run.ranges.size()]);
+                const auto reference = verifier.reference(read.first, read.count);
+                const Status verified =
+                    reference
+                        ? verifyReader(*lanes_[i].readers[0], cell.strategy, run.point.rangeBytes,
+                                       ranges, *reference, cell.checksum, stop_)
+                        : Status(reference.error());
+                if (!verified)
+                    fail(cell, verified.error().message);
+            }
+            if (stopped || stop_.stop_requested())
+                cell.checksum = "not checked: stopped before the ranges its rounds read were "
+                                "verified (its read of the first ranges was)";
         }
     }
 
