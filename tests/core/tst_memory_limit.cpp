@@ -11,6 +11,8 @@
 #include <QFile>
 #include <QTest>
 
+#include <csignal>
+#include <sys/wait.h>
 #include <unistd.h>
 
 using namespace readscope;
@@ -98,6 +100,44 @@ private slots:
         auto free = runPlan(wholeFileRounds(file, 0), sink);
         QVERIFY(free.ok() && !free->memoryLimit);
         QVERIFY(*free->cells.at(0).residentBefore > 0.99);
+    }
+
+    // A run killed under its limit leaves its cgroup behind (nothing runs to remove it): the
+    // next limited run removes such cgroups whose process is gone, and no live run's.
+    void cgroupsOfKilledRunsAreRemoved() {
+        const QString line = memoryCgroupLine();
+        const bool v1 = !line.startsWith("0::");
+        const QString own =
+            (v1 ? "/sys/fs/cgroup/memory" : "/sys/fs/cgroup") + line.section(':', 2);
+        // A pid no process has now: a child's, waited for.
+        const pid_t gone = ::fork();
+        if (gone == 0)
+            ::_exit(0);
+        ::waitpid(gone, nullptr, 0);
+        const pid_t alive = ::fork(); // a process that is alive while the run starts
+        if (alive == 0) {
+            ::pause();
+            ::_exit(0);
+        }
+        const QString left = own + QString("/readscope-%1").arg(gone);
+        const QString live = own + QString("/readscope-%1").arg(alive);
+        const bool made = QDir().mkdir(left) && QDir().mkdir(live);
+        TestFile file(8 << 20);
+        NullSink sink;
+        auto doc = made ? runPlan(wholeFileRounds(file, 64 << 20), sink)
+                        : Result<ResultDocument>(Error{"not made"});
+        const bool leftStayed = QDir(left).exists(), liveStayed = QDir(live).exists();
+        ::kill(alive, SIGKILL);
+        ::waitpid(alive, nullptr, 0);
+        QDir().rmdir(left);
+        QDir().rmdir(live);
+        if (!made)
+            QSKIP("cannot make cgroups here");
+        if (!doc && doc.error().message.find("cannot run under a memory limit") == 0)
+            QSKIP(doc.error().message.c_str());
+        QVERIFY2(doc.ok(), doc.ok() ? "" : doc.error().message.c_str());
+        QVERIFY2(!leftStayed, qPrintable(left));
+        QVERIFY2(liveStayed, qPrintable(live));
     }
 
     // Started inside a cgroup limited to at most what is asked (as systemd-run --scope -p

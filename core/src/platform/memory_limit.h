@@ -26,7 +26,8 @@ public:
 // memory controller, or v2's where the process's cgroup may hold a child with the memory
 // controller (the root cgroup, as root; a v2 cgroup that holds processes cannot give its
 // children a controller). An error saying what was tried and why it failed, never a run
-// without the limit.
+// without the limit. Making its own, it first removes the empty readscope-<pid> cgroups that
+// killed runs left beside it (their process gone).
 Result<std::unique_ptr<MemoryLimitScope>> enterMemoryLimit(std::uint64_t bytes);
 
 } // namespace readscope::platform

@@ -6,7 +6,9 @@
 #include <fmt/format.h>
 
 #include <cerrno>
+#include <csignal>
 #include <cstring>
+#include <dirent.h>
 #include <fstream>
 #include <optional>
 #include <sstream>
@@ -112,6 +114,32 @@ std::optional<std::uint64_t> limitOf(const Cgroup& g) {
     return v;
 }
 
+// Cgroups an earlier run made beside this one and could not remove because it was killed (a
+// SIGKILL, or the limit's own OOM kill): readscope-<pid> with no process left in it, its
+// process gone. A live run's is never touched (its pid is alive), nor one in use (rmdir
+// refuses a cgroup that holds a process).
+void removeLeftCgroups(const std::string& parent) {
+    DIR* d = ::opendir(parent.c_str());
+    if (!d)
+        return;
+    while (const dirent* e = ::readdir(d)) {
+        const std::string name = e->d_name;
+        if (name.rfind("readscope-", 0) != 0)
+            continue;
+        char* end = nullptr;
+        const long pid = std::strtol(name.c_str() + 10, &end, 10);
+        if (pid <= 0 || *end != '\0' || pid == ::getpid())
+            continue;
+        if (::kill(pid_t(pid), 0) == 0 || errno != ESRCH)
+            continue; // its run is alive (or not ours to ask about)
+        const auto procs = readFirstLine(parent + "/" + name + "/cgroup.procs");
+        if (procs && !procs->empty())
+            continue;
+        ::rmdir((parent + "/" + name).c_str());
+    }
+    ::closedir(d);
+}
+
 class ScopeInPlace final : public MemoryLimitScope {
 public:
     ScopeInPlace(std::uint64_t bytes, std::string how) : bytes_(bytes), how_(std::move(how)) {}
@@ -176,6 +204,7 @@ Result<std::unique_ptr<MemoryLimitScope>> enterMemoryLimit(std::uint64_t bytes) 
         return std::unique_ptr<MemoryLimitScope>(std::make_unique<ScopeInPlace>(
             *limit, fmt::format("the cgroup readscope was started in, {} ({} {})", own->dir,
                                 own->limitFile, *limit)));
+    removeLeftCgroups(own->dir);
     const std::string dir = fmt::format("{}/readscope-{}", own->dir, ::getpid());
     if (::mkdir(dir.c_str(), 0755) != 0 && errno != EEXIST)
         return refuse(fmt::format("creating the cgroup {} failed: {} (it needs permission to "
