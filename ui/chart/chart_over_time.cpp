@@ -64,7 +64,9 @@ ChartData overTimeChart(const ResultDocument& doc, bool shootdowns) {
     }
     // No round carried a count: an empty plot would read as "none happened".
     if (shootdowns && out.series.empty())
-        out.yLabel = "No TLB shootdown count on this system (the run's notes say why)";
+        out.yLabel = doc.note.find("TLB") != std::string::npos
+                         ? "No TLB shootdown count in this run (its notes say why)"
+                         : "No TLB shootdown count in this run (the system it ran on keeps none)";
     if (!cached.empty()) {
         Series c;
         c.name = "file in the page cache (%, right axis)";

@@ -11,6 +11,7 @@
 #include <dirent.h>
 #include <fcntl.h>
 #include <fstream>
+#include <system_error>
 #ifdef __linux__
 #include <pthread.h>
 #include <sched.h>
@@ -344,13 +345,17 @@ std::optional<std::uint64_t> tlbInterruptCount() {
 namespace {
 
 #ifdef __linux__
+enum class TlbProbe { Moved, Still, CouldNotProbe };
+
 // Whether the TLB line moves when this process unmaps memory while another of its threads
 // runs on another CPU (the case that makes the kernel interrupt that CPU): munmaps for at most
 // a quarter of a second, each thread on a CPU of its own, the calling thread's CPUs given back.
-bool tlbLineMovesOnUnmap(std::uint64_t before) {
+// Not probed where the process may use one CPU only (its unmaps reach no other) or cannot
+// start the thread.
+TlbProbe probeTlbLine(std::uint64_t before) {
     cpu_set_t was;
     if (pthread_getaffinity_np(pthread_self(), sizeof was, &was) != 0 || CPU_COUNT(&was) < 2)
-        return false;
+        return TlbProbe::CouldNotProbe;
     const int here = sched_getcpu();
     int there = -1;
     for (int cpu = 0; cpu < CPU_SETSIZE && there < 0; ++cpu)
@@ -364,7 +369,7 @@ bool tlbLineMovesOnUnmap(std::uint64_t before) {
     };
     std::atomic<bool> running{false};
     bool moved = false;
-    {
+    try {
         std::jthread other([&](std::stop_token stop) {
             pin(there);
             running = true;
@@ -388,25 +393,27 @@ bool tlbLineMovesOnUnmap(std::uint64_t before) {
             const auto now = tlbInterruptCount();
             moved = now && *now != before;
         }
+    } catch (const std::system_error&) { // no thread to be seen by
+        pthread_setaffinity_np(pthread_self(), sizeof was, &was);
+        return TlbProbe::CouldNotProbe;
     }
     pthread_setaffinity_np(pthread_self(), sizeof was, &was);
-    return moved;
+    return moved ? TlbProbe::Moved : TlbProbe::Still;
 }
 #endif
 
-// Found once per process: the probe costs up to a quarter of a second.
+// Found once per process: the probe costs up to a quarter of a second where the line stays
+// still, milliseconds where it counts. Probed even where the line has counted since boot: a
+// hypervisor may have taken remote flushes over after it did.
 const std::string& tlbUncountedReason() {
     static const std::string why = []() -> std::string {
 #ifdef __linux__
         const auto total = tlbInterruptCount();
-        // A machine with more than one CPU has sent shootdowns since it booted, if it counts
-        // them; one CPU has none to send, and its 0 is the truth.
-        if (!total || *total > 0 || std::thread::hardware_concurrency() < 2 ||
-            tlbLineMovesOnUnmap(*total))
+        if (!total || probeTlbLine(*total) != TlbProbe::Still)
             return {};
         return "this kernel flushes other CPUs' TLBs without the interrupt /proc/interrupts "
-               "counts (its TLB line stays at 0 even when unmaps must reach another running "
-               "CPU, as a hypervisor's remote-flush hypercall does): no TLB shootdown figures";
+               "counts (its TLB line did not move while unmaps had to reach another running "
+               "CPU, as under a hypervisor's remote-flush hypercall): no TLB shootdown figures";
 #else
         return {};
 #endif
