@@ -136,6 +136,8 @@ private slots:
         if (!doc && doc.error().message.find("cannot run under a memory limit") == 0)
             QSKIP(doc.error().message.c_str());
         QVERIFY2(doc.ok(), doc.ok() ? "" : doc.error().message.c_str());
+        if (doc->memoryLimit && doc->memoryLimit->how.find("started in") != std::string::npos)
+            QSKIP("started in a limited cgroup: the run makes none of its own, so removes none");
         QVERIFY2(!leftStayed, qPrintable(left));
         QVERIFY2(liveStayed, qPrintable(live));
     }

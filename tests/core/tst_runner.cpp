@@ -13,6 +13,9 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <fcntl.h>
+#include <sys/stat.h>
+
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -980,6 +983,37 @@ private slots:
         QCOMPARE(doc->cells.size(), std::size_t(1));
         QVERIFY2(doc->cells[0].checksum.starts_with("not checked: stopped before the ranges"),
                  doc->cells[0].checksum.c_str());
+    }
+
+    // A duration run whose file changed while it ran cannot check its rounds' ranges against
+    // the file as it now is: its cells say so, keep their figures, and do not fail as if the
+    // strategy had returned wrong bytes.
+    void aDurationRunOverAChangedFileSaysItsRangesWentUnchecked() {
+        TestFile own(4 << 20);
+        auto plan = smallPlan(own);
+        plan.sizes = {4 << 10};
+        plan.pattern = Pattern::Random;
+        plan.strategies = {"pread-uninit"};
+        plan.durationSeconds = 0.3;
+        struct TouchSink : RecordingSink {
+            std::string path;
+            bool touched = false;
+            void onRoundMeasured(const Cell&) override {
+                if (!touched) { // a new modification time, the bytes as they were
+                    const timespec times[2] = {{0, UTIME_OMIT}, {12345, 0}};
+                    touched = ::utimensat(AT_FDCWD, path.c_str(), times, 0) == 0;
+                }
+            }
+        } sink;
+        sink.path = own.path();
+        auto doc = runPlan(plan, sink);
+        QVERIFY(sink.touched);
+        QVERIFY(doc.ok());
+        QCOMPARE(doc->cells.size(), std::size_t(1));
+        const Cell& c = doc->cells[0];
+        QVERIFY2(c.status != CellStatus::Failed, c.message.c_str());
+        QVERIFY2(c.checksum.starts_with("not checked: the file changed during the run"),
+                 c.checksum.c_str());
     }
 
     // Every cell's rounds are spread over the run: each round visits every point (in a seeded

@@ -110,7 +110,9 @@ struct Cell {
     // What the figures must be read with, as the engine found it (a loaded document carries
     // these in its message instead).
     std::vector<CellCondition> conditions;
-    std::string checksum; // "verified", "mismatch", "not checked"
+    // "verified", "mismatch", "not checked", or a sentence beginning with one of them that
+    // says how far it goes (a duration run's: stopped or changed before its ranges were checked)
+    std::string checksum;
     std::string residencyMethod;
     std::vector<Sample> samples;
     Summary summary;                      // over samples' GB/s

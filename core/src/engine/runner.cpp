@@ -226,11 +226,13 @@ private:
             if (scheduler.refine(measureWide) == RoundEnd::Stopped)
                 return keepWhatWasMeasured(runs);
         }
-        for (auto& run : runs) {
+        // Every point's closing prices before any point's after-round checks, which read the
+        // file and would change what the prices find cached.
+        for (auto& run : runs)
             if (!stop_.stop_requested()) // every round is in: a stop now only skips prices
                 takePrices(run, "closing prices");
+        for (auto& run : runs)
             finishPoint(run);
-        }
     }
 
     // The point's cells whose median is not yet as sure as --precision asks.
@@ -450,13 +452,13 @@ private:
     }
 
     void finishPoint(PointRun& run, bool stopped = false) {
-        if (plan_.durationSeconds > 0)
-            verifyRangesRead(run, stopped);
         const auto change = changeSince(file_);
         if (change && !changeReported_) {
             changeReported_ = true;
             sink_.onWarning(fileChangedWarning(file_.path, *change, run.point.rangeBytes));
         }
+        if (plan_.durationSeconds > 0)
+            verifyRangesRead(run, stopped, change.has_value());
         for (auto& cell : run.cells) {
             if (stopped && cell.samples.empty() && cell.status == CellStatus::Ok)
                 continue; // nothing of it was measured: a resumed run measures it
@@ -466,36 +468,48 @@ private:
 
     // A duration run's rounds read on past the prefix verified before them (and a lane after
     // the first starts elsewhere): after them, untimed, each strategy's read of every range its
-    // rounds read is verified too, or its checksum says it was not. A whole-file sweep's ranges
+    // rounds read is verified too, or its checksum says why not. A whole-file sweep's ranges
     // are all the same read of its copy: the prefix covers them.
-    void verifyRangesRead(PointRun& run, bool stopped) {
+    void verifyRangesRead(PointRun& run, bool stopped, bool fileChanged) {
         if (sweep_)
             return;
         usePoint(lanes_, plan_, run.point);
-        Verifier verifier(cache_.reading(), run.ranges);
         for (std::size_t i = 0; i < lanes_.size(); ++i) {
             Cell& cell = run.cells[i];
             const RangesRead read = rangesRead(run, i);
             if (!usable(lanes_[i], cell) || cell.checksum != "verified" || read.count == 0)
                 continue;
-            if (!stopped && !stop_.stop_requested()) {
-                report("verify", cell.strategy, run.point);
-                std::vector<Range> ranges;
-                ranges.reserve(read.count);
-                for (std::size_t k = 0; k < read.count; ++k)
-                    ranges.push_back(run.ranges[(read.first + k) % run.ranges.size()]);
-                const auto reference = verifier.reference(read.first, read.count);
-                const Status verified =
-                    reference
-                        ? verifyReader(*lanes_[i].readers[0], cell.strategy, run.point.rangeBytes,
-                                       ranges, *reference, cell.checksum, stop_)
-                        : Status(reference.error());
-                if (!verified)
-                    fail(cell, verified.error().message);
+            if (fileChanged) { // the readers hold the file as it was, a reference reads it now
+                cell.checksum = "not checked: the file changed during the run, so the ranges its "
+                                "rounds read were not (its read of the first ranges was, before "
+                                "them)";
+                continue;
             }
+            // Stays said unless the check below ends.
+            cell.checksum = "not checked: stopped before the ranges its rounds read were "
+                            "verified (its read of the first ranges was)";
             if (stopped || stop_.stop_requested())
-                cell.checksum = "not checked: stopped before the ranges its rounds read were "
-                                "verified (its read of the first ranges was)";
+                continue;
+            report("verify", cell.strategy, run.point);
+            std::vector<Range> ranges;
+            ranges.reserve(read.count);
+            for (std::size_t k = 0; k < read.count; ++k)
+                ranges.push_back(run.ranges[(read.first + k) % run.ranges.size()]);
+            const auto reference = referenceChecksum(cache_.reading(), ranges);
+            const Status verified =
+                reference ? verifyReader(*lanes_[i].readers[0], cell.strategy, run.point.rangeBytes,
+                                         ranges, *reference, cell.checksum, stop_)
+                          : Status(reference.error());
+            if (!verified) {
+                if (!reference)
+                    cell.checksum = "not checked";
+                fail(cell, verified.error().message);
+            } else if (const Cell* before = resumedCell(resumeFrom_, cell);
+                       cell.checksum == "verified" && before && !before->samples.empty()) {
+                // The rounds before the resume read ranges this process never counted.
+                cell.checksum = "verified over the ranges its rounds read since the run was "
+                                "resumed (those read before it were not checked)";
+            }
         }
     }
 

@@ -1,23 +1,8 @@
 #include "verifier.h"
 
-#include "readscope/checksum.h"
-
 #include <fmt/format.h>
 
 namespace readscope {
-
-Result<std::uint64_t> Verifier::reference(std::size_t first, std::size_t count) {
-    const std::size_t all = ranges_.size();
-    if (count > all || (all > 0 && first >= all))
-        return Error{"a window longer than the ranges it goes round"};
-    // The sums as far as the window reaches: all of them when it goes round past the end.
-    if (auto st = reference(std::min(all, first + count)); !st)
-        return st.error();
-    std::uint64_t total = 0;
-    for (std::size_t k = 0; k < count; ++k)
-        total = combineRangeChecksum(total, k, sums_[(first + k) % all]);
-    return total;
-}
 
 Result<std::uint64_t> Verifier::reference(std::size_t count) {
     if (!error_ && sums_.size() < count) {

@@ -24,9 +24,6 @@ public:
     // What the first `count` ranges hold, folded: one plain pass over the longest prefix asked
     // so far, extended when a longer one is asked. A failed pass fails every later ask.
     Result<std::uint64_t> reference(std::size_t count);
-    // What `count` ranges from `first` on hold (round again past the last, count at most all
-    // of them), folded as a reader folds them read in that order: a duration run's windows.
-    Result<std::uint64_t> reference(std::size_t first, std::size_t count);
 
 private:
     const FileProbe& file_;
