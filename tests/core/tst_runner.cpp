@@ -70,6 +70,16 @@ Plan smallPlan(const TestFile& f) {
     return p;
 }
 
+// One cell, pread-uninit at random 4 KiB ranges, measured for `seconds`.
+Plan oneDurationCell(const TestFile& f, double seconds) {
+    auto plan = smallPlan(f);
+    plan.sizes = {4 << 10};
+    plan.pattern = Pattern::Random;
+    plan.strategies = {"pread-uninit"};
+    plan.durationSeconds = seconds;
+    return plan;
+}
+
 } // namespace
 
 class TestRunner : public QObject {
@@ -968,11 +978,7 @@ private slots:
     // A duration run stopped in its rounds has not checked the ranges they read: its cells
     // say so rather than "verified".
     void aStoppedDurationRunSaysItsRangesWentUnchecked() {
-        auto plan = smallPlan(*file_);
-        plan.sizes = {4 << 10};
-        plan.pattern = Pattern::Random;
-        plan.strategies = {"pread-uninit"};
-        plan.durationSeconds = 30;
+        const auto plan = oneDurationCell(*file_, 30);
         struct StopSink : RecordingSink {
             std::stop_source stop;
             void onRoundMeasured(const Cell&) override { stop.request_stop(); }
@@ -990,11 +996,7 @@ private slots:
     // strategy had returned wrong bytes.
     void aDurationRunOverAChangedFileSaysItsRangesWentUnchecked() {
         TestFile own(4 << 20);
-        auto plan = smallPlan(own);
-        plan.sizes = {4 << 10};
-        plan.pattern = Pattern::Random;
-        plan.strategies = {"pread-uninit"};
-        plan.durationSeconds = 0.3;
+        const auto plan = oneDurationCell(own, 0.3);
         struct TouchSink : RecordingSink {
             std::string path;
             bool touched = false;
