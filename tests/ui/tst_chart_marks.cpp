@@ -125,12 +125,13 @@ private slots:
         QTest::keyClick(box, Qt::Key_Down);
         QCOMPARE(chart.mode(), ChartMode::ShootdownsOverTime);
         QVERIFY(!graphNamed(chart.plot(), "mmap-random"));
-        QCOMPARE(chart.plot()->yAxis->label(),
-                 QString("No TLB shootdown count in this run (the system it ran on keeps none)"));
+        QCOMPARE(
+            chart.plot()->yAxis->label(),
+            QString("TLB shootdowns: not counted in this run (the system it ran on keeps none)"));
         doc.note = "this kernel flushes other CPUs' TLBs without the interrupt ...";
         model.setDocument(doc);
         QCOMPARE(chart.plot()->yAxis->label(),
-                 QString("No TLB shootdown count in this run (its notes say why)"));
+                 QString("TLB shootdowns: not counted in this run (its notes say why)"));
         QTest::keyClick(box, Qt::Key_Up);
         // Back to GB/s per range size: the right axis goes.
         QTest::keyClick(box, Qt::Key_Home);

@@ -1,5 +1,7 @@
 #include "chart_over_time.h"
 
+#include "readscope/mark_notes.h"
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -64,9 +66,7 @@ ChartData overTimeChart(const ResultDocument& doc, bool shootdowns) {
     }
     // No round carried a count: an empty plot would read as "none happened".
     if (shootdowns && out.series.empty())
-        out.yLabel = doc.note.find("TLB") != std::string::npos
-                         ? "No TLB shootdown count in this run (its notes say why)"
-                         : "No TLB shootdown count in this run (the system it ran on keeps none)";
+        out.yLabel = QString::fromStdString("TLB shootdowns: " + tlbUncountedNote(doc));
     if (!cached.empty()) {
         Series c;
         c.name = "file in the page cache (%, right axis)";

@@ -51,9 +51,11 @@ QString strategyHtml(const std::string& id, const ResultDocument& doc, const Slo
             "<th>major/MiB</th><th>CPU ms/GB user + sys</th><th>TLB shootdowns/MiB*</th></tr>";
     QStringList disagree, placement;
     const bool faults = doc.system.faultsCounted;
+    bool everyTlbCounted = true;
     const auto pageSize = std::uint32_t(doc.system.pageSize ? doc.system.pageSize : 4096);
     for (const Cell* c : cells) {
         const MeasuredCost m = measuredCost(*c);
+        everyTlbCounted &= m.tlbShootdownsPerMiB.has_value();
         html +=
             QString("<tr><td>%1</td><td align=right>%2</td><td align=right>%3</td>"
                     "<td align=right>%4</td><td align=right>%5</td><td align=right>%6</td></tr>")
@@ -124,6 +126,9 @@ QString strategyHtml(const std::string& id, const ResultDocument& doc, const Slo
     if (!faults)
         html += "<p>n/c: page faults were not counted on the system this was measured on (" +
                 qs(faultsNotCountedNote()).toHtmlEscaped() + ").</p>";
+    if (!everyTlbCounted)
+        html +=
+            "<p>n/c under TLB shootdowns: " + qs(tlbUncountedNote(doc)).toHtmlEscaped() + ".</p>";
     if (!placement.isEmpty())
         html += "<h4>Where the buffers landed</h4><ul><li>" + placement.join("</li><li>") +
                 "</li></ul>";

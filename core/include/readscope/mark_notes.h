@@ -28,6 +28,10 @@ std::string deviceLimitLineNote(CacheMode cache);
 // What a TLB shootdown count covers: "machine-wide: every CPU and process while the rounds ran
 // (/proc/interrupts), not these rounds' reads alone"
 std::string tlbMachineWideNote();
+// Why a run has no TLB shootdown count: "not counted in this run (its notes say why)" where they
+// carry the reason (a kernel that flushes by hypercall), else "(the system it ran on keeps
+// none)".
+std::string tlbUncountedNote(const ResultDocument& doc);
 // Why page faults may read as none: "the system reports none at all, as Wine does"
 std::string faultsNotCountedNote();
 // What a system-call count covers: the strategy's own calls, as strace sees them

@@ -39,6 +39,12 @@ std::string tlbMachineWideNote() {
            "these rounds' reads alone";
 }
 
+std::string tlbUncountedNote(const ResultDocument& doc) {
+    return doc.note.find("TLB") != std::string::npos
+               ? "not counted in this run (its notes say why)"
+               : "not counted in this run (the system it ran on keeps none)";
+}
+
 std::string faultsNotCountedNote() { return "the system reports none at all, as Wine does"; }
 
 std::string syscallsCountedNote() {
