@@ -815,15 +815,28 @@ private slots:
             QVERIFY(sink.longest > 5);
         // Asked for what the rounds already give: nothing more is measured (12 rounds: an
         // interval from the 3rd to the 10th, which a loaded machine's one or two wild rounds
-        // do not widen past ±50%).
+        // do not widen past ±50%). A cell whose planned rounds did not give it (three wild
+        // rounds in twelve, as a sanitized build on a busy VM saw) rightly got more: judged
+        // by its planned rounds, not assumed.
         plan.precision = kMaxPrecision;
         plan.rounds = 12;
         auto easy = runPlan(plan, sink);
         QVERIFY(easy.ok());
+        int judged = 0;
         for (const auto& c : easy->cells) {
+            QVERIFY(c.samples.size() >= 12);
+            Cell planned = c;
+            planned.samples.resize(12);
+            if (!meetsPrecision(planned, plan.precision)) {
+                qInfo("%s: its 12 rounds did not give ±50%%, so it was refined",
+                      c.strategy.c_str());
+                continue;
+            }
+            ++judged;
             QCOMPARE(c.samples.size(), std::size_t(12));
             QVERIFY2(!findCondition<PrecisionNotMet>(c.conditions), c.notes().c_str());
         }
+        QVERIFY2(judged > 0, "every cell's planned rounds were wider than ±50%");
     }
 
     // Refine: a finished run's noisy cells get more rounds; the quiet ones, and every cell of
