@@ -56,20 +56,30 @@ PointRun startPoint(const Plan& plan, const FileProbe& target, bool wholeFile,
     return run;
 }
 
-std::vector<Range> nextRanges(PointRun& run, std::size_t i) {
-    const std::size_t count = run.prefixes[i].count, all = run.ranges.size();
+namespace {
+
+// `count` of `ranges` from `first` on, round again past the last.
+std::vector<Range> cyclicWindow(const std::vector<Range>& ranges, std::size_t first,
+                                std::size_t count) {
     std::vector<Range> out;
     out.reserve(count);
-    std::size_t at = run.next[i];
-    for (std::size_t k = 0; k < count; ++k, at = (at + 1) % all)
-        out.push_back(run.ranges[at]);
-    run.next[i] = at;
+    for (std::size_t k = 0, at = first; k < count; ++k, at = (at + 1) % ranges.size())
+        out.push_back(ranges[at]);
+    return out;
+}
+
+} // namespace
+
+std::vector<Range> nextRanges(PointRun& run, std::size_t i) {
+    const std::size_t count = run.prefixes[i].count;
+    auto out = cyclicWindow(run.ranges, run.next[i], count);
+    run.next[i] = (run.next[i] + count) % run.ranges.size();
     run.handed[i] += count;
     return out;
 }
 
-RangesRead rangesRead(const PointRun& run, std::size_t i) {
-    return {run.started[i], std::min(run.handed[i], run.ranges.size())};
+std::vector<Range> rangesRead(const PointRun& run, std::size_t i) {
+    return cyclicWindow(run.ranges, run.started[i], std::min(run.handed[i], run.ranges.size()));
 }
 
 } // namespace readscope

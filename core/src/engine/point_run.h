@@ -33,12 +33,10 @@ struct PointRun {
 // round stopped, on from the start past the end.
 std::vector<Range> nextRanges(PointRun& run, std::size_t i);
 
-// The ranges a duration run's rounds of lane i read, each once: `count` of `ranges` from
-// `first` on, round again past the last; all of them once its rounds went round.
-struct RangesRead {
-    std::size_t first = 0, count = 0;
-};
-RangesRead rangesRead(const PointRun& run, std::size_t i);
+// The ranges a duration run's rounds of lane i read, each once, in the order they read them:
+// from where its first round started on, round again past the last; all of them once its
+// rounds went round.
+std::vector<Range> rangesRead(const PointRun& run, std::size_t i);
 
 // The cell a resumed run's recovery file (`from`, none: not resumed) kept for this strategy and
 // point, if any.

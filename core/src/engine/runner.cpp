@@ -476,8 +476,10 @@ private:
         usePoint(lanes_, plan_, run.point);
         for (std::size_t i = 0; i < lanes_.size(); ++i) {
             Cell& cell = run.cells[i];
-            const RangesRead read = rangesRead(run, i);
-            if (!usable(lanes_[i], cell) || cell.checksum != "verified" || read.count == 0)
+            if (!usable(lanes_[i], cell) || cell.checksum != "verified")
+                continue;
+            const std::vector<Range> ranges = rangesRead(run, i);
+            if (ranges.empty())
                 continue;
             if (fileChanged) { // the readers hold the file as it was, a reference reads it now
                 cell.checksum = "not checked: the file changed during the run, so the ranges its "
@@ -491,10 +493,6 @@ private:
             if (stopped || stop_.stop_requested())
                 continue;
             report("verify", cell.strategy, run.point);
-            std::vector<Range> ranges;
-            ranges.reserve(read.count);
-            for (std::size_t k = 0; k < read.count; ++k)
-                ranges.push_back(run.ranges[(read.first + k) % run.ranges.size()]);
             const auto reference = referenceChecksum(cache_.reading(), ranges);
             const Status verified =
                 reference ? verifyReader(*lanes_[i].readers[0], cell.strategy, run.point.rangeBytes,

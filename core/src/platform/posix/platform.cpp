@@ -368,7 +368,7 @@ TlbProbe probeTlbLine(std::uint64_t before) {
         pthread_setaffinity_np(pthread_self(), sizeof set, &set);
     };
     std::atomic<bool> running{false};
-    bool moved = false;
+    bool moved = false, started = true;
     try {
         std::jthread other([&](std::stop_token stop) {
             pin(there);
@@ -394,11 +394,10 @@ TlbProbe probeTlbLine(std::uint64_t before) {
             moved = now && *now != before;
         }
     } catch (const std::system_error&) { // no thread to be seen by
-        pthread_setaffinity_np(pthread_self(), sizeof was, &was);
-        return TlbProbe::CouldNotProbe;
+        started = false;
     }
     pthread_setaffinity_np(pthread_self(), sizeof was, &was);
-    return moved ? TlbProbe::Moved : TlbProbe::Still;
+    return !started ? TlbProbe::CouldNotProbe : moved ? TlbProbe::Moved : TlbProbe::Still;
 }
 #endif
 
