@@ -2,6 +2,7 @@
 #include "machine_limits.h"
 #include "unit_costs.h"
 
+#include "readscope/plan.h"
 #include "readscope/result_document.h"
 
 #include <QTemporaryFile>
@@ -96,6 +97,42 @@ private slots:
         const double large = memsetGbps(64ull << 20);
         QVERIFY(small > 0 && large > 0);
         qInfo("memset %.1f GB/s at 16 KiB, %.1f GB/s at 64 MiB", small, large);
+    }
+
+    // A stop request ends the price passes: none starts after it, so a run stopped while it
+    // takes its prices ends at once instead of after seconds of copying.
+    void aStopEndsThePricePasses() {
+        QTemporaryFile file;
+        QVERIFY(file.open());
+        QCOMPARE(file.write(QByteArray(1 << 20, 'x')), qint64(1 << 20));
+        QVERIFY(file.flush());
+        ResultDocument doc;
+        std::stop_source stopped;
+        stopped.request_stop();
+        measureUnitCosts(doc, file.handle(), 1 << 20, stopped.get_token());
+        QVERIFY(!doc.lseekSeconds && !doc.unitCosts.nullSyscall && !doc.unitCosts.cachedPage);
+        measureUnitCosts(doc, file.handle(), 1 << 20);
+        CopyLimit limit(1 << 20);
+        QCOMPARE(limit.gbps(64 << 10, 2, std::nullopt, 3, stopped.get_token()), 0.0);
+        QVERIFY(limit.lastRates().empty());
+        QVERIFY(
+            kernelCopyRates(file.handle(), 1 << 20, 64 << 10, doc, 3, stopped.get_token()).empty());
+        QVERIFY(platform::mappedRates(file.handle(), 1 << 20, 64 << 10, 3, stopped.get_token())
+                    .fold.empty());
+        PointPrices prices;
+        std::vector<Cell> cells(2);
+        cells[0].strategy = "pread-uninit";
+        cells[1].strategy = "mmap-copy";
+        prices.take(limit, file.handle(), 1 << 20, SweepPoint{64 << 10}, 1, doc, cells,
+                    stopped.get_token());
+        QVERIFY(prices.memcpy.empty() && prices.kernelCopy.empty() && prices.mappedFold.empty());
+        QVERIFY(!cells[0].copyLimitGbps && !cells[0].kernelCopyGbps && !cells[1].mappedFoldGbps);
+        // Not stopped, the same sampling prices both cells.
+        prices.take(limit, file.handle(), 1 << 20, SweepPoint{64 << 10}, 1, doc, cells);
+        QVERIFY(cells[0].copyLimitGbps && cells[0].kernelCopyGbps);
+#ifdef __linux__
+        QVERIFY(cells[1].mappedFoldGbps);
+#endif
     }
 
     // One thread has no thread to start: the limit is the copy alone.

@@ -963,6 +963,31 @@ private slots:
         QVERIFY2(ms < 2000, "the run must end promptly after a stop");
     }
 
+    // A stop while a warm run takes its opening prices (untimed passes of memcpy and of the
+    // kernel's copy over up to 128 MiB, seconds under a sanitizer) ends the run there: no
+    // strategy is calibrated or verified after it. Before, the passes and the first
+    // strategy's calibration ran on, and an interrupted CLI took seconds to exit.
+    void aStopDuringTheOpeningPricesEndsTheRunThere() {
+        auto plan = smallPlan(*file_);
+        plan.cache = CacheMode::Warm;
+        struct StopSink : RecordingSink {
+            std::stop_source stop;
+            std::vector<std::string> after;
+            void onProgress(const Progress& p) override {
+                if (stop.stop_requested())
+                    after.push_back(p.phase);
+                else if (p.phase == "opening prices")
+                    stop.request_stop();
+            }
+        } sink;
+        auto doc = runPlan(plan, sink, sink.stop.get_token());
+        QVERIFY(sink.stop.stop_requested()); // the prices were reached
+        QVERIFY(doc.ok());
+        QVERIFY(!doc->complete);
+        QVERIFY(doc->cells.empty());
+        QVERIFY2(sink.after.empty(), sink.after.empty() ? "" : sink.after.front().c_str());
+    }
+
     // A stop after the first recorded round keeps that round's cells, each with its one
     // round, and leaves out the cells the run had not yet reached.
     void stopAfterARoundKeepsIt() {

@@ -45,7 +45,7 @@ CopyLimit::CopyLimit(std::uint64_t roundBytes, std::function<void()> onWorkerSta
       onWorkerStart_(std::move(onWorkerStart)) {}
 
 double CopyLimit::gbps(std::uint64_t rangeBytes, int workers,
-                       std::optional<std::uint32_t> pageOffset, int passes) {
+                       std::optional<std::uint32_t> pageOffset, int passes, std::stop_token stop) {
     // Each worker copies its own contiguous part of the source into its own buffer, as the
     // run's workers read their own blocks of ranges; the pass's time is the slowest one's.
     const std::size_t total = source_.size();
@@ -80,7 +80,7 @@ double CopyLimit::gbps(std::uint64_t rangeBytes, int workers,
         copyPart(w);
         ends[w] = Clock::now();
     };
-    for (int pass = 0; pass <= passes; ++pass) {
+    for (int pass = 0; pass <= passes && !stop.stop_requested(); ++pass) {
         if (count == 1) {
             if (onWorkerStart_)
                 onWorkerStart_();
@@ -135,15 +135,25 @@ double lseekSeconds(int fd, std::uint64_t fileSize) {
     });
 }
 
-void measureUnitCosts(ResultDocument& doc, int fd, std::uint64_t fileSize) {
-    if (const double seek = lseekSeconds(fd, fileSize); seek > 0)
-        doc.lseekSeconds = seek;
-    if (const double call = secondsPerCall(platform::nullSyscall); call > 0)
-        doc.unitCosts.nullSyscall = call;
-    doc.unitCosts.anonymousFault = platform::anonymousFaultSeconds();
-    doc.unitCosts.fileFault = platform::fileFaultSeconds(fd, fileSize);
-    doc.unitCosts.unmapPage = platform::unmapPageSeconds(fd, fileSize);
-    doc.unitCosts.cachedPage = cachedPageSeconds(fd, fileSize, doc.unitCosts.nullSyscall);
+void measureUnitCosts(ResultDocument& doc, int fd, std::uint64_t fileSize, std::stop_token stop) {
+    auto& u = doc.unitCosts;
+    const std::function<void()> steps[] = {
+        [&] {
+            if (const double seek = lseekSeconds(fd, fileSize); seek > 0)
+                doc.lseekSeconds = seek;
+        },
+        [&] {
+            if (const double call = secondsPerCall(platform::nullSyscall); call > 0)
+                u.nullSyscall = call;
+        },
+        [&] { u.anonymousFault = platform::anonymousFaultSeconds(); },
+        [&] { u.fileFault = platform::fileFaultSeconds(fd, fileSize); },
+        [&] { u.unmapPage = platform::unmapPageSeconds(fd, fileSize); },
+        [&] { u.cachedPage = cachedPageSeconds(fd, fileSize, u.nullSyscall); },
+    };
+    for (const auto& step : steps)
+        if (!stop.stop_requested())
+            step();
 }
 
 std::optional<double> cachedPageSeconds(int fd, std::uint64_t fileSize,
@@ -219,7 +229,7 @@ double memsetGbps(std::uint64_t rangeBytes) {
 }
 
 std::vector<double> kernelCopyRates(int fd, std::uint64_t spanBytes, std::uint64_t rangeBytes,
-                                    const ResultDocument& doc, int passes) {
+                                    const ResultDocument& doc, int passes, std::stop_token stop) {
     const auto& u = doc.unitCosts;
     const std::uint64_t page = platform::pageSize();
     std::vector<double> rates;
@@ -231,7 +241,7 @@ std::vector<double> kernelCopyRates(int fd, std::uint64_t spanBytes, std::uint64
         return rates;
     std::vector<std::byte> buffer(n);
     const double perReadCalls = *u.nullSyscall + double((n + page - 1) / page) * *u.cachedPage;
-    for (int pass = passes > 1 ? 0 : 1; pass <= passes; ++pass) {
+    for (int pass = passes > 1 ? 0 : 1; pass <= passes && !stop.stop_requested(); ++pass) {
         const auto t0 = Clock::now();
         for (std::uint64_t k = 0; k < count; ++k)
             if (platform::readAt(fd, buffer.data(), n, k * n) != std::int64_t(n))
@@ -244,17 +254,20 @@ std::vector<double> kernelCopyRates(int fd, std::uint64_t spanBytes, std::uint64
 }
 
 void PointPrices::take(CopyLimit& limit, int fd, std::uint64_t fileSize, const SweepPoint& point,
-                       int threads, const ResultDocument& doc, std::vector<Cell>& cells) {
-    limit.gbps(point.rangeBytes, threads, point.bufferOffset);
+                       int threads, const ResultDocument& doc, std::vector<Cell>& cells,
+                       std::stop_token stop) {
+    limit.gbps(point.rangeBytes, threads, point.bufferOffset, CopyLimit::kPasses, stop);
     const auto& passes = limit.lastRates();
     memcpy.insert(memcpy.end(), passes.begin(), passes.end());
     const std::uint64_t span = std::min(fileSize, limit.sourceBytes());
     if (std::any_of(cells.begin(), cells.end(), copiesThroughTheKernel)) {
-        const auto kernel = kernelCopyRates(fd, span, point.rangeBytes, doc, CopyLimit::kPasses);
+        const auto kernel =
+            kernelCopyRates(fd, span, point.rangeBytes, doc, CopyLimit::kPasses, stop);
         kernelCopy.insert(kernelCopy.end(), kernel.begin(), kernel.end());
     }
     if (std::any_of(cells.begin(), cells.end(), mapsTheFile)) {
-        const auto mapped = platform::mappedRates(fd, span, point.rangeBytes, CopyLimit::kPasses);
+        const auto mapped =
+            platform::mappedRates(fd, span, point.rangeBytes, CopyLimit::kPasses, stop);
         mappedFold.insert(mappedFold.end(), mapped.fold.begin(), mapped.fold.end());
         mappedCopy.insert(mappedCopy.end(), mapped.copy.begin(), mapped.copy.end());
     }

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <functional>
 #include <optional>
+#include <stop_token>
 #include <vector>
 
 namespace readscope {
@@ -29,8 +30,10 @@ public:
     // offset the strategies' buffers are pinned at (none: where the allocator puts it). As a
     // round's workers are, the threads are started before the clock and released together; a
     // pass runs from the first one's start to the last one's end.
+    // A stop request ends it between passes, with the passes done so far (0 with none).
     double gbps(std::uint64_t rangeBytes, int workers,
-                std::optional<std::uint32_t> pageOffset = std::nullopt, int passes = kPasses);
+                std::optional<std::uint32_t> pageOffset = std::nullopt, int passes = kPasses,
+                std::stop_token stop = {});
     static constexpr int kPasses = 5;
     std::uint64_t sourceBytes() const { return source_.size(); }
     // The GB/s of each timed pass of the last gbps() call.
@@ -47,8 +50,9 @@ private:
 double lseekSeconds(int fd, std::uint64_t fileSize);
 
 // The unit costs a run records before its rounds: one lseek (doc.lseekSeconds) and the rest
-// (doc.unitCosts), on the file open at fd.
-void measureUnitCosts(ResultDocument& doc, int fd, std::uint64_t fileSize);
+// (doc.unitCosts), on the file open at fd. A stop request leaves the ones not yet measured.
+void measureUnitCosts(ResultDocument& doc, int fd, std::uint64_t fileSize,
+                      std::stop_token stop = {});
 
 // What the kernel's read path costs per cached page beyond copying the page's bytes (the
 // page-cache lookup, the page's reference and accessed mark, the copy's per-page start): a
@@ -69,9 +73,10 @@ double memsetGbps(std::uint64_t rangeBytes);
 // reused buffer over the cached file's first spanBytes (after an untimed pass when passes > 1),
 // each read's null call and its pages' cachedPage cost taken out. What a buffered read's copy
 // costs here, which is not memcpy's (the kernel copies page by page). Empty without both unit
-// costs, or when a read fails.
+// costs, or when a read fails. A stop request ends it between passes.
 std::vector<double> kernelCopyRates(int fd, std::uint64_t spanBytes, std::uint64_t rangeBytes,
-                                    const ResultDocument& doc, int passes);
+                                    const ResultDocument& doc, int passes,
+                                    std::stop_token stop = {});
 
 // The rates a point's cells carry, measured untimed before its rounds.
 struct Cell;
@@ -93,8 +98,10 @@ struct PointPrices {
     // Takes one sampling's passes (untimed for the cells): memcpy's through `limit` with the
     // point's threads and buffer offset, the others over the cached file's first bytes (as many
     // as memcpy's source) open at fd; then updates the cells that can run (not unavailable).
+    // A stop request ends the sampling between passes: no pass starts after it.
     void take(CopyLimit& limit, int fd, std::uint64_t fileSize, const SweepPoint& point,
-              int threads, const ResultDocument& doc, std::vector<Cell>& cells);
+              int threads, const ResultDocument& doc, std::vector<Cell>& cells,
+              std::stop_token stop = {});
 };
 
 } // namespace readscope

@@ -52,7 +52,7 @@ public:
         if (auto st = cache_.open(file_); !st)
             return st.error();
         doc_.fileGenerated = holdsGeneratedBytes(cache_.fd(), file_.size);
-        measureUnitCosts(doc_, cache_.fd(), file_.size);
+        measureUnitCosts(doc_, cache_.fd(), file_.size, stop_);
         if (wholeFileSweep(plan_)) {
             if (auto st = sweep_.emplace().start(file_); !st)
                 return st.error();
@@ -268,7 +268,7 @@ private:
         for (std::size_t i = 0; i < lanes_.size(); ++i)
             if (lanes_[i].unavailable.empty())
                 rates.applyTo(cells[i]);
-        if (plan_.cache == CacheMode::Warm && !sweep_) {
+        if (plan_.cache == CacheMode::Warm && !sweep_ && !stop_.stop_requested()) {
             // Under a memory limit the source takes at most a quarter of it: the process's
             // own memory counts against the limit, and past it the kernel kills the process.
             if (!copyLimit_) {
@@ -278,6 +278,8 @@ private:
             }
         }
         takePrices(run, "opening prices");
+        if (stop_.stop_requested())
+            return false;
         // Each strategy reads a prefix of the point's one sequence (the same offsets, the same
         // seeded draws), as long as it reads in the round time; verified over that prefix.
         Verifier verifier(cache_.reading(), run.ranges);
@@ -448,7 +450,7 @@ private:
             return;
         report(when, "", run.point);
         run.prices.take(*copyLimit_, cache_.fd(), file_.size, run.point,
-                        threadsAt(plan_, run.point), doc_, run.cells);
+                        threadsAt(plan_, run.point), doc_, run.cells, stop_);
     }
 
     void finishPoint(PointRun& run, bool stopped = false) {

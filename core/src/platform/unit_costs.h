@@ -7,6 +7,7 @@
 // core.
 #include <cstdint>
 #include <optional>
+#include <stop_token>
 #include <vector>
 
 namespace readscope::platform {
@@ -29,6 +30,8 @@ std::optional<double> unmapPageSeconds(int fd, std::uint64_t fileSize);
 struct MappedRates {
     std::vector<double> fold, copy;
 };
-MappedRates mappedRates(int fd, std::uint64_t spanBytes, std::uint64_t rangeBytes, int passes);
+// A stop request ends it between passes (with the passes done so far).
+MappedRates mappedRates(int fd, std::uint64_t spanBytes, std::uint64_t rangeBytes, int passes,
+                        std::stop_token stop = {});
 
 } // namespace readscope::platform

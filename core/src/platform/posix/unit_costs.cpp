@@ -124,7 +124,8 @@ std::optional<double> unmapPageSeconds(int fd, std::uint64_t fileSize) {
 
 #endif
 
-MappedRates mappedRates(int fd, std::uint64_t spanBytes, std::uint64_t rangeBytes, int passes) {
+MappedRates mappedRates(int fd, std::uint64_t spanBytes, std::uint64_t rangeBytes, int passes,
+                        std::stop_token stop) {
     const std::size_t n = static_cast<std::size_t>(std::min(rangeBytes, spanBytes));
     const std::uint64_t count = n ? spanBytes / n : 0;
     if (count == 0 || passes < 1)
@@ -149,7 +150,7 @@ MappedRates mappedRates(int fd, std::uint64_t spanBytes, std::uint64_t rangeByte
         return {};
     }
     const auto* base = static_cast<const std::byte*>(map);
-    for (std::size_t pass = 0; pass < foldSeconds.size(); ++pass) {
+    for (std::size_t pass = 0; pass < foldSeconds.size() && !stop.stop_requested(); ++pass) {
         auto t0 = Clock::now();
         std::uint64_t value = 0;
         for (std::uint64_t k = 0; k < count; ++k)
