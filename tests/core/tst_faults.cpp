@@ -7,10 +7,14 @@
 #include "readscope/strategy.h"
 #include "test_file.h"
 
+#include <QDir>
+#include <QFile>
 #include <QTest>
 
 #include <fcntl.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 using namespace readscope;
@@ -28,6 +32,57 @@ std::vector<Range> manyPasses(std::uint64_t size, int passes) {
 }
 
 class NullSink : public RunSink {};
+
+// Writes to the disk under dir go at 20 MB/s from this thread while it lives, where a cgroup
+// v1 blkio controller lets a root process say so: a slow disk, on which writeback takes long
+// enough to matter. Elsewhere nothing changes, and why() says so.
+class SlowWritesHere {
+public:
+    explicit SlowWritesHere(const QString& dir) {
+        const QString blkio = "/sys/fs/cgroup/blkio";
+        struct stat st {};
+        if (::geteuid() != 0 || !QFile::exists(blkio + "/tasks") ||
+            ::stat(dir.toLocal8Bit().constData(), &st) != 0) {
+            why_ = "no cgroup v1 blkio controller this process may use";
+            return;
+        }
+        // The throttle names a whole disk: a partition's is its parent's.
+        const QString sys =
+            QString("/sys/dev/block/%1:%2").arg(major(st.st_dev)).arg(minor(st.st_dev));
+        QString devFile = sys + "/dev";
+        if (QFile::exists(sys + "/partition"))
+            devFile = sys + "/../dev";
+        QFile dev(devFile);
+        if (!dev.open(QIODevice::ReadOnly)) {
+            why_ = "the folder's disk is not a block device (" + sys + ")";
+            return;
+        }
+        const QByteArray disk = dev.readAll().trimmed();
+        group_ = QString("%1/readscope-test-%2").arg(blkio).arg(::getpid());
+        if (!QDir().mkpath(group_) ||
+            !write(group_ + "/blkio.throttle.write_bps_device", disk + " 20971520") ||
+            !write(group_ + "/tasks", QByteArray::number(::gettid()))) {
+            why_ = "could not make a throttled blkio group";
+            QDir().rmdir(group_);
+            group_.clear();
+        }
+    }
+    ~SlowWritesHere() {
+        if (group_.isEmpty())
+            return;
+        write("/sys/fs/cgroup/blkio/tasks", QByteArray::number(::gettid()));
+        QDir().rmdir(group_);
+    }
+    bool slow() const { return !group_.isEmpty(); }
+    QString why() const { return why_; }
+
+private:
+    static bool write(const QString& path, const QByteArray& text) {
+        QFile f(path);
+        return f.open(QIODevice::WriteOnly) && f.write(text) == text.size() && f.flush();
+    }
+    QString group_, why_;
+};
 
 } // namespace
 
@@ -179,6 +234,42 @@ private slots:
         QVERIFY2(mixed.method.find("all 4 pages of the round's ranges, in 3 calls") !=
                      std::string::npos,
                  mixed.method.c_str());
+    }
+
+    void aFileWrittenMomentsAgoEvicts() {
+        // A person writes a file and benchmarks it cold at once: its pages are dirty, and
+        // DONTNEED skips dirty pages and pages under writeback. On a slow disk the first cold
+        // rounds then started with the whole file cached.
+        QTemporaryDir dir;
+        const std::uint64_t size = 16 << 20;
+        const std::string path = (dir.path() + "/fresh.bin").toStdString();
+        std::uint64_t cachedAfter = 1;
+        {
+            const SlowWritesHere slow(dir.path());
+            if (!slow.slow())
+                qInfo("writes at the disk's own speed: %s", qPrintable(slow.why()));
+            const int w = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+            QVERIFY(w >= 0);
+            std::vector<char> block(1 << 20);
+            for (std::size_t i = 0; i < block.size(); ++i)
+                block[i] = char(i * 7 + 1);
+            for (std::uint64_t done = 0; done < size; done += block.size())
+                QCOMPARE(::write(w, block.data(), block.size()), ssize_t(block.size()));
+            ::close(w);
+            const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+            QVERIFY(fd >= 0);
+            QVERIFY(evictFile(fd, path).ok());
+            const std::vector<Range> all{{0, size}};
+            const auto r = measureRangeResidency(fd, size, all, true, "");
+            ::close(fd);
+            if (!r.fraction)
+                QSKIP(qPrintable("residency cannot be measured here: " +
+                                 QString::fromStdString(r.method)));
+            qInfo("resident after one eviction: %.1f%% (%s)", *r.fraction * 100,
+                  slow.slow() ? "writes at 20 MB/s" : "writes at the disk's speed");
+            cachedAfter = std::uint64_t(*r.fraction * 1000);
+        }
+        QCOMPARE(cachedAfter, std::uint64_t(0)); // under 0.1%
     }
 
     void coldThatDidNotGoColdIsFlagged() {

@@ -50,7 +50,8 @@ Residency sampleResidencyNowait(int fd, std::uint64_t size, std::span<const Rang
 // the eviction that follows finds no page still locked under I/O, which it would skip.
 void finishNowaitProbes(int fd, std::uint64_t size, std::span<const Range> ranges);
 
-// POSIX_FADV_DONTNEED on the whole file. Pages still mapped anywhere stay resident.
+// POSIX_FADV_DONTNEED on the whole file, after writing out (and waiting for) its dirty pages
+// on Linux. Pages still mapped anywhere stay resident.
 Status evictFile(int fd, const std::string& path);
 // Root only, explicit opt-in: sync + echo 1 > /proc/sys/vm/drop_caches.
 Status dropAllCaches();
