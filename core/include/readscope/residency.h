@@ -41,8 +41,10 @@ Residency measureRangeResidency(int fd, std::uint64_t size, std::span<const Rang
 // The same pages asked the way any reader may ask: a one-byte preadv2(RWF_NOWAIT) of each,
 // which fails with EAGAIN when the page is not cached. mincore and cachestat hide the truth
 // from a caller who neither owns nor may write the file; this does not. But on Linux a miss
-// starts read-ahead of the page asked about, so the answer describes the cache as it was, and
-// a cold round evicts again after asking (disturbsCache). Linux only; elsewhere unverified.
+// starts a read of the page asked about, which on a fast device can finish in time for the
+// call to return the byte: a probe that made this thread read from storage counts as a miss.
+// The answer describes the cache as it was, and a cold round evicts again after asking
+// (disturbsCache). Linux only; elsewhere unverified.
 Residency sampleResidencyNowait(int fd, std::uint64_t size, std::span<const Range> ranges);
 
 // After sampleResidencyNowait missed: waits for the reads its misses started (a blocking

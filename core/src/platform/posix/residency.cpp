@@ -14,7 +14,8 @@
 #include <sys/syscall.h>
 #endif
 #include <algorithm>
-#include <unordered_set>
+#include <bit>
+#include <optional>
 #include <vector>
 
 namespace readscope {
@@ -203,6 +204,44 @@ int cachedNowait(int fd, std::uint64_t offset) {
             return -1;
     }
 }
+
+// The bytes this thread has had read from storage (/proc/thread-self/io's read_bytes, counted
+// when a read is submitted): a RWF_NOWAIT read of a page that was not cached starts a read
+// of it, and on a fast device that read can finish before the call looks again and returns
+// the byte. Only this counter tells that "hit" from a page that was cached all along.
+class ThreadStorageReads {
+public:
+    ThreadStorageReads() : fd_(::open("/proc/thread-self/io", O_RDONLY | O_CLOEXEC)) {}
+    ~ThreadStorageReads() {
+        if (fd_ >= 0)
+            ::close(fd_);
+    }
+    ThreadStorageReads(const ThreadStorageReads&) = delete;
+    ThreadStorageReads& operator=(const ThreadStorageReads&) = delete;
+
+    std::optional<std::uint64_t> bytes() const {
+        if (fd_ < 0)
+            return std::nullopt;
+        char text[512];
+        const ssize_t n = ::pread(fd_, text, sizeof text - 1, 0);
+        if (n <= 0)
+            return std::nullopt;
+        text[n] = '\0';
+        const char* at = std::strstr(text, "\nread_bytes: ");
+        if (!at)
+            return std::nullopt;
+        return std::strtoull(at + 13, nullptr, 10);
+    }
+
+private:
+    int fd_;
+};
+
+// The aligned block of pages a read that fetched this many bytes may have filled: a folio is
+// a power of two pages, aligned to its size.
+std::uint64_t blockPagesOf(std::uint64_t fetched, std::uint64_t page) {
+    return std::bit_ceil(std::max<std::uint64_t>(1, (fetched + page - 1) / page));
+}
 #endif
 
 } // namespace
@@ -225,21 +264,42 @@ Residency sampleResidencyNowait(int fd, std::uint64_t size, std::span<const Rang
     // read-ahead: as random access, a miss reads that one page only. Asked from the last page
     // to the first, what a miss brings in lies behind the probes still to come.
     ::posix_fadvise(fd, 0, 0, POSIX_FADV_RANDOM);
-    // Even so, a miss reads the whole (small, aligned) folio its page falls in, and probing
-    // every page of an evicted file found about 2% "cached" that way. A hit in a 64 KiB block
-    // where an earlier probe missed is therefore the probe's own doing: not counted.
-    constexpr std::uint64_t kBlockPages = 16;
-    std::unordered_set<std::uint64_t> missedBlocks;
+    // A probe that made this thread read from storage was a miss, whatever it returned. A
+    // miss that fetched more than its page filled an aligned folio around it: a later hit in
+    // that block is the probe's own doing, not counted. Where the counter cannot be read,
+    // every miss is taken to have filled a 64 KiB block (probing every page of an evicted
+    // file found about 2% "cached" without it).
+    const ThreadStorageReads reads;
+    const bool counted = reads.bytes().has_value();
+    constexpr std::uint64_t kUncountedBlockPages = 16;
+    struct Block {
+        std::uint64_t first, count;
+    };
+    std::vector<Block> filled; // blocks of pages a miss may have filled
     std::uint64_t resident = 0;
     int failure = 0;
+    auto filledBy = [&](std::uint64_t p) {
+        return std::any_of(filled.begin(), filled.end(),
+                           [p](const Block& b) { return p >= b.first && p - b.first < b.count; });
+    };
     for (auto p = pages.rbegin(); p != pages.rend() && !failure; ++p) {
+        const auto before = reads.bytes();
         const int cached = cachedNowait(fd, *p * page);
-        if (cached < 0)
+        const auto after = reads.bytes();
+        const std::uint64_t fetched = before && after && *after > *before ? *after - *before : 0;
+        if (cached < 0) {
             failure = errno;
-        else if (cached == 0)
-            missedBlocks.insert(*p / kBlockPages);
-        else if (!missedBlocks.count(*p / kBlockPages))
+            continue;
+        }
+        const bool miss = cached == 0 || fetched > 0;
+        if (miss) {
+            const std::uint64_t block =
+                counted ? blockPagesOf(fetched, page) : kUncountedBlockPages;
+            if (block > 1)
+                filled.push_back({*p / block * block, block});
+        } else if (!filledBy(*p)) {
             ++resident;
+        }
     }
     ::posix_fadvise(fd, 0, 0, POSIX_FADV_NORMAL);
     if (failure)
@@ -247,9 +307,13 @@ Residency sampleResidencyNowait(int fd, std::uint64_t size, std::span<const Rang
                 fmt::format("unverified: a RWF_NOWAIT read failed: {}", std::strerror(failure))};
     const double fraction = pages.empty() ? 1.0 : double(resident) / double(pages.size());
     return {fraction,
-            fmt::format("nowait-sample: {} pages of the round's ranges (RWF_NOWAIT reads; each "
-                        "miss starts read-ahead, so cold rounds evict again after the probe)",
-                        pages.size()),
+            fmt::format("nowait-sample: {} pages of the round's ranges (RWF_NOWAIT reads; {}; "
+                        "each miss starts read-ahead, so cold rounds evict again after the probe)",
+                        pages.size(),
+                        counted ? "a read that fetched from storage is a miss even when it "
+                                  "returned the byte (this thread's read_bytes)"
+                                : "no read_bytes counter here: a hit in the 64 KiB block of an "
+                                  "earlier miss is not counted"),
             resident < pages.size()};
 #else
     (void)fd, (void)size, (void)ranges;
