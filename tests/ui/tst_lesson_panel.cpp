@@ -1,6 +1,7 @@
 // The lesson panel above the results: it closes with its × and comes back from View ▸ Lesson
 // (Ctrl+3), and it leaves by itself when results that are not the lesson's are shown, so a
 // cold lesson's verdict never sits above a warm chart.
+#include "chart_view.h"
 #include "lesson_panel.h"
 #include "results_model.h"
 #include "window_fixture.h"
@@ -9,6 +10,7 @@
 #include "readscope/units.h"
 
 #include <QAction>
+#include <QComboBox>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QToolButton>
@@ -161,6 +163,12 @@ private slots:
         QVERIFY(lesson);
         lesson->trigger();
         QVERIFY2(w.lessonText().contains("s / (1 - s)"), qPrintable(w.lessonText()));
+        // Its chart is where the time goes, as its text says: the Show box says so too.
+        auto* show = w.findChild<QComboBox*>("chartMode");
+        auto* split = w.findChild<QComboBox*>("chartSplit");
+        QVERIFY(show && split);
+        QCOMPARE(w.chart()->mode(), ChartMode::TimeSplit);
+        QVERIFY(show->currentText().startsWith("Where the time goes"));
         auto plan = w.config()->plan();
         QVERIFY(plan.ok());
         QCOMPARE(plan->strategies.size(), std::size_t(3));
@@ -169,6 +177,10 @@ private slots:
         plan->budget = 8 << 20;
         plan->roundTimeSeconds = 0;
         QVERIFY(testing::runToEnd(w, *plan));
+        // ... and once its cells are in, pread-zerofill's parts per size, not the first size,
+        // in front (its verdict is in the panel above; the Compare tab has its reference).
+        QVERIFY(split->isVisible());
+        QCOMPARE(split->currentText(), QString("pread-zerofill, per size"));
         const QString text = w.lessonText();
         QVERIFY2(text.contains("This machine: pread-uninit against pread-zerofill at 64 KiB"),
                  qPrintable(text));

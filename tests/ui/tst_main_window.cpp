@@ -711,6 +711,7 @@ private slots:
         // can pick minimal from the Consume box.
         w.applyLesson(lessonIndex("mmap with and without advice on a cold cache"));
         QCOMPARE(testing::name(w.config()->plan()->consume), testing::name(Consume::All));
+        QCOMPARE(w.chart()->mode(), ChartMode::Throughput); // a lesson without a chart of its own
         auto* consume = w.findChild<QComboBox*>("consume");
         QVERIFY(consume);
         consume->setCurrentIndex(consume->findData(int(Consume::Minimal)));
@@ -718,6 +719,7 @@ private slots:
         // Larger than memory: a duration run under a memory limit, its fields set and Rounds
         // greyed out (its rounds are its time); turning the duration off gives Rounds back.
         w.applyLesson(lessonIndex("Larger than memory: mmap against pread"));
+        QCOMPARE(w.chart()->mode(), ChartMode::OverTime); // its rounds over time, as it says
         auto limited = w.config()->plan();
         QVERIFY(limited.ok());
         QCOMPARE(limited->durationSeconds, 30.0);

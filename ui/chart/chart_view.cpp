@@ -51,6 +51,7 @@ ChartView::ChartView(ResultsModel* model, QWidget* parent)
     splitBox_ = new QComboBox(this);
     splitBox_->setObjectName("chartSplit");
     splitBox_->setToolTip("Every strategy at one range size, or one strategy at every size");
+    splitBox_->setSizeAdjustPolicy(QComboBox::AdjustToContents); // "pread-zerofill, per size" whole
     referenceBox_ = new QComboBox(this);
     referenceBox_->setObjectName("chartReference");
     referenceBox_->setToolTip("The strategy every other one is divided by");
@@ -80,7 +81,10 @@ ChartView::ChartView(ResultsModel* model, QWidget* parent)
     });
     connect(referenceBox_, &QComboBox::currentIndexChanged, this, [this] { rebuild(); });
     connect(barsBox_, &QComboBox::currentIndexChanged, this, [this] { rebuild(); });
-    connect(splitBox_, &QComboBox::currentIndexChanged, this, [this] { rebuild(); });
+    connect(splitBox_, &QComboBox::currentIndexChanged, this, [this] {
+        preferredSplit_.clear(); // a person's choice (rebuilds fill the box signals blocked)
+        rebuild();
+    });
     connect(logY_, &QCheckBox::toggled, this, [this] { rebuild(); });
     plot_->setObjectName("chart");
     plot_->setContextMenuPolicy(Qt::CustomContextMenu);
@@ -158,6 +162,12 @@ void ChartView::setMode(ChartMode mode, const QString& reference) {
     modeBox_->setCurrentIndex(modeBox_->findData(int(mode)));
     mode_ = mode;
     referenceBox_->setVisible(mode_ == ChartMode::Relative);
+    rebuild();
+}
+
+void ChartView::preferSplitOf(const QString& strategy) {
+    preferredSplit_ =
+        strategy.isEmpty() ? QString() : SplitChoice{std::nullopt, strategy.toStdString()}.label();
     rebuild();
 }
 
@@ -328,7 +338,9 @@ void ChartView::rebuildTimeSplit() {
         splitBox_->clear();
         for (const auto& choice : choices)
             splitBox_->addItem(choice.label());
-        const int i = splitBox_->findText(current);
+        int i = splitBox_->findText(preferredSplit_);
+        if (preferredSplit_.isEmpty() || i < 0)
+            i = splitBox_->findText(current);
         splitBox_->setCurrentIndex(i >= 0 ? i : 0);
     }
     logY_->setEnabled(false);

@@ -40,6 +40,9 @@ public:
 
     void setMode(ChartMode mode, const QString& reference = {});
     ChartMode mode() const { return mode_; }
+    // The TimeSplit mode shows this strategy's bars per size once it has them, until a person
+    // picks another choice (a lesson's chart); empty: no preference.
+    void preferSplitOf(const QString& strategy);
     BarKind barKind() const;
     void setBarKind(BarKind bars);
     void setBaseline(const ResultDocument* baseline); // copied; nullptr clears
@@ -88,7 +91,8 @@ private:
     QComboBox* modeBox_;
     QComboBox* referenceBox_;
     QComboBox* barsBox_;
-    QComboBox* splitBox_; // the TimeSplit mode's: strategies at a size, or one strategy
+    QComboBox* splitBox_;    // the TimeSplit mode's: strategies at a size, or one strategy
+    QString preferredSplit_; // its choice to take once there (preferSplitOf)
     QCheckBox* logY_;
     QSharedPointer<SizeAxisTicker> ticker_;
     std::unique_ptr<ChartFrame> frame_; // title, plot and legend, laid out

@@ -31,8 +31,11 @@ LessonPanel::LessonPanel(QWidget* parent) : QFrame(parent) {
 
 void LessonPanel::showLesson(const Lesson& lesson) {
     lesson_ = lesson;
-    next_ = lesson.reference.isEmpty()
-                ? QString("Press Run (Ctrl+R) and watch the chart.")
+    next_ = lesson.reference.isEmpty() ? QString("Press Run (Ctrl+R) and watch the chart.")
+            : hasOwnChart()
+                ? QString("Press Run (Ctrl+R) and watch the chart; the Compare tab compares "
+                          "against %1.")
+                      .arg(lesson.reference)
                 : QString("Press Run (Ctrl+R); then open the Compare tab, which compares "
                           "against %1.")
                       .arg(lesson.reference);

@@ -34,6 +34,9 @@ public:
     // The lesson's reference strategy for the Compare tab, once: empty after it was taken, or
     // when a run of another plan started.
     QString takeReference() { return std::exchange(pendingReference_, QString()); }
+    // The lesson sets a chart of its own (where the time goes, over time): its run ends with
+    // that chart in front, not the Compare tab.
+    bool hasOwnChart() const { return lesson_ && lesson_->chart != ChartMode::Throughput; }
     // A run of this plan starts: showFor(plan), and the reference goes unless it is the
     // lesson's own run.
     void runStarting(const Plan& plan);

@@ -12,6 +12,16 @@
 
 namespace readscope::ui {
 
+namespace {
+ChartMode chartOf(const QString& key) {
+    if (key == "time-split")
+        return ChartMode::TimeSplit;
+    if (key == "over-time")
+        return ChartMode::OverTime;
+    return ChartMode::Throughput;
+}
+} // namespace
+
 QList<Lesson> loadLessons() {
     QFile file(":/lessons.json");
     if (!file.open(QIODevice::ReadOnly))
@@ -67,6 +77,8 @@ QList<Lesson> loadLessons() {
             l.finding = finding;
         }
         l.explainsZeroing = l.finding && o["verdict"].toString() == "zeroing";
+        l.chart = chartOf(o["chart"].toString());
+        l.chartStrategy = o["chart_strategy"].toString();
         lessons << l;
     }
     return lessons;

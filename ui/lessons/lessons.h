@@ -5,6 +5,8 @@
 #include "readscope/finding.h"
 #include "readscope/plan.h"
 
+#include "chart_series.h"
+
 #include <QList>
 #include <QString>
 
@@ -21,6 +23,11 @@ struct Lesson {
     std::optional<CacheFillFinding> fill; // ... or, for a duration run, this (judgeCacheFill)
     // The finding is judged by judgeZeroing: the gap, and the zeroing's share of it per size.
     bool explainsZeroing = false;
+    // What the chart shows when the lesson is chosen ("chart": "time-split", "over-time";
+    // GB/s per range size without one), and for time-split, whose bars per size
+    // ("chart_strategy").
+    ChartMode chart = ChartMode::Throughput;
+    QString chartStrategy;
 };
 
 QList<Lesson> loadLessons();

@@ -278,7 +278,8 @@ void MainWindow::onFinished(const ResultDocument& doc, const QString& error) {
     }
     if (const QString reference = lessons_->takeReference(); !reference.isEmpty()) {
         tabs_->compare()->setReference(reference);
-        tabs_->setCurrentWidget(tabs_->compare());
+        if (!lessons_->hasOwnChart())
+            tabs_->setCurrentWidget(tabs_->compare());
     }
     if (doc.complete)
         reportOffsetSweep(doc, true);
@@ -352,6 +353,8 @@ void MainWindow::applyLesson(int index) {
     plan.file = config_->filePath().toStdString();
     config_->setPlan(plan);
     lessons_->showLesson(all[index]);
+    chart()->preferSplitOf(all[index].chartStrategy);
+    chart()->setMode(all[index].chart);
 }
 
 void MainWindow::saveSettings() const {
