@@ -18,7 +18,7 @@
 namespace readscope::cli {
 
 #ifndef READSCOPE_CLI_CHART
-Status renderChart(const ResultDocument&, const std::string&, bool) {
+Status renderChart(const ResultDocument&, const std::string&, ReportChart) {
     return Error{"this readscope-cli is built without Qt, so no chart was rendered; the report "
                  "has the table and the JSON"};
 }
@@ -26,12 +26,12 @@ Status renderChart(const ResultDocument&, const std::string&, bool) {
 namespace {
 
 // In this process: an offscreen QApplication (whatever display there is), the chart, gone.
-Status drawChart(const ResultDocument& doc, const std::string& chartPath, bool overTime) {
+Status drawChart(const ResultDocument& doc, const std::string& chartPath, ReportChart which) {
     int argc = 3;
     char name[] = "readscope-cli", platform[] = "-platform", offscreen[] = "offscreen";
     char* argv[] = {name, platform, offscreen, nullptr};
     QApplication app(argc, argv);
-    const QString error = ui::saveDocumentChart(doc, QString::fromStdString(chartPath), overTime);
+    const QString error = ui::saveDocumentChart(doc, QString::fromStdString(chartPath), which);
     if (!error.isEmpty())
         return Error{error.toStdString()};
     return okStatus();
@@ -42,13 +42,13 @@ Status drawChart(const ResultDocument& doc, const std::string& chartPath, bool o
 // Drawn in a child process: Qt aborts the process it runs in when it cannot start (no
 // offscreen platform plugin, a library missing), and the run's report, findings and exit
 // status must not go with it. The child's locale and Qt state go with the child, too.
-Status renderChart(const ResultDocument& doc, const std::string& chartPath, bool overTime) {
+Status renderChart(const ResultDocument& doc, const std::string& chartPath, ReportChart which) {
     std::fflush(nullptr);
     const pid_t child = ::fork();
     if (child < 0)
         return Error{fmt::format("could not start the chart's renderer: {}", std::strerror(errno))};
     if (child == 0) {
-        const Status st = drawChart(doc, chartPath, overTime);
+        const Status st = drawChart(doc, chartPath, which);
         if (!st)
             std::fprintf(stderr, "readscope-cli: %s\n", st.error().message.c_str());
         std::fflush(nullptr);

@@ -1,6 +1,7 @@
 #pragma once
 // The report's chart, drawn in-process by the same chart library the desktop app shows
 // (offscreen Qt, no display needed). Builds without Qt (the Windows cross build) say so.
+#include "readscope/report.h"
 #include "readscope/result.h"
 #include "readscope/result_document.h"
 
@@ -8,7 +9,7 @@
 
 namespace readscope::cli {
 
-// overTime: the rounds' GB/s over time instead of GB/s per range size.
-Status renderChart(const ResultDocument& doc, const std::string& chartPath, bool overTime = false);
+Status renderChart(const ResultDocument& doc, const std::string& chartPath,
+                   ReportChart which = ReportChart::PerSize);
 
 } // namespace readscope::cli

@@ -203,7 +203,9 @@ void declareOutputOptions(CLI::App& run, RunOptions& o) {
          o.resumePath);
     path("--report", "DIR",
          "write DIR/readscope-report.md (table, comparison, system, the command\n"
-         "that reproduces the run) with the chart as readscope-chart.png beside",
+         "that reproduces the run) with the chart as readscope-chart.png beside\n"
+         "(and, for a --duration run, readscope-over-time.png, and\n"
+         "readscope-tlb-shootdowns.png where its rounds counted TLB shootdowns)",
          o.reportDir);
     run.add_flag("--quiet", o.quiet, "no progress bar and no warnings on stderr");
 }

@@ -206,16 +206,23 @@ int runCommand(RunOptions& o) {
             fmt::print(stderr, "readscope-cli: {}\n", st.error().message);
             chart.clear();
         }
-        std::string overTime = reportsOverTime(doc) ? ReportFiles::overTimeChart : "";
-        if (!overTime.empty() && !chart.empty())
-            if (auto st = renderChart(doc, (dir / overTime).string(), true); !st) {
+        // Each chart beside it that this run has, drawn where the first one could be.
+        auto beside = [&](bool wanted, const char* name, ReportChart which) -> std::string {
+            if (!wanted || chart.empty())
+                return {}; // none, or no Qt: said once, above
+            if (auto st = renderChart(doc, (dir / name).string(), which); !st) {
                 fmt::print(stderr, "readscope-cli: {}\n", st.error().message);
-                overTime.clear();
+                return {};
             }
-        if (chart.empty())
-            overTime.clear(); // no Qt: said once, above
+            return name;
+        };
+        const std::string overTime =
+            beside(reportsOverTime(doc), ReportFiles::overTimeChart, ReportChart::OverTime);
+        const std::string shootdowns =
+            beside(reportsShootdowns(doc), ReportFiles::shootdownsChart, ReportChart::Shootdowns);
         const std::string report = (dir / ReportFiles::markdown).string();
-        write(report, reportMarkdown(doc, comparison ? &*comparison : nullptr, chart, overTime));
+        write(report, reportMarkdown(doc, comparison ? &*comparison : nullptr, chart, overTime,
+                                     shootdowns));
         if (!o.quiet)
             fmt::print(stderr, "report written to {}\n", report);
     }

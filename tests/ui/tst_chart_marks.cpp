@@ -6,12 +6,18 @@
 #include "chart_series.h"
 #include "chart_view.h"
 #include "decade_ticker.h"
+#include "exporter.h"
 #include "results_model.h"
+
+#include "readscope/report.h"
 
 #include <qcustomplot.h>
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QFile>
+#include <QImage>
+#include <QTemporaryDir>
 #include <QTest>
 #include <QWheelEvent>
 
@@ -49,6 +55,26 @@ ResultDocument twoLines() {
     return doc;
 }
 
+// A 2 s duration run of two strategies, each round when it ran, the file's residency after it
+// and (from the second round on) the machine's TLB shootdowns during it.
+ResultDocument roundsOverTime() {
+    ResultDocument doc;
+    doc.plan.sizes = {4096};
+    doc.plan.strategies = {"pread-uninit", "mmap-random"};
+    doc.plan.durationSeconds = 2;
+    for (int k = 0; k < 2; ++k) {
+        Cell c = cellAt(doc.plan.strategies[std::size_t(k)], 4096, 1.0 + k);
+        for (std::size_t r = 0; r < c.samples.size(); ++r) {
+            c.samples[r].startedAt = 1000.0 + 0.2 * double(r) + 0.1 * k;
+            c.samples[r].fileResidentAfter = 0.05 * double(r);
+            if (r > 0) // the first round counted none: a gap, not a zero
+                c.samples[r].tlbShootdowns = 100.0 * double(r) * (k + 1);
+        }
+        doc.cells.push_back(c);
+    }
+    return doc;
+}
+
 QCPGraph* graphNamed(QCustomPlot* plot, const QString& prefix) {
     for (int i = 0; i < plot->graphCount(); ++i)
         if (plot->graph(i)->name().startsWith(prefix))
@@ -64,20 +90,7 @@ private slots:
     // strategy through each round's figure at the seconds since the first round started, and
     // the file's residency on the right axis in percent.
     void overTimeDrawsEachRoundWhenItRan() {
-        ResultDocument doc;
-        doc.plan.sizes = {4096};
-        doc.plan.strategies = {"pread-uninit", "mmap-random"};
-        doc.plan.durationSeconds = 2;
-        for (int k = 0; k < 2; ++k) {
-            Cell c = cellAt(doc.plan.strategies[std::size_t(k)], 4096, 1.0 + k);
-            for (std::size_t r = 0; r < c.samples.size(); ++r) {
-                c.samples[r].startedAt = 1000.0 + 0.2 * double(r) + 0.1 * k;
-                c.samples[r].fileResidentAfter = 0.05 * double(r);
-                if (r > 0) // the first round counted none: a gap, not a zero
-                    c.samples[r].tlbShootdowns = 100.0 * double(r) * (k + 1);
-            }
-            doc.cells.push_back(c);
-        }
+        ResultDocument doc = roundsOverTime();
         ResultsModel model;
         model.setDocument(doc);
         ChartView chart(&model);
@@ -137,6 +150,41 @@ private slots:
         QTest::keyClick(box, Qt::Key_Home);
         QCOMPARE(chart.mode(), ChartMode::Throughput);
         QVERIFY(!chart.plot()->yAxis2->visible());
+    }
+
+    // A report of a duration run carries its rounds over time, and their TLB shootdowns where
+    // the rounds counted them; a run whose rounds counted none has no empty shootdown chart.
+    void aReportDrawsTheChartsItsRunHas() {
+        auto charts = [](const ResultDocument& doc) {
+            QTemporaryDir dir;
+            ResultsModel model;
+            model.setDocument(doc);
+            ChartView chart(&model);
+            chart.resize(1000, 600);
+            QStringList found;
+            const QString error = saveReport(doc, chart, nullptr, dir.path());
+            if (!error.isEmpty())
+                return QStringList{"error: " + error};
+            QFile md(dir.filePath(ReportFiles::markdown));
+            if (!md.open(QIODevice::ReadOnly))
+                return QStringList{"no report"};
+            const QString text = md.readAll();
+            for (const char* name :
+                 {ReportFiles::chart, ReportFiles::overTimeChart, ReportFiles::shootdownsChart})
+                if (QImage(dir.filePath(name)).width() > 0 &&
+                    text.contains(QString("](%1)").arg(name)))
+                    found << name;
+            return found;
+        };
+        ResultDocument doc = roundsOverTime();
+        QCOMPARE(charts(doc), (QStringList{ReportFiles::chart, ReportFiles::overTimeChart,
+                                           ReportFiles::shootdownsChart}));
+        for (auto& cell : doc.cells)
+            for (auto& sample : cell.samples)
+                sample.tlbShootdowns.reset();
+        QCOMPARE(charts(doc), (QStringList{ReportFiles::chart, ReportFiles::overTimeChart}));
+        doc.plan.durationSeconds = 0;
+        QCOMPARE(charts(doc), QStringList{ReportFiles::chart});
     }
 
     void noisyPointsKeepTheirLinesColourAndShape() {

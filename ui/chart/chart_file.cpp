@@ -83,12 +83,14 @@ bool writePlot(QCustomPlot& plot, const QString& path, QString* error, int width
     return true;
 }
 
-QString saveDocumentChart(const ResultDocument& doc, const QString& path, bool overTime) {
+QString saveDocumentChart(const ResultDocument& doc, const QString& path, ReportChart which) {
     ResultsModel model;
     model.setDocument(doc);
     ChartView chart(&model);
-    if (overTime)
+    if (which == ReportChart::OverTime)
         chart.setMode(ChartMode::OverTime);
+    else if (which == ReportChart::Shootdowns)
+        chart.setMode(ChartMode::ShootdownsOverTime);
     chart.resize(1200, 700); // the export's size, as a maximized window lays it out
     QString error;
     return chart.exportTo(path, &error) ? QString() : error;

@@ -1,5 +1,6 @@
 #pragma once
 // The chart written to a file, for the app's exports and readscope-cli --report alike.
+#include "readscope/report.h"
 #include "readscope/result_document.h"
 
 #include <QString>
@@ -16,9 +17,11 @@ bool writePlot(QCustomPlot& plot, const QString& path, QString* error, int width
 // else `width`.
 int exportLayoutWidth(const QCustomPlot& plot, const QString& path, int width);
 
-// A result document's throughput chart (overTime: its rounds' GB/s over time), drawn offscreen
-// as the app exports it (title with the whole system line, legend, footnote): empty, or why it
-// could not be written. Needs a QApplication (any platform, offscreen included).
-QString saveDocumentChart(const ResultDocument& doc, const QString& path, bool overTime = false);
+// One of a result document's report charts (GB/s per range size, its rounds' GB/s or TLB
+// shootdowns over time), drawn offscreen as the app exports it (title with the whole system
+// line, legend, footnote): empty, or why it could not be written. Needs a QApplication (any
+// platform, offscreen included).
+QString saveDocumentChart(const ResultDocument& doc, const QString& path,
+                          ReportChart which = ReportChart::PerSize);
 
 } // namespace readscope::ui

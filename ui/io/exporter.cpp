@@ -70,9 +70,13 @@ QString saveReport(const ResultDocument& doc, ChartView& chart, const Comparison
     if (!QDir(dir).exists())
         return missingFolderText(dir);
     QString error = saveChart(chart, QDir(dir).filePath(ReportFiles::chart));
-    const bool overTime = reportsOverTime(doc);
+    const bool overTime = reportsOverTime(doc), shootdowns = reportsShootdowns(doc);
     if (error.isEmpty() && overTime)
-        error = saveDocumentChart(doc, QDir(dir).filePath(ReportFiles::overTimeChart), true);
+        error = saveDocumentChart(doc, QDir(dir).filePath(ReportFiles::overTimeChart),
+                                  ReportChart::OverTime);
+    if (error.isEmpty() && shootdowns)
+        error = saveDocumentChart(doc, QDir(dir).filePath(ReportFiles::shootdownsChart),
+                                  ReportChart::Shootdowns);
     if (error.isEmpty())
         error = saveDocument(doc, DocumentFormat::Json, QDir(dir).filePath(ReportFiles::results));
     if (!error.isEmpty())
@@ -80,7 +84,8 @@ QString saveReport(const ResultDocument& doc, ChartView& chart, const Comparison
     return saveTextAtomically(
         QDir(dir).filePath(ReportFiles::markdown),
         QByteArray::fromStdString(reportMarkdown(doc, comparison, ReportFiles::chart,
-                                                 overTime ? ReportFiles::overTimeChart : "")));
+                                                 overTime ? ReportFiles::overTimeChart : "",
+                                                 shootdowns ? ReportFiles::shootdownsChart : "")));
 }
 
 namespace {

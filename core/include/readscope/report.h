@@ -17,16 +17,27 @@ struct ReportFiles {
     static constexpr const char* chart = "readscope-chart.png";
     // A duration run's rounds over time (reportsOverTime), beside the chart.
     static constexpr const char* overTimeChart = "readscope-over-time.png";
+    // ... and their TLB shootdowns over time, where the rounds counted them
+    // (reportsShootdowns).
+    static constexpr const char* shootdownsChart = "readscope-tlb-shootdowns.png";
     static constexpr const char* results = "readscope-results.json";
 };
 
 // Whether a report shows the rounds' GB/s over time too: a duration run's (--duration), whose
 // rounds are a time series.
 bool reportsOverTime(const ResultDocument& doc);
+// Whether it shows the rounds' TLB shootdowns over time too: a duration run's whose rounds
+// counted them (a machine whose /proc/interrupts counts none has no such chart).
+bool reportsShootdowns(const ResultDocument& doc);
+
+// The charts a report draws: GB/s per range size, the rounds' GB/s over time, their TLB
+// shootdowns over time.
+enum class ReportChart { PerSize, OverTime, Shootdowns };
 
 // Empty chart names: that chart could not be drawn, and the report goes without it.
 std::string reportMarkdown(const ResultDocument& doc, const Comparison* comparison,
                            const std::string& chartFileName,
-                           const std::string& overTimeChartFileName = {});
+                           const std::string& overTimeChartFileName = {},
+                           const std::string& shootdownsChartFileName = {});
 
 } // namespace readscope
