@@ -11,11 +11,17 @@
 #include <QFile>
 #include <QTest>
 
+#include <memory>
+#include <optional>
+
 #include <fcntl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
-#include <sys/sysmacros.h>
 #include <unistd.h>
+#ifdef __linux__
+#include <sys/syscall.h>
+#include <sys/sysmacros.h>
+#endif
 
 using namespace readscope;
 using readscope::testing::TestFile;
@@ -39,9 +45,14 @@ class NullSink : public RunSink {};
 class SlowWritesHere {
 public:
     explicit SlowWritesHere(const QString& dir) {
+#ifndef __linux__
+        (void)dir;
+        why_ = "no cgroup v1 blkio controller off Linux";
+#else
         const QString blkio = "/sys/fs/cgroup/blkio";
         struct stat st {};
-        if (::geteuid() != 0 || !QFile::exists(blkio + "/tasks") ||
+        const QString from = ownGroup();
+        if (::geteuid() != 0 || from.isNull() || !QFile::exists(blkio + "/tasks") ||
             ::stat(dir.toLocal8Bit().constData(), &st) != 0) {
             why_ = "no cgroup v1 blkio controller this process may use";
             return;
@@ -49,39 +60,58 @@ public:
         // The throttle names a whole disk: a partition's is its parent's.
         const QString sys =
             QString("/sys/dev/block/%1:%2").arg(major(st.st_dev)).arg(minor(st.st_dev));
-        QString devFile = sys + "/dev";
-        if (QFile::exists(sys + "/partition"))
-            devFile = sys + "/../dev";
-        QFile dev(devFile);
+        QFile dev(QFile::exists(sys + "/partition") ? sys + "/../dev" : sys + "/dev");
         if (!dev.open(QIODevice::ReadOnly)) {
             why_ = "the folder's disk is not a block device (" + sys + ")";
             return;
         }
         const QByteArray disk = dev.readAll().trimmed();
         group_ = QString("%1/readscope-test-%2").arg(blkio).arg(::getpid());
+        back_ = blkio + from + "/tasks";
         if (!QDir().mkpath(group_) ||
             !write(group_ + "/blkio.throttle.write_bps_device", disk + " 20971520") ||
-            !write(group_ + "/tasks", QByteArray::number(::gettid()))) {
+            !write(group_ + "/tasks", thread())) {
             why_ = "could not make a throttled blkio group";
             QDir().rmdir(group_);
             group_.clear();
         }
+#endif
     }
     ~SlowWritesHere() {
         if (group_.isEmpty())
             return;
-        write("/sys/fs/cgroup/blkio/tasks", QByteArray::number(::gettid()));
+        write(back_, thread()); // back to the group it came from
         QDir().rmdir(group_);
     }
+    SlowWritesHere(const SlowWritesHere&) = delete;
+    SlowWritesHere& operator=(const SlowWritesHere&) = delete;
     bool slow() const { return !group_.isEmpty(); }
     QString why() const { return why_; }
 
 private:
+#ifdef __linux__
+    static QByteArray thread() { return QByteArray::number(qint64(::syscall(SYS_gettid))); }
+    // This thread's blkio group below the controller's root ("" for the root itself), from
+    // its "N:blkio:/path" line; null where it has none.
+    static QString ownGroup() {
+        QFile f("/proc/thread-self/cgroup");
+        if (!f.open(QIODevice::ReadOnly))
+            return {};
+        for (const QByteArray& line : f.readAll().split('\n')) {
+            const auto parts = line.split(':');
+            if (parts.size() == 3 && parts[1].split(',').contains("blkio"))
+                return parts[2] == "/" ? QString("") : QString::fromUtf8(parts[2]);
+        }
+        return {};
+    }
+#else
+    static QByteArray thread() { return {}; }
+#endif
     static bool write(const QString& path, const QByteArray& text) {
         QFile f(path);
         return f.open(QIODevice::WriteOnly) && f.write(text) == text.size() && f.flush();
     }
-    QString group_, why_;
+    QString group_, back_, why_;
 };
 
 } // namespace
@@ -250,24 +280,35 @@ private slots:
         std::vector<Range> pages;
         for (std::uint64_t off = 0; off < file.size(); off += 4096)
             pages.push_back({off, 4096});
-        auto compare = [&](const char* state) {
+        const std::unique_ptr<const int, void (*)(const int*)> closing(
+            &fd, [](const int* f) { ::close(*f); });
+        // How far the sample is from the truth; none when either cannot be had.
+        auto error = [&](const char* state) -> std::optional<double> {
             const auto truth = measureRangeResidency(fd, file.size(), pages, true, "");
             const auto sample = sampleResidencyNowait(fd, file.size(), pages);
-            QVERIFY(truth.fraction && sample.fraction);
+            if (!truth.fraction || !sample.fraction)
+                return std::nullopt;
             qInfo("%s: %.1f%% cached, the nowait sample says %.1f%% (%s)", state,
                   *truth.fraction * 100, *sample.fraction * 100, sample.method.c_str());
-            QVERIFY2(std::abs(*sample.fraction - *truth.fraction) <= 0.01, state);
+            return std::abs(*sample.fraction - *truth.fraction);
         };
         QVERIFY(evictFile(fd, file.path()).ok());
-        compare("evicted");
+        const auto evicted = error("evicted");
+        if (!evicted)
+            QSKIP("no RWF_NOWAIT sample here to compare");
+        QVERIFY2(*evicted <= 0.002, qPrintable(QString::number(*evicted))); // 4 of its 2048 pages
+        // The sample's misses started reads: they end before the eviction, which skips pages
+        // still under I/O.
+        finishNowaitProbes(fd, file.size(), pages);
         QVERIFY(evictFile(fd, file.path()).ok());
         ::posix_fadvise(fd, 0, 0, POSIX_FADV_RANDOM); // each read brings its page alone
         char byte = 0;
         for (std::uint64_t off = 0; off < file.size(); off += 3 * 4096)
             QCOMPARE(::pread(fd, &byte, 1, off), ssize_t(1));
         ::posix_fadvise(fd, 0, 0, POSIX_FADV_NORMAL);
-        compare("every third page cached");
-        ::close(fd);
+        const auto third = error("every third page cached");
+        QVERIFY(third);
+        QVERIFY2(*third <= 0.01, qPrintable(QString::number(*third)));
     }
 
     void aFileWrittenMomentsAgoEvicts() {

@@ -264,11 +264,12 @@ Residency sampleResidencyNowait(int fd, std::uint64_t size, std::span<const Rang
     // read-ahead: as random access, a miss reads that one page only. Asked from the last page
     // to the first, what a miss brings in lies behind the probes still to come.
     ::posix_fadvise(fd, 0, 0, POSIX_FADV_RANDOM);
-    // A probe that made this thread read from storage was a miss, whatever it returned. A
-    // miss that fetched more than its page filled an aligned folio around it: a later hit in
-    // that block is the probe's own doing, not counted. Where the counter cannot be read,
-    // every miss is taken to have filled a 64 KiB block (probing every page of an evicted
-    // file found about 2% "cached" without it).
+    // A probe that made this thread read from storage was a miss, whatever it returned (a
+    // block device's reads are counted as they are submitted). A miss that fetched more than
+    // its page filled an aligned folio around it: a later hit in that block is the probe's own
+    // doing, not counted. A miss that moved no counter (a read already under way; a
+    // filesystem that counts its reads elsewhere, as FUSE and network ones may; no counter
+    // to read) is taken to have filled a 64 KiB block, the rule from before the counter.
     const ThreadStorageReads reads;
     const bool counted = reads.bytes().has_value();
     constexpr std::uint64_t kUncountedBlockPages = 16;
@@ -276,7 +277,7 @@ Residency sampleResidencyNowait(int fd, std::uint64_t size, std::span<const Rang
         std::uint64_t first, count;
     };
     std::vector<Block> filled; // blocks of pages a miss may have filled
-    std::uint64_t resident = 0;
+    std::uint64_t resident = 0, silentMisses = 0;
     int failure = 0;
     auto filledBy = [&](std::uint64_t p) {
         return std::any_of(filled.begin(), filled.end(),
@@ -293,8 +294,9 @@ Residency sampleResidencyNowait(int fd, std::uint64_t size, std::span<const Rang
         }
         const bool miss = cached == 0 || fetched > 0;
         if (miss) {
+            silentMisses += fetched == 0;
             const std::uint64_t block =
-                counted ? blockPagesOf(fetched, page) : kUncountedBlockPages;
+                fetched > 0 ? blockPagesOf(fetched, page) : kUncountedBlockPages;
             if (block > 1)
                 filled.push_back({*p / block * block, block});
         } else if (!filledBy(*p)) {
@@ -306,14 +308,21 @@ Residency sampleResidencyNowait(int fd, std::uint64_t size, std::span<const Rang
         return {std::nullopt,
                 fmt::format("unverified: a RWF_NOWAIT read failed: {}", std::strerror(failure))};
     const double fraction = pages.empty() ? 1.0 : double(resident) / double(pages.size());
+    std::string how =
+        counted ? "a read that fetched from storage is a miss even when it returned the byte "
+                  "(this thread's read_bytes)"
+                : "this thread's read_bytes could not be read: a miss whose own read came back "
+                  "in time cannot be told from a hit, and a hit in the 64 KiB block of a miss "
+                  "is not counted";
+    if (counted && silentMisses > 0)
+        how += fmt::format("; {} miss{} moved no counter (a read under way, or a filesystem "
+                           "that counts its reads elsewhere): a hit in the 64 KiB block of such "
+                           "a miss is not counted",
+                           silentMisses, silentMisses == 1 ? "" : "es");
     return {fraction,
             fmt::format("nowait-sample: {} pages of the round's ranges (RWF_NOWAIT reads; {}; "
                         "each miss starts read-ahead, so cold rounds evict again after the probe)",
-                        pages.size(),
-                        counted ? "a read that fetched from storage is a miss even when it "
-                                  "returned the byte (this thread's read_bytes)"
-                                : "no read_bytes counter here: a hit in the 64 KiB block of an "
-                                  "earlier miss is not counted"),
+                        pages.size(), how),
             resident < pages.size()};
 #else
     (void)fd, (void)size, (void)ranges;
