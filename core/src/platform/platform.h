@@ -103,6 +103,8 @@ std::optional<double> cpuMhz();
 // read-ahead and fault-around that reads started, not page-cache hits. None where the
 // platform keeps no such counter (Windows' process I/O counters count cached reads too).
 std::optional<std::uint64_t> storageBytesRead();
+// The read_bytes field of a /proc/.../io text (a process's or a thread's); none without one.
+std::optional<std::uint64_t> readBytesField(const char* ioText);
 // TLB shootdowns so far on the whole machine, every CPU and every process together: the
 // "TLB:" line of /proc/interrupts (the IPIs a CPU sends to make the others drop a mapping's
 // stale translations, as eviction and munmap of a mapping other threads use do). None where

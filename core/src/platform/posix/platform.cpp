@@ -11,6 +11,7 @@
 #include <dirent.h>
 #include <fcntl.h>
 #include <fstream>
+#include <string_view>
 #include <system_error>
 #ifdef __linux__
 #include <pthread.h>
@@ -306,13 +307,18 @@ std::optional<std::uint64_t> storageBytesRead() {
     char text[512];
     if (!readProcHead("/proc/self/io", text))
         return std::nullopt;
-    const char* at = std::strstr(text, "\nread_bytes: ");
-    if (!at)
-        return std::nullopt;
-    return std::strtoull(at + 13, nullptr, 10);
+    return readBytesField(text);
 #else
     return std::nullopt;
 #endif
+}
+
+std::optional<std::uint64_t> readBytesField(const char* ioText) {
+    constexpr std::string_view kField = "\nread_bytes: ";
+    const char* at = std::strstr(ioText, kField.data());
+    if (!at)
+        return std::nullopt;
+    return std::strtoull(at + kField.size(), nullptr, 10);
 }
 
 std::optional<std::uint64_t> tlbInterruptCount() {

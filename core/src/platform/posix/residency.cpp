@@ -227,10 +227,7 @@ public:
         if (n <= 0)
             return std::nullopt;
         text[n] = '\0';
-        const char* at = std::strstr(text, "\nread_bytes: ");
-        if (!at)
-            return std::nullopt;
-        return std::strtoull(at + 13, nullptr, 10);
+        return platform::readBytesField(text);
     }
 
 private:
