@@ -168,7 +168,8 @@ void ChartView::setMode(ChartMode mode, const QString& reference) {
 void ChartView::preferSplitOf(const QString& strategy) {
     preferredSplit_ =
         strategy.isEmpty() ? QString() : SplitChoice{std::nullopt, strategy.toStdString()}.label();
-    rebuild();
+    if (mode_ == ChartMode::TimeSplit) // other modes take it when they switch to TimeSplit
+        rebuild();
 }
 
 void ChartView::setBaseline(const ResultDocument* baseline) {
