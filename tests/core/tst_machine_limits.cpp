@@ -4,6 +4,7 @@
 
 #include "readscope/plan.h"
 #include "readscope/result_document.h"
+#include "readscope/stats.h"
 
 #include <QTemporaryFile>
 #include <QTest>
@@ -14,6 +15,11 @@
 using namespace readscope;
 
 namespace {
+// A temporary file of 1 MiB, written and flushed.
+bool fillMiB(QTemporaryFile& file) {
+    return file.open() && file.write(QByteArray(1 << 20, 'x')) == qint64(1 << 20) && file.flush();
+}
+
 platform::MappedRates mappedRatesForTest(int fd) {
     return platform::mappedRates(fd, 1 << 20, 64 << 10, 3);
 }
@@ -45,9 +51,7 @@ private slots:
     // left unmeasured rather than guessed.
     void unitCostsAreMeasuredOrLeftOut() {
         QTemporaryFile file;
-        QVERIFY(file.open());
-        QCOMPARE(file.write(QByteArray(1 << 20, 'x')), qint64(1 << 20));
-        QVERIFY(file.flush());
+        QVERIFY(fillMiB(file));
         ResultDocument doc;
         measureUnitCosts(doc, file.handle(), 1 << 20);
         QVERIFY(doc.lseekSeconds && *doc.lseekSeconds > 0);
@@ -103,9 +107,7 @@ private slots:
     // takes its prices ends at once instead of after seconds of copying.
     void aStopEndsThePricePasses() {
         QTemporaryFile file;
-        QVERIFY(file.open());
-        QCOMPARE(file.write(QByteArray(1 << 20, 'x')), qint64(1 << 20));
-        QVERIFY(file.flush());
+        QVERIFY(fillMiB(file));
         ResultDocument doc;
         std::stop_source stopped;
         stopped.request_stop();
@@ -133,6 +135,46 @@ private slots:
 #ifdef __linux__
         QVERIFY(cells[1].mappedFoldGbps);
 #endif
+    }
+
+    // A copy is priced into a buffer where the cell's own buffers started: the kernel's copy
+    // into page offset 16 ran at half the speed of one into offset 0 here. Before its rounds a
+    // cell is priced at malloc's placement; after them at its most common offsets, weighted
+    // by how many buffers started at each; on a pinned point, at the pinned offset.
+    void copiesArePricedAtTheCellsOwnBufferOffsets() {
+        QTemporaryFile file;
+        QVERIFY(fillMiB(file));
+        ResultDocument doc;
+        measureUnitCosts(doc, file.handle(), 1 << 20);
+        if (!doc.unitCosts.cachedPage)
+            QSKIP("no cached-page cost here: the kernel's copy is not priced");
+        CopyLimit limit(1 << 20);
+        PointPrices prices;
+        std::vector<Cell> cells(2);
+        cells[0].strategy = "pread-uninit";
+        cells[1].strategy = "read-prealloc";
+        prices.take(limit, file.handle(), 1 << 20, SweepPoint{64 << 10}, 1, doc, cells);
+        QCOMPARE(prices.kernelCopy.size(), std::size_t(1));
+        QVERIFY(prices.kernelCopy.contains(std::nullopt));
+        QCOMPARE(*cells[0].kernelCopyGbps, median(prices.kernelCopy[std::nullopt]));
+        // Rounds put the first cell's buffers at 16 and 336, the second's at 0 (and a few
+        // past the offsets a tally keeps, which are priced at none).
+        cells[0].bufferPageOffsets = {{16, 30}, {336, 10}};
+        cells[1].bufferPageOffsets = {{0, 5}, {kOtherOffsets, 7}};
+        prices.take(limit, file.handle(), 1 << 20, SweepPoint{64 << 10}, 1, doc, cells);
+        QCOMPARE(prices.kernelCopy.size(), std::size_t(4));
+        for (std::uint32_t offset : {0u, 16u, 336u})
+            QVERIFY(!prices.kernelCopy[offset].empty());
+        const double at16 = median(prices.kernelCopy[16]), at336 = median(prices.kernelCopy[336]);
+        QCOMPARE(*cells[0].kernelCopyGbps, 40 / (30 / at16 + 10 / at336));
+        QCOMPARE(*cells[1].kernelCopyGbps, median(prices.kernelCopy[0]));
+        qInfo("kernel copy at 64 KiB into offset 0: %.1f GB/s, 16: %.1f, 336: %.1f",
+              median(prices.kernelCopy[0]), at16, at336);
+        // A pinned point prices every cell at its offset, whatever the rounds found.
+        PointPrices pinned;
+        pinned.take(limit, file.handle(), 1 << 20, SweepPoint{64 << 10, 2048}, 1, doc, cells);
+        QCOMPARE(pinned.kernelCopy.size(), std::size_t(1));
+        QCOMPARE(*cells[1].kernelCopyGbps, median(pinned.kernelCopy[2048]));
     }
 
     // One thread has no thread to start: the limit is the copy alone.

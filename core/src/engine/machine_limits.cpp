@@ -1,5 +1,6 @@
 #include "machine_limits.h"
 
+#include "buffers.h"
 #include "readscope/result_document.h"
 #include "readscope/strategy.h"
 #include "unit_costs.h"
@@ -14,6 +15,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cstring>
+#include <set>
 #include <span>
 #include <thread>
 #include <vector>
@@ -229,7 +231,8 @@ double memsetGbps(std::uint64_t rangeBytes) {
 }
 
 std::vector<double> kernelCopyRates(int fd, std::uint64_t spanBytes, std::uint64_t rangeBytes,
-                                    const ResultDocument& doc, int passes, std::stop_token stop) {
+                                    const ResultDocument& doc, int passes, std::stop_token stop,
+                                    std::optional<std::uint32_t> pageOffset) {
     const auto& u = doc.unitCosts;
     const std::uint64_t page = platform::pageSize();
     std::vector<double> rates;
@@ -239,7 +242,7 @@ std::vector<double> kernelCopyRates(int fd, std::uint64_t spanBytes, std::uint64
     const std::uint64_t count = n ? spanBytes / n : 0;
     if (count == 0)
         return rates;
-    std::vector<std::byte> buffer(n);
+    PricedDestination buffer(n, pageOffset, page);
     const double perReadCalls = *u.nullSyscall + double((n + page - 1) / page) * *u.cachedPage;
     for (int pass = passes > 1 ? 0 : 1; pass <= passes && !stop.stop_requested(); ++pass) {
         const auto t0 = Clock::now();
@@ -253,6 +256,49 @@ std::vector<double> kernelCopyRates(int fd, std::uint64_t spanBytes, std::uint64
     return rates;
 }
 
+namespace {
+
+// The page offsets a cell's copies are priced at, with their weights: the pinned one, else the
+// most common ones its rounds' buffers started at (they cover nearly every buffer but a
+// growing one's), else malloc's placement (before its rounds, or for a cell that copies into no
+// buffer of its own).
+constexpr std::size_t kPricedOffsets = 3;
+std::vector<std::pair<PointPrices::Offset, double>> pricedOffsets(const Cell& cell,
+                                                                  const SweepPoint& point) {
+    if (point.bufferOffset)
+        return {{point.bufferOffset, 1.0}};
+    OffsetCounts counts = cell.bufferPageOffsets;
+    std::erase_if(counts, [](const OffsetCount& c) { return c.offset == kOtherOffsets; });
+    std::stable_sort(counts.begin(), counts.end(),
+                     [](const OffsetCount& a, const OffsetCount& b) { return a.count > b.count; });
+    if (counts.size() > kPricedOffsets)
+        counts.resize(kPricedOffsets);
+    std::vector<std::pair<PointPrices::Offset, double>> out;
+    for (const auto& c : counts)
+        out.emplace_back(c.offset, double(c.count));
+    if (out.empty())
+        out.emplace_back(std::nullopt, 1.0);
+    return out;
+}
+
+// A cell's copy rate over its offsets: the time per byte weighted by how many of its buffers
+// started at each (the offsets not yet measured left out); none when none is measured.
+std::optional<double> weightedRate(const std::map<PointPrices::Offset, std::vector<double>>& rates,
+                                   const std::vector<std::pair<PointPrices::Offset, double>>& at) {
+    double weight = 0, secondsPerByte = 0;
+    for (const auto& [offset, w] : at)
+        if (auto it = rates.find(offset); it != rates.end() && !it->second.empty()) {
+            const double gbps = median(it->second);
+            if (gbps <= 0)
+                continue;
+            weight += w;
+            secondsPerByte += w / gbps;
+        }
+    return weight > 0 ? std::optional(weight / secondsPerByte) : std::nullopt;
+}
+
+} // namespace
+
 void PointPrices::take(CopyLimit& limit, int fd, std::uint64_t fileSize, const SweepPoint& point,
                        int threads, const ResultDocument& doc, std::vector<Cell>& cells,
                        std::stop_token stop) {
@@ -260,16 +306,29 @@ void PointPrices::take(CopyLimit& limit, int fd, std::uint64_t fileSize, const S
     const auto& passes = limit.lastRates();
     memcpy.insert(memcpy.end(), passes.begin(), passes.end());
     const std::uint64_t span = std::min(fileSize, limit.sourceBytes());
-    if (std::any_of(cells.begin(), cells.end(), copiesThroughTheKernel)) {
-        const auto kernel =
-            kernelCopyRates(fd, span, point.rangeBytes, doc, CopyLimit::kPasses, stop);
-        kernelCopy.insert(kernelCopy.end(), kernel.begin(), kernel.end());
+    // Each offset a cell that copies needs, measured once for all of them.
+    std::set<Offset> kernelOffsets, mappedOffsets;
+    for (const auto& cell : cells) {
+        if (cell.status == CellStatus::Unavailable)
+            continue;
+        const bool kernel = copiesThroughTheKernel(cell), mapped = mapsTheFile(cell);
+        if (kernel || mapped)
+            for (const auto& [offset, weight] : pricedOffsets(cell, point))
+                (kernel ? kernelOffsets : mappedOffsets).insert(offset);
     }
-    if (std::any_of(cells.begin(), cells.end(), mapsTheFile)) {
+    for (const auto& offset : kernelOffsets) {
+        const auto kernel =
+            kernelCopyRates(fd, span, point.rangeBytes, doc, CopyLimit::kPasses, stop, offset);
+        if (!kernel.empty())
+            kernelCopy[offset].insert(kernelCopy[offset].end(), kernel.begin(), kernel.end());
+    }
+    for (const auto& offset : mappedOffsets) {
         const auto mapped =
-            platform::mappedRates(fd, span, point.rangeBytes, CopyLimit::kPasses, stop);
+            platform::mappedRates(fd, span, point.rangeBytes, CopyLimit::kPasses, stop, offset);
         mappedFold.insert(mappedFold.end(), mapped.fold.begin(), mapped.fold.end());
-        mappedCopy.insert(mappedCopy.end(), mapped.copy.begin(), mapped.copy.end());
+        if (!mapped.copy.empty())
+            mappedCopy[offset].insert(mappedCopy[offset].end(), mapped.copy.begin(),
+                                      mapped.copy.end());
     }
     for (auto& cell : cells) {
         if (cell.status == CellStatus::Unavailable)
@@ -278,11 +337,14 @@ void PointPrices::take(CopyLimit& limit, int fd, std::uint64_t fileSize, const S
             cell.copyLimitGbps = maximum(memcpy);
             cell.memcpyGbps = median(memcpy);
         }
-        if (!kernelCopy.empty() && copiesThroughTheKernel(cell))
-            cell.kernelCopyGbps = median(kernelCopy);
+        const auto at = pricedOffsets(cell, point);
+        if (copiesThroughTheKernel(cell))
+            if (auto rate = weightedRate(kernelCopy, at))
+                cell.kernelCopyGbps = rate;
         if (!mappedFold.empty() && mapsTheFile(cell)) {
             cell.mappedFoldGbps = median(mappedFold);
-            cell.mappedCopyGbps = median(mappedCopy);
+            if (auto rate = weightedRate(mappedCopy, at))
+                cell.mappedCopyGbps = rate;
         }
     }
 }

@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <optional>
 #include <stop_token>
 #include <vector>
@@ -72,11 +73,13 @@ double memsetGbps(std::uint64_t rangeBytes);
 // The kernel's own copy out of the page cache, GB/s per pass: reads of the range size into one
 // reused buffer over the cached file's first spanBytes (after an untimed pass when passes > 1),
 // each read's null call and its pages' cachedPage cost taken out. What a buffered read's copy
-// costs here, which is not memcpy's (the kernel copies page by page). Empty without both unit
-// costs, or when a read fails. A stop request ends it between passes.
+// costs here, which is not memcpy's (the kernel copies page by page). The buffer starts at
+// pageOffset (none: where malloc puts it), as the priced cell's buffers did. Empty without both
+// unit costs, or when a read fails. A stop request ends it between passes.
 std::vector<double> kernelCopyRates(int fd, std::uint64_t spanBytes, std::uint64_t rangeBytes,
                                     const ResultDocument& doc, int passes,
-                                    std::stop_token stop = {});
+                                    std::stop_token stop = {},
+                                    std::optional<std::uint32_t> pageOffset = std::nullopt);
 
 // The rates a point's cells carry, measured untimed before its rounds.
 struct Cell;
@@ -92,13 +95,20 @@ struct PointRates {
 // cell's memcpy ceiling is the best pass; its prices (memcpyGbps, kernelCopyGbps) the median
 // of every pass.
 struct PointPrices {
+    // Where a copy's destination starts within its page; none: where malloc put it.
+    using Offset = std::optional<std::uint32_t>;
     // GB/s of each pass so far: memcpy's from an anonymous source, the kernel's copy out of the
     // page cache, and a mapping's fold and memcpy of the cached file in place (mappedRates).
-    std::vector<double> memcpy, kernelCopy, mappedFold, mappedCopy;
+    // The copies by the page offset of the buffer copied into: a cell is priced at its own
+    // buffers' offsets (its rounds' most common ones, weighted by how many buffers started
+    // there), known once it has rounds; before them, at the point's pinned offset or malloc's.
+    std::vector<double> memcpy, mappedFold;
+    std::map<Offset, std::vector<double>> kernelCopy, mappedCopy;
     // Takes one sampling's passes (untimed for the cells): memcpy's through `limit` with the
     // point's threads and buffer offset, the others over the cached file's first bytes (as many
-    // as memcpy's source) open at fd; then updates the cells that can run (not unavailable).
-    // A stop request ends the sampling between passes: no pass starts after it.
+    // as memcpy's source) open at fd, once per buffer offset a cell needs; then updates the
+    // cells that can run (not unavailable). A stop request ends the sampling between passes:
+    // no pass starts after it.
     void take(CopyLimit& limit, int fd, std::uint64_t fileSize, const SweepPoint& point,
               int threads, const ResultDocument& doc, std::vector<Cell>& cells,
               std::stop_token stop = {});

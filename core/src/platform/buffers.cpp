@@ -97,4 +97,12 @@ AlignedBuffer& AlignedBuffer::operator=(AlignedBuffer&& other) noexcept {
 
 AlignedBuffer::~AlignedBuffer() { freeAligned(base_); }
 
+PricedDestination::PricedDestination(std::size_t n, std::optional<std::uint32_t> offset,
+                                     std::size_t pageSize) {
+    if (offset)
+        pinned_ = AlignedBuffer(n, pageSize, *offset);
+    else
+        heap_.assign(n ? n : 1, std::byte{1});
+}
+
 } // namespace readscope

@@ -30,8 +30,10 @@ std::optional<double> unmapPageSeconds(int fd, std::uint64_t fileSize);
 struct MappedRates {
     std::vector<double> fold, copy;
 };
-// A stop request ends it between passes (with the passes done so far).
+// The copies land in a buffer at pageOffset (none: where malloc puts it). A stop request ends
+// it between passes (with the passes done so far).
 MappedRates mappedRates(int fd, std::uint64_t spanBytes, std::uint64_t rangeBytes, int passes,
-                        std::stop_token stop = {});
+                        std::stop_token stop = {},
+                        std::optional<std::uint32_t> pageOffset = std::nullopt);
 
 } // namespace readscope::platform

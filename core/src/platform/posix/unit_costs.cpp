@@ -1,5 +1,6 @@
 #include "unit_costs.h"
 
+#include "buffers.h"
 #include "clock.h"
 #include "platform.h"
 #include "readscope/consume.h"
@@ -125,7 +126,7 @@ std::optional<double> unmapPageSeconds(int fd, std::uint64_t fileSize) {
 #endif
 
 MappedRates mappedRates(int fd, std::uint64_t spanBytes, std::uint64_t rangeBytes, int passes,
-                        std::stop_token stop) {
+                        std::stop_token stop, std::optional<std::uint32_t> pageOffset) {
     const std::size_t n = static_cast<std::size_t>(std::min(rangeBytes, spanBytes));
     const std::uint64_t count = n ? spanBytes / n : 0;
     if (count == 0 || passes < 1)
@@ -140,7 +141,7 @@ MappedRates mappedRates(int fd, std::uint64_t spanBytes, std::uint64_t rangeByte
         return {};
     // Everything the passes write is made before the guard's jump point and only written
     // through afterwards (a jump back skips no constructor and leaves no object half-changed).
-    std::vector<std::byte> buffer(n, std::byte{1});
+    PricedDestination buffer(n, pageOffset, pageSize());
     std::vector<double> foldSeconds(std::size_t(passes) + 1), copySeconds(foldSeconds.size());
     // ... and when it shrinks while this runs, the pass ends instead of the process.
     SigbusGuard guard;
@@ -159,7 +160,7 @@ MappedRates mappedRates(int fd, std::uint64_t spanBytes, std::uint64_t rangeByte
         t0 = Clock::now();
         for (std::uint64_t k = 0; k < count; ++k) {
             std::memcpy(buffer.data(), base + k * n, n);
-            value ^= static_cast<std::uint64_t>(buffer[n / 2]);
+            value ^= static_cast<std::uint64_t>(buffer.data()[n / 2]);
         }
         copySeconds[pass] = secondsBetween(t0, Clock::now());
         gMappedSink.fetch_xor(value, std::memory_order_relaxed);
