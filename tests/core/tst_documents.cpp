@@ -201,6 +201,8 @@ private slots:
         doc.cells[1].memcpyGbps = 27.25;
         doc.cells[1].mappedFoldGbps = 12.5;
         doc.cells[1].mappedCopyGbps = 9.75;
+        doc.cells[1].mappedFaultSeconds = 2.5e-6; // a fault and an unmapped page of its pages
+        doc.cells[1].mappedUnmapSeconds = 1.25e-8;
         doc.deviceLimit = DeviceLimit{2.5,
                                       "direct 1 MiB reads, 32 in flight (io_uring)",
                                       "vda (253:0)",
@@ -219,12 +221,12 @@ private slots:
                      "threads,point_queue_depth,read_amplification,device_limit_gbps,pct_of_"
                      "device_limit,device_bytes_read,fetched_per_wanted,resident_after,"
                      "memory_limit,duration_s,memset_gbps,kernel_copy_gbps,memcpy_gbps,mapped_fold_"
-                     "gbps,mapped_copy_gbps,time_"
+                     "gbps,mapped_copy_gbps,mapped_fault_ns,mapped_unmap_page_ns,time_"
                      "per_range_us,share_syscalls_"
                      "pct,share_faults_pct,share_zeroing_pct,share_page_cache_pct,share_"
                      "copying_pct,share_fold_pct,share_unexplained_pct\r\n") != std::string::npos);
         // ... then no memset rate and no time split (a cold run's time is the device's).
-        QVERIFY(csv.find(fmt::format(",2.5,{},,,{},,,,,,,,,,,,,,,\r\n", median / 2.5 * 100,
+        QVERIFY(csv.find(fmt::format(",2.5,{},,,{},,,,,,,,,,,,,,,,,\r\n", median / 2.5 * 100,
                                      *doc.cells[0].residentAfter)) != std::string::npos);
         // A memory limit and a duration travel too, so a rerun from the CSV keeps them.
         auto limited = doc;
@@ -245,12 +247,12 @@ private slots:
         for (std::size_t line = 0, at = 0; at < csv.size();) {
             const auto end = csv.find("\r\n", at);
             std::string row = csv.substr(at, end - at);
-            // Drop the last 25 fields of every row (warmup, round_time, the sweep point's
+            // Drop the last 27 fields of every row (warmup, round_time, the sweep point's
             // two, read_amplification, the device limit's two, the bytes fetched's two,
             // resident_after, the memory limit, the duration, the memset, kernel-copy and
-            // memcpy rates, the two mapped rates and the time split's eight; no field here
-            // holds a comma after them).
-            for (int k = 0; k < 25; ++k)
+            // memcpy rates, the two mapped rates, the mapped fault's two prices and the time
+            // split's eight; no field here holds a comma after them).
+            for (int k = 0; k < 27; ++k)
                 row.erase(row.rfind(','));
             older += row + "\r\n";
             at = end + 2;
@@ -267,6 +269,9 @@ private slots:
         QCOMPARE(fromCsv->cells[1].memcpyGbps, std::optional(27.25));
         QCOMPARE(fromCsv->cells[1].mappedFoldGbps, std::optional(12.5));
         QCOMPARE(fromCsv->cells[1].mappedCopyGbps, std::optional(9.75));
+        QCOMPARE(*fromCsv->cells[1].mappedFaultSeconds * 1e9, 2500.0);
+        QCOMPARE(*fromCsv->cells[1].mappedUnmapSeconds * 1e9, 12.5);
+        QVERIFY(!fromCsv->cells[0].mappedFaultSeconds && !fromOlder->cells[1].mappedFaultSeconds);
         QVERIFY(!fromCsv->cells[0].mappedFoldGbps);
         QVERIFY(!fromCsv->cells[0].readAmplification);
         QVERIFY(!fromCsv->cells[1].copyLimitGbps);
@@ -283,6 +288,9 @@ private slots:
         QCOMPARE(d.blockBytes, std::uint64_t(1) << 20);
         QCOMPARE(d.spanBytes, std::uint64_t(128) << 20);
         QVERIFY(!d.bufferedGbps && d.directGbps == 1.5);
+        QVERIFY(std::abs(*back->cells[1].mappedFaultSeconds - 2.5e-6) < 1e-15);
+        QVERIFY(std::abs(*back->cells[1].mappedUnmapSeconds - 1.25e-8) < 1e-15);
+        QVERIFY(!back->cells[0].mappedFaultSeconds && !back->cells[0].mappedUnmapSeconds);
         QVERIFY(json.find(fmt::format("\"pct_of_device_limit\": {}", median / 2.5 * 100)) !=
                 std::string::npos);
         doc.deviceLimit.reset();

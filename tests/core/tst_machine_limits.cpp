@@ -88,6 +88,16 @@ private slots:
             QVERIFY(r > 0);
         qInfo("unmapped page %.3f us; in place at 64 KiB: fold %.1f GB/s, memcpy %.1f GB/s",
               *u.unmapPage * 1e6, mapped.fold[1], mapped.copy[1]);
+        // Faulting the file's pages in through a fresh mapping and unmapping them: a price
+        // per pass of each, a fault costing more than a call that does nothing.
+        const auto faults = platform::mappedFaultCosts(file.handle(), 1 << 20, 3);
+        QCOMPARE(faults.fault.size(), std::size_t(3));
+        QCOMPARE(faults.unmapPage.size(), std::size_t(3));
+        for (std::size_t pass = 0; pass < 3; ++pass)
+            QVERIFY(faults.fault[pass] > *u.nullSyscall && faults.unmapPage[pass] > 0);
+        QVERIFY(platform::mappedFaultCosts(file.handle(), 32 << 10, 3).fault.empty());
+        qInfo("mapped fault over the first MiB %.3f us, unmapped page %.3f us",
+              faults.fault[0] * 1e6, faults.unmapPage[0] * 1e6);
 #elif defined(_WIN32)
         QVERIFY(!u.nullSyscall && !u.anonymousFault && !u.fileFault && !u.cachedPage &&
                 !u.unmapPage);
@@ -121,19 +131,25 @@ private slots:
             kernelCopyRates(file.handle(), 1 << 20, 64 << 10, doc, 3, stopped.get_token()).empty());
         QVERIFY(platform::mappedRates(file.handle(), 1 << 20, 64 << 10, 3, stopped.get_token())
                     .fold.empty());
+        QVERIFY(platform::mappedFaultCosts(file.handle(), 1 << 20, 3, stopped.get_token())
+                    .fault.empty());
         PointPrices prices;
         std::vector<Cell> cells(2);
         cells[0].strategy = "pread-uninit";
         cells[1].strategy = "mmap-copy";
         prices.take(limit, file.handle(), 1 << 20, SweepPoint{64 << 10}, 1, doc, cells,
                     stopped.get_token());
-        QVERIFY(prices.memcpy.empty() && prices.kernelCopy.empty() && prices.mappedFold.empty());
+        QVERIFY(prices.memcpy.empty() && prices.kernelCopy.empty() && prices.mappedFold.empty() &&
+                prices.mappedFault.empty());
         QVERIFY(!cells[0].copyLimitGbps && !cells[0].kernelCopyGbps && !cells[1].mappedFoldGbps);
         // Not stopped, the same sampling prices both cells.
         prices.take(limit, file.handle(), 1 << 20, SweepPoint{64 << 10}, 1, doc, cells);
         QVERIFY(cells[0].copyLimitGbps && cells[0].kernelCopyGbps);
+        QVERIFY(!cells[0].mappedFaultSeconds); // a read maps nothing
 #ifdef __linux__
         QVERIFY(cells[1].mappedFoldGbps);
+        QVERIFY(cells[1].mappedFaultSeconds && cells[1].mappedUnmapSeconds);
+        QCOMPARE(*cells[1].mappedFaultSeconds, median(prices.mappedFault));
 #endif
     }
 

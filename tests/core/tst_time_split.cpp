@@ -108,6 +108,20 @@ private slots:
         mapped.mappedFoldGbps = 11;
         QVERIFY(near(timeSplit(doc, mapped)->partSeconds(TimePart::Copying), kMiB / 12e9));
         QVERIFY(near(timeSplit(doc, mapped)->partSeconds(TimePart::Fold), kMiB / 50e9));
+        // Its faults and unmapping at the prices of the pages its rounds read, where the point
+        // measured them, not the file's first pages' (the run-wide unit costs).
+        mapped.mappedFaultSeconds = 3e-6;
+        mapped.mappedUnmapSeconds = 0.04e-6;
+        QVERIFY(
+            near(timeSplit(doc, mapped)->partSeconds(TimePart::Faults), 16 * 3e-6 + 256 * 0.04e-6));
+        // The sentence says how many pages each fault mapped (the 256 pages of a 1 MiB range
+        // over its 16 faults) and at what price; a read's says nothing of mapped faults.
+        const auto said = timeSplitSentence(doc, mapped);
+        QVERIFY2(said.find("(16 faults a range, 16 pages each, 3.00 µs a fault)") !=
+                     std::string::npos,
+                 said.c_str());
+        QVERIFY(timeSplitSentence(doc, cell("pread-calloc", 1, 128)).find("pages each") ==
+                std::string::npos);
         auto inPlace = cell("mmap-touch", 0, 16);
         inPlace.mappedFoldGbps = 11;
         QVERIFY(near(timeSplit(doc, inPlace)->partSeconds(TimePart::Fold), kMiB / 11e9));

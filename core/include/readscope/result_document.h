@@ -104,6 +104,11 @@ struct Cell {
     // the run's rounds): what a mapping's fold and copy cost where its bytes lie, in memory
     // when the file is past the CPU's caches (timeSplit() prices mappings with them).
     std::optional<double> mappedFoldGbps, mappedCopyGbps;
+    // Warm runs of a strategy that maps the file: a fault on the cached file's pages through a
+    // fresh mapping, and one page unmapped, seconds (medians of passes before and after the
+    // rounds, over the pages the rounds read): the file's first pages, which the run-wide unit
+    // costs take, can sit in smaller folios and cost 2-20 times as much a page.
+    std::optional<double> mappedFaultSeconds, mappedUnmapSeconds;
     std::uint64_t rangesPerRound = 0;
     CellStatus status = CellStatus::Ok;
     std::string message; // why failed or unavailable (a loaded document's: all its notes)

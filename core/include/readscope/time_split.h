@@ -28,6 +28,10 @@ struct TimeSplit {
     bool copyInUserSpace = false; // memcpy from a mapping; else the kernel's copy
     bool unmapsPages = false;     // a mapping per round: Faults includes unmapping its pages
     std::string unpriced;         // "page faults (no fault cost measured)", "; "-separated
+    // A mapping's faults per range, the pages each mapped (the pages its ranges span over its
+    // faults: fault-around and the page cache's folios decide it) and the price of one.
+    double faultsPerRange = 0;
+    std::optional<double> pagesPerFault, secondsPerFault;
     std::optional<double> partSeconds(TimePart part) const {
         return seconds[static_cast<std::size_t>(part)];
     }

@@ -217,8 +217,9 @@ std::string unitCostsSentence(const ResultDocument& doc, bool withLseek) {
          {std::pair{"a system call that does nothing", u.nullSyscall},
           std::pair{"a page fault on a fresh anonymous page (a new buffer's first touch)",
                     u.anonymousFault},
-          std::pair{"a page fault on a mapped, cached file page (the kernel maps up to 16 "
-                    "neighbours with it)",
+          std::pair{"a page fault on a mapped, cached page of the file's first MiBs (the "
+                    "kernel maps its neighbours with it: 16 to 256 pages here, as the page "
+                    "cache holds them; a mapping's cells are priced on their own pages)",
                     u.fileFault},
           std::pair{"a cached page through a read, beyond copying its bytes", u.cachedPage},
           std::pair{"a mapped file page unmapped", u.unmapPage},

@@ -124,7 +124,13 @@ std::optional<TimeSplit> timeSplit(const ResultDocument& doc, const Cell& cell) 
     // The bytes the reads asked for (a coalesced span, a populated gap, included).
     const double read = perRange(cell, [](const Sample& x) { return x.bytesRead; });
     const double faults = perRange(cell, [](const Sample& x) { return x.minorFaults; });
-    const auto faultCost = s.mapsFile() ? u.fileFault : u.anonymousFault;
+    // A mapping's faults at the price of the pages its rounds read, where the point measured
+    // it (older documents: the file's first pages').
+    const auto faultCost = s.mapsFile()
+                               ? (cell.mappedFaultSeconds ? cell.mappedFaultSeconds : u.fileFault)
+                               : u.anonymousFault;
+    split.faultsPerRange = faults;
+    split.secondsPerFault = faultCost;
     if (faultCost)
         split.seconds[index(TimePart::Faults)] = faults * *faultCost;
     else if (faults > 0)
@@ -134,12 +140,15 @@ std::optional<TimeSplit> timeSplit(const ResultDocument& doc, const Cell& cell) 
     // A mapping made and dropped each round unmaps every page it mapped: the pages its ranges
     // span (a populated gap included), torn down by munmap.
     const double pageSize = doc.system.pageSize > 0 ? doc.system.pageSize : 4096;
+    if (s.mapsFile() && faults > 0)
+        split.pagesPerFault = std::ceil(std::max(bytes, read) / pageSize) / faults;
     if (split.unmapsPages) {
         const double mapped = std::ceil(std::max(bytes, read) / pageSize);
-        if (!u.unmapPage && mapped > 0)
+        const auto unmapCost = cell.mappedUnmapSeconds ? cell.mappedUnmapSeconds : u.unmapPage;
+        if (!unmapCost && mapped > 0)
             unpriced.push_back("unmapping (no cost per unmapped page measured)");
-        else if (u.unmapPage && split.seconds[index(TimePart::Faults)])
-            *split.seconds[index(TimePart::Faults)] += mapped * *u.unmapPage;
+        else if (unmapCost && split.seconds[index(TimePart::Faults)])
+            *split.seconds[index(TimePart::Faults)] += mapped * *unmapCost;
     }
     if (perRange(cell, [](const Sample& x) { return x.majorFaults; }) > 0)
         unpriced.push_back("major faults (a warm run should take none)");
@@ -213,6 +222,10 @@ std::string timeSplitSentence(const ResultDocument& doc, const Cell& cell) {
             sep = ", ";
         }
     text += fmt::format("{}unexplained {}", sep, percent(split->unexplainedShare()));
+    if (split->pagesPerFault && split->secondsPerFault)
+        text += fmt::format(" ({:.3g} faults a range, {:.3g} pages each, {} µs a fault)",
+                            split->faultsPerRange, *split->pagesPerFault,
+                            microseconds(*split->secondsPerFault));
     if (!split->unpriced.empty())
         text += fmt::format(" (not priced: {})", split->unpriced);
     const double rest = split->unexplainedShare();

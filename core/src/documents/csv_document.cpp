@@ -99,6 +99,9 @@ std::string offsetField(const std::optional<std::uint32_t>& offset) {
 
 std::string number(double v) { return fmt::format("{}", v); }
 std::string optional(const std::optional<double>& v) { return v ? number(*v) : ""; }
+std::string nanoseconds(const std::optional<double>& seconds) {
+    return seconds ? number(*seconds * 1e9) : "";
+}
 
 template <class T> void addOnce(std::vector<T>& values, T value) {
     if (std::find(values.begin(), values.end(), value) == values.end())
@@ -243,6 +246,10 @@ std::vector<Column> summaryColumns() {
         // their time split prices (empty for strategies that do not map the file).
         {"mapped_fold_gbps", [](const Cell& c, D) { return optional(c.mappedFoldGbps); }},
         {"mapped_copy_gbps", [](const Cell& c, D) { return optional(c.mappedCopyGbps); }},
+        // ... and a fault and an unmapped page of those pages, in nanoseconds.
+        {"mapped_fault_ns", [](const Cell& c, D) { return nanoseconds(c.mappedFaultSeconds); }},
+        {"mapped_unmap_page_ns",
+         [](const Cell& c, D) { return nanoseconds(c.mappedUnmapSeconds); }},
     };
     for (auto& column : timeSplitColumns())
         columns.push_back(std::move(column));
@@ -361,6 +368,10 @@ Result<ResultDocument> fromSummaryCsv(std::string_view text) {
             c.mappedFoldGbps = fold;
         if (double copy = 0; parseNumber(get(row, "mapped_copy_gbps"), copy))
             c.mappedCopyGbps = copy;
+        if (double ns = 0; parseNumber(get(row, "mapped_fault_ns"), ns))
+            c.mappedFaultSeconds = ns * 1e-9;
+        if (double ns = 0; parseNumber(get(row, "mapped_unmap_page_ns"), ns))
+            c.mappedUnmapSeconds = ns * 1e-9;
         if (double limit = 0; parseNumber(get(row, "copy_limit_gbps"), limit))
             c.copyLimitGbps = limit;
         if (double read = 0; parseNumber(get(row, "read_amplification"), read))

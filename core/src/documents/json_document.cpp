@@ -18,6 +18,9 @@ using nlohmann::json;
 namespace {
 
 json optionalNumber(const std::optional<double>& v) { return v ? json(*v) : json(nullptr); }
+json optionalNanoseconds(const std::optional<double>& seconds) {
+    return seconds ? json(*seconds * 1e9) : json(nullptr);
+}
 
 std::optional<double> readOptional(const json& j, const char* key) {
     if (!j.contains(key) || j.at(key).is_null())
@@ -111,7 +114,7 @@ const std::pair<const char*, std::optional<double> ResultDocument::UnitCosts::*>
 json unitCostsJson(const ResultDocument::UnitCosts& u) {
     json out = json::object();
     for (const auto& [name, member] : kUnitCosts)
-        out[name] = (u.*member) ? json(*(u.*member) * 1e9) : json(nullptr);
+        out[name] = optionalNanoseconds(u.*member);
     return out;
 }
 
@@ -257,6 +260,8 @@ json cellJson(const ResultDocument& doc, const Cell& c) {
                 {"memcpy_gbps", optionalNumber(c.memcpyGbps)},
                 {"mapped_fold_gbps", optionalNumber(c.mappedFoldGbps)},
                 {"mapped_copy_gbps", optionalNumber(c.mappedCopyGbps)},
+                {"mapped_fault_ns", optionalNanoseconds(c.mappedFaultSeconds)},
+                {"mapped_unmap_page_ns", optionalNanoseconds(c.mappedUnmapSeconds)},
                 // Derived from the median, for scripts; not read back.
                 {"pct_of_copy_limit", optionalNumber(pctOfCopyLimit(c))},
                 {"pct_of_device_limit", optionalNumber(pctOfDeviceLimit(doc, c))},
@@ -300,6 +305,10 @@ Cell cellFrom(const json& j) {
     c.memcpyGbps = readOptional(j, "memcpy_gbps");
     c.mappedFoldGbps = readOptional(j, "mapped_fold_gbps");
     c.mappedCopyGbps = readOptional(j, "mapped_copy_gbps");
+    if (const auto ns = readOptional(j, "mapped_fault_ns"))
+        c.mappedFaultSeconds = *ns / 1e9;
+    if (const auto ns = readOptional(j, "mapped_unmap_page_ns"))
+        c.mappedUnmapSeconds = *ns / 1e9;
     c.readAmplification = readOptional(j, "read_amplification");
     c.deviceBytesRead = readOptional(j, "device_bytes_read");
     c.fetchedPerWanted = readOptional(j, "fetched_per_wanted");

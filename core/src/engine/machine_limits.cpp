@@ -330,6 +330,11 @@ void PointPrices::take(CopyLimit& limit, int fd, std::uint64_t fileSize, const S
             mappedCopy[offset].insert(mappedCopy[offset].end(), mapped.copy.begin(),
                                       mapped.copy.end());
     }
+    if (!mappedOffsets.empty()) {
+        const auto faults = platform::mappedFaultCosts(fd, span, CopyLimit::kPasses, stop);
+        mappedFault.insert(mappedFault.end(), faults.fault.begin(), faults.fault.end());
+        mappedUnmap.insert(mappedUnmap.end(), faults.unmapPage.begin(), faults.unmapPage.end());
+    }
     for (auto& cell : cells) {
         if (cell.status == CellStatus::Unavailable)
             continue;
@@ -345,6 +350,10 @@ void PointPrices::take(CopyLimit& limit, int fd, std::uint64_t fileSize, const S
             cell.mappedFoldGbps = median(mappedFold);
             if (auto rate = weightedRate(mappedCopy, at))
                 cell.mappedCopyGbps = rate;
+        }
+        if (!mappedFault.empty() && mapsTheFile(cell)) {
+            cell.mappedFaultSeconds = median(mappedFault);
+            cell.mappedUnmapSeconds = median(mappedUnmap);
         }
     }
 }

@@ -104,6 +104,9 @@ struct PointPrices {
     // there), known once it has rounds; before them, at the point's pinned offset or malloc's.
     std::vector<double> memcpy, mappedFold;
     std::map<Offset, std::vector<double>> kernelCopy, mappedCopy;
+    // Seconds of each pass: a fault on the cached file's pages through a fresh mapping, and
+    // one page unmapped (platform::mappedFaultCosts).
+    std::vector<double> mappedFault, mappedUnmap;
     // Takes one sampling's passes (untimed for the cells): memcpy's through `limit` with the
     // point's threads and buffer offset, the others over the cached file's first bytes (as many
     // as memcpy's source) open at fd, once per buffer offset a cell needs; then updates the

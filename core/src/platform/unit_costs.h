@@ -36,4 +36,18 @@ MappedRates mappedRates(int fd, std::uint64_t spanBytes, std::uint64_t rangeByte
                         std::stop_token stop = {},
                         std::optional<std::uint32_t> pageOffset = std::nullopt);
 
+// Faulting a cached file's pages in through a fresh mapping and unmapping them, as a mapping
+// strategy's rounds do: per pass, the file's first spanBytes mapped (not populated), a byte
+// touched in every page in order, timed with the faults counted around the touches (fault),
+// then munmap timed over the pages (unmapPage). A fault maps as many pages as fault-around and
+// the page cache's folios give it, and those depend on how the file came into the cache: 16 to
+// 256 pages a fault, 25 to 1170 ns a page, between regions of one file and between runs here.
+// So a cell is priced from the pages it reads, not the file's first few. Empty where not
+// measured (not Linux, a file under 16 pages, the mapping fails, no fault counted).
+struct MappedFaults {
+    std::vector<double> fault, unmapPage; // seconds, per pass
+};
+MappedFaults mappedFaultCosts(int fd, std::uint64_t spanBytes, int passes,
+                              std::stop_token stop = {});
+
 } // namespace readscope::platform

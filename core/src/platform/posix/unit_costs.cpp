@@ -59,6 +59,7 @@ bool nullSyscall() { return false; }
 std::optional<double> anonymousFaultSeconds() { return std::nullopt; }
 std::optional<double> fileFaultSeconds(int, std::uint64_t) { return std::nullopt; }
 std::optional<double> unmapPageSeconds(int, std::uint64_t) { return std::nullopt; }
+MappedFaults mappedFaultCosts(int, std::uint64_t, int, std::stop_token) { return {}; }
 #else
 
 bool nullSyscall() {
@@ -121,6 +122,40 @@ std::optional<double> unmapPageSeconds(int fd, std::uint64_t fileSize) {
         perPage.push_back(secondsBetween(t0, Clock::now()) / double(bytes / page));
     }
     return medianOf(perPage);
+}
+
+MappedFaults mappedFaultCosts(int fd, std::uint64_t spanBytes, int passes, std::stop_token stop) {
+    const std::size_t page = pageSize();
+    const std::size_t bytes = static_cast<std::size_t>(spanBytes / page * page);
+    MappedFaults costs;
+    if (bytes < 16 * page)
+        return costs;
+    // A file that shrank under the run is not touched past its end.
+    if (struct stat st{}; ::fstat(fd, &st) != 0 || std::uint64_t(st.st_size) < bytes)
+        return costs;
+    // A file that shrinks while the pages are touched ends the passes, not the process.
+    void* volatile mapped = nullptr;
+    SigbusGuard guard;
+    ScopedSigbusGuard scope(guard);
+    if (sigsetjmp(guard.env, 1) != 0) {
+        ::munmap(mapped, bytes);
+        return {};
+    }
+    for (int pass = 0; pass < passes && !stop.stop_requested(); ++pass) {
+        void* p = mapFile(fd, bytes, /*populate=*/false);
+        if (!p)
+            return costs;
+        mapped = p;
+        const auto fault = touchSeconds(static_cast<std::byte*>(p), bytes, page, false);
+        const auto t0 = Clock::now();
+        ::munmap(p, bytes);
+        const double unmap = secondsBetween(t0, Clock::now());
+        if (!fault)
+            return costs;
+        costs.fault.push_back(*fault);
+        costs.unmapPage.push_back(unmap / double(bytes / page));
+    }
+    return costs;
 }
 
 #endif
