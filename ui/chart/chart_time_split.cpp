@@ -4,7 +4,10 @@
 
 #include <qcustomplot.h>
 
+#include <QtMath>
+
 #include <algorithm>
+#include <cmath>
 
 namespace readscope::ui {
 
@@ -143,6 +146,36 @@ void drawTimeSplit(QCustomPlot& plot, const SplitBars& bars, const QColor& text)
                              ? "% of the measured time per range: predicted parts (stacked)"
                              : "µs per range: predicted parts (stacked), measured (dash)");
     plot.yAxis->setRange(0, top > 0 ? top * 1.12 : 1);
+}
+
+void keepSlantedLabelsInside(QCustomPlot& plot, const QMargins& base, int width) {
+    QCPAxisRect* rect = plot.axisRect();
+    const double degrees = plot.xAxis->tickLabelRotation();
+    auto ticker = plot.xAxis->ticker().dynamicCast<QCPAxisTickerText>();
+    if (degrees <= 0 || !ticker || ticker->ticks().isEmpty()) {
+        rect->setMinimumMargins(base);
+        return;
+    }
+    const QFontMetrics metrics(plot.xAxis->tickLabelFont());
+    const double slant = std::cos(qDegreesToRadians(degrees));
+    const auto& ticks = ticker->ticks();
+    double widest = 0;
+    for (const auto& label : ticks)
+        widest = std::max(widest, metrics.horizontalAdvance(label) * slant);
+    // Each label runs right from its tick; the axis ends `upper - key` bars after it. The bars'
+    // spacing is taken as if the widest label's room were already given: the margin it yields
+    // can only be wider than the final layout needs.
+    const QCPRange range = plot.xAxis->range();
+    const double pixels =
+        (width > 0 ? width : plot.viewport().width()) - rect->margins().left() - widest;
+    const double perKey = range.size() > 0 ? std::max(0.0, pixels) / range.size() : 0;
+    double overhang = 0;
+    for (auto it = ticks.constBegin(); it != ticks.constEnd(); ++it)
+        overhang = std::max(overhang, metrics.horizontalAdvance(it.value()) * slant -
+                                          (range.upper - it.key()) * perKey);
+    QMargins margins = base;
+    margins.setRight(std::max(base.right(), int(std::ceil(overhang)) + metrics.height() / 2));
+    rect->setMinimumMargins(margins);
 }
 
 } // namespace readscope::ui

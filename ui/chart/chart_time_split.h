@@ -15,6 +15,7 @@
 
 class QCustomPlot;
 class QColor;
+class QMargins;
 
 namespace readscope::ui {
 
@@ -40,5 +41,11 @@ SplitBars splitBars(const ResultDocument& doc, const SplitChoice& choice);
 
 // Draws the bars into an emptied plot (its own x and y axes), legend entries included.
 void drawTimeSplit(QCustomPlot& plot, const SplitBars& bars, const QColor& text);
+
+// QCustomPlot leaves out a tick label that would cross the widget's edge, and a slanted bar
+// label runs right of its bar: the last bars of a wide chart lost theirs. Sets the axis rect's
+// minimum margins to `base`, widened on the right by what the x axis's slanted labels need at
+// `width` (0: the plot's present width); `base` alone when they are level.
+void keepSlantedLabelsInside(QCustomPlot& plot, const QMargins& base, int width = 0);
 
 } // namespace readscope::ui

@@ -112,6 +112,10 @@ ChartView::ChartView(ResultsModel* model, QWidget* parent)
     connect(model_, &QAbstractItemModel::modelReset, this, &ChartView::rebuild);
     connect(model_, &QAbstractItemModel::rowsInserted, this, &ChartView::rebuild);
     connect(model_, &QAbstractItemModel::dataChanged, this, &ChartView::rebuild); // a new round
+    // Every replot (a new mode, a resize) keeps the bar chart's slanted labels inside.
+    plotMargins_ = plot_->axisRect()->minimumMargins();
+    connect(plot_, &QCustomPlot::beforeReplot, this,
+            [this] { keepSlantedLabelsInside(*plot_, plotMargins_); });
     applyPalette();
     rebuild();
 }
@@ -487,9 +491,13 @@ ChartView::ExportDress::ExportDress(ChartView& chart, int width) : chart_(chart)
     chart.frame_->beginExport(
         planTitle(chart.model_->document(), chart.mode_, chart.referenceBox_->currentText(), true),
         note_, width);
+    keepSlantedLabelsInside(*chart.plot_, chart.plotMargins_, width); // laid out at its width
 }
 
-ChartView::ExportDress::~ExportDress() { chart_.frame_->endExport(note_); }
+ChartView::ExportDress::~ExportDress() {
+    chart_.frame_->endExport(note_);
+    keepSlantedLabelsInside(*chart_.plot_, chart_.plotMargins_);
+}
 
 QImage ChartView::imageForSharing(int width, int height) {
     const ExportDress dress(*this, width);

@@ -5,6 +5,7 @@
 // "× reference", CPU time per GB, or latency per range. Reads the same ResultsModel as the table.
 #include "chart_series.h"
 
+#include <QMargins>
 #include <QSharedPointer>
 #include <QWidget>
 
@@ -88,6 +89,7 @@ private:
 
     ResultsModel* model_;
     QCustomPlot* plot_;
+    QMargins plotMargins_; // the axis rect's own minimum margins (keepSlantedLabelsInside)
     QComboBox* modeBox_;
     QComboBox* referenceBox_;
     QComboBox* barsBox_;
