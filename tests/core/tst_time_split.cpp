@@ -172,6 +172,22 @@ private slots:
         QVERIFY(timeSplitMissing(doc, noRounds).find("CSV") != std::string::npos);
         QVERIFY(!timeSplit(doc, cell("direct-pread", 1, 0)));
         QVERIFY(timeSplitSentence(doc, noRounds).empty());
+        // A warm run whose file did not stay cached (a memory limit under its size) read the
+        // storage: no split, and why. A few fetched bytes (read-ahead at the edge) leave one.
+        auto fetched = cell("pread-uninit", 1, 0);
+        for (auto& x : fetched.samples)
+            x.deviceBytes = 0.6 * double(x.bytes);
+        QVERIFY(!timeSplit(doc, fetched));
+        QVERIFY2(timeSplitMissing(doc, fetched).find("fetched 60% of the bytes") !=
+                     std::string::npos,
+                 timeSplitMissing(doc, fetched).c_str());
+        auto faulted = cell("mmap-touch", 0, 0); // no fetch counted: its major faults' pages
+        for (auto& x : faulted.samples)
+            x.majorFaults = x.bytes / 4096;
+        QVERIFY(!timeSplit(doc, faulted));
+        for (auto& x : fetched.samples)
+            x.deviceBytes = 0.01 * double(x.bytes);
+        QVERIFY(timeSplit(doc, fetched));
     }
 
     void theSentenceSaysALargeUnexplainedShare() {

@@ -1,6 +1,7 @@
 #include "readscope/time_split.h"
 
 #include "readscope/cost_model.h"
+#include "readscope/stats.h"
 #include "readscope/strategy.h"
 #include "readscope/units.h"
 
@@ -35,6 +36,21 @@ std::string_view whatIsNotPriced(const StrategyInfo& s) {
                "nothing, and TLB misses have no count";
     return "the reads' misses past the CPU's caches, TLB misses and the allocator's work have no "
            "count here";
+}
+
+// The share of a cell's bytes its rounds fetched from storage (median over the rounds of
+// each one's fetched over read), or its major faults' pages where no fetch was counted.
+constexpr double kFetchedForNoSplit = 0.1;
+double fetchedShare(const Cell& cell) {
+    std::vector<double> shares;
+    for (const auto& x : cell.samples) {
+        const double read = double(std::max(x.bytes, x.bytesRead));
+        if (read <= 0)
+            continue;
+        const double fetched = x.deviceBytes ? *x.deviceBytes : double(x.majorFaults) * 4096;
+        shares.push_back(fetched / read);
+    }
+    return shares.empty() ? 0 : median(shares);
 }
 
 } // namespace
@@ -86,6 +102,11 @@ std::string timeSplitMissing(const ResultDocument& doc, const Cell& cell) {
         return "a cold run's time is mostly the device's, which no unit cost here prices";
     if (s && s->access == Access::Direct)
         return "a direct read's time is the device's, which no unit cost here prices";
+    if (const double fetched = fetchedShare(cell); fetched >= kFetchedForNoSplit)
+        return fmt::format("its rounds fetched {} from storage (the file did not stay "
+                           "cached), and the device's time no unit cost here prices",
+                           fetched >= 1 ? std::string("as many bytes as they read, or more")
+                                        : percent(fetched) + " of the bytes they read");
     if (!cell.copyLimitGbps)
         return "no memcpy rate was measured for this cell";
     if (cell.samples.empty() || cell.rangesPerRound == 0)
