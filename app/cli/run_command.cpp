@@ -206,23 +206,18 @@ int runCommand(RunOptions& o) {
             fmt::print(stderr, "readscope-cli: {}\n", st.error().message);
             chart.clear();
         }
-        // Each chart beside it that this run has, drawn where the first one could be.
-        auto beside = [&](bool wanted, const char* name, ReportChart which) -> std::string {
-            if (!wanted || chart.empty())
-                return {}; // none, or no Qt: said once, above
-            if (auto st = renderChart(doc, (dir / name).string(), which); !st) {
+        // Each chart beside it that this run has, drawn where the first one could be (else
+        // none: no Qt, said once above).
+        std::vector<ReportExtraChart> drawn;
+        for (const auto& extra :
+             chart.empty() ? std::vector<ReportExtraChart>{} : reportExtraCharts(doc)) {
+            if (auto st = renderChart(doc, (dir / extra.file).string(), extra.chart); !st)
                 fmt::print(stderr, "readscope-cli: {}\n", st.error().message);
-                return {};
-            }
-            return name;
-        };
-        const std::string overTime =
-            beside(reportsOverTime(doc), ReportFiles::overTimeChart, ReportChart::OverTime);
-        const std::string shootdowns =
-            beside(reportsShootdowns(doc), ReportFiles::shootdownsChart, ReportChart::Shootdowns);
+            else
+                drawn.push_back(extra);
+        }
         const std::string report = (dir / ReportFiles::markdown).string();
-        write(report, reportMarkdown(doc, comparison ? &*comparison : nullptr, chart, overTime,
-                                     shootdowns));
+        write(report, reportMarkdown(doc, comparison ? &*comparison : nullptr, chart, drawn));
         if (!o.quiet)
             fmt::print(stderr, "report written to {}\n", report);
     }

@@ -70,22 +70,17 @@ QString saveReport(const ResultDocument& doc, ChartView& chart, const Comparison
     if (!QDir(dir).exists())
         return missingFolderText(dir);
     QString error = saveChart(chart, QDir(dir).filePath(ReportFiles::chart));
-    const bool overTime = reportsOverTime(doc), shootdowns = reportsShootdowns(doc);
-    if (error.isEmpty() && overTime)
-        error = saveDocumentChart(doc, QDir(dir).filePath(ReportFiles::overTimeChart),
-                                  ReportChart::OverTime);
-    if (error.isEmpty() && shootdowns)
-        error = saveDocumentChart(doc, QDir(dir).filePath(ReportFiles::shootdownsChart),
-                                  ReportChart::Shootdowns);
+    const auto extras = reportExtraCharts(doc);
+    for (const auto& extra : extras)
+        if (error.isEmpty())
+            error = saveDocumentChart(doc, QDir(dir).filePath(extra.file), extra.chart);
     if (error.isEmpty())
         error = saveDocument(doc, DocumentFormat::Json, QDir(dir).filePath(ReportFiles::results));
     if (!error.isEmpty())
         return error;
     return saveTextAtomically(
         QDir(dir).filePath(ReportFiles::markdown),
-        QByteArray::fromStdString(reportMarkdown(doc, comparison, ReportFiles::chart,
-                                                 overTime ? ReportFiles::overTimeChart : "",
-                                                 shootdowns ? ReportFiles::shootdownsChart : "")));
+        QByteArray::fromStdString(reportMarkdown(doc, comparison, ReportFiles::chart, extras)));
 }
 
 namespace {

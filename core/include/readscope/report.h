@@ -7,6 +7,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace readscope {
 
@@ -34,10 +35,20 @@ bool reportsShootdowns(const ResultDocument& doc);
 // shootdowns over time.
 enum class ReportChart { PerSize, OverTime, Shootdowns };
 
-// Empty chart names: that chart could not be drawn, and the report goes without it.
+// A chart a report draws beside its main one: which, its file, and the Markdown's words for it.
+struct ReportExtraChart {
+    ReportChart chart;
+    const char* file;
+    const char* caption;
+};
+// The ones this run has, in the report's order (reportsOverTime, reportsShootdowns): each
+// front end draws them and passes the ones it could draw to reportMarkdown.
+std::vector<ReportExtraChart> reportExtraCharts(const ResultDocument& doc);
+
+// An empty chart name: the chart could not be drawn, and the report goes without it; `drawn`:
+// the extra charts that were.
 std::string reportMarkdown(const ResultDocument& doc, const Comparison* comparison,
                            const std::string& chartFileName,
-                           const std::string& overTimeChartFileName = {},
-                           const std::string& shootdownsChartFileName = {});
+                           const std::vector<ReportExtraChart>& drawn = {});
 
 } // namespace readscope

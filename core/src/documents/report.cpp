@@ -20,18 +20,25 @@ bool reportsShootdowns(const ResultDocument& doc) {
     return false;
 }
 
+std::vector<ReportExtraChart> reportExtraCharts(const ResultDocument& doc) {
+    std::vector<ReportExtraChart> charts;
+    if (reportsOverTime(doc))
+        charts.push_back(
+            {ReportChart::OverTime, ReportFiles::overTimeChart, "GB/s of each round over time"});
+    if (reportsShootdowns(doc))
+        charts.push_back({ReportChart::Shootdowns, ReportFiles::shootdownsChart,
+                          "TLB shootdowns of each round over time, machine-wide"});
+    return charts;
+}
+
 std::string reportMarkdown(const ResultDocument& doc, const Comparison* comparison,
                            const std::string& chartFileName,
-                           const std::string& overTimeChartFileName,
-                           const std::string& shootdownsChartFileName) {
+                           const std::vector<ReportExtraChart>& drawn) {
     std::string out = "# readscope results\n\n";
     if (!chartFileName.empty())
         out += fmt::format("![GB/s per range size]({})\n\n", chartFileName);
-    if (!overTimeChartFileName.empty())
-        out += fmt::format("![GB/s of each round over time]({})\n\n", overTimeChartFileName);
-    if (!shootdownsChartFileName.empty())
-        out += fmt::format("![TLB shootdowns of each round over time, machine-wide]({})\n\n",
-                           shootdownsChartFileName);
+    for (const auto& extra : drawn)
+        out += fmt::format("![{}]({})\n\n", extra.caption, extra.file);
     out += toMarkdown(doc);
     if (comparison) {
         out += fmt::format("\n## Comparison: {}\n\n", comparison->title);
