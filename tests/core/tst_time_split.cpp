@@ -117,7 +117,7 @@ private slots:
         // The sentence says how many pages each fault mapped (the 256 pages of a 1 MiB range
         // over its 16 faults) and at what price; a read's says nothing of mapped faults.
         const auto said = timeSplitSentence(doc, mapped);
-        QVERIFY2(said.find("(16 faults a range, 16 pages each, 3.00 µs a fault)") !=
+        QVERIFY2(said.find("(16 faults a range, one per 16 pages read, 3.00 µs a fault)") !=
                      std::string::npos,
                  said.c_str());
         QVERIFY(timeSplitSentence(doc, cell("pread-calloc", 1, 128)).find("pages each") ==
@@ -125,10 +125,14 @@ private slots:
         auto inPlace = cell("mmap-touch", 0, 16);
         inPlace.mappedFoldGbps = 11;
         QVERIFY(near(timeSplit(doc, inPlace)->partSeconds(TimePart::Fold), kMiB / 11e9));
-        // A mapping kept across rounds unmaps nothing in them.
-        const auto kept = timeSplit(doc, cell("mmap-copy-kept", 0, 16));
-        QVERIFY(kept && !kept->unmapsPages);
-        QVERIFY(near(kept->partSeconds(TimePart::Faults), 16 * 2e-6));
+        // A mapping kept across rounds unmaps nothing in them, and its rounds' faults are its
+        // fresh buffers' (the file's were taken in the warm-up): priced as anonymous ones,
+        // with no pages-per-fault to tell.
+        auto keptCell = cell("mmap-copy-kept", 0, 16);
+        keptCell.mappedFaultSeconds = 3e-6;
+        const auto kept = timeSplit(doc, keptCell);
+        QVERIFY(kept && !kept->unmapsPages && !kept->pagesPerFault);
+        QVERIFY(near(kept->partSeconds(TimePart::Faults), 16 * 1e-6));
         QCOMPARE(partName(TimePart::Faults, *kept), std::string("page faults"));
         // Without the kernel's own rate a kernel copy is priced at memcpy's, and says so.
         auto older = cell("pread-uninit", 1, 0);

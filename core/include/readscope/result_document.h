@@ -92,22 +92,26 @@ struct Cell {
     // the file's bytes into a buffer can reach here (an in-place mapping can pass it).
     std::optional<double> copyLimitGbps;
     // Warm runs: the kernel's own copy out of the page cache at this range size, GB/s (reads
-    // into one reused buffer, each read's null call and cached-page costs taken out; the median
-    // of passes before and after the run's rounds): what a buffered read's copy costs here, page
-    // by page (timeSplit() prices kernel copies with it).
+    // into one reused buffer at the page offsets the cell's own buffers started at, weighted by
+    // how many did, each read's null call and cached-page costs taken out; the median of the
+    // passes at those offsets, after the run's rounds and, on a pinned point, before them too):
+    // what a buffered read's copy costs here, page by page (timeSplit() prices kernel copies
+    // with it).
     std::optional<double> kernelCopyGbps;
     // Warm runs: memcpy's typical rate here (the median of the passes whose best is the limit
     // above): what timeSplit() prices a mapping's copy with. A ceiling would under-price it.
     std::optional<double> memcpyGbps;
     // Warm runs of a strategy that maps the file: the cached file folded in place and copied
     // out with memcpy through one populated mapping, GB/s (medians of passes before and after
-    // the run's rounds): what a mapping's fold and copy cost where its bytes lie, in memory
-    // when the file is past the CPU's caches (timeSplit() prices mappings with them).
+    // the run's rounds; the copy's into a buffer at the cell's own page offsets, as
+    // kernelCopyGbps): what a mapping's fold and copy cost where its bytes lie, in memory when
+    // the file is past the CPU's caches (timeSplit() prices mappings with them).
     std::optional<double> mappedFoldGbps, mappedCopyGbps;
     // Warm runs of a strategy that maps the file: a fault on the cached file's pages through a
     // fresh mapping, and one page unmapped, seconds (medians of passes before and after the
-    // rounds, over the pages the rounds read): the file's first pages, which the run-wide unit
-    // costs take, can sit in smaller folios and cost 2-20 times as much a page.
+    // rounds, over the span the copy prices use: up to 128 MiB from the file's start, where a
+    // sequential run's rounds begin): the first 4 MiB, which the run-wide unit cost takes, can
+    // sit in folios of another size and cost 2-20 times as much a page.
     std::optional<double> mappedFaultSeconds, mappedUnmapSeconds;
     std::uint64_t rangesPerRound = 0;
     CellStatus status = CellStatus::Ok;

@@ -28,8 +28,9 @@ struct TimeSplit {
     bool copyInUserSpace = false; // memcpy from a mapping; else the kernel's copy
     bool unmapsPages = false;     // a mapping per round: Faults includes unmapping its pages
     std::string unpriced;         // "page faults (no fault cost measured)", "; "-separated
-    // A mapping's faults per range, the pages each mapped (the pages its ranges span over its
-    // faults: fault-around and the page cache's folios decide it) and the price of one.
+    // A mapping's faults per range, the pages read per fault (fault-around and the page
+    // cache's folios decide how many one fault maps; none for a mapping kept for the run, whose
+    // rounds' faults are its buffers') and the price of one.
     double faultsPerRange = 0;
     std::optional<double> pagesPerFault, secondsPerFault;
     std::optional<double> partSeconds(TimePart part) const {

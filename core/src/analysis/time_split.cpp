@@ -145,9 +145,11 @@ std::optional<TimeSplit> timeSplit(const ResultDocument& doc, const Cell& cell) 
     // The bytes the reads asked for (a coalesced span, a populated gap, included).
     const double read = perRange(cell, [](const Sample& x) { return x.bytesRead; });
     const double faults = perRange(cell, [](const Sample& x) { return x.minorFaults; });
-    // A mapping's faults at the price of the pages its rounds read, where the point measured
-    // it (older documents: the file's first pages').
-    const auto faultCost = s.mapsFile()
+    // A mapping's faults at the price of the file's pages where the point measured it (older
+    // documents: the file's first pages'). A mapping kept for the run took its file faults in
+    // the warm-up: the faults its rounds take are its fresh buffers' first touches.
+    const bool fileFaults = s.mapsFile() && s.mapping != MapLifetime::Kept;
+    const auto faultCost = fileFaults
                                ? (cell.mappedFaultSeconds ? cell.mappedFaultSeconds : u.fileFault)
                                : u.anonymousFault;
     split.faultsPerRange = faults;
@@ -161,10 +163,12 @@ std::optional<TimeSplit> timeSplit(const ResultDocument& doc, const Cell& cell) 
     // A mapping made and dropped each round unmaps every page it mapped: the pages its ranges
     // span (a populated gap included), torn down by munmap.
     const double pageSize = doc.system.pageSize > 0 ? doc.system.pageSize : 4096;
-    if (s.mapsFile() && faults > 0)
-        split.pagesPerFault = std::ceil(std::max(bytes, read) / pageSize) / faults;
+    // The pages a range reads, without rounding each range up: small ranges share pages.
+    const double pagesRead = std::max(bytes, read) / pageSize;
+    if (fileFaults && faults > 0)
+        split.pagesPerFault = pagesRead / faults;
     if (split.unmapsPages) {
-        const double mapped = std::ceil(std::max(bytes, read) / pageSize);
+        const double mapped = pagesRead;
         const auto unmapCost = cell.mappedUnmapSeconds ? cell.mappedUnmapSeconds : u.unmapPage;
         if (!unmapCost && mapped > 0)
             unpriced.push_back("unmapping (no cost per unmapped page measured)");
@@ -244,7 +248,7 @@ std::string timeSplitSentence(const ResultDocument& doc, const Cell& cell) {
         }
     text += fmt::format("{}unexplained {}", sep, percent(split->unexplainedShare()));
     if (split->pagesPerFault && split->secondsPerFault)
-        text += fmt::format(" ({:.3g} faults a range, {:.3g} pages each, {} µs a fault)",
+        text += fmt::format(" ({:.3g} faults a range, one per {:.3g} pages read, {} µs a fault)",
                             split->faultsPerRange, *split->pagesPerFault,
                             microseconds(*split->secondsPerFault));
     if (!split->unpriced.empty())

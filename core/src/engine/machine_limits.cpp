@@ -263,6 +263,7 @@ namespace {
 // growing one's), else malloc's placement (before its rounds, or for a cell that copies into no
 // buffer of its own).
 constexpr std::size_t kPricedOffsets = 3;
+constexpr std::size_t kMaxOffsets = 8; // per point and kind of copy, beyond each cell's first
 std::vector<std::pair<PointPrices::Offset, double>> pricedOffsets(const Cell& cell,
                                                                   const SweepPoint& point) {
     if (point.bufferOffset)
@@ -306,31 +307,41 @@ void PointPrices::take(CopyLimit& limit, int fd, std::uint64_t fileSize, const S
     const auto& passes = limit.lastRates();
     memcpy.insert(memcpy.end(), passes.begin(), passes.end());
     const std::uint64_t span = std::min(fileSize, limit.sourceBytes());
-    // Each offset a cell that copies needs, measured once for all of them.
+    // Each offset a cell that copies needs, measured once for all of them: every cell's most
+    // common one, then its next ones while a point has fewer than kMaxOffsets (a pass per
+    // offset costs a pass over the span).
     std::set<Offset> kernelOffsets, mappedOffsets;
-    for (const auto& cell : cells) {
-        if (cell.status == CellStatus::Unavailable)
-            continue;
-        const bool kernel = copiesThroughTheKernel(cell), mapped = mapsTheFile(cell);
-        if (kernel || mapped)
-            for (const auto& [offset, weight] : pricedOffsets(cell, point))
-                (kernel ? kernelOffsets : mappedOffsets).insert(offset);
-    }
+    for (std::size_t rank = 0; rank < kPricedOffsets; ++rank)
+        for (const auto& cell : cells) {
+            if (cell.status == CellStatus::Unavailable)
+                continue;
+            const bool kernel = copiesThroughTheKernel(cell), mapped = mapsTheFile(cell);
+            auto& into = kernel ? kernelOffsets : mappedOffsets;
+            const auto at = pricedOffsets(cell, point);
+            if ((kernel || mapped) && rank < at.size() && (rank == 0 || into.size() < kMaxOffsets))
+                into.insert(at[rank].first);
+        }
     for (const auto& offset : kernelOffsets) {
+        if (stop.stop_requested())
+            break;
         const auto kernel =
             kernelCopyRates(fd, span, point.rangeBytes, doc, CopyLimit::kPasses, stop, offset);
         if (!kernel.empty())
             kernelCopy[offset].insert(kernelCopy[offset].end(), kernel.begin(), kernel.end());
     }
+    bool folded = false; // in place: the same at every offset
     for (const auto& offset : mappedOffsets) {
-        const auto mapped =
-            platform::mappedRates(fd, span, point.rangeBytes, CopyLimit::kPasses, stop, offset);
+        if (stop.stop_requested())
+            break;
+        const auto mapped = platform::mappedRates(fd, span, point.rangeBytes, CopyLimit::kPasses,
+                                                  stop, offset, !folded);
+        folded |= !mapped.fold.empty();
         mappedFold.insert(mappedFold.end(), mapped.fold.begin(), mapped.fold.end());
         if (!mapped.copy.empty())
             mappedCopy[offset].insert(mappedCopy[offset].end(), mapped.copy.begin(),
                                       mapped.copy.end());
     }
-    if (!mappedOffsets.empty()) {
+    if (!mappedOffsets.empty() && !stop.stop_requested()) {
         const auto faults = platform::mappedFaultCosts(fd, span, CopyLimit::kPasses, stop);
         mappedFault.insert(mappedFault.end(), faults.fault.begin(), faults.fault.end());
         mappedUnmap.insert(mappedUnmap.end(), faults.unmapPage.begin(), faults.unmapPage.end());

@@ -92,8 +92,10 @@ struct PointRates {
 // of them (untimed for the cells), so that a price spans the minutes of the figures it
 // explains, not one moment of a machine whose speed drifts. Not between rounds: a pass there
 // takes the file's pages out of the CPU's caches, and the rounds after it measure that. A
-// cell's memcpy ceiling is the best pass; its prices (memcpyGbps, kernelCopyGbps) the median
-// of every pass.
+// cell's memcpy ceiling is the best pass and memcpyGbps the median of every pass; its copy
+// prices (kernelCopyGbps, mappedCopyGbps) the medians of the passes at its own buffers'
+// offsets: every pass on a pinned point, else the closing ones (its offsets are known once it
+// has rounds; the opening ones, at malloc's placement, price it until then).
 struct PointPrices {
     // Where a copy's destination starts within its page; none: where malloc put it.
     using Offset = std::optional<std::uint32_t>;

@@ -30,11 +30,13 @@ std::optional<double> unmapPageSeconds(int fd, std::uint64_t fileSize);
 struct MappedRates {
     std::vector<double> fold, copy;
 };
-// The copies land in a buffer at pageOffset (none: where malloc puts it). A stop request ends
-// it between passes (with the passes done so far).
+// The copies land in a buffer at pageOffset (none: where malloc puts it); withFold false leaves
+// the fold out (it reads in place: no offset changes it). A stop request ends it between
+// passes (with the passes done so far), and one made before it starts maps nothing.
 MappedRates mappedRates(int fd, std::uint64_t spanBytes, std::uint64_t rangeBytes, int passes,
                         std::stop_token stop = {},
-                        std::optional<std::uint32_t> pageOffset = std::nullopt);
+                        std::optional<std::uint32_t> pageOffset = std::nullopt,
+                        bool withFold = true);
 
 // Faulting a cached file's pages in through a fresh mapping and unmapping them, as a mapping
 // strategy's rounds do: per pass, the file's first spanBytes mapped (not populated), a byte
@@ -42,8 +44,10 @@ MappedRates mappedRates(int fd, std::uint64_t spanBytes, std::uint64_t rangeByte
 // then munmap timed over the pages (unmapPage). A fault maps as many pages as fault-around and
 // the page cache's folios give it, and those depend on how the file came into the cache: 16 to
 // 256 pages a fault, 25 to 1170 ns a page, between regions of one file and between runs here.
-// So a cell is priced from the pages it reads, not the file's first few. Empty where not
-// measured (not Linux, a file under 16 pages, the mapping fails, no fault counted).
+// So a point's cells are priced over the span its copy prices use (up to 128 MiB, where a
+// sequential run's rounds begin; a random run's ranges spread over the whole file), not over
+// the first 4 MiB the run-wide unit cost takes. Empty where not measured (not Linux, a file
+// under 16 pages, the mapping fails, no fault counted, a stop requested before it).
 struct MappedFaults {
     std::vector<double> fault, unmapPage; // seconds, per pass
 };

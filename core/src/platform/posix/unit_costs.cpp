@@ -127,44 +127,54 @@ std::optional<double> unmapPageSeconds(int fd, std::uint64_t fileSize) {
 MappedFaults mappedFaultCosts(int fd, std::uint64_t spanBytes, int passes, std::stop_token stop) {
     const std::size_t page = pageSize();
     const std::size_t bytes = static_cast<std::size_t>(spanBytes / page * page);
-    MappedFaults costs;
-    if (bytes < 16 * page)
-        return costs;
+    if (bytes < 16 * page || passes < 1 || stop.stop_requested())
+        return {};
     // A file that shrank under the run is not touched past its end.
     if (struct stat st{}; ::fstat(fd, &st) != 0 || std::uint64_t(st.st_size) < bytes)
-        return costs;
-    // A file that shrinks while the pages are touched ends the passes, not the process.
+        return {};
+    // Everything the passes write is made before the guard's jump point and only written
+    // through afterwards, by index ...
+    std::vector<double> fault(std::size_t(passes), 0.0), unmap(fault.size(), 0.0);
+    volatile std::size_t done = 0;
     void* volatile mapped = nullptr;
+    // ... and when the file shrinks while its pages are touched, the passes end, not the
+    // process.
     SigbusGuard guard;
     ScopedSigbusGuard scope(guard);
     if (sigsetjmp(guard.env, 1) != 0) {
         ::munmap(mapped, bytes);
         return {};
     }
-    for (int pass = 0; pass < passes && !stop.stop_requested(); ++pass) {
+    for (std::size_t pass = 0; pass < fault.size() && !stop.stop_requested(); ++pass) {
         void* p = mapFile(fd, bytes, /*populate=*/false);
         if (!p)
-            return costs;
+            break;
         mapped = p;
-        const auto fault = touchSeconds(static_cast<std::byte*>(p), bytes, page, false);
+        const auto touched = touchSeconds(static_cast<std::byte*>(p), bytes, page, false);
         const auto t0 = Clock::now();
         ::munmap(p, bytes);
-        const double unmap = secondsBetween(t0, Clock::now());
-        if (!fault)
-            return costs;
-        costs.fault.push_back(*fault);
-        costs.unmapPage.push_back(unmap / double(bytes / page));
+        mapped = nullptr;
+        const double unmapped = secondsBetween(t0, Clock::now());
+        if (!touched)
+            break;
+        fault[pass] = *touched;
+        unmap[pass] = unmapped / double(bytes / page);
+        done = pass + 1;
     }
+    MappedFaults costs;
+    costs.fault.assign(fault.begin(), fault.begin() + std::ptrdiff_t(done));
+    costs.unmapPage.assign(unmap.begin(), unmap.begin() + std::ptrdiff_t(done));
     return costs;
 }
 
 #endif
 
 MappedRates mappedRates(int fd, std::uint64_t spanBytes, std::uint64_t rangeBytes, int passes,
-                        std::stop_token stop, std::optional<std::uint32_t> pageOffset) {
+                        std::stop_token stop, std::optional<std::uint32_t> pageOffset,
+                        bool withFold) {
     const std::size_t n = static_cast<std::size_t>(std::min(rangeBytes, spanBytes));
     const std::uint64_t count = n ? spanBytes / n : 0;
-    if (count == 0 || passes < 1)
+    if (count == 0 || passes < 1 || stop.stop_requested())
         return {};
     const std::size_t bytes = static_cast<std::size_t>(count * n);
     // A file that shrank under the run (its cells fail with SIGBUS and go on) is not read past
@@ -189,9 +199,11 @@ MappedRates mappedRates(int fd, std::uint64_t spanBytes, std::uint64_t rangeByte
     for (std::size_t pass = 0; pass < foldSeconds.size() && !stop.stop_requested(); ++pass) {
         auto t0 = Clock::now();
         std::uint64_t value = 0;
-        for (std::uint64_t k = 0; k < count; ++k)
-            value ^= foldBytes(std::span(base + k * n, n));
-        foldSeconds[pass] = secondsBetween(t0, Clock::now());
+        if (withFold) {
+            for (std::uint64_t k = 0; k < count; ++k)
+                value ^= foldBytes(std::span(base + k * n, n));
+            foldSeconds[pass] = secondsBetween(t0, Clock::now());
+        }
         t0 = Clock::now();
         for (std::uint64_t k = 0; k < count; ++k) {
             std::memcpy(buffer.data(), base + k * n, n);
@@ -202,11 +214,12 @@ MappedRates mappedRates(int fd, std::uint64_t spanBytes, std::uint64_t rangeByte
     }
     ::munmap(map, bytes);
     MappedRates rates;
-    for (std::size_t pass = 1; pass < foldSeconds.size(); ++pass) // the first warms the caches
-        if (foldSeconds[pass] > 0 && copySeconds[pass] > 0) {
+    for (std::size_t pass = 1; pass < foldSeconds.size(); ++pass) { // the first warms caches
+        if (foldSeconds[pass] > 0)
             rates.fold.push_back(double(bytes) / foldSeconds[pass] / 1e9);
+        if (copySeconds[pass] > 0)
             rates.copy.push_back(double(bytes) / copySeconds[pass] / 1e9);
-        }
+    }
     return rates;
 }
 
