@@ -158,23 +158,29 @@ void keepSlantedLabelsInside(QCustomPlot& plot, const QMargins& base, int width)
     }
     const QFontMetrics metrics(plot.xAxis->tickLabelFont());
     const double slant = std::cos(qDegreesToRadians(degrees));
+    // Only the labels drawn count: a zoomed or dragged axis shows some of the bars.
+    const QCPRange range = plot.xAxis->range();
     const auto& ticks = ticker->ticks();
+    auto shown = [&](auto it) { return range.contains(it.key()); };
     double widest = 0;
-    for (const auto& label : ticks)
-        widest = std::max(widest, metrics.horizontalAdvance(label) * slant);
+    for (auto it = ticks.constBegin(); it != ticks.constEnd(); ++it)
+        if (shown(it))
+            widest = std::max(widest, metrics.horizontalAdvance(it.value()) * slant);
     // Each label runs right from its tick; the axis ends `upper - key` bars after it. The bars'
     // spacing is taken as if the widest label's room were already given: the margin it yields
     // can only be wider than the final layout needs.
-    const QCPRange range = plot.xAxis->range();
-    const double pixels =
-        (width > 0 ? width : plot.viewport().width()) - rect->margins().left() - widest;
+    const int viewport = width > 0 ? width : plot.viewport().width();
+    const double pixels = viewport - rect->margins().left() - widest;
     const double perKey = range.size() > 0 ? std::max(0.0, pixels) / range.size() : 0;
     double overhang = 0;
     for (auto it = ticks.constBegin(); it != ticks.constEnd(); ++it)
-        overhang = std::max(overhang, metrics.horizontalAdvance(it.value()) * slant -
-                                          (range.upper - it.key()) * perKey);
+        if (shown(it))
+            overhang = std::max(overhang, metrics.horizontalAdvance(it.value()) * slant -
+                                              (range.upper - it.key()) * perKey);
+    // A slanted label's box reaches half its height further; never more than half the chart.
+    const int wanted = int(std::ceil(overhang)) + metrics.height() / 2;
     QMargins margins = base;
-    margins.setRight(std::max(base.right(), int(std::ceil(overhang)) + metrics.height() / 2));
+    margins.setRight(std::clamp(wanted, base.right(), std::max(base.right(), viewport / 2)));
     rect->setMinimumMargins(margins);
 }
 

@@ -41,13 +41,13 @@ std::string_view whatIsNotPriced(const StrategyInfo& s) {
 // The share of a cell's bytes its rounds fetched from storage (median over the rounds of
 // each one's fetched over read), or its major faults' pages where no fetch was counted.
 constexpr double kFetchedForNoSplit = 0.1;
-double fetchedShare(const Cell& cell) {
+double fetchedShare(const Cell& cell, double pageSize) {
     std::vector<double> shares;
     for (const auto& x : cell.samples) {
         const double read = double(std::max(x.bytes, x.bytesRead));
         if (read <= 0)
             continue;
-        const double fetched = x.deviceBytes ? *x.deviceBytes : double(x.majorFaults) * 4096;
+        const double fetched = x.deviceBytes ? *x.deviceBytes : double(x.majorFaults) * pageSize;
         shares.push_back(fetched / read);
     }
     return shares.empty() ? 0 : median(shares);
@@ -102,7 +102,9 @@ std::string timeSplitMissing(const ResultDocument& doc, const Cell& cell) {
         return "a cold run's time is mostly the device's, which no unit cost here prices";
     if (s && s->access == Access::Direct)
         return "a direct read's time is the device's, which no unit cost here prices";
-    if (const double fetched = fetchedShare(cell); fetched >= kFetchedForNoSplit)
+    if (const double fetched =
+            fetchedShare(cell, doc.system.pageSize > 0 ? doc.system.pageSize : 4096);
+        fetched >= kFetchedForNoSplit)
         return fmt::format("its rounds fetched {} from storage (the file did not stay "
                            "cached), and the device's time no unit cost here prices",
                            fetched >= 1 ? std::string("as many bytes as they read, or more")
@@ -160,15 +162,16 @@ std::optional<TimeSplit> timeSplit(const ResultDocument& doc, const Cell& cell) 
         unpriced.push_back("page faults (no fault cost measured)");
     else
         split.seconds[index(TimePart::Faults)] = 0.0; // none taken
-    // A mapping made and dropped each round unmaps every page it mapped: the pages its ranges
-    // span (a populated gap included), torn down by munmap.
     const double pageSize = doc.system.pageSize > 0 ? doc.system.pageSize : 4096;
     // The pages a range reads, without rounding each range up: small ranges share pages.
     const double pagesRead = std::max(bytes, read) / pageSize;
     if (fileFaults && faults > 0)
         split.pagesPerFault = pagesRead / faults;
+    // A mapping made and dropped each round unmaps the pages it mapped, torn down by munmap:
+    // the pages its ranges read (a populated gap included), and at least a page a fault (a
+    // range under a page still maps a whole one).
     if (split.unmapsPages) {
-        const double mapped = pagesRead;
+        const double mapped = std::max(pagesRead, faults);
         const auto unmapCost = cell.mappedUnmapSeconds ? cell.mappedUnmapSeconds : u.unmapPage;
         if (!unmapCost && mapped > 0)
             unpriced.push_back("unmapping (no cost per unmapped page measured)");
