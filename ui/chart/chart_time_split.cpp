@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <vector>
 
 namespace readscope::ui {
 
@@ -158,14 +159,16 @@ void keepSlantedLabelsInside(QCustomPlot& plot, const QMargins& base, int width)
     }
     const QFontMetrics metrics(plot.xAxis->tickLabelFont());
     const double slant = std::cos(qDegreesToRadians(degrees));
-    // Only the labels drawn count: a zoomed or dragged axis shows some of the bars.
+    // Only the labels drawn count: a zoomed or dragged axis shows some of the bars. Each
+    // shown one's key and how far right of it its slanted text runs.
     const QCPRange range = plot.xAxis->range();
-    const auto& ticks = ticker->ticks();
-    auto shown = [&](auto it) { return range.contains(it.key()); };
+    std::vector<std::pair<double, double>> shown;
     double widest = 0;
-    for (auto it = ticks.constBegin(); it != ticks.constEnd(); ++it)
-        if (shown(it))
-            widest = std::max(widest, metrics.horizontalAdvance(it.value()) * slant);
+    for (auto it = ticker->ticks().constBegin(); it != ticker->ticks().constEnd(); ++it)
+        if (range.contains(it.key())) {
+            shown.emplace_back(it.key(), metrics.horizontalAdvance(it.value()) * slant);
+            widest = std::max(widest, shown.back().second);
+        }
     // Each label runs right from its tick; the axis ends `upper - key` bars after it. The bars'
     // spacing is taken as if the widest label's room were already given: the margin it yields
     // can only be wider than the final layout needs.
@@ -173,10 +176,8 @@ void keepSlantedLabelsInside(QCustomPlot& plot, const QMargins& base, int width)
     const double pixels = viewport - rect->margins().left() - widest;
     const double perKey = range.size() > 0 ? std::max(0.0, pixels) / range.size() : 0;
     double overhang = 0;
-    for (auto it = ticks.constBegin(); it != ticks.constEnd(); ++it)
-        if (shown(it))
-            overhang = std::max(overhang, metrics.horizontalAdvance(it.value()) * slant -
-                                              (range.upper - it.key()) * perKey);
+    for (const auto& [key, run] : shown)
+        overhang = std::max(overhang, run - (range.upper - key) * perKey);
     // A slanted label's box reaches half its height further; never more than half the chart.
     const int wanted = int(std::ceil(overhang)) + metrics.height() / 2;
     QMargins margins = base;

@@ -38,6 +38,10 @@ std::string_view whatIsNotPriced(const StrategyInfo& s) {
            "count here";
 }
 
+double pageSizeOf(const ResultDocument& doc) {
+    return doc.system.pageSize > 0 ? doc.system.pageSize : 4096;
+}
+
 // The share of a cell's bytes its rounds fetched from storage (median over the rounds of
 // each one's fetched over read), or its major faults' pages where no fetch was counted.
 constexpr double kFetchedForNoSplit = 0.1;
@@ -102,9 +106,7 @@ std::string timeSplitMissing(const ResultDocument& doc, const Cell& cell) {
         return "a cold run's time is mostly the device's, which no unit cost here prices";
     if (s && s->access == Access::Direct)
         return "a direct read's time is the device's, which no unit cost here prices";
-    if (const double fetched =
-            fetchedShare(cell, doc.system.pageSize > 0 ? doc.system.pageSize : 4096);
-        fetched >= kFetchedForNoSplit)
+    if (const double fetched = fetchedShare(cell, pageSizeOf(doc)); fetched >= kFetchedForNoSplit)
         return fmt::format("its rounds fetched {} from storage (the file did not stay "
                            "cached), and the device's time no unit cost here prices",
                            fetched >= 1 ? std::string("as many bytes as they read, or more")
@@ -162,7 +164,7 @@ std::optional<TimeSplit> timeSplit(const ResultDocument& doc, const Cell& cell) 
         unpriced.push_back("page faults (no fault cost measured)");
     else
         split.seconds[index(TimePart::Faults)] = 0.0; // none taken
-    const double pageSize = doc.system.pageSize > 0 ? doc.system.pageSize : 4096;
+    const double pageSize = pageSizeOf(doc);
     // The pages a range reads, without rounding each range up: small ranges share pages.
     const double pagesRead = std::max(bytes, read) / pageSize;
     if (fileFaults && faults > 0)

@@ -310,16 +310,18 @@ void PointPrices::take(CopyLimit& limit, int fd, std::uint64_t fileSize, const S
     // Each offset a cell that copies needs, measured once for all of them: every cell's most
     // common one, then its next ones while a point has fewer than kMaxOffsets (a pass per
     // offset costs a pass over the span).
+    std::vector<std::vector<std::pair<Offset, double>>> offsetsOf(cells.size());
+    for (std::size_t i = 0; i < cells.size(); ++i)
+        offsetsOf[i] = pricedOffsets(cells[i], point);
     std::set<Offset> kernelOffsets, mappedOffsets;
     for (std::size_t rank = 0; rank < kPricedOffsets; ++rank)
-        for (const auto& cell : cells) {
-            if (cell.status == CellStatus::Unavailable)
-                continue;
+        for (std::size_t i = 0; i < cells.size(); ++i) {
+            const Cell& cell = cells[i];
             const bool kernel = copiesThroughTheKernel(cell), mapped = mapsTheFile(cell);
             auto& into = kernel ? kernelOffsets : mappedOffsets;
-            const auto at = pricedOffsets(cell, point);
-            if ((kernel || mapped) && rank < at.size() && (rank == 0 || into.size() < kMaxOffsets))
-                into.insert(at[rank].first);
+            if (cell.status != CellStatus::Unavailable && (kernel || mapped) &&
+                rank < offsetsOf[i].size() && (rank == 0 || into.size() < kMaxOffsets))
+                into.insert(offsetsOf[i][rank].first);
         }
     for (const auto& offset : kernelOffsets) {
         if (stop.stop_requested())
@@ -346,14 +348,15 @@ void PointPrices::take(CopyLimit& limit, int fd, std::uint64_t fileSize, const S
         mappedFault.insert(mappedFault.end(), faults.fault.begin(), faults.fault.end());
         mappedUnmap.insert(mappedUnmap.end(), faults.unmapPage.begin(), faults.unmapPage.end());
     }
-    for (auto& cell : cells) {
+    for (std::size_t i = 0; i < cells.size(); ++i) {
+        Cell& cell = cells[i];
         if (cell.status == CellStatus::Unavailable)
             continue;
         if (!memcpy.empty() && maximum(memcpy) > 0) {
             cell.copyLimitGbps = maximum(memcpy);
             cell.memcpyGbps = median(memcpy);
         }
-        const auto at = pricedOffsets(cell, point);
+        const auto& at = offsetsOf[i];
         if (copiesThroughTheKernel(cell))
             if (auto rate = weightedRate(kernelCopy, at))
                 cell.kernelCopyGbps = rate;

@@ -47,7 +47,8 @@ MappedRates mappedRates(int fd, std::uint64_t spanBytes, std::uint64_t rangeByte
 // So a point's cells are priced over the span its copy prices use (up to 128 MiB, where a
 // sequential run's rounds begin; a random run's ranges spread over the whole file), not over
 // the first 4 MiB the run-wide unit cost takes. Empty where not measured (not Linux, a file
-// under 16 pages, the mapping fails, no fault counted, a stop requested before it).
+// under 16 pages, the mapping fails, no fault counted, a stop requested before it); a pass
+// that counted no fault is left out.
 struct MappedFaults {
     std::vector<double> fault, unmapPage; // seconds, per pass
 };

@@ -87,23 +87,14 @@ std::optional<double> anonymousFaultSeconds() {
 }
 
 std::optional<double> fileFaultSeconds(int fd, std::uint64_t fileSize) {
-    const std::size_t page = pageSize();
     const std::size_t bytes = static_cast<std::size_t>(std::min<std::uint64_t>(fileSize, 4 << 20));
-    if (bytes < 16 * page)
+    if (bytes < 16 * pageSize())
         return std::nullopt;
     std::vector<std::byte> scratch(1 << 20);
     for (std::size_t at = 0; at < bytes; at += scratch.size()) // cache the pages first
         if (readAt(fd, scratch.data(), std::min(scratch.size(), bytes - at), at) < 0)
             return std::nullopt;
-    std::vector<double> perFault;
-    for (int pass = 0; pass < 9; ++pass) {
-        void* p = ::mmap(nullptr, bytes, PROT_READ, MAP_SHARED, fd, 0);
-        if (p == MAP_FAILED)
-            return std::nullopt;
-        if (auto s = touchSeconds(static_cast<std::byte*>(p), bytes, page, false))
-            perFault.push_back(*s);
-        ::munmap(p, bytes);
-    }
+    auto perFault = mappedFaultCosts(fd, bytes, 9).fault;
     return medianOf(perFault);
 }
 
@@ -156,10 +147,10 @@ MappedFaults mappedFaultCosts(int fd, std::uint64_t spanBytes, int passes, std::
         mapped = nullptr;
         const double unmapped = secondsBetween(t0, Clock::now());
         if (!touched)
-            break;
-        fault[pass] = *touched;
-        unmap[pass] = unmapped / double(bytes / page);
-        done = pass + 1;
+            continue; // no fault counted: nothing to divide by
+        fault[done] = *touched;
+        unmap[done] = unmapped / double(bytes / page);
+        done = done + 1;
     }
     MappedFaults costs;
     costs.fault.assign(fault.begin(), fault.begin() + std::ptrdiff_t(done));
