@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include <cstdio>
+#include <utility>
 
 namespace readscope::cli {
 
@@ -30,6 +31,11 @@ void ConsoleSink::clearLine() {
         std::fflush(stderr);
         lineShown_ = false;
     }
+}
+
+void ConsoleSink::onStarted(const ResultDocument&) {
+    if (auto say = std::exchange(whenStarted_, nullptr))
+        say();
 }
 
 void ConsoleSink::onProgress(const Progress& p) {

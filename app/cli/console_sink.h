@@ -3,6 +3,8 @@
 // and warnings as lines on stderr.
 #include "readscope/runner.h"
 
+#include <functional>
+
 namespace readscope::cli {
 
 class ConsoleSink final : public RunSink {
@@ -12,11 +14,15 @@ public:
     void onProgress(const Progress& progress) override;
     void onWarning(const std::string& message) override;
     void clearLine();
+    // Said once, when the run has started (not when it is refused before that).
+    void onStarted(const ResultDocument& header) override;
+    void whenStarted(std::function<void()> say) { whenStarted_ = std::move(say); }
 
 private:
     bool quiet_;
     bool tty_;
     bool lineShown_ = false;
+    std::function<void()> whenStarted_;
 };
 
 } // namespace readscope::cli

@@ -165,11 +165,16 @@ int runCommand(RunOptions& o) {
         if (auto st = validatePlan(o.plan, *probe); !st)
             return complain(st.error().message, kExitUsage);
         RecoverySink recovery(sink, o.recoveryPath ? *o.recoveryPath : defaultRecoveryPath());
+        // Once the run has started and the file is there: a run refused before (a memory
+        // limit that cannot be made) keeps nothing.
         if (!o.quiet)
-            fmt::print(stderr,
-                       "Finished cells are kept in {} until the run ends; after a crash: "
-                       "readscope-cli run --resume {}\n",
-                       recovery.path(), recovery.path());
+            sink.whenStarted([&recovery] {
+                if (std::filesystem::exists(recovery.path()))
+                    fmt::print(stderr,
+                               "Finished cells are kept in {} until the run ends; after a "
+                               "crash: readscope-cli run --resume {}\n",
+                               recovery.path(), recovery.path());
+            });
         result = recovered ? resumeRun(*recovered, recovery, stop.get_token())
                            : runPlan(o.plan, recovery, stop.get_token());
         if (result || !recovered)

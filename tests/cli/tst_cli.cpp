@@ -320,7 +320,8 @@ private slots:
     }
 
     // Without permission to make a memory cgroup (and not started in a limited one), a run
-    // asked to stay under a memory limit does not start: it says why and how to get one.
+    // asked to stay under a memory limit does not start: it says why and how to get one, and
+    // keeps no recovery file.
     void memoryLimitWithoutACgroupIsRefused() {
         if (::geteuid() != 0)
             QSKIP("needs root to run as 'nobody'");
@@ -336,7 +337,7 @@ private slots:
         QVERIFY(QFile::setPermissions(path, QFileDevice::ReadOwner | QFileDevice::ReadOther));
         const QString json = dir.filePath("out.json");
         auto r = cli({"run", path, "--strategies", "pread-uninit", "--sizes", "64K",
-                      "--memory-limit", "64M", "--json", json, "--quiet"},
+                      "--memory-limit", "64M", "--json", json},
                      {setpriv, "--reuid=65534", "--regid=65534", "--clear-groups", "env",
                       "HOME=" + dir.path()});
         QVERIFY2(r.code == 1, qPrintable(QString("exit %1: %2").arg(r.code).arg(r.err)));
@@ -344,6 +345,9 @@ private slots:
                      r.err.contains("does not start") && r.err.contains("systemd-run"),
                  qPrintable(r.err));
         QVERIFY2(!QFile::exists(json), "no figures from a run that was not limited");
+        // Not started, it keeps nothing, and does not say it does.
+        QVERIFY2(!r.err.contains("Finished cells are kept"), qPrintable(r.err));
+        QVERIFY(QDir(dir.filePath(".local/state/readscope")).isEmpty());
     }
 
     void badInput_data() {
