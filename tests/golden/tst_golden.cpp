@@ -136,6 +136,15 @@ std::vector<std::pair<QString, std::function<std::string()>>> renderers() {
                        const auto c = compared();
                        return reportMarkdown(input("warm"), &c, "readscope-chart.png");
                    }});
+    // A duration run's report: its rounds' GB/s and TLB shootdowns over time, each drawn.
+    out.push_back({"over-time.report.md", [] {
+                       ResultDocument doc = input("warm");
+                       doc.plan.durationSeconds = 30;
+                       for (auto& s : doc.cells.at(0).samples)
+                           s.tlbShootdowns = 12;
+                       return reportMarkdown(doc, nullptr, "readscope-chart.png",
+                                             reportExtraCharts(doc));
+                   }});
     out.push_back({"compare-mixed.txt", [] { return comparisonText(mixedComparison()); }});
     out.push_back({"compare-mixed.md", [] { return comparisonMarkdown(mixedComparison()); }});
     out.push_back({"compare-shifted.txt", [] { return comparisonText(shiftedComparison()); }});
