@@ -111,6 +111,66 @@ out=$("$cli" strategies /mnt/big.bin 2>&1 | grep dontcache)
 echo "$out" | grep -qi "kernel" && ok=0 || ok=1
 check dontcache-on-old-kernel $ok "$out"
 
+# 7. The way the refusals advise, for real: a systemd user manager (delegated its cgroup, as
+#    user@.service is), and `systemd-run --user --scope -p MemoryMax=256M` from a terminal's
+#    scope inside it. readscope runs in the scope systemd made, limited by it.
+if [ -x /lib/systemd/systemd ] && command -v systemd-run >/dev/null; then
+    mount -t tmpfs run /run # the share's /run is read-only; the manager wants its own
+    mkdir -p /run/systemd/system /run/user/65534
+    chown 65534:65534 /run/user/65534
+    chmod 700 /run/user/65534
+    echo +pids >$cg/cgroup.subtree_control
+    echo +pids >$cg/user.slice/cgroup.subtree_control
+    mkdir -p $cg/user.slice/user-65534.slice
+    echo +memory +pids >$cg/user.slice/user-65534.slice/cgroup.subtree_control
+    u=$cg/user.slice/user-65534.slice/user@65534.service
+    mkdir -p $u
+    chown -R 65534:65534 $u
+    export XDG_RUNTIME_DIR=/run/user/65534
+    as_nobody_in $u $nobody /lib/systemd/systemd --user >/mnt/tmp/systemd.log 2>&1 &
+    for _ in 1 2 3 4 5 6 7 8 9 10; do
+        state=$($nobody systemctl --user is-system-running 2>&1)
+        [ "$state" = running ] && break
+        sleep 2
+    done
+    t=$u/app.slice/terminal.scope # where a terminal started from the desktop runs
+    mkdir -p $t
+    chown -R 65534:65534 $t
+    as_nobody_in $t $nobody systemd-run --user --scope -p MemoryMax=256M "$cli" run \
+        /mnt/big.bin --sizes 1M --strategies pread-uninit,mmap-touch --cache warm \
+        --duration 20s --memory-limit 256M --json /mnt/tmp/systemd.json \
+        >/mnt/tmp/systemd-run.txt 2>&1
+    if [ -s /mnt/tmp/systemd.json ]; then
+        r=$(residency /mnt/tmp/systemd.json)
+        case "$r" in *"started in"*app.slice/run-*.scope*) in_place=0 ;; *) in_place=1 ;; esac
+        awk -v r="${r%% *}" 'BEGIN { exit !(r <= 0.3) }'
+        check systemd-run-user-scope $(($? + in_place)) "user manager $state; largest residency: $r"
+    else
+        check systemd-run-user-scope 1 "user manager $state; $(cat /mnt/tmp/systemd-run.txt)"
+    fi
+
+    # 8. The same terminal, readscope started without systemd-run: its own cgroup cannot give
+    #    a child the memory controller, so it asks the user manager for a limited scope as
+    #    systemd-run would, runs in it, and leaves it, which systemd then removes.
+    as_nobody_in $t $nobody "$cli" run /mnt/big.bin --sizes 1M \
+        --strategies pread-uninit,mmap-touch --cache warm --duration 20s \
+        --memory-limit 256M --json /mnt/tmp/asked.json >/mnt/tmp/asked.txt 2>&1
+    sleep 1
+    scopes=$(find $u -name 'readscope-*' | tr '\n' ' ')
+    if [ -s /mnt/tmp/asked.json ]; then
+        r=$(residency /mnt/tmp/asked.json)
+        case "$r" in *"systemd user manager made"*readscope-*.scope*) asked=0 ;; *) asked=1 ;; esac
+        [ -z "$scopes" ] || asked=1
+        awk -v r="${r%% *}" 'BEGIN { exit !(r <= 0.3) }'
+        check scope-asked-of-the-user-manager $(($? + asked)) "largest residency: $r; \
+scopes left: ${scopes:-none}"
+    else
+        check scope-asked-of-the-user-manager 1 "$(cat /mnt/tmp/asked.txt)"
+    fi
+else
+    echo "CHECK systemd-run-user-scope: skipped, no systemd here"
+fi
+
 ls $cg | grep -q '^readscope-' && left=1 || left=0
 check no-cgroup-left $left "$(ls $cg | grep readscope- || true)"
 echo "GUEST DONE"

@@ -151,7 +151,9 @@ std::optional<TimeSplit> timeSplit(const ResultDocument& doc, const Cell& cell) 
     const double faults = perRange(cell, [](const Sample& x) { return x.minorFaults; });
     // A mapping's faults at the price of the file's pages where the point measured it (older
     // documents: the file's first pages'). A mapping kept for the run took its file faults in
-    // the warm-up: the faults its rounds take are its fresh buffers' first touches.
+    // the warm-up: the faults its rounds take are its fresh buffers' first touches. (With no
+    // warm-up its first round takes the file faults; the median over three or more rounds
+    // leaves that round out, the mean of two does not.)
     const bool fileFaults = s.mapsFile() && s.mapping != MapLifetime::Kept;
     const auto faultCost = fileFaults
                                ? (cell.mappedFaultSeconds ? cell.mappedFaultSeconds : u.fileFault)

@@ -84,8 +84,9 @@ std::string memoryLimitHelp() {
         "Run under this memory limit, the file's page cache included, so a larger file is "
         "evicted while it is read. It is a memory cgroup: the one readscope was started in when "
         "that is limited to at most this much (as systemd-run --user --scope -p MemoryMax=SIZE "
-        "makes), else one of its own where readscope may create one. Refused, with the reason, "
-        "where neither works. At least {}.",
+        "makes), else one of its own where readscope may create one, else (cgroup v2) a scope "
+        "the systemd user manager makes for it. Refused, with the reason, where none works. At "
+        "least {}.",
         formatSize(kMinMemoryLimit));
 }
 

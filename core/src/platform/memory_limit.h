@@ -20,14 +20,17 @@ public:
     virtual Status leave() = 0;
 };
 
-// Puts this process under a memory limit of `bytes`: the cgroup it already runs in when that
-// is limited to at most `bytes` (as `systemd-run --user --scope -p MemoryMax=...` makes one;
-// bytes() is then that cgroup's limit), else a new memory cgroup of its own: cgroup v1's
-// memory controller, or v2's where the process's cgroup may hold a child with the memory
-// controller (the root cgroup, as root; a v2 cgroup that holds processes cannot give its
-// children a controller). An error saying what was tried and why it failed, never a run
-// without the limit. Making its own, it first removes the empty readscope-<pid> cgroups that
-// killed runs left beside it (their process gone).
+// Puts this process under a memory limit of `bytes`, the first way that works:
+// 1. the cgroup it already runs in, when that is limited to at most `bytes` (as `systemd-run
+//    --user --scope -p MemoryMax=...` makes one; bytes() is then that cgroup's limit);
+// 2. a new memory cgroup of its own, below its cgroup: cgroup v1's memory controller, or v2's
+//    where its cgroup may hold a child with the memory controller (the root cgroup, as root; a
+//    v2 cgroup that holds processes cannot give its children a controller). Making its own,
+//    it first removes the empty readscope-<pid> cgroups that killed runs left beside it;
+// 3. on cgroup v2, a scope limited to `bytes` that the systemd user manager makes (through
+//    systemd-run --user --scope, as for a command it starts) and that this process moves into:
+//    no root needed where its cgroup is under the user's own (a desktop's apps and terminals).
+// An error saying what was tried and why it failed, never a run without the limit.
 Result<std::unique_ptr<MemoryLimitScope>> enterMemoryLimit(std::uint64_t bytes);
 
 } // namespace readscope::platform

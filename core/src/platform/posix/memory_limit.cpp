@@ -2,6 +2,7 @@
 // /proc/self/cgroup and /proc/self/mountinfo; a child of it made, limited and entered through
 // the cgroup files; left and removed when the scope ends.
 #include "memory_limit.h"
+#include "helper_process.h"
 
 #include <fmt/format.h>
 
@@ -25,6 +26,7 @@ struct Cgroup {
     int version = 0;       // 1: the v1 memory controller's hierarchy; 2: the unified one
     std::string dir;       // the process's cgroup, as a folder
     std::string limitFile; // memory.limit_in_bytes or memory.max
+    std::string path;      // the cgroup's path in its hierarchy, as /proc/self/cgroup says
 };
 
 std::vector<std::string> split(const std::string& s, char by) {
@@ -76,12 +78,12 @@ Result<Cgroup> ownCgroup() {
     }
     if (v1) { // the memory controller is on a v1 hierarchy: v2 has none to offer
         if (auto dir = mountedAt(1, *v1))
-            return Cgroup{1, *dir, "memory.limit_in_bytes"};
+            return Cgroup{1, *dir, "memory.limit_in_bytes", *v1};
         return Error{"the cgroup v1 memory controller is not mounted where this process sees it"};
     }
     if (v2)
         if (auto dir = mountedAt(2, *v2))
-            return Cgroup{2, *dir, "memory.max"};
+            return Cgroup{2, *dir, "memory.max", *v2};
     return Error{"this system has no memory cgroup controller"};
 }
 
@@ -152,11 +154,13 @@ private:
     std::string how_;
 };
 
-class OwnCgroup final : public MemoryLimitScope {
+// A cgroup the process moved into, and back out of when it leaves: `dir` is removed then, if
+// given (a scope systemd made, left empty, systemd stops and removes itself).
+class EnteredCgroup final : public MemoryLimitScope {
 public:
-    OwnCgroup(std::string from, std::string dir, std::uint64_t bytes, std::string how)
+    EnteredCgroup(std::string from, std::string dir, std::uint64_t bytes, std::string how)
         : from_(std::move(from)), dir_(std::move(dir)), bytes_(bytes), how_(std::move(how)) {}
-    ~OwnCgroup() override { (void)leave(); }
+    ~EnteredCgroup() override { (void)leave(); }
     std::uint64_t bytes() const override { return bytes_; }
     const std::string& how() const override { return how_; }
     Status leave() override {
@@ -168,6 +172,8 @@ public:
             return Error{fmt::format("leaving the memory limit failed, so this process stays "
                                      "limited until it ends: {}",
                                      why)};
+        if (dir_.empty())
+            return okStatus();
         // The page cache charged to it moves to the parent as it goes.
         int rc = 0;
         for (int i = 0; i < 20 && (rc = ::rmdir(dir_.c_str())) != 0 && errno == EBUSY; ++i)
@@ -185,6 +191,87 @@ private:
     std::uint64_t bytes_;
     std::string how_;
 };
+
+// A child cgroup of the process's own, limited and entered.
+Result<std::unique_ptr<MemoryLimitScope>> enterOwnChild(const Cgroup& own, std::uint64_t bytes) {
+    removeLeftCgroups(own.dir);
+    const std::string dir = fmt::format("{}/readscope-{}", own.dir, ::getpid());
+    if (::mkdir(dir.c_str(), 0755) != 0 && errno != EEXIST)
+        return Error{fmt::format("creating the cgroup {} failed: {} (it needs permission to "
+                                 "write there: root, or a cgroup delegated to this user)",
+                                 dir, std::strerror(errno))};
+    std::string why;
+    const auto fail = [&](const std::string& reason) {
+        ::rmdir(dir.c_str());
+        return Error{reason};
+    };
+    if (own.version == 2 && ::access((dir + "/memory.max").c_str(), F_OK) != 0 &&
+        !writeText(own.dir + "/cgroup.subtree_control", "+memory", why))
+        return fail(why + " (cgroup v2 gives a child the memory controller only from a cgroup "
+                          "that holds no processes, and this process's holds it)");
+    if (!writeText(dir + "/" + own.limitFile, std::to_string(bytes), why))
+        return fail(why);
+    if (!writeText(dir + "/cgroup.procs", std::to_string(::getpid()), why))
+        return fail(why);
+    auto scope = std::make_unique<EnteredCgroup>(
+        own.dir, dir, bytes,
+        fmt::format("a cgroup of its own, {} (cgroup v{} memory controller, {} {})", dir,
+                    own.version, own.limitFile, bytes));
+    // Entered: /proc/self/cgroup names it now.
+    auto now = ownCgroup();
+    if (!now || now->dir != dir)
+        return Error{fmt::format("the process did not move into {}", dir)};
+    return std::unique_ptr<MemoryLimitScope>(std::move(scope));
+}
+
+// As `systemd-run --user --scope -p MemoryMax=...` would start readscope, for a process that
+// is running already: the user manager makes a limited scope around a shell, which moves this
+// process into it and ends. Where both cgroups are under the user's delegated one
+// (user@UID.service: a desktop's apps and terminals), the user may move its own processes
+// there without root; from a login session's scope (ssh) it may not.
+Result<std::unique_ptr<MemoryLimitScope>> enterSystemdScope(const Cgroup& own,
+                                                            std::uint64_t bytes) {
+    // Where the hierarchy is mounted: the shell adds the scope's path to it.
+    const std::string& path = own.path;
+    const bool under =
+        path == "/" || (own.dir.size() > path.size() &&
+                        own.dir.compare(own.dir.size() - path.size(), path.size(), path) == 0);
+    if (!under)
+        return Error{
+            fmt::format("its cgroup {} is not at its path {} below a mount", own.dir, path)};
+    const std::string mount =
+        path == "/" ? own.dir : own.dir.substr(0, own.dir.size() - path.size());
+    const std::string unit = fmt::format("readscope-{}.scope", ::getpid());
+    const auto [status, output] =
+        runHelper({"systemd-run", "--user", "--scope", "--quiet", "--collect", "--unit=" + unit,
+                   fmt::format("--property=MemoryMax={}", bytes), "--", "/bin/sh", "-c",
+                   "echo \"$1\" > \"$2$(sed -n 's/^0:://p' /proc/self/cgroup)/cgroup.procs\"", "sh",
+                   std::to_string(::getpid()), mount},
+                  30);
+    // Moved or not, whatever the helper says: a process moved into a scope that is not what
+    // was asked goes back.
+    auto now = ownCgroup();
+    const auto limit = now ? limitOf(*now) : std::nullopt;
+    const bool moved = now && now->dir != own.dir;
+    if (status != 0 || !moved || !limit || *limit > bytes) {
+        std::string why;
+        if (moved && !writeText(own.dir + "/cgroup.procs", std::to_string(::getpid()), why))
+            return Error{fmt::format("systemd-run --user --scope moved this process into {} and "
+                                     "it could not move back, so it stays there: {}",
+                                     now->dir, why)};
+        if (status != 0)
+            return Error{
+                fmt::format("systemd-run --user --scope did not make a limited scope: {}",
+                            output.empty() ? fmt::format("exit status {}", status) : output)};
+        return Error{fmt::format("systemd-run --user --scope made {}, but this process is not "
+                                 "in it under a limit of at most {}",
+                                 unit, bytes)};
+    }
+    return std::unique_ptr<MemoryLimitScope>(std::make_unique<EnteredCgroup>(
+        own.dir, "", *limit,
+        fmt::format("a scope the systemd user manager made, {} ({}, {} {})", now->dir, unit,
+                    now->limitFile, *limit)));
+}
 
 } // namespace
 
@@ -204,34 +291,13 @@ Result<std::unique_ptr<MemoryLimitScope>> enterMemoryLimit(std::uint64_t bytes) 
         return std::unique_ptr<MemoryLimitScope>(std::make_unique<ScopeInPlace>(
             *limit, fmt::format("the cgroup readscope was started in, {} ({} {})", own->dir,
                                 own->limitFile, *limit)));
-    removeLeftCgroups(own->dir);
-    const std::string dir = fmt::format("{}/readscope-{}", own->dir, ::getpid());
-    if (::mkdir(dir.c_str(), 0755) != 0 && errno != EEXIST)
-        return refuse(fmt::format("creating the cgroup {} failed: {} (it needs permission to "
-                                  "write there: root, or a cgroup delegated to this user)",
-                                  dir, std::strerror(errno)));
-    std::string why;
-    const auto fail = [&](const std::string& reason) {
-        ::rmdir(dir.c_str());
-        return refuse(reason);
-    };
-    if (own->version == 2 && ::access((dir + "/memory.max").c_str(), F_OK) != 0 &&
-        !writeText(own->dir + "/cgroup.subtree_control", "+memory", why))
-        return fail(why + " (cgroup v2 gives a child the memory controller only from a cgroup "
-                          "that holds no processes, and this process's holds it)");
-    if (!writeText(dir + "/" + own->limitFile, std::to_string(bytes), why))
-        return fail(why);
-    if (!writeText(dir + "/cgroup.procs", std::to_string(::getpid()), why))
-        return fail(why);
-    auto scope = std::make_unique<OwnCgroup>(
-        own->dir, dir, bytes,
-        fmt::format("a cgroup of its own, {} (cgroup v{} memory controller, {} {})", dir,
-                    own->version, own->limitFile, bytes));
-    // Entered: /proc/self/cgroup names it now.
-    auto now = ownCgroup();
-    if (!now || now->dir != dir)
-        return refuse(fmt::format("the process did not move into {}", dir));
-    return std::unique_ptr<MemoryLimitScope>(std::move(scope));
+    auto child = enterOwnChild(*own, bytes);
+    if (child || own->version != 2)
+        return child ? std::move(child) : refuse(child.error().message);
+    auto scope = enterSystemdScope(*own, bytes);
+    if (scope)
+        return scope;
+    return refuse(child.error().message + "; " + scope.error().message);
 }
 #else
 Result<std::unique_ptr<MemoryLimitScope>> enterMemoryLimit(std::uint64_t) {
