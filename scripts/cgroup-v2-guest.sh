@@ -167,6 +167,18 @@ scopes left: ${scopes:-none}"
     else
         check scope-asked-of-the-user-manager 1 "$(cat /mnt/tmp/asked.txt)"
     fi
+
+    # 9. Alone in a scope systemd made without a limit (a desktop app's own scope): moving
+    #    into the limited one empties it and systemd removes it, so the process cannot go back
+    #    when the run ends; it stays in the run's scope with that limit lifted, and says so.
+    as_nobody_in $t $nobody systemd-run --user --scope "$cli" run /mnt/big.bin --sizes 1M \
+        --strategies pread-uninit --cache warm --rounds 3 --memory-limit 256M \
+        --json /mnt/tmp/alone.json >/mnt/tmp/alone.txt 2>&1
+    rc=$?
+    msg=$(cat /mnt/tmp/alone.txt)
+    ok=1
+    [ $rc -eq 0 ] && [ -s /mnt/tmp/alone.json ] && echo "$msg" | grep -q "limit lifted" && ok=0
+    check alone-in-its-scope $ok "(rc $rc) $(echo "$msg" | grep -i "gone\|limit" | head -3)"
 else
     echo "CHECK systemd-run-user-scope: skipped, no systemd here"
 fi

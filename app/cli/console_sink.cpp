@@ -34,8 +34,10 @@ void ConsoleSink::clearLine() {
 }
 
 void ConsoleSink::onStarted(const ResultDocument&) {
-    if (auto say = std::exchange(whenStarted_, nullptr))
+    if (auto say = std::exchange(whenStarted_, nullptr)) {
+        clearLine(); // a progress line shown before (measuring the device limit)
         say();
+    }
 }
 
 void ConsoleSink::onProgress(const Progress& p) {

@@ -15,8 +15,10 @@ public:
     virtual ~MemoryLimitScope() = default;      // leaves, if leave() was not called
     virtual std::uint64_t bytes() const = 0;    // the limit in force
     virtual const std::string& how() const = 0; // the cgroup, the file and the value, in words
-    // Back in the cgroup the process came from, the one made for the run removed; an error
-    // when the process could not move back (it stays limited) or the cgroup stays behind.
+    // Back in the cgroup the process came from, a cgroup it made for the run removed (a
+    // systemd scope systemd removes itself); an error when the process could not move back
+    // (it stays limited, or, its cgroup gone, stays with the limit lifted) or the cgroup it
+    // made stays behind.
     virtual Status leave() = 0;
 };
 

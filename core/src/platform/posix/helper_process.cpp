@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <cerrno>
+#include <chrono>
 #include <csignal>
 #include <cstring>
 #include <fcntl.h>
@@ -38,16 +39,14 @@ std::pair<int, std::string> runHelper(const std::vector<std::string>& args, int 
         return {-1, fmt::format("{} could not be started: {}", args[0], std::strerror(rc))};
     }
     // Its output until it closes the pipe, then its exit (closing comes first), by a deadline.
+    using Clock = std::chrono::steady_clock;
+    const auto deadline = Clock::now() + std::chrono::seconds(seconds);
     std::string output;
-    const int ticks = seconds * 100; // of 10 ms
-    int tick = 0;
     pollfd in{fds[0], POLLIN, 0};
-    while (tick < ticks) {
+    while (Clock::now() < deadline) {
         const int ready = ::poll(&in, 1, 10);
-        if (ready == 0) {
-            ++tick;
+        if (ready == 0)
             continue;
-        }
         char buf[512];
         const ssize_t n = ready > 0 ? ::read(fds[0], buf, sizeof buf) : -1;
         if (n < 0 && errno == EINTR)
@@ -59,9 +58,11 @@ std::pair<int, std::string> runHelper(const std::vector<std::string>& args, int 
     ::close(fds[0]);
     int status = 0;
     pid_t done = 0;
-    while ((done = ::waitpid(pid, &status, WNOHANG)) == 0 && tick++ < ticks)
+    while ((done = ::waitpid(pid, &status, WNOHANG)) == 0 && Clock::now() < deadline)
         ::usleep(10000);
-    if (done != pid) {
+    if (done < 0) // reaped elsewhere (SIGCHLD ignored): its pid is not ours to kill
+        return {-1, fmt::format("waiting for {} failed: {}", args[0], std::strerror(errno))};
+    if (done == 0) {
         ::kill(pid, SIGKILL);
         ::waitpid(pid, &status, 0);
         return {-1, fmt::format("{} did not finish in {} s", args[0], seconds)};

@@ -1,11 +1,13 @@
 // Memory limits through cgroups (Linux): the process's own memory cgroup, found from
 // /proc/self/cgroup and /proc/self/mountinfo; a child of it made, limited and entered through
-// the cgroup files; left and removed when the scope ends.
+// the cgroup files, or (cgroup v2) a limited scope the systemd user manager makes; left (and
+// the child removed) when the scope ends.
 #include "memory_limit.h"
 #include "helper_process.h"
 
 #include <fmt/format.h>
 
+#include <atomic>
 #include <cerrno>
 #include <csignal>
 #include <cstring>
@@ -154,12 +156,14 @@ private:
     std::string how_;
 };
 
-// A cgroup the process moved into, and back out of when it leaves: `dir` is removed then, if
-// given (a scope systemd made, left empty, systemd stops and removes itself).
+// A cgroup the process moved into, and back out of when it leaves; removed then if it `made`
+// it (a scope systemd made, left empty, systemd stops and removes itself).
 class EnteredCgroup final : public MemoryLimitScope {
 public:
-    EnteredCgroup(std::string from, std::string dir, std::uint64_t bytes, std::string how)
-        : from_(std::move(from)), dir_(std::move(dir)), bytes_(bytes), how_(std::move(how)) {}
+    EnteredCgroup(std::string from, std::string dir, bool made, std::uint64_t bytes,
+                  std::string how)
+        : from_(std::move(from)), dir_(std::move(dir)), made_(made), bytes_(bytes),
+          how_(std::move(how)) {}
     ~EnteredCgroup() override { (void)leave(); }
     std::uint64_t bytes() const override { return bytes_; }
     const std::string& how() const override { return how_; }
@@ -168,11 +172,20 @@ public:
             return okStatus();
         left_ = true;
         std::string why;
-        if (!writeText(from_ + "/cgroup.procs", std::to_string(::getpid()), why))
+        if (!writeText(from_ + "/cgroup.procs", std::to_string(::getpid()), why)) {
+            // Alone in a scope systemd made (a desktop app's), the process emptied it by moving
+            // out, and systemd removed it: there is no going back, so the limit goes instead.
+            if (!made_ && ::access(from_.c_str(), F_OK) != 0 &&
+                writeText(dir_ + "/memory.max", "max", why))
+                return Error{fmt::format("the cgroup readscope came from, {}, is gone (systemd "
+                                         "removes a scope once it is empty), so it stays in {}, "
+                                         "with that limit lifted",
+                                         from_, dir_)};
             return Error{fmt::format("leaving the memory limit failed, so this process stays "
                                      "limited until it ends: {}",
                                      why)};
-        if (dir_.empty())
+        }
+        if (!made_)
             return okStatus();
         // The page cache charged to it moves to the parent as it goes.
         int rc = 0;
@@ -188,6 +201,7 @@ public:
 private:
     bool left_ = false;
     std::string from_, dir_;
+    bool made_;
     std::uint64_t bytes_;
     std::string how_;
 };
@@ -214,7 +228,7 @@ Result<std::unique_ptr<MemoryLimitScope>> enterOwnChild(const Cgroup& own, std::
     if (!writeText(dir + "/cgroup.procs", std::to_string(::getpid()), why))
         return fail(why);
     auto scope = std::make_unique<EnteredCgroup>(
-        own.dir, dir, bytes,
+        own.dir, dir, true, bytes,
         fmt::format("a cgroup of its own, {} (cgroup v{} memory controller, {} {})", dir,
                     own.version, own.limitFile, bytes));
     // Entered: /proc/self/cgroup names it now.
@@ -241,7 +255,9 @@ Result<std::unique_ptr<MemoryLimitScope>> enterSystemdScope(const Cgroup& own,
             fmt::format("its cgroup {} is not at its path {} below a mount", own.dir, path)};
     const std::string mount =
         path == "/" ? own.dir : own.dir.substr(0, own.dir.size() - path.size());
-    const std::string unit = fmt::format("readscope-{}.scope", ::getpid());
+    // A name of its own each time: systemd removes the last run's scope in its own time.
+    static std::atomic<unsigned> attempts{0};
+    const std::string unit = fmt::format("readscope-{}-{}.scope", ::getpid(), ++attempts);
     const auto [status, output] =
         runHelper({"systemd-run", "--user", "--scope", "--quiet", "--collect", "--unit=" + unit,
                    fmt::format("--property=MemoryMax={}", bytes), "--", "/bin/sh", "-c",
@@ -255,20 +271,30 @@ Result<std::unique_ptr<MemoryLimitScope>> enterSystemdScope(const Cgroup& own,
     const bool moved = now && now->dir != own.dir;
     if (status != 0 || !moved || !limit || *limit > bytes) {
         std::string why;
-        if (moved && !writeText(own.dir + "/cgroup.procs", std::to_string(::getpid()), why))
+        if (moved && !writeText(own.dir + "/cgroup.procs", std::to_string(::getpid()), why)) {
+            const bool lifted = writeText(now->dir + "/memory.max", "max", why);
             return Error{fmt::format("systemd-run --user --scope moved this process into {} and "
-                                     "it could not move back, so it stays there: {}",
-                                     now->dir, why)};
+                                     "it could not move back, so it stays there{}: {}",
+                                     now->dir, lifted ? ", its limit lifted" : "", why)};
+        }
         if (status != 0)
             return Error{
                 fmt::format("systemd-run --user --scope did not make a limited scope: {}",
                             output.empty() ? fmt::format("exit status {}", status) : output)};
-        return Error{fmt::format("systemd-run --user --scope made {}, but this process is not "
-                                 "in it under a limit of at most {}",
-                                 unit, bytes)};
+        if (!moved)
+            return Error{fmt::format("systemd-run --user --scope made {}, but this process did "
+                                     "not move into it",
+                                     unit)};
+        if (!limit)
+            return Error{fmt::format("systemd-run --user --scope made {}, but it has no memory "
+                                     "limit (the user manager has no memory controller)",
+                                     unit)};
+        return Error{fmt::format("systemd-run --user --scope made {}, but its limit, {}, is "
+                                 "above the {} asked",
+                                 unit, *limit, bytes)};
     }
     return std::unique_ptr<MemoryLimitScope>(std::make_unique<EnteredCgroup>(
-        own.dir, "", *limit,
+        own.dir, now->dir, false, *limit,
         fmt::format("a scope the systemd user manager made, {} ({}, {} {})", now->dir, unit,
                     now->limitFile, *limit)));
 }
