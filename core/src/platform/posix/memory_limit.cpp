@@ -107,6 +107,16 @@ bool writeText(const std::string& path, const std::string& text, std::string& wh
     return false;
 }
 
+// This process moved into the cgroup `dir` (its cgroup.procs written).
+bool moveInto(const std::string& dir, std::string& why) {
+    return writeText(dir + "/cgroup.procs", std::to_string(::getpid()), why);
+}
+
+// A v2 cgroup's limit taken away (memory.max "max"): for a process that cannot leave it.
+bool liftLimit(const std::string& dir, std::string& why) {
+    return writeText(dir + "/memory.max", "max", why);
+}
+
 // The limit a cgroup has; none when it has none ("max", or v1's page-rounded LONG_MAX).
 std::optional<std::uint64_t> limitOf(const Cgroup& g) {
     const auto text = readFirstLine(g.dir + "/" + g.limitFile);
@@ -172,11 +182,10 @@ public:
             return okStatus();
         left_ = true;
         std::string why;
-        if (!writeText(from_ + "/cgroup.procs", std::to_string(::getpid()), why)) {
+        if (!moveInto(from_, why)) {
             // Alone in a scope systemd made (a desktop app's), the process emptied it by moving
             // out, and systemd removed it: there is no going back, so the limit goes instead.
-            if (!made_ && ::access(from_.c_str(), F_OK) != 0 &&
-                writeText(dir_ + "/memory.max", "max", why))
+            if (!made_ && ::access(from_.c_str(), F_OK) != 0 && liftLimit(dir_, why))
                 return Error{fmt::format("the cgroup readscope came from, {}, is gone (systemd "
                                          "removes a scope once it is empty), so it stays in {}, "
                                          "with that limit lifted",
@@ -225,7 +234,7 @@ Result<std::unique_ptr<MemoryLimitScope>> enterOwnChild(const Cgroup& own, std::
                           "that holds no processes, and this process's holds it)");
     if (!writeText(dir + "/" + own.limitFile, std::to_string(bytes), why))
         return fail(why);
-    if (!writeText(dir + "/cgroup.procs", std::to_string(::getpid()), why))
+    if (!moveInto(dir, why))
         return fail(why);
     auto scope = std::make_unique<EnteredCgroup>(
         own.dir, dir, true, bytes,
@@ -271,8 +280,8 @@ Result<std::unique_ptr<MemoryLimitScope>> enterSystemdScope(const Cgroup& own,
     const bool moved = now && now->dir != own.dir;
     if (status != 0 || !moved || !limit || *limit > bytes) {
         std::string why;
-        if (moved && !writeText(own.dir + "/cgroup.procs", std::to_string(::getpid()), why)) {
-            const bool lifted = writeText(now->dir + "/memory.max", "max", why);
+        if (moved && !moveInto(own.dir, why)) {
+            const bool lifted = liftLimit(now->dir, why);
             return Error{fmt::format("systemd-run --user --scope moved this process into {} and "
                                      "it could not move back, so it stays there{}: {}",
                                      now->dir, lifted ? ", its limit lifted" : "", why)};
