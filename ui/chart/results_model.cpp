@@ -1,4 +1,5 @@
 #include "results_model.h"
+#include "qt_text.h"
 
 #include <QLocale>
 
@@ -14,7 +15,6 @@
 namespace readscope::ui {
 
 namespace {
-QString qs(std::string_view s) { return QString::fromUtf8(s.data(), qsizetype(s.size())); }
 QString offsetText(const Cell& c) {
     return c.bufferOffset ? QString::fromStdString(formatBufferOffset(*c.bufferOffset)) : "auto";
 }

@@ -1,4 +1,5 @@
 #include "exporter.h"
+#include "qt_text.h"
 
 #include "chart_file.h"
 #include "chart_view.h"
@@ -37,16 +38,14 @@ QString saveTextAtomically(const QString& path, const QByteArray& content) {
     return {};
 }
 
-namespace {
-QString text(std::string_view v) { return QString::fromUtf8(v.data(), qsizetype(v.size())); }
-} // namespace
+namespace {} // namespace
 
 QString suggestedFileName(const ResultDocument& doc, const QString& suffix, const QString& part) {
     QString date = QString::fromStdString(doc.system.date.substr(0, 10));
     if (date.isEmpty())
         date = QDate::currentDate().toString("yyyy-MM-dd");
     return QString("readscope-%1-%2-%3%4.%5")
-        .arg(date, text(toString(doc.plan.pattern)), text(toString(doc.plan.cache)),
+        .arg(date, qs(toString(doc.plan.pattern)), qs(toString(doc.plan.cache)),
              part.isEmpty() ? QString() : "-" + part, suffix);
 }
 

@@ -1,4 +1,5 @@
 #include "settings_store.h"
+#include "qt_text.h"
 
 #include "readscope/buffer_offsets.h"
 
@@ -13,8 +14,6 @@
 namespace readscope::ui {
 
 namespace {
-
-QString text(std::string_view v) { return QString::fromUtf8(v.data(), qsizetype(v.size())); }
 
 // An enum saved by name; an unknown name (or the integers older versions wrote) keeps the
 // default rather than becoming an enum value nobody defined.
@@ -60,9 +59,9 @@ void savePlanSettings(QSettings& s, const QString& file, const Plan& plan) {
     for (const auto& id : plan.strategies)
         ids << QString::fromStdString(id);
     s.setValue("strategies", ids);
-    s.setValue("pattern", text(toString(plan.pattern)));
-    s.setValue("cache", text(toString(plan.cache)));
-    s.setValue("consume", text(toString(plan.consume)));
+    s.setValue("pattern", qs(toString(plan.pattern)));
+    s.setValue("cache", qs(toString(plan.cache)));
+    s.setValue("consume", qs(toString(plan.consume)));
     s.setValue("threads", plan.threads);
     // The threads sweep's list, apart from the one count above (empty: none).
     s.setValue("threadCounts", plan.threadCounts.empty()

@@ -1,4 +1,5 @@
 #include "compare_view.h"
+#include "qt_text.h"
 
 #include "comparison_model.h"
 
@@ -18,11 +19,7 @@
 
 namespace readscope::ui {
 
-namespace {
-
-QString qs(std::string_view s) { return QString::fromUtf8(s.data(), qsizetype(s.size())); }
-
-} // namespace
+namespace {} // namespace
 
 CompareView::CompareView(QWidget* parent) : QWidget(parent) {
     auto* layout = new QVBoxLayout(this);

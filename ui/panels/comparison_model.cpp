@@ -1,4 +1,5 @@
 #include "comparison_model.h"
+#include "qt_text.h"
 
 #include "readscope/comparison_text.h"
 
@@ -7,8 +8,6 @@
 namespace readscope::ui {
 
 namespace {
-
-QString qs(const std::string& s) { return QString::fromStdString(s); }
 
 QColor verdictColor(Verdict v) {
     switch (v) {

@@ -1,4 +1,5 @@
 #include "explanation_html.h"
+#include "qt_text.h"
 
 #include "readscope/compare.h"
 #include "readscope/cost_model.h"
@@ -14,10 +15,7 @@
 
 namespace readscope::ui {
 
-namespace {
-QString qs(std::string_view s) { return QString::fromUtf8(s.data(), qsizetype(s.size())); }
-QString qs(const std::string& s) { return QString::fromStdString(s); }
-} // namespace
+namespace {} // namespace
 
 QString strategyHtml(const std::string& id, const ResultDocument& doc, const SlowBand* band) {
     const StrategyInfo* s = findStrategy(id);

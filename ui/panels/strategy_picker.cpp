@@ -1,4 +1,5 @@
 #include "strategy_picker.h"
+#include "qt_text.h"
 
 #include "readscope/strategy.h"
 
@@ -8,7 +9,6 @@ namespace readscope::ui {
 
 namespace {
 constexpr int kIdRole = Qt::UserRole + 1;
-QString qs(std::string_view s) { return QString::fromUtf8(s.data(), qsizetype(s.size())); }
 } // namespace
 
 StrategyPicker::StrategyPicker(QWidget* parent) : QTreeWidget(parent) {

@@ -19,6 +19,10 @@ std::string formatSize(std::uint64_t bytes);
 // 65536 -> "64K" (the CLI's own spelling, accepted back by parseSize).
 std::string formatSizeShort(std::uint64_t bytes);
 
+// A fraction as whole percent: 0.125 -> "13%"; signed: "+13%", -0.04 -> "-4%".
+std::string formatPercent(double fraction);
+std::string formatSignedPercent(double fraction);
+
 // The one place where a rate is computed: 10^9 bytes per second.
 double gigabytesPerSecond(std::uint64_t bytes, double seconds);
 

@@ -2,6 +2,7 @@
 
 #include "readscope/compare.h"
 #include "readscope/stats.h"
+#include "readscope/units.h"
 
 #include <fmt/format.h>
 
@@ -17,14 +18,13 @@ constexpr double kFilledShare = 0.9;
 // A file whose residency reached this was never evicted: it fit.
 constexpr double kFitShare = 0.95;
 
-std::string pct(double change) { return fmt::format("{:+.0f}%", change * 100); }
-
 std::string sideText(const StrategyAcrossFill& s) {
     const std::string interval =
-        s.ciLow && s.ciHigh ? fmt::format(", 95% interval {} to {}", pct(*s.ciLow), pct(*s.ciHigh))
+        s.ciLow && s.ciHigh ? fmt::format(", 95% interval {} to {}", formatSignedPercent(*s.ciLow),
+                                          formatSignedPercent(*s.ciHigh))
                             : "";
     return fmt::format("{} {:.3g} -> {:.3g} GB/s ({}{}, {})", s.strategy, s.before, s.after,
-                       pct(s.change), interval,
+                       formatSignedPercent(s.change), interval,
                        s.fell       ? "fell"
                        : s.p < 0.05 ? (s.change > 0 ? "rose" : "slower by less than 5%")
                                     : "no significant change");

@@ -14,10 +14,10 @@ namespace readscope {
 
 namespace {
 
-std::string pct(double v) { return fmt::format("{:+.0f}%", v * 100); }
-
 std::string range(double lo, double hi) {
-    return std::abs(hi - lo) < 0.005 ? pct(lo) : fmt::format("{} … {}", pct(lo), pct(hi));
+    return std::abs(hi - lo) < 0.005
+               ? formatSignedPercent(lo)
+               : fmt::format("{} … {}", formatSignedPercent(lo), formatSignedPercent(hi));
 }
 
 std::string sizeSpan(std::uint64_t lo, std::uint64_t hi) {
@@ -131,7 +131,7 @@ std::optional<FindingVerdict> judgeFinding(const ResultDocument& doc, const Find
     for (const auto* cc : ties)
         text += fmt::format("{}at {}, where the finding says they tie: {}, {}",
                             text.empty() ? "" : "; ", formatSize(cc->at.rangeBytes),
-                            pct(cc->estimate.change),
+                            formatSignedPercent(cc->estimate.change),
                             tie(cc->estimate)    ? "a tie here"
                             : told(cc->estimate) ? "not a tie here"
                                                  : "this run cannot tell");
@@ -178,7 +178,7 @@ std::optional<FindingVerdict> judgeFinding(const ResultDocument& doc, const Find
             if (change >= *finding.publishedLow - 0.02 && change <= *finding.publishedHigh + 0.02)
                 ++v.sizesWithinPublished;
             list += fmt::format("{}{} {}", list.empty() ? "" : ", ", formatSize(cc->at.rangeBytes),
-                                pct(change));
+                                formatSignedPercent(change));
         }
         text += fmt::format(" Per size here: {}; {} of {} within the published {}.", list,
                             v.sizesWithinPublished, n,

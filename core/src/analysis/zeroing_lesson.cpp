@@ -15,9 +15,6 @@ namespace readscope {
 
 namespace {
 
-std::string pct(double v) { return fmt::format("{:.0f}%", v * 100); }
-std::string signedPct(double v) { return fmt::format("{:+.0f}%", v * 100); }
-
 // A plain sweep cell: no pinned offset, thread count or depth (those are other lessons' axes).
 bool plain(const Cell& c) { return !c.bufferOffset && !c.pointThreads && !c.pointQueueDepth; }
 
@@ -30,8 +27,8 @@ bool zeroes(const Cell& c) {
 std::string spanOf(const std::vector<double>& shares) {
     const auto [lo, hi] = std::minmax_element(shares.begin(), shares.end());
     return std::round(*lo * 100) == std::round(*hi * 100)
-               ? pct(*lo)
-               : fmt::format("{}–{}", pct(*lo), pct(*hi));
+               ? formatPercent(*lo)
+               : fmt::format("{}–{}", formatPercent(*lo), formatPercent(*hi));
 }
 
 std::string perSize(const std::vector<ZeroingAtSize>& sizes, auto&& value) {
@@ -46,13 +43,14 @@ std::string gainText(const ZeroingAtSize& z) {
     if (!z.predictedGain)
         return "none predicted (the priced zeroing alone reaches the measured time)";
     if (!z.gain)
-        return fmt::format("{} predicted, not measured", signedPct(*z.predictedGain));
+        return fmt::format("{} predicted, not measured", formatSignedPercent(*z.predictedGain));
     const auto& g = *z.gain;
-    std::string interval =
-        g.ciLow && g.ciHigh ? fmt::format(" [{} … {}]", signedPct(*g.ciLow), signedPct(*g.ciHigh))
-                            : std::string(" (no interval)");
-    return fmt::format("{} predicted, {}{} measured", signedPct(*z.predictedGain),
-                       signedPct(g.change), interval);
+    std::string interval = g.ciLow && g.ciHigh
+                               ? fmt::format(" [{} … {}]", formatSignedPercent(*g.ciLow),
+                                             formatSignedPercent(*g.ciHigh))
+                               : std::string(" (no interval)");
+    return fmt::format("{} predicted, {}{} measured", formatSignedPercent(*z.predictedGain),
+                       formatSignedPercent(g.change), interval);
 }
 
 // What crossing the L2 does to the zero-filler's parts: the sizes at or under it against those
@@ -171,15 +169,16 @@ std::optional<ZeroingVerdict> judgeZeroing(const ResultDocument& doc, const Find
         v.text = text;
         return v;
     }
-    text += fmt::format("{}Zeroing's share of {}'s time, at this run's memset rate: {}",
-                        text.empty() ? "" : "\n", finding.than,
-                        perSize(v.sizes, [](const auto& z) { return pct(z.zeroingShare); }));
+    text +=
+        fmt::format("{}Zeroing's share of {}'s time, at this run's memset rate: {}",
+                    text.empty() ? "" : "\n", finding.than,
+                    perSize(v.sizes, [](const auto& z) { return formatPercent(z.zeroingShare); }));
     // The other zeroing strategies, one list each.
     std::map<std::string, std::string> others;
     for (const auto& z : v.sizes)
         for (const auto& [strategy, share] : z.others)
             others[strategy] += fmt::format("{}{} {}", others[strategy].empty() ? "" : ", ",
-                                            formatSize(z.size), pct(share));
+                                            formatSize(z.size), formatPercent(share));
     for (const auto& [strategy, list] : others)
         text += fmt::format("; {}'s: {}", strategy, list);
     text += ".";

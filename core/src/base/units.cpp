@@ -136,4 +136,8 @@ double gigabytesPerSecond(std::uint64_t bytes, double seconds) {
     return static_cast<double>(bytes) / seconds / 1e9;
 }
 
+std::string formatPercent(double fraction) { return fmt::format("{:.0f}%", fraction * 100); }
+
+std::string formatSignedPercent(double fraction) { return fmt::format("{:+.0f}%", fraction * 100); }
+
 } // namespace readscope

@@ -15,8 +15,11 @@ using Value = std::optional<std::string>;
 
 std::string sizeList(const std::vector<std::uint64_t>& sizes) {
     std::string out;
-    for (auto s : sizes)
-        out += (out.empty() ? "" : ",") + formatSizeShort(s);
+    for (auto s : sizes) {
+        if (!out.empty())
+            out += ',';
+        out += formatSizeShort(s);
+    }
     return out;
 }
 
