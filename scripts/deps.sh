@@ -1,16 +1,32 @@
 #!/usr/bin/env bash
 # Installs the Debian 12 packages readscope needs, only those missing. Uses apt-get as root and
 # sudo otherwise; runs 'apt-get update' once first, since a fresh machine has no package lists.
+#
+#   deps.sh          what building and running the app and the CLI needs (scripts/run.sh)
+#   deps.sh --test   that and what the test command needs (scripts/test.sh): the formatter,
+#                    the package tools, mingw-w64 and Wine, strace, and the runtimes whose
+#                    reads the runtime traces compare with, each only where its command is
+#                    missing (a rustup toolchain or a newer Node already on PATH is used)
+# READSCOPE_EXTRA_PACKAGES adds more (a script's own, such as fio or valgrind).
 set -euo pipefail
 
 packages=(
-    build-essential cmake pkg-config
+    build-essential cmake ninja-build pkg-config
     qt6-base-dev qt6-svg-dev libqcustomplot-dev
     libfmt-dev nlohmann-json3-dev liburing-dev libcli11-dev
-    util-linux xauth xvfb
-    doctest-dev
-    strace golang-go
+    util-linux
 )
+if [[ "${1:-}" == "--test" ]]; then
+    packages+=(
+        doctest-dev clang-format strace xauth xvfb
+        dpkg-dev desktop-file-utils appstream
+        g++-mingw-w64-x86-64-posix wine64
+    )
+    # command package: the runtimes tst_runtime_traces runs, by the command it looks for.
+    for pair in python3:python3 go:golang-go rustc:rustc java:default-jdk-headless node:nodejs; do
+        command -v "${pair%%:*}" >/dev/null || packages+=("${pair#*:}")
+    done
+fi
 if [[ "${READSCOPE_EXTRA_PACKAGES:-}" != "" ]]; then
     read -r -a extra <<<"${READSCOPE_EXTRA_PACKAGES}"
     packages+=("${extra[@]}")
