@@ -2,32 +2,36 @@
 # The Windows half of the test command: cross-compiles the core, readscope-cli and the
 # portable core tests with Debian's mingw-w64 and runs them under Wine (wine64): the Windows
 # strategies must return exactly the file's bytes, and the CLI must run a small sweep.
-# Figures from Wine are an emulation layer's, not Windows'. Skipped, with the reason printed,
-# only when Wine cannot start here.
+# Figures from Wine are an emulation layer's, not Windows'. When Wine cannot start here it
+# says why and, with CI set, fails; without CI it is a skip (listed at the end of the test
+# command). The long two-thread sweep is in scripts/stress-tests.sh --wine.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 READSCOPE_EXTRA_PACKAGES="g++-mingw-w64-x86-64-posix wine64 ${READSCOPE_EXTRA_PACKAGES:-}" \
     bash scripts/deps.sh
 
+# Cannot run: a failure in CI, a skip (said, and listed by the test command) elsewhere.
+cannot_run() {
+    echo "windows-test: cannot run: $1" >&2
+    [[ -z "${READSCOPE_SKIPS:-}" ]] || echo "windows: Wine: $1" >>"$READSCOPE_SKIPS"
+    [[ -z "${CI:-}" ]] || exit 1
+    exit 0
+}
+
 wine=/usr/lib/wine/wine64 # Debian's wine64 keeps its launcher off PATH
 [[ -x "$wine" ]] || wine=$(command -v wine64 || true)
 export WINEDEBUG=-all
 export WINEPREFIX="${WINEPREFIX:-$PWD/build/wine-prefix}"
 
-cmake -S . -B build/win -DCMAKE_TOOLCHAIN_FILE=packaging/windows/mingw-w64.cmake \
+cmake -S . -B build/win -G Ninja -DCMAKE_TOOLCHAIN_FILE=packaging/windows/mingw-w64.cmake \
     -DCMAKE_BUILD_TYPE=Release -DREADSCOPE_WERROR="${CI:-OFF}" >/dev/null
-cmake --build build/win -j"$(nproc)"
+cmake --build build/win
 
-if [[ -z "$wine" ]]; then
-    echo "windows-test: SKIPPED: no wine64 launcher found after installing wine64" >&2
-    exit 0
-fi
+[[ -n "$wine" ]] || cannot_run "no wine64 launcher (/usr/lib/wine/wine64) after installing wine64"
 # The first start creates the prefix (about 10 s).
-if ! start_log=$(timeout 300 "$wine" cmd /c exit 2>&1); then
-    echo "windows-test: SKIPPED: Wine cannot start here: ${start_log:-timed out}" >&2
-    exit 0
-fi
+start_log=$(timeout 300 "$wine" cmd /c exit 2>&1) ||
+    cannot_run "Wine does not start here: ${start_log:-timed out after 300 s}"
 
 echo "== portable core tests under Wine"
 timeout 600 "$wine" build/win/tests/portable/portable_core_tests.exe
@@ -77,12 +81,4 @@ assert "io_uring exists on Linux only" in limit["skipped"], limit["skipped"]
 assert limit["buffered_gbps"] is None and "eviction cannot be verified" in limit["skipped"], limit
 print(f"windows-test: device limit {limit['gbps']:.2f} GB/s on {limit['device']} ({limit['fastest']})")
 PY
-# 1200 two-worker rounds: std::latch under mingw's GCC 12 lost a wake-up in about one run of
-# this size in two, and the round never ended.
-if ! timeout 240 "$wine" "$cli" run "$scratch/target.bin" --threads 2 --sizes 4K,16K \
-    --budget 1M --rounds 300 --warmup 0 --strategies readfile-reuse,mapview-touch --quiet \
-    >/dev/null; then
-    echo "windows-test: 1200 two-thread rounds did not finish in 240 s (a worker never woke?)" >&2
-    exit 1
-fi
 echo "windows-test: passed"

@@ -57,14 +57,6 @@ Plan wholeFileRounds(const TestFile& file, std::uint64_t limit) {
 class TestMemoryLimit : public QObject {
     Q_OBJECT
 private slots:
-    void initTestCase() {
-#if defined(__SANITIZE_ADDRESS__)
-        // Its quarantine keeps up to 256 MiB of freed memory, which counts against the
-        // limit: the kernel would kill the test, not the limit show.
-        QSKIP("AddressSanitizer's quarantine would fill a memory limit of tens of MiB");
-#endif
-    }
-
     void roundsFindOnlyWhatTheLimitKeeps() {
         TestFile file(96 << 20);
         if (!file.probe().residencyVerifiable)
@@ -132,7 +124,9 @@ private slots:
         QDir().rmdir(left);
         QDir().rmdir(live);
         if (!made)
-            QSKIP("cannot make cgroups here");
+            QSKIP("cannot make a memory cgroup here: run as root, or in a delegated cgroup v2 "
+                  "subtree "
+                  "(systemd-run --user --scope -p Delegate=yes)");
         if (!doc && doc.error().message.find("cannot run under a memory limit") == 0)
             QSKIP(doc.error().message.c_str());
         QVERIFY2(doc.ok(), doc.ok() ? "" : doc.error().message.c_str());
@@ -152,7 +146,8 @@ private slots:
         const QString own = root + line.section(':', 2);
         const QString mine = own + QString("/tst-limited-%1").arg(::getpid());
         if (!QDir().mkdir(mine))
-            QSKIP("cannot make a cgroup here to start in");
+            QSKIP("cannot make a memory cgroup here to start in: run as root, or in a delegated "
+                  "cgroup v2 subtree");
         auto write = [](const QString& path, const QByteArray& text) {
             QFile f(path);
             return f.open(QIODevice::WriteOnly) && f.write(text) == text.size() && f.flush();
@@ -163,7 +158,8 @@ private slots:
         if (!in) { // cgroup v2 below the root: no memory controller for a child here
             write(own + "/cgroup.procs", pid);
             QDir().rmdir(mine);
-            QSKIP("cannot limit and enter a cgroup here to start in");
+            QSKIP("cannot limit and enter a cgroup here to start in: cgroup v2 gives a child the "
+                  "memory controller only from a cgroup that holds no processes");
         }
         TestFile file(8 << 20);
         NullSink sink;

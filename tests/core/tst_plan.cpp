@@ -1,4 +1,5 @@
 // Plans and files are checked up front; every bad one is named with what to do about it.
+#include "as_nobody.h"
 #include "readscope/plan.h"
 #include "readscope/probe.h"
 #include "readscope/ranges.h"
@@ -80,8 +81,7 @@ private slots:
     }
 
     void probeUnreadable() {
-        if (::geteuid() == 0)
-            QSKIP("root reads files without read permission; tst_cli checks this as 'nobody'");
+        READSCOPE_AS_NOBODY("probeUnreadable"); // root reads files without read permission
         const auto path = file_->dir() + "/secret.bin";
         TestFile secret(4096);
         QVERIFY(QFile::copy(QString::fromStdString(secret.path()), path));

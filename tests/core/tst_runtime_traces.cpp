@@ -227,7 +227,8 @@ class TestRuntimeTraces : public QObject {
 private slots:
     void initTestCase() {
         if (found("strace").isEmpty())
-            QSKIP("strace is not installed: the runtimes' calls cannot be traced");
+            QSKIP("strace is not installed: the runtimes' calls cannot be traced (scripts/deps.sh "
+                  "--test installs it)");
         for (auto size : kSizes) {
             keep_.push_back(std::make_unique<testing::TestFile>(
                 size, QString("f%1.bin").arg(size).toUtf8().constData()));
@@ -262,7 +263,7 @@ private slots:
     void pythonRead() {
         const QString python = found("python3");
         if (python.isEmpty())
-            QSKIP("python3 is not installed");
+            QSKIP("python3 is not installed (Debian: python3; scripts/deps.sh --test installs it)");
         compare("python-read", python,
                 {"-c", "import sys\nfor p in sys.argv[1:]: open(p, 'rb').read()"});
     }
@@ -270,7 +271,7 @@ private slots:
     void nodeReadFileSync() {
         const QString node = found("node");
         if (node.isEmpty())
-            QSKIP("node is not installed");
+            QSKIP("node is not installed (Debian: nodejs; scripts/deps.sh --test installs it)");
         compare("node-readfilesync", node,
                 {"-e", "for (const p of process.argv.slice(1)) require('fs').readFileSync(p)"});
     }
@@ -278,16 +279,17 @@ private slots:
     void javaReadAllBytes() {
         const QString java = found("java");
         if (java.isEmpty())
-            QSKIP("java is not installed");
+            QSKIP("java is not installed (Debian: default-jdk-headless; scripts/deps.sh --test "
+                  "installs it)");
         compare("java-readallbytes", java, {kSources + "/ReadAll.java"});
     }
 
     void goReadFile() {
         const QString go = found("go");
         if (go.isEmpty())
-            QSKIP("go is not installed (Debian: golang-go)");
+            QSKIP("go is not installed (Debian: golang-go; scripts/deps.sh --test installs it)");
         auto env = QProcessEnvironment::systemEnvironment();
-        env.insert("GOCACHE", dir_.filePath("gocache"));
+        env.insert("GOCACHE", READSCOPE_GO_CACHE);
         env.insert("HOME", dir_.path());
         const QString failed =
             built(go, {"build", "-o", dir_.filePath("go_read"), kSources + "/go_read.go"}, env);
@@ -300,7 +302,8 @@ private slots:
     // 8 KiB pool per 64 slices, never freed, would add 25 MiB).
     void keptBuffersAreReplacedNotLeaked() {
 #if defined(__SANITIZE_ADDRESS__)
-        QSKIP("AddressSanitizer keeps freed memory in quarantine, so the peak grows anyway; "
+        QSKIP("not in this build: AddressSanitizer keeps freed memory in quarantine, so the peak "
+              "grows anyway; "
               "LeakSanitizer reports a pool that is lost instead");
 #endif
         const std::string small = files_.front().toStdString();
@@ -330,7 +333,17 @@ private:
     void rust(const char* id, const char* mode) {
         const QString rustc = found("rustc");
         if (rustc.isEmpty())
-            QSKIP("rustc is not installed");
+            QSKIP("rustc is not installed: Rust 1.95 or later (rustup) runs this check");
+        // The strategies reproduce Rust 1.95's calls; older std differs (Debian 12's 1.63
+        // asks lseek(fd, 0, SEEK_CUR) in fs::read), so an older rustc cannot check them.
+        QProcess version;
+        version.start(rustc, {"--version"});
+        version.waitForFinished();
+        const QString said = QString(version.readAll()).trimmed(); // "rustc 1.95.0 (...)"
+        const QStringList number = said.section(' ', 1, 1).split('.');
+        if (number.size() < 2 || number[0].toInt() * 1000 + number[1].toInt() < 1095)
+            QSKIP(qPrintable(said + " is older than Rust 1.95, whose calls " + id +
+                             " reproduces: Rust 1.95 or later (rustup) runs this check"));
         const QString exe = dir_.filePath("rust_read");
         if (!QFile::exists(exe)) {
             const QString failed = built(rustc, {"-O", "-o", exe, kSources + "/rust_read.rs"},

@@ -117,7 +117,8 @@ private slots:
     void everyStrategysCountIsWhatTheKernelSaw() {
         const QString strace = QStandardPaths::findExecutable("strace");
         if (strace.isEmpty())
-            QSKIP("strace is not installed: the engine's system-call counts are not checked");
+            QSKIP("strace is not installed: the engine's system-call counts are not checked "
+                  "(scripts/deps.sh --test installs it)");
         TestFile file(4 << 20);
         TestFile small(100000);
         const auto probe = probeFile(file.path());

@@ -6,6 +6,7 @@
 #include "lessons.h"
 #include "readscope/finding.h"
 
+#include "as_nobody.h"
 #include "compare_view.h"
 #include "exporter.h"
 #include "file_inspector.h"
@@ -988,8 +989,7 @@ private slots:
     }
 
     void unreadableFileGivesMessage() {
-        if (::geteuid() == 0)
-            QSKIP("root can read any file; tst_cli checks an unreadable file as 'nobody'");
+        READSCOPE_AS_NOBODY("unreadableFileGivesMessage"); // root can read any file
         QTemporaryDir dir;
         const QString path = dir.filePath("secret.bin");
         QVERIFY(QFile::copy(QString::fromStdString(file_->path()), path));
