@@ -39,7 +39,7 @@ judge_skips() {
     local all others
     all=$(sort -u "$READSCOPE_SKIPS")
     [[ -n "$all" ]] || { echo "== every check ran (none skipped)"; return 0; }
-    others=$(grep -v ': not in this build:' <<<"$all" || true)
+    others=$(grep -v ' not in this build: ' <<<"$all" || true)
     echo "== checks that did not run"
     echo "$all"
     if [[ -n "$others" && -n "${CI:-}" ]]; then
