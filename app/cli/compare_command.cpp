@@ -57,15 +57,20 @@ Command addCompareCommand(CLI::App& root) {
     auto o = std::make_shared<CompareOptions>();
     CLI::App* command = addCommand(
         root, "compare",
-        "compare two result documents (faster, slower, within noise)\n\n"
+        "compare two result documents (faster, slower, the same, or cannot tell and why)\n\n"
         "Compares result documents (JSON, or CSV summaries): for every cell in both, the change "
-        "of the\nmedian GB/s, its interval, a p-value and a verdict: faster, slower, or within "
-        "noise. Under\nthe rows one line says which interval and test were used, how many tests "
-        "were adjusted\nfor, and what counts as noise: PCT percent, the runs' own drift, and "
-        "this machine's drift\nbetween runs where 'readscope-cli drift' measured it. Cells in "
-        "only one document are\nlisted; how the runs differ (machine, plan) is warned about.\n"
+        "of the\nmedian GB/s, its interval with the coverage it really has, a p-value and a "
+        "verdict: faster or\nslower (p < 0.05 after Holm's adjustment, the interval clear of "
+        "zero, past PCT percent and past\nthis machine's drift between runs), the same within "
+        "±PCT (the whole interval inside it), or\ncannot tell, with why (too few rounds for "
+        "the comparisons made and how many would do, an\ninterval wider than the change, no "
+        "drift between runs measured, two speeds in a cell...).\nBetween two runs a direction "
+        "needs this machine's drift between runs: 'readscope-cli drift'\nover three runs of "
+        "the plan measures it (or run with --repeat); until then every row of a\ntwo-run "
+        "comparison cannot tell, and the first line says so. Cells in only one document are\n"
+        "listed; how the runs differ (machine, plan, load) is warned about.\n"
         "With --reference ID, give one document, RESULT: every strategy in it is compared with "
-        "strategy\nID, size by size.");
+        "strategy\nID, size by size, round by round.");
     command->footer("Exit codes: 0 the comparison ran (whatever it found), 2 a usage error or "
                     "unreadable document.");
     addPositionals(*command, "DOCUMENT", [o](const std::vector<std::string>& files) {

@@ -6,6 +6,7 @@
 #include "text_table.h"
 
 #include "readscope/compare.h"
+#include "readscope/comparison_text.h"
 #include "readscope/documents.h"
 #include "readscope/generator.h"
 #include "readscope/machine_drift_store.h"
@@ -164,6 +165,10 @@ int runCommand(RunOptions& o) {
             return complain(cliAdvice(probe.error().message), kExitUsage);
         if (auto st = validatePlan(o.plan, *probe); !st)
             return complain(st.error().message, kExitUsage);
+        // A plan whose rounds cannot call its comparisons is said before it runs.
+        if (!o.quiet && !recovered)
+            for (const auto& line : planWarnings(o.plan, probe->size, baseline.has_value()))
+                fmt::print(stderr, "Before this run: {}.\n", line);
         RecoverySink recovery(sink, o.recoveryPath ? *o.recoveryPath : defaultRecoveryPath());
         // Once the run has started and the file is there: a run refused before (a memory
         // limit that cannot be made) keeps nothing.

@@ -37,14 +37,26 @@ Plan quickPlan(const TestFile& f) {
 }
 
 // A cell of a synthetic offset sweep: its median and quartiles in GB/s.
-Cell sweepCell(const char* id, std::uint32_t offset, double median, double p25, double p75) {
+// Twelve rounds spread evenly over [p25, p75], moved to have the given median, in the same
+// order round by round as every other cell (so that paired ratios are steady), or, mixed, in
+// an order of the offset's own (rounds that disagree with the page-aligned cell's).
+Cell sweepCell(const char* id, std::uint32_t offset, double median, double p25, double p75,
+               bool mixed = false) {
     Cell c;
     c.strategy = id;
     c.rangeBytes = 256 << 10;
     c.bufferOffset = offset;
-    c.summary.median = median;
-    c.summary.p25 = p25;
-    c.summary.p75 = p75;
+    constexpr int kRounds = 12;
+    for (int r = 0; r < kRounds; ++r) {
+        const int i = mixed ? int((5 * r + offset) % kRounds) : r;
+        const double gbps = p25 + (p75 - p25) * i / (kRounds - 1) + median - (p25 + p75) / 2;
+        Sample s;
+        s.round = r + 1;
+        s.bytes = 1'000'000'000;
+        s.seconds = 1 / gbps;
+        c.samples.push_back(s);
+    }
+    c.summarize();
     return c;
 }
 
@@ -264,16 +276,19 @@ private slots:
     }
 
     void verdictNeedsSeparatedRounds() {
-        // A cliff at 8 and 16 (quartiles far apart); 2048 a little slower but within noise.
+        // A cliff at 8 and 16 (slower in every round); at 2048 a median a little slower, in
+        // rounds that disagree among themselves: this run cannot tell it from page-aligned.
         auto doc = sweepDoc({sweepCell("pread-reuse", 0, 11.4, 11.0, 11.8),
                              sweepCell("pread-reuse", 8, 1.6, 1.5, 1.7),
                              sweepCell("pread-reuse", 16, 1.7, 1.6, 1.8),
-                             sweepCell("pread-reuse", 2048, 8.9, 6.0, 11.5),
+                             sweepCell("pread-reuse", 2048, 10.6, 8.5, 12.7, true),
                              sweepCell("pread-reuse", 4112, 1.7, 1.6, 1.8)});
         auto v = judgeOffsetSweep(doc);
         QVERIFY(v);
         QVERIFY(v->cliff);
         QCOMPARE(v->slowOffsets, (std::vector<std::uint32_t>{8, 16}));
+        QCOMPARE(v->undecidedOffsets, (std::vector<std::uint32_t>{2048}));
+        QCOMPARE(v->tests, std::size_t(4)); // judged as one family: Holm over 4
         QCOMPARE(v->worstOffset, 8u);
         QVERIFY2(v->text.find("pays this") != std::string::npos, v->text.c_str());
         QVERIFY2(v->text.starts_with("Cliff seen"), v->text.c_str());
@@ -290,7 +305,7 @@ private slots:
         QVERIFY(band);
         QCOMPARE(band->slow, (std::vector<std::uint32_t>{8, 16}));
         QVERIFY(band->contains(12));    // between two slow offsets
-        QVERIFY(!band->contains(2048)); // measured fast
+        QVERIFY(!band->contains(2048)); // not known slow
         QVERIFY(!band->contains(4));    // between fast 0 and slow 8: not known slow
         QVERIFY(!band->contains(672));  // between slow 16 and fast 2048
         // A cell whose malloc'd buffers sat at 16 is pointed at; one at 0, or in place, not.
@@ -305,14 +320,30 @@ private slots:
         inBand.bufferPageOffsets.clear();
         QVERIFY(offsetTrapNote(inBand, *band, 4096).empty());
 
-        // Slower medians whose rounds overlap the aligned ones are no cliff.
-        auto noisy = sweepDoc(
-            {sweepCell("pread-reuse", 0, 15, 12, 18), sweepCell("pread-reuse", 24, 11, 9, 14)});
+        // A slower median whose rounds disagree with the aligned ones round by round is no
+        // cliff, nor the absence of one: this run cannot tell, and says why.
+        auto noisy = sweepDoc({sweepCell("pread-reuse", 0, 15, 12, 18),
+                               sweepCell("pread-reuse", 24, 13, 7, 19, true)});
         auto n = judgeOffsetSweep(noisy);
         QVERIFY(n);
         QVERIFY(!n->cliff);
         QVERIFY(!slowBand(*n));
-        QVERIFY2(n->text.find("No cliff") != std::string::npos, n->text.c_str());
+        QVERIFY2(n->text.starts_with("Cannot tell") &&
+                     n->text.find("at page offset 24") != std::string::npos &&
+                     n->text.find("the rounds disagree") != std::string::npos,
+                 n->text.c_str());
+        // Too few rounds for the comparisons made: said, with the rounds that would do.
+        auto few = sweepDoc({sweepCell("pread-reuse", 0, 10, 9.8, 10.2),
+                             sweepCell("pread-reuse", 16, 2, 1.9, 2.1)});
+        for (auto& c : few.cells) {
+            c.samples.resize(5);
+            c.summarize();
+        }
+        auto tooFew = judgeOffsetSweep(few);
+        QVERIFY(tooFew && !tooFew->cliff);
+        QVERIFY2(tooFew->text.find("5 pairs of rounds reach p = 0.062 at best over 1 "
+                                   "comparisons; 6 rounds can call one") != std::string::npos,
+                 tooFew->text.c_str());
 
         // Every offset faster than page-aligned (noise can do that): no cliff, and the
         // slowest of them is still named.

@@ -3,6 +3,8 @@
 #include "readscope/comparison_text.h"
 #include "readscope/finding.h"
 #include "readscope/machine_drift_store.h"
+#include "readscope/rank_tests.h"
+#include "readscope/verdict.h"
 #include "test_file.h"
 
 #include <QTemporaryDir>
@@ -28,13 +30,6 @@ Cell cellWith(const char* id, std::uint64_t size, const Samples& gbps) {
     }
     c.summarize();
     return c;
-}
-
-Samples rates(const Cell& c) {
-    Samples r;
-    for (const auto& s : c.samples)
-        r.push_back(*s.gbps());
-    return r;
 }
 
 const Samples kTight = {10.0, 10.1, 9.9, 10.05, 9.95, 10.02, 9.98, 10.0, 10.03, 9.97};
@@ -98,73 +93,181 @@ private slots:
         QVERIFY(mannWhitneyPValue(low, high) < 1e-6);
     }
 
-    void verdicts_data() {
+    // The smallest p each exact test can ever give, however far apart the rounds.
+    void smallestReachablePValues() {
+        QCOMPARE(smallestSignedRankP(5), 0.0625);
+        QCOMPARE(smallestSignedRankP(6), 0.03125);
+        QCOMPARE(smallestSignedRankP(9), 2.0 / 512);
+        QCOMPARE(smallestRankSumP(3, 3), 0.1);
+        QVERIFY(qAbs(smallestRankSumP(4, 4) - 2.0 / 70) < 1e-15);
+        QVERIFY(qAbs(smallestRankSumP(5, 12) - 2.0 / 6188) < 1e-15);
+        // They are what the tests give for rounds entirely apart.
+        QCOMPARE(signedRankPValue(Samples{1, 2, 3, 4, 5, 6, 7, 8, 9}), smallestSignedRankP(9));
+        QVERIFY(qAbs(mannWhitneyPValue(Samples{1, 2, 3, 4}, Samples{5, 6, 7, 8}) -
+                     smallestRankSumP(4, 4)) < 1e-12);
+    }
+
+    // The fewest rounds with which any of k comparisons can be called (Holm's first step):
+    // 2 / 2^n x k (paired) or 2 / C(2n, n) x k (n rounds a side) under 0.05.
+    void roundsToCallAny() {
+        QCOMPARE(roundsToCall(1, true), 6);   // 2/64 = 0.031
+        QCOMPARE(roundsToCall(3, true), 7);   // 3 x 2/128 = 0.047
+        QCOMPARE(roundsToCall(4, true), 8);   // 4 x 2/128 = 0.0625 is not enough
+        QCOMPARE(roundsToCall(14, true), 10); // 14 x 2/512 = 0.055: 9 pairs never call one
+        QCOMPARE(roundsToCall(15, true), 10); // 15 x 2/1024 = 0.029
+        QCOMPARE(roundsToCall(1, false), 4);  // 2/70 = 0.029; 3 a side: 0.1
+        QCOMPARE(roundsToCall(6, false), 5);  // 6 x 2/252 = 0.048
+    }
+
+    // Moses' interval of a shift between two sets of rounds, with its exact coverage: 3
+    // against 3 can reach no more than 90% (the whole range of the nine differences).
+    void shiftIntervalsSayTheirCoverage() {
+        const auto few = shiftInterval(Samples{1, 2, 3}, Samples{11, 12, 13});
+        QCOMPARE(few.low, 8.0);
+        QCOMPARE(few.high, 12.0);
+        QVERIFY(qAbs(few.coverage - 0.9) < 1e-12);
+        // 10 against 10: at least 95%, and the order statistics inside the range.
+        Samples a, b;
+        for (int i = 0; i < 10; ++i) {
+            a.push_back(i * 1.1);
+            b.push_back(5 + i * 0.9);
+        }
+        const auto ten = shiftInterval(a, b);
+        QVERIFY2(ten.coverage >= 0.95 && ten.coverage < 0.97,
+                 qPrintable(QString::number(ten.coverage)));
+        QVERIFY(ten.low > -4.9 && ten.high < 14 && ten.low < 5 && 5 < ten.high);
+        // Past 40 values in all, the normal approximation: still at least 95%.
+        Samples x(30), y(30);
+        for (int i = 0; i < 30; ++i)
+            x[std::size_t(i)] = y[std::size_t(i)] = i;
+        const auto many = shiftInterval(x, y);
+        QVERIFY(many.coverage >= 0.95 && many.coverage < 0.96 && many.holds(0));
+    }
+
+    // Each outcome and each cause, as the policy gives them for rows made to have them.
+    void outcomes_data() {
         QTest::addColumn<Samples>("baseline");
         QTest::addColumn<Samples>("current");
-        QTest::addColumn<QString>("verdict");
-        QTest::newRow("identical") << kTight << kTight << "within noise";
-        QTest::newRow("20% faster, tight") << kTight << scaled(kTight, 1.2) << "faster";
-        QTest::newRow("20% slower, tight") << kTight << scaled(kTight, 0.8) << "slower";
-        QTest::newRow("1% shift is noise") << kTight << scaled(kTight, 1.01) << "within noise";
-        QTest::newRow("overlapping wide samples")
-            << Samples{8, 12, 9, 11, 10, 7, 13} << Samples{9, 13, 10, 12, 11, 8, 14}
-            << "within noise";
+        QTest::addColumn<bool>("paired");
+        QTest::addColumn<int>("outcome");
+        QTest::addColumn<int>("cause");
+        const int none = int(Undecided::None), cannot = int(Outcome::CannotTell);
+        const Samples twelve = {10.0, 10.1, 9.9,   10.05, 9.95,  10.02,
+                                9.98, 10.0, 10.03, 9.97,  10.01, 9.99};
+        Samples jitter; // +-0.3% around the baseline: the same within 2%
+        Samples wide;   // +-10% around it: cannot tell
+        Samples speeds; // every other round ten times slower: two speeds
+        for (std::size_t i = 0; i < twelve.size(); ++i) {
+            jitter.push_back(twelve[i] * (i % 2 ? 1.003 : 0.997));
+            wide.push_back(twelve[i] * (i % 2 ? 1.1 : 0.9));
+            speeds.push_back(twelve[i] * (i % 2 ? 1.0 : 0.1));
+        }
+        QTest::newRow("20% faster")
+            << twelve << scaled(twelve, 1.2) << true << int(Outcome::Faster) << none;
+        QTest::newRow("20% slower")
+            << twelve << scaled(twelve, 0.8) << true << int(Outcome::Slower) << none;
+        QTest::newRow("same") << twelve << jitter << true << int(Outcome::Same) << none;
+        QTest::newRow("wide") << twelve << wide << true << cannot << int(Undecided::WideInterval);
+        QTest::newRow("five pairs")
+            << Samples{10, 11, 12, 13, 14} << Samples{12, 13.2, 14.4, 15.6, 16.8} << true << cannot
+            << int(Undecided::TooFewRounds);
+        QTest::newRow("two speeds")
+            << twelve << speeds << true << cannot << int(Undecided::TwoSpeeds);
+        QTest::newRow("unpaired 20% faster")
+            << twelve << scaled(twelve, 1.2) << false << int(Outcome::Faster) << none;
+        QTest::newRow("three a side") << Samples{10, 10.1, 9.9} << Samples{12, 12.1, 11.9} << false
+                                      << cannot << int(Undecided::TooFewRounds);
     }
-    void verdicts() {
+    void outcomes() {
         QFETCH(Samples, baseline);
         QFETCH(Samples, current);
-        QFETCH(QString, verdict);
-        const auto e = estimateChange(baseline, current);
-        const std::string_view v = toString(e.verdict);
-        QCOMPARE(QString::fromLatin1(v.data(), qsizetype(v.size())), verdict);
-        QVERIFY(e.ciLow && e.ciHigh && *e.ciLow <= e.change && e.change <= *e.ciHigh);
+        QFETCH(bool, paired);
+        QFETCH(int, outcome);
+        QFETCH(int, cause);
+        RowRounds row{baseline, current, {}};
+        if (paired)
+            for (std::size_t i = 0; i < baseline.size(); ++i)
+                row.pairs.push_back({baseline[i], current[i]});
+        const auto v = judgeRows(std::span(&row, 1), VerdictPolicy{}).at(0);
+        QCOMPARE(int(v.outcome), outcome);
+        QCOMPARE(int(v.cause), cause);
+        QCOMPARE(v.paired, paired);
+        QVERIFY(v.change);
+        if (v.interval) // the interval says what it covers, and holds the change it estimates
+            QVERIFY(v.interval->coverage > 0 && v.interval->low <= *v.change &&
+                    *v.change <= v.interval->high);
     }
 
-    void twentyPercentShiftEstimated() {
-        const auto e = estimateChange(kTight, scaled(kTight, 1.2));
-        QVERIFY(qAbs(e.change - 0.2) < 1e-9);
-        QVERIFY(*e.ciLow > 0.15 && *e.ciHigh < 0.25);
-        QVERIFY(*e.pValue < 0.001);
+    // The causes that come from the comparison, not the rounds: a side without figures, a CSV
+    // summary's medians, and between runs the drift (not measured, or not passed) and a
+    // machine loaded differently.
+    void causesFromTheComparison() {
+        const Samples twelve = {10.0, 10.1, 9.9,   10.05, 9.95,  10.02,
+                                9.98, 10.0, 10.03, 9.97,  10.01, 9.99};
+        auto one = [](RowRounds row, const VerdictPolicy& policy) {
+            return judgeRows(std::span(&row, 1), policy).at(0);
+        };
+        RowRounds missing{twelve, {}, {}, false};
+        QCOMPARE(int(one(missing, {}).cause), int(Undecided::NotMeasured));
+        QVERIFY(!one(missing, {}).change);
+        RowRounds summary{{10}, {12}, {}, true, true};
+        const auto medians = one(summary, {});
+        QCOMPARE(int(medians.cause), int(Undecided::MediansOnly));
+        QVERIFY(qAbs(*medians.change - 0.2) < 1e-12); // the change is still said
+        QVERIFY(!medians.p && !medians.interval);
+
+        RowRounds faster{twelve, scaled(twelve, 1.2), {}};
+        VerdictPolicy between;
+        between.betweenRuns = true;
+        QCOMPARE(int(one(faster, between).cause), int(Undecided::NoDrift));
+        between.drift = 0.3;
+        const auto held = one(faster, between);
+        QCOMPARE(int(held.cause), int(Undecided::WithinDrift));
+        QCOMPARE(*held.drift, 0.3);
+        between.drift = 0.1;
+        QCOMPARE(int(one(faster, between).outcome), int(Outcome::Faster));
+        between.machineDiffered = true;
+        QCOMPARE(int(one(faster, between).cause), int(Undecided::MachineDiffered));
+        // "The same" between runs means within the drift too.
+        between.machineDiffered = false;
+        const auto same = one({twelve, twelve, {}}, between);
+        QCOMPARE(int(same.outcome), int(Outcome::Same));
+        QCOMPARE(same.margin, 0.1);
     }
 
-    void thresholdIsConfigurable() {
-        const auto strict = estimateChange(kTight, scaled(kTight, 1.05), 0.02);
-        const auto lax = estimateChange(kTight, scaled(kTight, 1.05), 0.10);
-        QCOMPARE(int(strict.verdict), int(Verdict::Faster));
-        QCOMPARE(int(lax.verdict), int(Verdict::WithinNoise));
-    }
-
-    void mediansOnlyAreNotTested() {
-        const auto e = estimateChange(Samples{10}, Samples{12});
-        QCOMPARE(int(e.verdict), int(Verdict::TooFewRounds));
-        QVERIFY(qAbs(e.change - 0.2) < 1e-12); // the change is still said
-        QVERIFY(!e.ciLow && !e.pValue);
-        QVERIFY(!e.note.empty());
-    }
-
-    // Three rounds a side cannot tell 20% from chance: no verdict either way.
-    void fewRoundsGiveNoVerdict() {
-        const Samples three{10, 10.1, 9.9};
-        const auto e = estimateChange(three, scaled(three, 1.2));
-        QCOMPARE(QString::fromStdString(std::string(toString(e.verdict))),
-                 QString("too few rounds"));
-        QVERIFY(!e.pValue);
-    }
-
-    // Five pairs can never reach p < 0.05 exactly (2/32): they say so instead of a
-    // "within noise" that reads like a finding; six can.
-    void pairedNeedsSixRounds() {
-        ResultDocument doc;
-        const Samples five{10, 11, 12, 13, 14};
-        doc.cells = {cellWith("pread-zerofill", 65536, five),
-                     cellWith("pread-uninit", 65536, scaled(five, 1.2))};
-        auto c = compareToReference(doc, "pread-zerofill");
-        QCOMPARE(int(c.cells[0].estimate.verdict), int(Verdict::TooFewRounds));
-        const Samples six{10, 11, 12, 13, 14, 15};
-        doc.cells = {cellWith("pread-zerofill", 65536, six),
-                     cellWith("pread-uninit", 65536, scaled(six, 1.2))};
-        c = compareToReference(doc, "pread-zerofill");
-        QCOMPARE(int(c.cells[0].estimate.verdict), int(Verdict::Faster));
+    // The 16-byte trap's rows: 80% slower in every one of 9 rounds, among 14 comparisons.
+    // 9 pairs reach p = 14 x 2/512 = 0.055 at best: the rows cannot tell, say why, and how
+    // many rounds can; with 12 rounds every row is called slower. Never "within noise".
+    void aLargeChangeInEveryRoundNeedsTheRoundsToCallIt() {
+        auto family = [](int rounds) {
+            std::vector<RowRounds> rows(14);
+            for (auto& row : rows)
+                for (int r = 0; r < rounds; ++r) {
+                    const double base = 10 + 0.1 * ((r * 5) % 7);
+                    row.baseline.push_back(base);
+                    row.current.push_back(base * 0.2);
+                    row.pairs.push_back({base, base * 0.2});
+                }
+            return judgeRows(rows, VerdictPolicy{});
+        };
+        for (const auto& v : family(9)) {
+            QCOMPARE(int(v.outcome), int(Outcome::CannotTell));
+            QCOMPARE(int(v.cause), int(Undecided::TooFewRounds));
+            QCOMPARE(v.tests, std::size_t(14));
+            QVERIFY(qAbs(*v.bestP - 14 * 2.0 / 512) < 1e-12);
+            QCOMPARE(v.roundsToCall, 10);
+            QVERIFY(qAbs(*v.change + 0.8) < 1e-9);
+        }
+        for (const auto& v : family(12))
+            QCOMPARE(int(v.outcome), int(Outcome::Slower));
+        // In words: the cause and the rounds that can, in every renderer.
+        CellComparison cc;
+        cc.strategy = "mmap-copy";
+        cc.baselineStrategy = "pread-uninit";
+        cc.verdict = family(9).front();
+        QCOMPARE(QString::fromStdString(verdictText(cc)),
+                 QString("cannot tell (9 pairs of rounds reach p = 0.055 at best over 14 tests; "
+                         "10 can call one)"));
     }
 
     void signedRankKnownValues() {
@@ -190,19 +293,20 @@ private slots:
             reference.push_back(machine);
             faster.push_back(machine * 1.05);
         }
-        const auto unpaired = estimateChange(reference, faster);
-        QCOMPARE(int(unpaired.verdict), int(Verdict::WithinNoise));
-        QVERIFY2(unpaired.note == "its interval crosses zero", unpaired.note.c_str());
+        RowRounds unpaired{reference, faster, {}};
+        const auto alone = judgeRows(std::span(&unpaired, 1), VerdictPolicy{}).at(0);
+        QCOMPARE(int(alone.outcome), int(Outcome::CannotTell));
+        QCOMPARE(int(alone.cause), int(Undecided::WideInterval));
         ResultDocument doc;
         doc.cells = {cellWith("pread-zerofill", 65536, reference),
                      cellWith("pread-uninit", 65536, faster)};
         const auto c = compareToReference(doc, "pread-zerofill");
         QCOMPARE(c.cells.size(), std::size_t(1));
-        const auto& e = c.cells[0].estimate;
+        const auto& e = c.cells[0].verdict;
         QVERIFY(e.paired);
-        QCOMPARE(int(e.verdict), int(Verdict::Faster));
-        QVERIFY(qAbs(e.change - 0.05) < 1e-9);
-        QVERIFY(*e.pValue < 0.001);
+        QCOMPARE(int(e.outcome), int(Outcome::Faster));
+        QVERIFY(qAbs(*e.change - 0.05) < 1e-9);
+        QVERIFY(*e.p < 0.001);
         QVERIFY(comparisonMarkdown(c).find("Wilcoxon signed-rank") != std::string::npos);
     }
 
@@ -217,7 +321,7 @@ private slots:
             s.round += 100; // its rounds are not the reference's: not paired
         const auto c = compareToReference(doc, "pread-zerofill");
         QCOMPARE(c.cells.size(), std::size_t(3));
-        QVERIFY(!c.cells[2].estimate.paired);
+        QVERIFY(!c.cells[2].verdict.paired);
         const auto method = comparisonMethod(c);
         QVERIFY2(method.find("for 2 rows (both sides ran in the same rounds)") !=
                          std::string::npos &&
@@ -230,29 +334,40 @@ private slots:
         QVERIFY2(pairedOnly.find("Mann-Whitney") == std::string::npos, pairedOnly.c_str());
     }
 
-    // Between runs a change must pass the runs' drift: an A/A pair (repeats of the whole run)
-    // or, without repeats, the change from each run's earlier half of rounds to its later half.
-    void betweenRunsAChangeMustPassTheDrift() {
+    // Between runs a direction needs a measured drift between runs: without one every row
+    // cannot tell, and the line above the rows says how to measure it and how long it takes. A
+    // run's own drift (its earlier rounds against its later ones) measures nothing between
+    // runs; an A/A pair inside a run (repeats of the whole run) does.
+    void betweenRunsADirectionNeedsAMeasuredDrift() {
         ResultDocument base, cur;
         for (const char* id : {"pread-uninit", "seek-read"}) {
             Samples steady; // 12 rounds: the later six 15% faster than the earlier six
             for (int r = 0; r < 12; ++r)
                 steady.push_back(r < 6 ? 10.0 + 0.01 * r : 11.5 + 0.01 * r);
             base.cells.push_back(cellWith(id, 65536, steady));
-            cur.cells.push_back(cellWith(id, 65536, scaled(steady, 1.10)));
+            cur.cells.push_back(cellWith(id, 65536, scaled(steady, 1.5)));
         }
+        for (auto* doc : {&base, &cur}) // 12 rounds of 0.1 s, 10 s apart: a run of 110.1 s
+            for (auto& cell : doc->cells)
+                for (auto& s : cell.samples)
+                    s.startedAt = 1000.0 + 10 * s.round;
         const auto drift = runDrift(base);
         QVERIFY(drift);
         QVERIFY2(std::abs(*drift - 0.15) < 0.01, qPrintable(QString::number(*drift)));
         QVERIFY(!driftFromRepeats(base));
         auto c = compareDocuments(base, cur);
-        QVERIFY(std::abs(c.driftFloor - *drift) < 0.01);
+        QVERIFY(!c.policy.drift);
+        QVERIFY(std::abs(c.ownDrift - *drift) < 0.01);
         for (const auto& cc : c.cells) {
-            QCOMPARE(int(cc.estimate.verdict), int(Verdict::WithinNoise));
-            QVERIFY2(cc.estimate.note.rfind("change under the runs' drift of 1", 0) == 0,
-                     cc.estimate.note.c_str());
+            QCOMPARE(int(cc.verdict.outcome), int(Outcome::CannotTell));
+            QCOMPARE(int(cc.verdict.cause), int(Undecided::NoDrift));
+            QVERIFY(qAbs(*cc.verdict.change - 0.5) < 1e-9); // the change is still shown
         }
-        QVERIFY(comparisonMethod(c).find("within itself") != std::string::npos);
+        const auto text = comparisonText(c);
+        QVERIFY2(text.rfind("Cannot tell any row: how far two runs of this plan drift apart", 0) ==
+                         0 &&
+                     text.find("three more times (about 5:30)") != std::string::npos,
+                 text.c_str());
         // Repeats of the whole run: the drift is the repeats' (here the second repeat's
         // median 10.385 against the first's 10.025: 3.6%), and a 10% change passes it.
         for (auto* doc : {&base, &cur})
@@ -270,14 +385,16 @@ private slots:
         QVERIFY2(std::abs(*runDrift(base) - (10.385 / 10.025 - 1)) < 1e-9,
                  qPrintable(QString::number(*runDrift(base))));
         c = compareDocuments(base, cur);
+        QVERIFY(c.repeatsDrift && c.policy.drift);
         for (const auto& cc : c.cells)
-            QCOMPARE(int(cc.estimate.verdict), int(Verdict::Faster));
-        QVERIFY(comparisonMethod(c).find("an A/A pair") != std::string::npos);
+            QCOMPARE(int(cc.verdict.outcome), int(Outcome::Faster));
+        QVERIFY2(driftHeadline(c).find("Drift between runs: ±3.6%, measured between the "
+                                       "repeats of one run") == 0,
+                 driftHeadline(c).c_str());
     }
 
-    // This machine's drift between runs, from A/A runs: the largest change of a cell between
-    // any two of them; held against every change between two runs of the same machine, and
-    // not against runs of another.
+    // This machine's drift between runs, from A/A runs; held against every change between two
+    // runs of the same machine, and not against runs of another.
     void theMachinesDriftIsMeasuredAndHeld() {
         auto run = [](double a, double b) {
             ResultDocument doc;
@@ -302,42 +419,42 @@ private slots:
         QVERIFY(std::abs(drift->largestSeen - 0.25) < 1e-9);
         QCOMPARE(drift->runs, 3);
         QCOMPARE(drift->cpuModel, std::string("Test CPU"));
-        // A 20% change between two runs of that machine is within its drift ...
+        // Without it, a 20% change between two runs cannot be told from drift ...
         const ResultDocument base = run(1.0, 1.0), cur = run(1.2, 1.2);
-        QCOMPARE(int(compareDocuments(base, cur).cells[0].estimate.verdict), int(Verdict::Faster));
+        QCOMPARE(int(compareDocuments(base, cur).cells[0].verdict.cause), int(Undecided::NoDrift));
+        // ... with it, it is within the drift ...
         auto held = compareDocuments(base, cur, kDefaultNoiseThreshold, &*drift);
         for (const auto& cc : held.cells) {
-            QCOMPARE(int(cc.estimate.verdict), int(Verdict::WithinNoise));
-            QVERIFY2(cc.estimate.note == "change under this machine's drift of 40.6%",
-                     cc.estimate.note.c_str());
+            QCOMPARE(int(cc.verdict.cause), int(Undecided::WithinDrift));
+            QCOMPARE(QString::fromStdString(verdictText(cc)),
+                     QString("cannot tell (within the drift between runs here (±40.6%))"));
         }
-        QVERIFY(comparisonMethod(held).find("this machine's drift between runs") !=
-                std::string::npos);
+        QVERIFY2(driftHeadline(held).find("Drift between runs: ±40.6%, this machine's, from 3 "
+                                          "runs of one plan") == 0,
+                 driftHeadline(held).c_str());
         // ... a 50% change is not, and nor is a fall to 1/1.5 (-33%): the floor holds on the
         // logarithm, as the spread was measured, so a slowdown is told as a speed-up is.
         held = compareDocuments(base, run(1.5, 1.5), kDefaultNoiseThreshold, &*drift);
-        QCOMPARE(int(held.cells[0].estimate.verdict), int(Verdict::Faster));
+        QCOMPARE(int(held.cells[0].verdict.outcome), int(Outcome::Faster));
         held = compareDocuments(base, run(1 / 1.5, 1 / 1.5), kDefaultNoiseThreshold, &*drift);
-        QCOMPARE(int(held.cells[0].estimate.verdict), int(Verdict::Slower));
+        QCOMPARE(int(held.cells[0].verdict.outcome), int(Outcome::Slower));
         held = compareDocuments(base, run(1 / 1.3, 1 / 1.3), kDefaultNoiseThreshold, &*drift);
-        QCOMPARE(int(held.cells[0].estimate.verdict), int(Verdict::WithinNoise));
+        QCOMPARE(int(held.cells[0].verdict.cause), int(Undecided::WithinDrift));
         ResultDocument elsewhere = cur;
         elsewhere.system.cpuModel = "Other CPU";
         held = compareDocuments(base, elsewhere, kDefaultNoiseThreshold, &*drift);
         QVERIFY(!held.machineDrift);
-        QVERIFY(comparisonMethod(held).find("drift with nothing changed is not measured") !=
-                std::string::npos);
+        QCOMPARE(int(held.cells[0].verdict.cause), int(Undecided::NoDrift));
         // A table of one row is held to it the same way (no Holm step to pass through).
         auto oneRow = [&](double f) {
             ResultDocument one = run(f, f);
             one.cells.resize(1);
             ResultDocument first = base;
             first.cells.resize(1);
-            return compareDocuments(first, one, kDefaultNoiseThreshold, &*drift).cells[0].estimate;
+            return compareDocuments(first, one, kDefaultNoiseThreshold, &*drift).cells[0].verdict;
         };
-        QCOMPARE(int(oneRow(1 / 1.5).verdict), int(Verdict::Slower));
-        QVERIFY2(oneRow(1.2).note == "change under this machine's drift of 40.6%",
-                 oneRow(1.2).note.c_str());
+        QCOMPARE(int(oneRow(1 / 1.5).outcome), int(Outcome::Slower));
+        QCOMPARE(int(oneRow(1.2).cause), int(Undecided::WithinDrift));
         // Nor runs of another cache mode: a warm page cache drifts unlike a device.
         ResultDocument cold = cur;
         cold.plan.cache = CacheMode::Cold;
@@ -387,31 +504,22 @@ private slots:
 
     // Many rows: p values are Holm-adjusted, and a verdict that chance could give is withdrawn.
     void manyComparisonsAreAdjusted() {
-        ResultDocument base, cur;
-        for (std::uint64_t size : {4096ull, 8192ull, 16384ull, 32768ull, 65536ull, 131072ull}) {
-            base.cells.push_back(cellWith("pread-uninit", size, kTight));
-            cur.cells.push_back(cellWith("pread-uninit", size, kTight));
-        }
+        std::vector<RowRounds> rows(6, RowRounds{kTight, kTight, {}});
         // One row 4.5% faster but barely separable: significant alone (p 0.014), not among
         // six (Holm: 6 x 0.014).
-        Samples loose = {10, 10.6, 9.5, 10.3, 9.8, 10.1, 9.7, 10.4, 9.9, 10.2};
-        base.cells[0] = cellWith("pread-uninit", 4096, loose);
-        cur.cells[0] = cellWith("pread-uninit", 4096, scaled(loose, 1.045));
-        const auto alone = estimateChange(rates(base.cells[0]), rates(cur.cells[0]));
-        const auto c = compareDocuments(base, cur);
-        QCOMPARE(c.tests, std::size_t(6));
-        const auto& adjusted = c.cells[0].estimate;
-        qInfo("alone: p %.4f %s; among six: p %.4f %s", *alone.pValue,
-              std::string(toString(alone.verdict)).c_str(), *adjusted.pValue,
-              std::string(toString(adjusted.verdict)).c_str());
-        QCOMPARE(int(alone.verdict), int(Verdict::Faster));
-        QCOMPARE(int(adjusted.verdict), int(Verdict::WithinNoise));
-        QVERIFY2(adjusted.note.find("Holm") != std::string::npos, adjusted.note.c_str());
-        QVERIFY(comparisonText(c).find("Holm-adjusted over 6 tests") != std::string::npos);
-        for (const auto& cc : c.cells)
-            if (cc.estimate.verdict == Verdict::WithinNoise)
-                QVERIFY2(!cc.estimate.note.empty(), "a 'within noise' row says why");
-        QVERIFY(comparisonMarkdown(c).find("within noise (change under 2%)") != std::string::npos);
+        const Samples loose = {10, 10.6, 9.5, 10.3, 9.8, 10.1, 9.7, 10.4, 9.9, 10.2};
+        rows[0] = {loose, scaled(loose, 1.045), {}};
+        const auto alone = judgeRows(std::span(rows.data(), 1), VerdictPolicy{}).at(0);
+        const auto all = judgeRows(rows, VerdictPolicy{});
+        qInfo("alone: p %.4f; among six: p %.4f", *alone.p, *all[0].p);
+        QCOMPARE(int(alone.outcome), int(Outcome::Faster));
+        QCOMPARE(all[0].tests, std::size_t(6));
+        QCOMPARE(int(all[0].outcome), int(Outcome::CannotTell));
+        QCOMPARE(int(all[0].cause), int(Undecided::WideInterval));
+        QVERIFY(all[0].smallest && *all[0].smallest > 0.045); // it could call larger ones
+        // The identical rows are the same within 2%, which an equivalence test says.
+        for (std::size_t i = 1; i < all.size(); ++i)
+            QCOMPARE(int(all[i].outcome), int(Outcome::Same));
     }
 
     void documentsPairCellsAndListTheRest() {
@@ -426,14 +534,15 @@ private slots:
                      cellWith("mmap-touch", 65536, kTight)};
         const auto c = compareDocuments(base, cur);
         QCOMPARE(c.cells.size(), std::size_t(1));
-        QCOMPARE(int(c.cells[0].estimate.verdict), int(Verdict::Faster));
+        QCOMPARE(int(c.cells[0].verdict.cause), int(Undecided::NoDrift));
         QCOMPARE(c.onlyInBaseline, std::vector<std::string>{"seek-read @ 64 KiB"});
         QCOMPARE(c.onlyInCurrent, std::vector<std::string>{"mmap-touch @ 64 KiB"});
         QCOMPARE(c.differences.size(), std::size_t(2));
         const auto md = comparisonMarkdown(c);
         QVERIFY(md.find("| pread-uninit | 64 KiB |") != std::string::npos);
         QVERIFY(md.find("+20.0%") != std::string::npos);
-        QVERIFY(md.find("faster") != std::string::npos);
+        QVERIFY(md.find("cannot tell (separate runs") != std::string::npos);
+        QVERIFY(md.rfind("Cannot tell any row", 0) == 0);
         QVERIFY(md.find("Only in the baseline: seek-read @ 64 KiB") != std::string::npos);
         QVERIFY(md.find("cache mode: warm → cold") != std::string::npos);
         QVERIFY(md.find("CPU: CPU A → CPU B") != std::string::npos);
@@ -454,7 +563,7 @@ private slots:
         QCOMPARE(c.cells.size(), std::size_t(1));
         QCOMPARE(c.cells[0].strategy, std::string("pread-uninit"));
         QCOMPARE(c.cells[0].baselineStrategy, std::string("pread-zerofill"));
-        QVERIFY(qAbs(c.cells[0].estimate.change - 0.15) < 1e-9);
+        QVERIFY(qAbs(*c.cells[0].verdict.change - 0.15) < 1e-9);
         QCOMPARE(c.onlyInCurrent.size(), std::size_t(1)); // no reference at 1 MiB
     }
 
@@ -505,15 +614,6 @@ private slots:
                  v->text.c_str());
         f.faster = "mmap-touch"; // not measured
         QVERIFY(!judgeFinding(doc, f));
-    }
-
-    // The rounds a verdict needs among k comparisons (exact Wilcoxon, Holm): 2 / 2^n x k must
-    // be under 0.05.
-    void roundsForAVerdict() {
-        QCOMPARE(roundsForVerdict(1), 6);   // 2/64 = 0.031
-        QCOMPARE(roundsForVerdict(3), 7);   // 3 x 2/128 = 0.047
-        QCOMPARE(roundsForVerdict(4), 8);   // 4 x 2/128 = 0.0625 is not enough
-        QCOMPARE(roundsForVerdict(15), 10); // 15 x 2/1024 = 0.029
     }
 
     // A finding is judged over its own comparisons only: seven rounds that all point the

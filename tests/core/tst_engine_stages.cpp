@@ -3,6 +3,7 @@
 // conditions a cell's rounds earn, and their words.
 #include "cache_control.h"
 #include "calibrator.h"
+#include "conditions_found.h"
 #include "point_run.h"
 #include "scheduler.h"
 #include "test_file.h"
@@ -54,6 +55,42 @@ Cell cellWithResidency(std::initializer_list<double> before) {
 class TestEngineStages : public QObject {
     Q_OBJECT
 private slots:
+    // A check a figure rests on that did not happen makes the cell "unverified", never "ok": a
+    // cold cell whose eviction nobody could see, a cell whose bytes were never checked (a
+    // duration run stopped, or its file changed, before its ranges were verified).
+    void aCheckThatDidNotHappenIsNotOk() {
+        TestFile file(1 << 20);
+        const FileProbe probe = file.probe();
+        Plan plan = roundsPlan(0, 6);
+        plan.cache = CacheMode::Cold;
+        auto finished = [&](Cell cell, const std::string& checksum) {
+            cell.strategy = "pread-uninit";
+            cell.rangeBytes = 64 << 10;
+            cell.checksum = checksum;
+            finishWithConditions(cell, {plan, probe, probe, nullptr, std::nullopt, false});
+            return cell;
+        };
+        Cell unseen;
+        for (int r = 1; r <= 6; ++r) { // rounds with no residency measured
+            Sample s;
+            s.round = r;
+            s.seconds = 0.01;
+            s.bytes = 1 << 20;
+            unseen.samples.push_back(s);
+        }
+        QCOMPARE(name(finished(unseen, "verified").status), name(CellStatus::Unverified));
+        QVERIFY(finished(unseen, "verified").measured()); // its figures are still shown
+        plan.cache = CacheMode::Warm;
+        QCOMPARE(name(finished(unseen, "verified").status), name(CellStatus::Ok));
+        const Cell stopped = finished(unseen, "not checked: stopped before the ranges its rounds "
+                                              "read were verified (its read of the first "
+                                              "ranges was)");
+        QCOMPARE(name(stopped.status), name(CellStatus::Unverified));
+        plan.cache = CacheMode::Cold;
+        const Cell seen = finished(cellWithResidency({0, 0, 0, 0, 0, 0}), "verified");
+        QCOMPARE(name(seen.status), name(CellStatus::Ok));
+    }
+
     // Every round visits every point once; the order is the seed's, and changes between rounds.
     void schedulerVisitsEveryPointEachRound() {
         const Plan plan = roundsPlan(1, 6);

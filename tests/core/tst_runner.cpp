@@ -1,5 +1,6 @@
 // The runner end to end on small files: interleaving, verification, cache modes, threads, and
 // a stop that is honoured promptly while keeping finished cells.
+#include "readscope/compare.h"
 #include "readscope/reader.h"
 #include "readscope/recovery.h"
 #include "readscope/run_findings.h"
@@ -12,6 +13,8 @@
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
+
+#include <cstdio>
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -235,6 +238,50 @@ private slots:
         QCOMPARE(c.samples.size(), std::size_t(plan.rounds));
         for (const auto& s : c.samples)
             QCOMPARE(s.bytes, c.rangesPerRound * (4 << 10));
+    }
+
+    // A reader that sleeps in every other round: its cell's rounds fall in two groups. It is
+    // named as such with both groups' round counts, in its status and in the run's findings,
+    // and a comparison with it cannot tell rather than quote one median.
+    void aReaderThatSleepsEveryOtherRoundHasTwoSpeeds() {
+        auto plan = smallPlan(*file_);
+        plan.sizes = {64 << 10};
+        plan.strategies = {"pread-uninit", "seek-read"};
+        plan.rounds = 8;
+        plan.budget = 1 << 20; // 16 ranges a round
+        static std::atomic<bool> sleepy{false};
+        sleepy = false;
+        setRangeReadHookForTesting(
+            [](std::size_t, void*) {
+                if (sleepy.load())
+                    std::this_thread::sleep_for(std::chrono::microseconds(500));
+            },
+            nullptr);
+        struct RoundSink : RecordingSink {
+            void onProgress(const Progress& p) override {
+                // "round 3/8": the even rounds sleep, the odd ones and the rest do not.
+                int round = 0;
+                sleepy = std::sscanf(p.phase.c_str(), "round %d/", &round) == 1 && round % 2 == 0;
+            }
+        } sink;
+        auto doc = runPlan(plan, sink);
+        setRangeReadHookForTesting(nullptr, nullptr);
+        QVERIFY(doc.ok());
+        const Cell* cell = doc->find("pread-uninit", 64 << 10);
+        QVERIFY(cell && cell->samples.size() == 8);
+        const auto speeds = twoSpeeds(cell->roundRates());
+        QVERIFY2(speeds, statusText(*cell).c_str());
+        QCOMPARE(speeds->fastRounds, std::size_t(4));
+        QCOMPARE(speeds->slowRounds, std::size_t(4));
+        QVERIFY2(statusText(*cell).starts_with("two speeds: 4 at "), statusText(*cell).c_str());
+        const auto findings = runFindings(*doc, "--rounds");
+        QVERIFY(std::any_of(findings.begin(), findings.end(), [](const RunFinding& f) {
+            return f.kind == FindingKind::TwoSpeeds &&
+                   f.text.starts_with("pread-uninit at 64 KiB ran at two speeds, 4 rounds at "
+                                      "about ");
+        }));
+        const auto c = compareToReference(*doc, "seek-read");
+        QCOMPARE(int(c.cells.at(0).verdict.cause), int(Undecided::TwoSpeeds));
     }
 
     // A threads sweep reads each point with that many workers at once, on the lane's own

@@ -119,7 +119,7 @@ private slots:
         const auto v = judgeZeroing(lessonRun(), published());
         QVERIFY(v);
         for (const auto& z : v->sizes) {
-            QVERIFY(z.gain && z.gain->ciLow && z.gain->ciHigh);
+            QVERIFY(z.gain && z.gain->interval);
             QCOMPARE(z.zeroingIsTheGap, z.size < 2 * kMiB);
         }
         QVERIFY2(v->text.find("holds that at 2 of 3 sizes") != std::string::npos, v->text.c_str());

@@ -3,6 +3,7 @@
 // by every renderer and compared byte for byte with tests/golden/*. A sentence changed
 // anywhere in a table, warning, comparison or report fails here, naming the file and the
 // first line that differs. scripts/update-golden.sh writes them anew and shows the diff.
+#include "every_verdict.h"
 #include "text_table.h"
 
 #include "readscope/compare.h"
@@ -149,6 +150,11 @@ std::vector<std::pair<QString, std::function<std::string()>>> renderers() {
     out.push_back({"compare-mixed.md", [] { return comparisonMarkdown(mixedComparison()); }});
     out.push_back({"compare-shifted.txt", [] { return comparisonText(shiftedComparison()); }});
     out.push_back({"compare-shifted.md", [] { return comparisonMarkdown(shiftedComparison()); }});
+    // Every outcome and every cause of "cannot tell", as the terminal and the Markdown word
+    // them (tst_comparison_model holds the Compare tab to compare-verdicts.tab).
+    out.push_back({"compare-verdicts.txt", [] { return comparisonText(testing::everyVerdict()); }});
+    out.push_back(
+        {"compare-verdicts.md", [] { return comparisonMarkdown(testing::everyVerdict()); }});
     out.push_back(
         {"reference.txt",
          [] { return comparisonText(compareToReference(input("warm"), "pread-uninit", 0.02)); }});

@@ -3,12 +3,15 @@
 #include "compare_view.h"
 #include "comparison_model.h"
 
+#include "every_verdict.h"
 #include "readscope/comparison_text.h"
 #include "readscope/machine_drift_store.h"
 
 #include <QAbstractItemModelTester>
 #include <QColor>
+#include <QFile>
 #include <QLabel>
+#include <QTemporaryDir>
 #include <QTest>
 
 using namespace readscope;
@@ -47,7 +50,11 @@ ResultDocument run(double uninitGbps) {
 
 class TestComparisonModel : public QObject {
     Q_OBJECT
+    QTemporaryDir data_;
 private slots:
+    // No machine drift the user keeps reaches these comparisons.
+    void initTestCase() { qputenv("READSCOPE_DATA_DIR", data_.path().toUtf8()); }
+
     void rowsAreTheComparisonsCells() {
         ComparisonModel model;
         QAbstractItemModelTester tester(&model,
@@ -72,14 +79,49 @@ private slots:
         const QModelIndex verdict = model.index(0, ComparisonModel::VerdictColumn);
         QCOMPARE(verdict.data().toString(), QString("faster"));
         QCOMPARE(verdict.data(Qt::ForegroundRole).value<QColor>(), QColor(0x2c, 0xa0, 0x2c));
-        // The same speeds: within noise, and why as the tooltip.
+        // The same speeds: the same within the threshold, which an equivalence test says.
         model.setComparison(compareToReference(run(5), "pread-zerofill", 0.02));
         const QModelIndex same = model.index(0, ComparisonModel::VerdictColumn);
-        QVERIFY(same.data().toString().startsWith("within noise"));
-        QVERIFY(!same.data(Qt::ToolTipRole).toString().isEmpty());
+        QCOMPARE(same.data().toString(), QString("same within ±2.0%"));
         QVERIFY(!same.data(Qt::ForegroundRole).isValid());
+        // Two runs with no drift between runs measured: cannot tell, and why as the tooltip.
+        model.setComparison(compareDocuments(run(5), run(8), 0.02));
+        const QModelIndex cannot = model.index(1, ComparisonModel::VerdictColumn);
+        QVERIFY(cannot.data().toString().startsWith("cannot tell ("));
+        QCOMPARE(cannot.data(Qt::ToolTipRole).toString(),
+                 QString("separate runs, no drift between runs measured"));
+        QVERIFY(!cannot.data(Qt::ForegroundRole).isValid());
+        QCOMPARE(model.headerData(ComparisonModel::Interval, Qt::Horizontal).toString(),
+                 QString("Interval (coverage)"));
         model.setComparison({});
         QCOMPARE(model.rowCount(), 0);
+    }
+
+    // Every outcome and every cause of "cannot tell" in the Compare tab, cell by cell, held to
+    // a golden file as the terminal's and the Markdown's are (scripts/update-golden.sh).
+    void everyVerdictAsTheTabShowsIt() {
+        ComparisonModel model;
+        const Comparison c = testing::everyVerdict();
+        model.setComparison(c);
+        QByteArray now;
+        for (int row = 0; row < model.rowCount(); ++row) {
+            QStringList cells;
+            for (int column = 0; column < model.columnCount(); ++column)
+                cells << model.index(row, column).data().toString();
+            const QString tip =
+                model.index(row, ComparisonModel::VerdictColumn).data(Qt::ToolTipRole).toString();
+            now +=
+                (cells.join(" | ") + (tip.isEmpty() ? "" : " | tooltip: " + tip) + "\n").toUtf8();
+        }
+        const QString path = QString(READSCOPE_GOLDEN_DIR) + "/compare-verdicts.tab";
+        QFile file(path);
+        if (qEnvironmentVariableIsSet("READSCOPE_UPDATE_GOLDEN")) {
+            QVERIFY(file.open(QIODevice::WriteOnly));
+            file.write(now);
+            return;
+        }
+        QVERIFY2(file.open(QIODevice::ReadOnly), qPrintable(path + " is missing"));
+        QCOMPARE(QString::fromUtf8(now), QString::fromUtf8(file.readAll()));
     }
 
     // The Compare tab says every sentence the Markdown and the terminal put under the rows:
@@ -107,6 +149,10 @@ private slots:
         for (const auto& note : comparisonNotes(c))
             QVERIFY2(notes->text().contains(QString::fromStdString(note.text).toHtmlEscaped()),
                      qPrintable(QString::fromStdString(note.text) + "\n---\n" + notes->text()));
+        // First, in bold: that no row can be told without the drift between runs, and how.
+        QVERIFY2(notes->text().startsWith("<b>" +
+                                          QString::fromStdString(driftHeadline(c)).toHtmlEscaped()),
+                 qPrintable(notes->text()));
     }
 };
 

@@ -306,6 +306,14 @@ ChartData buildChart(const ResultDocument& doc, const ResultDocument* baseline, 
                     out.notColdX << x;
                     out.notColdY << c->summary.median;
                 }
+                if (c->status == CellStatus::Unverified) {
+                    out.unverifiedX << x;
+                    out.unverifiedY << c->summary.median;
+                }
+                if (twoSpeeds(c->roundRates())) {
+                    out.twoSpeedsX << x;
+                    out.twoSpeedsY << c->summary.median;
+                }
             }
             if (!s.x.isEmpty())
                 out.series.push_back(s);

@@ -66,9 +66,11 @@ QString gbpsSpanText(double low, double top);
 
 struct ChartData {
     std::vector<Series> series;
-    QVector<double> failedX, failedY;   // noisy points: each series' hollowX, hollowY
-    QVector<double> tooFewX, tooFewY;   // too few rounds to tell noisy from quiet
-    QVector<double> notColdX, notColdY; // cold-cache cells whose file stayed cached
+    QVector<double> failedX, failedY;         // noisy points: each series' hollowX, hollowY
+    QVector<double> tooFewX, tooFewY;         // too few rounds to tell noisy from quiet
+    QVector<double> notColdX, notColdY;       // cold-cache cells whose file stayed cached
+    QVector<double> twoSpeedsX, twoSpeedsY;   // cells whose rounds ran at two speeds
+    QVector<double> unverifiedX, unverifiedY; // a check their figures rest on did not happen
     QString yLabel;
     // The x axis: range bytes (log scale) for a size sweep; for a sweep at one range size the
     // points are evenly spaced categories 0, 1, 2 ... labelled "0", "16", "4096+16" (buffer

@@ -173,11 +173,16 @@ QString pointTooltip(const QString& lineName, const QString& pointName, const Ce
                     .arg(s.min, 0, 'f', 2)
                     .arg(s.max, 0, 'f', 2)
                     .arg(QString::fromStdString(
-                        cell->status == CellStatus::Noisy ? " — noisy"
+                        twoSpeeds(cell->roundRates())
+                            ? " — two speeds: " + twoSpeedsText(*twoSpeeds(cell->roundRates()))
+                        : cell->status == CellStatus::Noisy ? " — noisy"
                         : cell->status == CellStatus::TooFewRounds
                             ? " — " + tooFewRoundsNote() + " whether it is noisy"
                         : cell->status == CellStatus::NotCold ? " — " + notColdNote()
-                                                              : std::string()));
+                        : cell->status == CellStatus::Unverified
+                            ? std::string(" — unverified: a check its figures rest on did not "
+                                          "happen")
+                            : std::string()));
     } else {
         text += QString("%1").arg(value, 0, 'f', 2) + " — " + axisLabel.toHtmlEscaped();
     }

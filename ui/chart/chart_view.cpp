@@ -286,6 +286,12 @@ void ChartView::rebuild() {
             QCPScatterStyle(QCPScatterStyle::ssDiamond, QPen(text, 1),
                             palette().brush(QPalette::Base), 6),
             data.tooFewX, data.tooFewY);
+    markers("two speeds: the rounds fell in two groups (Details, Log)",
+            QCPScatterStyle(QCPScatterStyle::ssTriangle, QPen(text, 1.6), Qt::NoBrush, 14),
+            data.twoSpeedsX, data.twoSpeedsY);
+    markers("unverified: a check these figures rest on did not happen (Details)",
+            QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(red, 1.6), Qt::NoBrush, 16),
+            data.unverifiedX, data.unverifiedY);
     markers(QString::fromStdString(notColdNote()),
             QCPScatterStyle(QCPScatterStyle::ssSquare, QPen(red, 2), Qt::NoBrush, 16),
             data.notColdX, data.notColdY);

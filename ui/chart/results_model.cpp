@@ -118,7 +118,7 @@ QVariant ResultsModel::data(const QModelIndex& index, int role) const {
         if (c->status == CellStatus::Failed)
             return QBrush(QColor(0xd6, 0x27, 0x28));
         if (c->status == CellStatus::Noisy || c->status == CellStatus::NotCold ||
-            c->status == CellStatus::TooFewRounds)
+            c->status == CellStatus::TooFewRounds || c->status == CellStatus::Unverified)
             return QBrush(QColor(0xe0, 0x8a, 0x00));
     }
     if (role == Qt::ToolTipRole && index.column() == InFlight)

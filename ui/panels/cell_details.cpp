@@ -119,7 +119,7 @@ QString cellDetailsHtml(const Cell& c, const ResultDocument& doc) {
                             .arg(QString::fromStdString(deviceLimitText(doc)).toHtmlEscaped())
                             .arg(*pct, 0, 'f', 0)
                             .arg(passesDeviceLimit(doc, c)
-                                     ? QString(": faster than the device, so it was %1")
+                                     ? QString(": faster than the device; it may have been %1")
                                            .arg(QString::fromStdString(deviceLimitPassedWhy(doc)))
                                      : QString()));
         const StrategyInfo* info = findStrategy(c.strategy);

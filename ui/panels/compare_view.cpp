@@ -17,9 +17,10 @@
 #include <QTableView>
 #include <QVBoxLayout>
 
-namespace readscope::ui {
+#include <algorithm>
+#include <cmath>
 
-namespace {} // namespace
+namespace readscope::ui {
 
 CompareView::CompareView(QWidget* parent) : QWidget(parent) {
     auto* layout = new QVBoxLayout(this);
@@ -44,6 +45,12 @@ CompareView::CompareView(QWidget* parent) : QWidget(parent) {
     notes_->setWordWrap(true);
     notes_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     layout->addWidget(notes_);
+    // Between two runs with no drift measured every row cannot tell: the way out, at hand.
+    measureDrift_ = new QPushButton("Measure drift between runs", this);
+    measureDrift_->setObjectName("measureDrift");
+    measureDrift_->setVisible(false);
+    layout->addWidget(measureDrift_, 0, Qt::AlignLeft);
+    connect(measureDrift_, &QPushButton::clicked, this, &CompareView::measureDriftRequested);
     model_ = new ComparisonModel(this);
     table_ = new QTableView(this);
     table_->setObjectName("compareTable");
@@ -51,6 +58,7 @@ CompareView::CompareView(QWidget* parent) : QWidget(parent) {
     table_->horizontalHeader()->setStretchLastSection(true);
     table_->verticalHeader()->hide();
     table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    table_->setWordWrap(true);
     layout->addWidget(table_, 1);
     connect(against_, &QComboBox::currentIndexChanged, this, &CompareView::recompute);
     connect(threshold_, &QDoubleSpinBox::valueChanged, this, &CompareView::recompute);
@@ -83,6 +91,12 @@ void CompareView::setReference(const QString& strategy) {
 
 void CompareView::setThreshold(double fraction) { threshold_->setValue(fraction * 100); }
 
+void CompareView::setMeasuringDrift(bool measuring) {
+    measureDrift_->setEnabled(!measuring);
+    measureDrift_->setText(measuring ? "Measuring drift between runs…"
+                                     : "Measure drift between runs");
+}
+
 int CompareView::rowCount() const { return model_->rowCount(); }
 
 QString CompareView::markdown() const {
@@ -101,8 +115,20 @@ void CompareView::recompute() {
     if (reference.isEmpty() && !baseline_)
         notes << "Load a baseline (File ▸ Load baseline…) or pick a strategy of this run to "
                  "compare against.";
-    if (!comparison_.cells.empty() || !comparison_.onlyInBaseline.empty() ||
-        !comparison_.onlyInCurrent.empty())
+    const bool any = !comparison_.cells.empty() || !comparison_.onlyInBaseline.empty() ||
+                     !comparison_.onlyInCurrent.empty();
+    const std::string headline = any ? driftHeadline(comparison_) : std::string();
+    if (!headline.empty())
+        notes << (comparison_.policy.drift ? qs(headline).toHtmlEscaped()
+                                           : "<b>" + qs(headline).toHtmlEscaped() + "</b>");
+    const bool noDrift = any && comparison_.policy.betweenRuns && !comparison_.policy.drift;
+    measureDrift_->setVisible(noDrift);
+    if (noDrift && comparison_.runSeconds > 0)
+        measureDrift_->setToolTip(
+            QString("Runs this plan three more times (about %1 min) and keeps how far the runs "
+                    "drift apart for this machine; the rows are then judged against it.")
+                .arg(std::max(1.0, std::round(3 * comparison_.runSeconds / 60))));
+    if (any)
         for (const auto& note : comparisonNotes(comparison_)) {
             const QString text = QString::fromStdString(note.text).toHtmlEscaped();
             notes << (note.warning ? "<b>" + text + "</b>" : text);
@@ -112,6 +138,12 @@ void CompareView::recompute() {
 
     model_->setComparison(comparison_);
     table_->resizeColumnsToContents();
+    // A "cannot tell" says why in the same words as the Markdown: wrapped in a column of its
+    // own width rather than pushing the figures out of view.
+    const int verdictWidth = std::clamp(table_->viewport()->width() / 3, 220, 420);
+    if (table_->columnWidth(ComparisonModel::VerdictColumn) > verdictWidth)
+        table_->setColumnWidth(ComparisonModel::VerdictColumn, verdictWidth);
+    table_->resizeRowsToContents();
     // A new comparison starts at its first column, whatever the last one was scrolled to.
     table_->horizontalScrollBar()->setValue(0);
     table_->scrollToTop();

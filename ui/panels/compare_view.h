@@ -10,6 +10,7 @@
 class QComboBox;
 class QDoubleSpinBox;
 class QLabel;
+class QPushButton;
 class QTableView;
 
 namespace readscope::ui {
@@ -30,8 +31,13 @@ public:
     QString markdown() const;
     int rowCount() const;
 
+    // While the drift between runs is being measured: the button says so and waits.
+    void setMeasuringDrift(bool measuring);
+
 signals:
     void copyRequested(const QString& markdown);
+    // Measure drift: run the plan three times to learn how far runs of it drift apart here.
+    void measureDriftRequested();
 
 private:
     void recompute();
@@ -39,6 +45,7 @@ private:
     QComboBox* against_;
     QDoubleSpinBox* threshold_;
     QLabel* notes_;
+    QPushButton* measureDrift_;
     QTableView* table_;
     ComparisonModel* model_;
     ResultDocument current_;

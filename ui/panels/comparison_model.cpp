@@ -9,10 +9,10 @@ namespace readscope::ui {
 
 namespace {
 
-QColor verdictColor(Verdict v) {
+QColor verdictColor(Outcome v) {
     switch (v) {
-    case Verdict::Faster: return QColor(0x2c, 0xa0, 0x2c);
-    case Verdict::Slower: return QColor(0xd6, 0x27, 0x28);
+    case Outcome::Faster: return QColor(0x2c, 0xa0, 0x2c);
+    case Outcome::Slower: return QColor(0xd6, 0x27, 0x28);
     default: return {};
     }
 }
@@ -56,10 +56,11 @@ QVariant ComparisonModel::data(const QModelIndex& index, int role) const {
     if (role == Qt::TextAlignmentRole && column != Who && column != VerdictColumn)
         return QVariant::fromValue(Qt::Alignment(Qt::AlignRight | Qt::AlignVCenter));
     if (role == Qt::ForegroundRole && column == VerdictColumn)
-        if (const QColor c = verdictColor(cc.estimate.verdict); c.isValid())
+        if (const QColor c = verdictColor(cc.verdict.outcome); c.isValid())
             return c;
-    if (role == Qt::ToolTipRole && column == VerdictColumn && !cc.estimate.note.empty())
-        return qs(cc.estimate.note);
+    if (role == Qt::ToolTipRole && column == VerdictColumn)
+        if (const auto why = causeText(cc); !why.empty())
+            return qs(why);
     return {};
 }
 
@@ -67,8 +68,9 @@ QVariant ComparisonModel::headerData(int section, Qt::Orientation orientation, i
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole || section < 0 ||
         section >= ColumnCount)
         return {};
-    static const char* const names[] = {"Strategy",     "Range", "Change",        "Verdict",
-                                        "95% interval", "p",     "Baseline GB/s", "Current GB/s"};
+    static const char* const names[] = {
+        "Strategy", "Range",         "Change",      "Verdict", "Interval (coverage)",
+        "p",        "Baseline GB/s", "Current GB/s"};
     return QString(names[section]);
 }
 

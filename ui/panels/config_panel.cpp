@@ -4,6 +4,7 @@
 #include "strategy_picker.h"
 
 #include "readscope/buffer_offsets.h"
+#include "readscope/comparison_text.h"
 #include "readscope/plan_help.h"
 #include "readscope/units.h"
 
@@ -179,6 +180,11 @@ ConfigPanel::ConfigPanel(QWidget* parent) : QWidget(parent) {
     axisHint_->setWordWrap(true);
     axisHint_->setVisible(false);
     form->addRow(axisHint_);
+    roundsHint_ = new QLabel(runBox);
+    roundsHint_->setObjectName("roundsHint");
+    roundsHint_->setWordWrap(true);
+    roundsHint_->setVisible(false);
+    form->addRow(roundsHint_);
     for (QComboBox* box : {threads_, queueDepth_, bufferOffset_})
         connect(box, &QComboBox::currentTextChanged, this, &ConfigPanel::updateAxisHint);
     connect(sizes_, &QLineEdit::textChanged, this, &ConfigPanel::updateAxisHint);
@@ -358,6 +364,17 @@ void ConfigPanel::updateAxisHint() {
                         QString::fromStdString(formatSize(p.sizes.front())));
     axisHint_->setText(hint);
     axisHint_->setVisible(!hint.isEmpty());
+    // Rounds that can call none of the comparisons the results will be judged by, said before
+    // Run is pressed (the Compare tab against a strategy, the 16-byte trap's offsets).
+    p.rounds = rounds_->value();
+    p.durationSeconds = duration_->value();
+    QString rounds;
+    if (validateAxes(p))
+        for (const auto& line : planWarnings(p, status_ ? status_->probe.size : 0, false))
+            rounds += (rounds.isEmpty() ? "" : " ") +
+                      QString::fromStdString(line).replace(0, 1, QString(line[0]).toUpper()) + ".";
+    roundsHint_->setText(rounds);
+    roundsHint_->setVisible(!rounds.isEmpty());
 }
 
 Result<Plan> ConfigPanel::plan() const {

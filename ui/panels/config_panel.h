@@ -92,6 +92,7 @@ private:
     QSpinBox* seed_;
     QComboBox* cache_;
     QLabel* cacheText_;
+    QLabel* roundsHint_ = nullptr; // rounds that cannot call the comparisons ahead
     QLabel* axisHint_ = nullptr;
     QComboBox* threads_ = nullptr;    // a count, or a list: the threads sweep
     QComboBox* queueDepth_ = nullptr; // auto, a depth, or a list: the queue-depth sweep

@@ -46,6 +46,13 @@ RunController::RunController(QObject* parent) : QObject(parent) {
                 setRunning(false);
                 emit finished(doc, error);
             });
+    connect(worker_, &RunWorker::driftMeasured, this,
+            [this](quint64 job, const QString& measured, const QString& error) {
+                if (job != job_)
+                    return;
+                setRunning(false);
+                emit driftMeasured(measured, error);
+            });
     thread_.setObjectName("readscope-run");
     thread_.start();
 }
@@ -56,33 +63,39 @@ RunController::~RunController() {
     thread_.wait();
 }
 
-void RunController::start(const Plan& plan) {
+template <class Work>
+void RunController::startJob(std::shared_ptr<std::atomic<bool>> keepRecovery, Work work) {
     if (running_)
         return;
     const quint64 job = ++job_;
     stop_ = std::stop_source();
-    keepRecovery_ = std::make_shared<std::atomic<bool>>(false);
+    keepRecovery_ = std::move(keepRecovery);
     setRunning(true);
     QMetaObject::invokeMethod(
         worker_,
-        [worker = worker_, job, plan, token = stop_.get_token(), path = recoveryPath_,
-         keep = keepRecovery_] { worker->run(job, plan, token, path, keep); },
+        [worker = worker_, job, token = stop_.get_token(), work] { work(*worker, job, token); },
         Qt::QueuedConnection);
 }
 
+void RunController::start(const Plan& plan) {
+    auto keep = std::make_shared<std::atomic<bool>>(false);
+    startJob(keep, [plan, path = recoveryPath_, keep](RunWorker& worker, quint64 job,
+                                                      std::stop_token token) {
+        worker.run(job, plan, token, path, keep);
+    });
+}
+
 void RunController::refine(const ResultDocument& done, double precision, double maxTimeSeconds) {
-    if (running_)
-        return;
-    const quint64 job = ++job_;
-    stop_ = std::stop_source();
-    keepRecovery_.reset();
-    setRunning(true);
-    QMetaObject::invokeMethod(
-        worker_,
-        [worker = worker_, job, done, precision, maxTimeSeconds, token = stop_.get_token()] {
-            worker->refine(job, done, precision, maxTimeSeconds, token);
-        },
-        Qt::QueuedConnection);
+    startJob(nullptr, [done, precision, maxTimeSeconds](RunWorker& worker, quint64 job,
+                                                        std::stop_token token) {
+        worker.refine(job, done, precision, maxTimeSeconds, token);
+    });
+}
+
+void RunController::measureDrift(const Plan& plan, int runs) {
+    startJob(nullptr, [plan, runs](RunWorker& worker, quint64 job, std::stop_token token) {
+        worker.measureDrift(job, plan, runs, token);
+    });
 }
 
 void RunController::stop() {

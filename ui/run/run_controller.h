@@ -24,6 +24,9 @@ public:
     void start(const Plan& plan);
     // Adds rounds to a finished run's cells wider than precision (see RunWorker::refine).
     void refine(const ResultDocument& done, double precision, double maxTimeSeconds);
+    // Runs the plan `runs` times to measure this machine's drift between runs
+    // (RunWorker::measureDrift): progress, then driftMeasured; no cell reaches the window.
+    void measureDrift(const Plan& plan, int runs);
     void setRecoveryPath(const QString& path) { recoveryPath_ = path.toStdString(); }
     void stop();
     // Stops and waits up to timeoutMs for the worker to return (used when the window closes).
@@ -42,9 +45,14 @@ signals:
     void cellFinished(const readscope::Cell& cell);
     void warned(const QString& message);
     void finished(const readscope::ResultDocument& doc, const QString& error);
+    void driftMeasured(const QString& measured, const QString& error);
 
 private:
     void setRunning(bool running);
+    // A new job: its own id and stop token, running, and `work(worker, job, token)` queued to
+    // the worker's thread; keepRecovery is its keep-the-recovery-file flag (none: it has no
+    // recovery file).
+    template <class Work> void startJob(std::shared_ptr<std::atomic<bool>> keepRecovery, Work work);
 
     QThread thread_;
     RunWorker* worker_ = nullptr;

@@ -1,6 +1,10 @@
 #include "run_worker.h"
 
+#include "readscope/machine_drift.h"
+#include "readscope/machine_drift_store.h"
 #include "readscope/recovery.h"
+
+#include <fmt/format.h>
 
 #include <algorithm>
 #include <optional>
@@ -61,7 +65,50 @@ private:
     std::vector<Rounds> rounds_;
 };
 
+// What a drift measurement reports: its progress only (its cells are not the window's).
+class ProgressSink final : public RunSink {
+public:
+    explicit ProgressSink(RunSink& to) : to_(to) {}
+    void onProgress(const Progress& p) override { to_.onProgress(p); }
+    void onWarning(const std::string& m) override { to_.onWarning(m); }
+
+private:
+    RunSink& to_;
+};
+
 } // namespace
+
+void RunWorker::measureDrift(quint64 job, const Plan& plan, int runs, std::stop_token stop) {
+    SignalSink toWindow(*this, job);
+    ProgressSink sink(toWindow);
+    Plan repeated = plan;
+    repeated.repeats = runs;
+    const auto done = runPlan(repeated, sink, stop);
+    if (!done) {
+        emit driftMeasured(job, {}, QString::fromStdString(done.error().message));
+        return;
+    }
+    if (!done->complete) {
+        emit driftMeasured(job, {}, "stopped before every run ended: nothing was kept");
+        return;
+    }
+    auto drift = measureMachineDriftFromRepeats(*done);
+    if (!drift) {
+        emit driftMeasured(job, {}, QString::fromStdString(drift.error().message));
+        return;
+    }
+    if (auto saved = saveMachineDrift(*drift, machineDriftPath()); !saved) {
+        emit driftMeasured(job, {}, QString::fromStdString(saved.error().message));
+        return;
+    }
+    emit driftMeasured(
+        job,
+        QString::fromStdString(
+            fmt::format("±{:.1f}% from {} runs of this plan ({} cells; the largest change "
+                        "seen between two of them {:.1f}%)",
+                        drift->drift * 100, drift->runs, drift->cells, drift->largestSeen * 100)),
+        {});
+}
 
 void RunWorker::refine(quint64 job, const ResultDocument& done, double precision,
                        double maxTimeSeconds, std::stop_token stop) {

@@ -28,6 +28,12 @@ public:
     void refine(quint64 job, const readscope::ResultDocument& done, double precision,
                 double maxTimeSeconds, std::stop_token stop);
 
+    // This machine's drift between runs, measured for the Compare tab: the plan run `runs`
+    // times back to back (its repeats), the drift between them kept in the machine's drift
+    // store (machine_drift_store.h), where every later comparison of two runs finds it. Only
+    // progress leaves while it runs: the results on screen stay as they are.
+    void measureDrift(quint64 job, const readscope::Plan& plan, int runs, std::stop_token stop);
+
 signals:
     void started(quint64 job, const readscope::ResultDocument& header);
     void progressed(quint64 job, const readscope::Progress& progress);
@@ -37,6 +43,8 @@ signals:
     void warned(quint64 job, const QString& message);
     // Always emitted, also after a stop or an error (error is empty on success).
     void finished(quint64 job, const readscope::ResultDocument& doc, const QString& error);
+    // After measureDrift: what was measured ("±8.1% from 3 runs"), or why not.
+    void driftMeasured(quint64 job, const QString& measured, const QString& error);
 };
 
 } // namespace readscope::ui

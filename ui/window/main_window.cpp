@@ -63,6 +63,19 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     connect(controller_, &RunController::progressed, status_, &RunStatus::showProgress);
     connect(controller_, &RunController::warned, this, [this](const QString& m) { log(m, true); });
     connect(controller_, &RunController::finished, this, &MainWindow::onFinished);
+    connect(controller_, &RunController::driftMeasured, this,
+            [this](const QString& measured, const QString& error) {
+                tabs_->compare()->setMeasuringDrift(false);
+                if (!error.isEmpty()) {
+                    status_->finished("Drift not measured.", false);
+                    log("drift between runs not measured: " + error, true);
+                    return;
+                }
+                status_->finished("Drift between runs measured: " + measured, true);
+                log("drift between runs measured: " + measured);
+                refreshComparison(); // judged again, against it
+            });
+    connect(tabs_->compare(), &CompareView::measureDriftRequested, this, &MainWindow::measureDrift);
     connect(controller_, &RunController::runningChanged, this, [this](bool running) {
         status_->setRunning(running);
         config_->setEnabled(!running);
@@ -227,6 +240,18 @@ bool MainWindow::refineRun() {
     refining_ = true;
     status_->refining(maxTime);
     controller_->refine(doc, precision, maxTime);
+    return true;
+}
+
+bool MainWindow::measureDrift() {
+    const ResultDocument& doc = model_->document();
+    if (controller_->isRunning() || doc.plan.file.empty())
+        return false;
+    constexpr int kRuns = 3;
+    log(QString("measuring the drift between runs: %1 runs of this plan").arg(kRuns));
+    tabs_->compare()->setMeasuringDrift(true);
+    status_->starting("Measuring drift between runs…");
+    controller_->measureDrift(doc.plan, kRuns);
     return true;
 }
 

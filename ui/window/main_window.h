@@ -49,6 +49,9 @@ public:
     // Precision field asks (the noise threshold when it is off), the quiet ones untouched.
     // False (with a message) when there is nothing it can refine.
     bool refineRun();
+    // The Compare tab's Measure drift: the current results' plan run three times, this
+    // machine's drift between runs kept, and the comparison judged again against it.
+    bool measureDrift();
     bool isRunning() const;
 
     // Shows saved results (JSON or CSV) as if just run: empty, or why not.

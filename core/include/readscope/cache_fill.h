@@ -6,6 +6,7 @@
 // rounds before that against its rounds after.
 #include "readscope/finding.h"
 #include "readscope/result_document.h"
+#include "readscope/verdict.h"
 
 #include <optional>
 #include <string>
@@ -22,10 +23,13 @@ struct StrategyAcrossFill {
     std::string strategy;
     int roundsBefore = 0, roundsAfter = 0;
     double before = 0, after = 0; // median GB/s of the rounds started before / after the fill
-    double change = 0;            // after / before - 1
-    std::optional<double> ciLow, ciHigh; // its 95% bootstrap interval
-    double p = 1;                        // rank-sum test, Holm-adjusted over the strategies
-    bool fell = false;                   // p < 0.05 and slower by more than kTieChange
+    // After against before (verdict.h: rank-sum test, Holm over the strategies, Moses'
+    // interval with its coverage); change: after / before - 1.
+    Verdict verdict;
+    double change() const { return verdict.change.value_or(0); }
+    bool fell = false; // slower, by more than kTieChange
+    // Its interval leaves no room for a fall of kHeldFall (with at least 90% coverage).
+    bool held() const;
 };
 
 struct CacheFillVerdict {

@@ -35,12 +35,7 @@ struct FindingVerdict {
     std::string text;                     // the sentence the lesson shows
 };
 
-// The fewest paired rounds with which a difference can reach p < 0.05 at all among this many
-// comparisons: the smallest exact two-sided Wilcoxon p with n pairs is 2 / 2^n, and Holm's
-// adjustment multiplies the smallest p by the number of comparisons (7 pairs over 15
-// comparisons: 15 x 0.0156 = 0.23, never a verdict; over 3: 0.047).
-int roundsForVerdict(std::size_t comparisons);
-// A tie is a change under this, its interval within it too.
+// A tie: the same within this (the whole interval inside it: an equivalence test).
 inline constexpr double kTieChange = 0.05;
 
 // Judged over the finding's own comparisons only (its sizes and its tie sizes: the Holm

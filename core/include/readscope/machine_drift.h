@@ -41,6 +41,10 @@ std::string driftFloorMeaning();
 // From at least three runs of one plan on one machine (two give one difference per cell: no
 // spread to speak of). An error names what does not match.
 Result<MachineDrift> measureMachineDrift(const std::vector<ResultDocument>& runs);
+// The same from one run made of at least three repeats of its plan (Plan::repeats, run back
+// to back: the app's Measure drift), each repeat taken as a run of its own.
+Result<MachineDrift> measureMachineDriftFromRepeats(const ResultDocument& repeated);
+
 // Whether a run was measured where the drift was (CPU, kernel, file system) and in its cache
 // mode (a warm page cache drifts unlike a device).
 bool measuredWhere(const MachineDrift& drift, const ResultDocument& doc);

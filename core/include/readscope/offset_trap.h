@@ -2,6 +2,7 @@
 // "The 16-byte trap": what a buffer-offset sweep showed on this machine, and what that means
 // for a cell whose buffers happened to start in the slow band.
 #include "readscope/result_document.h"
+#include "readscope/verdict.h"
 
 #include <cstdint>
 #include <optional>
@@ -10,15 +11,22 @@
 
 namespace readscope {
 
-// A placement is slow when its median is below this fraction of the page-aligned median.
+// A placement is slow when it reads below this fraction of page-aligned, round by round (the
+// median of the per-round ratios), and the paired test says so (verdict.h: Holm over every
+// offset of every strategy the sweep measured).
 inline constexpr double kSlowPlacementRatio = 0.8;
 
 struct OffsetSweepVerdict {
-    bool cliff = false;                     // some offset ran below kSlowPlacementRatio
-    std::vector<std::uint32_t> slowOffsets; // page offsets (mod the page size) that did
-    std::vector<std::uint32_t> fastOffsets; // the other measured page offsets, 0 included
-    double worstRatio = 0;                  // slowest offset's median / offset 0's median
-                                            // (above 1 when every offset was faster)
+    bool cliff = false;                     // some offset was called slower, below the ratio
+    std::vector<std::uint32_t> slowOffsets; // page offsets (mod the page size) that were
+    std::vector<std::uint32_t> fastOffsets; // offsets told not slow (page-aligned included)
+    // Offsets this run cannot tell from page-aligned (for some strategy, and slow for none),
+    // and the verdict of the first such comparison: its cause and what would tell.
+    std::vector<std::uint32_t> undecidedOffsets;
+    std::optional<Verdict> undecided;
+    std::size_t tests = 0; // the comparisons made (every strategy's offsets against its 0)
+    double worstRatio = 0; // slowest offset's median / offset 0's median
+                           // (above 1 when every offset was faster)
     std::uint32_t worstOffset = 0;
     std::string worstStrategy;
     std::uint64_t rangeBytes = 0;

@@ -67,7 +67,10 @@ struct Sample {
 // round; its figures are measured but are not cold ones, and every output says so.
 // TooFewRounds: measured, but with too few rounds for its interval to say whether it is noisy
 // (Summary::tooFewRounds): neither ok nor noisy.
-enum class CellStatus { Ok, Noisy, Failed, Unavailable, NotCold, TooFewRounds };
+// Unverified: measured, but a check its figures rest on did not happen: a cold cell whose
+// eviction could not be verified (its rounds may have read cached pages), or a duration run's
+// cell whose bytes were not checked (stopped first, or the file changed). Never "ok".
+enum class CellStatus { Ok, Noisy, Failed, Unavailable, NotCold, TooFewRounds, Unverified };
 std::string_view toString(CellStatus s);
 CellStatus parseCellStatus(std::string_view text);
 
@@ -143,7 +146,8 @@ struct Cell {
     // Has figures to show (ok, noisy or not-cold); failed and unavailable cells have none.
     bool measured() const {
         return status == CellStatus::Ok || status == CellStatus::Noisy ||
-               status == CellStatus::NotCold || status == CellStatus::TooFewRounds;
+               status == CellStatus::NotCold || status == CellStatus::TooFewRounds ||
+               status == CellStatus::Unverified;
     }
     SweepPoint point() const { return {rangeBytes, bufferOffset, pointThreads, pointQueueDepth}; }
     // The reason and the conditions, as every document's "message" says them.
@@ -287,12 +291,12 @@ std::optional<double> pctOfDeviceLimit(const ResultDocument& doc, const Cell& ce
 // Whether the cell read faster than the device by more than kAboveDeviceLimitPct. A not-cold
 // cell is never counted: its bytes came from the page cache itself, as its status says.
 bool passesDeviceLimit(const ResultDocument& doc, const Cell& cell);
-// Why cells passed the device limit, for every output that says so: "served by a cache below
-// the page cache (the disk's own, a virtual machine host's)", and ", or by more threads than
-// the limit's one reader" when a passing cell had more than one thread.
+// What may have let cells pass the device limit (none of it measured, so said as possibilities
+// with what would tell): "served by a cache below the page cache (the disk's own, a virtual
+// machine host's), ..., or held against a limit measured low (...)", with "read by more
+// threads than the limit's one reader" when a passing cell had more than one thread.
 std::string deviceLimitPassedWhy(const ResultDocument& doc);
-// Its short form, for a chart's legend: "served by a cache below?" ("more threads, or a cache
-// below?").
+// Its short form, for a chart's legend: "a cache below, or a low limit?".
 std::string deviceLimitPassedShort(const ResultDocument& doc);
 // How the figure deviceLimitGbps gives was read ("buffered 1 MiB reads right after
 // eviction"); empty when unknown (a CSV's).
@@ -339,9 +343,12 @@ std::string readAmplificationText(const ResultDocument& doc, std::string_view st
 inline constexpr double kAboveCopyLimitPct = 102;
 inline constexpr double kAboveDeviceLimitPct = 110;
 
-// A cell's status for people: "noisy ±6.1%" for a noisy cell, "too few rounds to tell" for one
-// whose interval is too unsure to judge, else its status word.
+// A cell's status for people: "two speeds: 7 at 17.1, 5 at 1.02 GB/s" for a cell whose rounds
+// fell in two groups (stats.h), "noisy ±6.1%" for a noisy cell, "too few rounds to tell" for
+// one whose interval is too unsure to judge, else its status word.
 std::string statusText(const Cell& cell);
+// "7 rounds at about 17.1 GB/s and 5 at about 1.02": both groups of a cell with two speeds.
+std::string twoSpeedsText(const TwoSpeeds& speeds);
 
 // How sure the median's interval is, in words for the lines under tables: "95%" when every
 // measured cell's interval covers its median with at least 95% probability; else the lowest

@@ -12,7 +12,14 @@
 
 namespace readscope {
 
-enum class FindingKind { Noise, AboveCopyLimit, AboveDeviceLimit, NotCold, OffsetVerdict };
+enum class FindingKind {
+    Noise,
+    AboveCopyLimit,
+    AboveDeviceLimit,
+    NotCold,
+    TwoSpeeds,
+    OffsetVerdict
+};
 
 struct RunFinding {
     FindingKind kind;
@@ -23,7 +30,8 @@ struct RunFinding {
 };
 
 // Every finding the run holds, in this order: noise, above memcpy, above the device limit, not
-// cold, the offset sweep's verdict. roundsOption names how the reader raises the rounds
+// cold, each cell whose rounds ran at two speeds (two_speeds.h), the offset sweep's verdict.
+// roundsOption names how the reader raises the rounds
 // ("--rounds", "the Rounds field").
 std::vector<RunFinding> runFindings(const ResultDocument& doc, std::string_view roundsOption);
 

@@ -1,6 +1,8 @@
 #pragma once
 // Statistics as pure functions over samples. Empty input gives 0 (never NaN) so that a
 // document written from a failed cell stays valid JSON and CSV.
+#include <cstddef>
+#include <optional>
 #include <span>
 
 namespace readscope {
@@ -30,6 +32,20 @@ inline constexpr double kNoisyUncertainty = 0.05;
 // Below this coverage (fewer than 5 rounds: [min, max] covers the median with 87.5% at 4, 75%
 // at 3) an interval is too unsure to call a cell noisy or quiet: "too few rounds to tell".
 inline constexpr double kMinCoverageToJudge = 0.90;
+
+// Rounds that fall in two separate groups ("two speeds": on a virtual machine a kept mapping
+// read some rounds at 15-19 GB/s and others at about 1): one median lands in one group or the
+// other and describes neither. Found at the widest gap between sorted values when each side
+// holds at least two rounds, the groups' medians are at least kTwoSpeedsRatio apart, and the
+// gap is at least twice as wide as either group (all on the logarithm of the rates).
+inline constexpr double kTwoSpeedsRatio = 1.5;
+struct TwoSpeeds {
+    std::size_t slowRounds = 0, fastRounds = 0;
+    double slowMedian = 0, fastMedian = 0;
+    double boundary = 0; // the middle of the gap: a value at most this is in the slow group
+    bool slow(double x) const { return x <= boundary; }
+};
+std::optional<TwoSpeeds> twoSpeeds(std::span<const double> values);
 
 struct Summary {
     double median = 0, min = 0, max = 0, p25 = 0, p75 = 0, cv = 0;

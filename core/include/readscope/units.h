@@ -23,6 +23,10 @@ std::string formatSizeShort(std::uint64_t bytes);
 std::string formatPercent(double fraction);
 std::string formatSignedPercent(double fraction);
 
+// A rate (GB/s, or any positive figure) with three significant digits: "17.3", "1.02",
+// "0.0213", "123"; "0" for 0. A small rate never rounds to zero.
+std::string formatRate(double value);
+
 // The one place where a rate is computed: 10^9 bytes per second.
 double gigabytesPerSecond(std::uint64_t bytes, double seconds);
 

@@ -25,8 +25,11 @@ struct ZeroingAtSize {
     // seconds over the rest (share / (1 - share)), the change compare.h would measure; none
     // when the priced zeroing alone reaches the measured time (no rest to gain over).
     std::optional<double> predictedGain;
-    std::optional<ChangeEstimate> gain; // measured: the uninitialised against the zero-filler
-    // The measured gain's 95% interval holds the predicted one: zeroing is the difference.
+    std::optional<Verdict> gain; // measured: the uninitialised against the zero-filler
+    // The measured gain's interval tells the predicted gain from none (told: at least 90%
+    // coverage, and not holding both) and holds the predicted one: zeroing is the difference.
+    // An interval wide enough to hold both tells nothing, however much it holds.
+    bool gainTold = false;
     bool zeroingIsTheGap = false;
     bool pastL2 = false;
     // Other strategies of the run that zero (pread-calloc): their zeroing share here.

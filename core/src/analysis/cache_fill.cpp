@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 
 namespace readscope {
@@ -19,18 +20,30 @@ constexpr double kFilledShare = 0.9;
 constexpr double kFitShare = 0.95;
 
 std::string sideText(const StrategyAcrossFill& s) {
+    const auto& i = s.verdict.interval;
     const std::string interval =
-        s.ciLow && s.ciHigh ? fmt::format(", 95% interval {} to {}", formatSignedPercent(*s.ciLow),
-                                          formatSignedPercent(*s.ciHigh))
-                            : "";
+        i ? fmt::format(", interval {} to {} ({:.0f}% coverage)", formatSignedPercent(i->low),
+                        formatSignedPercent(i->high), std::floor(i->coverage * 100 + 1e-9))
+          : "";
+    std::string_view said = "this run cannot tell";
+    if (s.fell)
+        said = "fell";
+    else if (s.verdict.outcome == Outcome::Faster)
+        said = "rose";
+    else if (s.verdict.outcome == Outcome::Slower)
+        said = "slower by less than 5%";
+    else if (s.verdict.outcome == Outcome::Same || s.held())
+        said = "held";
     return fmt::format("{} {:.3g} -> {:.3g} GB/s ({}{}, {})", s.strategy, s.before, s.after,
-                       formatSignedPercent(s.change), interval,
-                       s.fell       ? "fell"
-                       : s.p < 0.05 ? (s.change > 0 ? "rose" : "slower by less than 5%")
-                                    : "no significant change");
+                       formatSignedPercent(s.change()), interval, said);
 }
 
 } // namespace
+
+bool StrategyAcrossFill::held() const {
+    return verdict.interval && verdict.interval->coverage >= kSameCoverage &&
+           verdict.interval->low > -kHeldFall;
+}
 
 std::optional<CacheFillVerdict> judgeCacheFill(const ResultDocument& doc,
                                                const CacheFillFinding& finding) {
@@ -77,6 +90,7 @@ std::optional<CacheFillVerdict> judgeCacheFill(const ResultDocument& doc,
             break;
         }
     const double filledAt = first + v.filledAt.value_or(0);
+    std::vector<RowRounds> rows;
     for (const auto& id : doc.plan.strategies) {
         std::vector<double> before, after;
         for (const auto& c : doc.cells)
@@ -95,24 +109,24 @@ std::optional<CacheFillVerdict> judgeCacheFill(const ResultDocument& doc,
         s.after = median(after);
         if (s.before <= 0)
             continue;
-        // The comparison's own estimate: the change of the medians, its bootstrap interval
-        // and the rank-sum p (none under kMinRoundsForU a side, where no verdict is given).
-        const auto estimate = estimateChange(before, after);
-        s.change = estimate.change;
-        s.p = estimate.pValue.value_or(1);
-        s.ciLow = estimate.ciLow;
-        s.ciHigh = estimate.ciHigh;
         v.strategies.push_back(s);
+        rows.push_back({before, after, {}, true, false});
     }
-    std::vector<double*> ps;
-    for (auto& s : v.strategies)
-        ps.push_back(&s.p);
-    holmAdjust(ps); // over the strategies
-    for (auto& s : v.strategies)
-        s.fell = s.p < 0.05 && s.change < -kTieChange;
+    // After against before, every strategy one family (one run: not between runs, but not
+    // paired either: the rounds on the two sides are different rounds). The rounds after the
+    // fill began may hold the change itself (the last fast rounds before eviction bites): two
+    // speeds there are the finding, not a reason to say nothing.
+    VerdictPolicy policy;
+    policy.twoSpeedsUndecided = false;
+    const auto verdicts = judgeRows(rows, policy);
+    for (std::size_t i = 0; i < v.strategies.size(); ++i) {
+        auto& s = v.strategies[i];
+        s.verdict = verdicts[i];
+        s.fell = s.verdict.outcome == Outcome::Slower && s.change() < -kTieChange;
+    }
     // Not surely fallen is not yet held: only an interval that leaves no room for a fall of
     // kHeldFall says a strategy did not fall; anything between is no verdict either way.
-    const auto held = [](const StrategyAcrossFill& s) { return s.ciLow && *s.ciLow > -kHeldFall; };
+    const auto held = [](const StrategyAcrossFill& s) { return s.held(); };
     const auto judged = std::find_if(v.strategies.begin(), v.strategies.end(),
                                      [&](const auto& s) { return s.strategy == finding.falls; });
     const bool enough = judged != v.strategies.end() &&
@@ -152,7 +166,7 @@ std::optional<CacheFillVerdict> judgeCacheFill(const ResultDocument& doc,
     const auto moved = [&](int sign) {
         return v.strategies.size() > 1 &&
                std::all_of(v.strategies.begin(), v.strategies.end(), [&](const auto& s) {
-                   return s.p < 0.05 && s.change * sign > kTieChange;
+                   return s.verdict.directional() && s.change() * sign > kTieChange;
                });
     };
     std::string undecided; // why this run cannot tell, past the figures

@@ -1,7 +1,6 @@
 #include "readscope/compare.h"
 #include "readscope/machine_drift.h"
 #include "readscope/run_findings.h"
-#include "verdict.h"
 
 #include "readscope/provenance.h"
 
@@ -13,33 +12,10 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
-#include <random>
 
 namespace readscope {
 
 namespace {
-
-// Holm's step-down adjustment of every row's p value, then each verdict again from the
-// adjusted p: with 30 rows, about 1.5 would pass p < 0.05 by chance alone without it.
-void adjustForManyTests(Comparison& c) {
-    std::vector<ChangeEstimate*> tested;
-    for (auto& cc : c.cells)
-        if (cc.estimate.pValue)
-            tested.push_back(&cc.estimate);
-    c.tests = tested.size();
-    const bool adjusted = tested.size() >= 2;
-    if (adjusted) {
-        std::vector<double*> ps;
-        for (auto* e : tested)
-            ps.push_back(&*e->pValue);
-        holmAdjust(ps);
-    }
-    // Every verdict again, one test or many: the drift floor holds on the logarithm and names
-    // whose drift it is, which the first estimate (a plain threshold) did not.
-    for (auto* e : tested)
-        decide(*e, c.noiseThreshold, *e->pValue, adjusted, c.driftFloor,
-               c.floorIsMachineDrift() ? "this machine's" : "the runs'");
-}
 
 // The rounds both cells ran in ({reference GB/s, cell GB/s} per round number).
 std::vector<std::pair<double, double>> roundPairs(const Cell& reference, const Cell& cell) {
@@ -53,11 +29,32 @@ std::vector<std::pair<double, double>> roundPairs(const Cell& reference, const C
     return pairs;
 }
 
-std::vector<double> rates(const Cell& c) {
-    std::vector<double> r = c.roundRates();
-    if (r.empty() && c.measured())
-        r.push_back(c.summary.median); // a CSV summary: the median alone
-    return r;
+// One row's rounds: each side's GB/s per round (a CSV summary's median alone), paired by round
+// where both cells ran in the same rounds of one run.
+RowRounds rowRounds(const Cell& base, const Cell& cur, bool pair) {
+    RowRounds row;
+    row.measured = base.measured() && cur.measured();
+    if (!row.measured)
+        return row;
+    row.baseline = base.roundRates();
+    row.current = cur.roundRates();
+    row.mediansOnly = row.baseline.empty() || row.current.empty();
+    if (row.baseline.empty())
+        row.baseline.push_back(base.summary.median);
+    if (row.current.empty())
+        row.current.push_back(cur.summary.median);
+    if (pair && !row.mediansOnly)
+        row.pairs = roundPairs(base, cur);
+    return row;
+}
+
+// Every row judged as one family, through verdict.h's policy.
+void judge(Comparison& c, const std::vector<RowRounds>& rows) {
+    const auto verdicts = judgeRows(rows, c.policy);
+    for (std::size_t i = 0; i < c.cells.size(); ++i) {
+        c.cells[i].verdict = verdicts[i];
+        c.tests = std::max(c.tests, verdicts[i].tests);
+    }
 }
 
 } // namespace
@@ -75,17 +72,6 @@ void differ(std::vector<std::string>& out, const char* what, const std::string& 
 }
 
 } // namespace
-
-std::string_view toString(Verdict v) {
-    switch (v) {
-    case Verdict::Faster: return "faster";
-    case Verdict::Slower: return "slower";
-    case Verdict::WithinNoise: return "within noise";
-    case Verdict::Unknown: return "unknown";
-    case Verdict::TooFewRounds: return "too few rounds";
-    }
-    return "?";
-}
 
 namespace {
 // One cell's drift: with repeats, the largest change of a later repeat's median from the
@@ -138,44 +124,71 @@ bool driftFromRepeats(const ResultDocument& doc) {
     });
 }
 
+double runSeconds(const ResultDocument& doc) {
+    double first = 0, last = 0;
+    for (const auto& c : doc.cells)
+        for (const auto& s : c.samples)
+            if (s.startedAt) {
+                first = first == 0 ? *s.startedAt : std::min(first, *s.startedAt);
+                last = std::max(last, *s.startedAt + s.seconds);
+            }
+    return last - first;
+}
+
 Comparison compareDocuments(const ResultDocument& base, const ResultDocument& cur, double threshold,
                             const MachineDrift* machine) {
     Comparison c;
-    c.noiseThreshold = threshold;
-    c.driftFloor = std::max(runDrift(base).value_or(0), runDrift(cur).value_or(0));
-    c.betweenRuns = true;
-    if (machine && measuredWhere(*machine, base) && measuredWhere(*machine, cur)) {
-        c.machineDrift = *machine;
-        c.driftFloor = std::max(c.driftFloor, machine->drift);
+    c.policy.noiseThreshold = threshold;
+    c.policy.betweenRuns = true;
+    // What is known of the drift between runs: an A/A pair inside either run (its repeats),
+    // and this machine's, measured with readscope-cli drift. A run's own drift from its
+    // earlier rounds to its later ones raises the floor but measures nothing between runs.
+    for (const auto* doc : {&base, &cur}) {
+        const auto drift = runDrift(*doc);
+        if (drift && driftFromRepeats(*doc))
+            c.repeatsDrift = std::max(c.repeatsDrift.value_or(0), *drift);
+        else if (drift)
+            c.ownDrift = std::max(c.ownDrift, *drift);
     }
-    c.driftFromRepeats = driftFromRepeats(base) || driftFromRepeats(cur);
+    if (machine && measuredWhere(*machine, base) && measuredWhere(*machine, cur))
+        c.machineDrift = *machine;
+    if (c.repeatsDrift || c.machineDrift)
+        c.policy.drift = std::max(
+            {c.repeatsDrift.value_or(0), c.machineDrift ? c.machineDrift->drift : 0.0, c.ownDrift});
+    c.runSeconds = std::max(runSeconds(base), runSeconds(cur));
     c.title = "baseline → current";
     c.baselineSystem = systemLine(base);
     c.currentSystem = systemLine(cur);
     c.baselineRerun = rerunCommand(base);
     c.currentRerun = rerunCommand(cur);
+    // What else used the machine during each run: a load that differs by 10 points of the
+    // CPUs' time moves every cell of a run, whatever was changed.
+    const Disturbance db = runDisturbance(base), dc = runDisturbance(cur);
+    c.policy.machineDiffered = db.measured && dc.measured &&
+                               (std::abs(db.stolenShare - dc.stolenShare) >= 0.10 ||
+                                std::abs(db.otherShare - dc.otherShare) >= 0.10);
+    std::vector<RowRounds> rows;
     for (const auto& b : base.cells) {
         const Cell* now = cur.find(b.strategy, b.point());
         if (!now) {
             c.onlyInBaseline.push_back(cellName(b));
             continue;
         }
-        CellComparison cc{now->strategy,    b.strategy,          b.point(),
-                          b.summary.median, now->summary.median, {}};
-        if (b.measured() && now->measured()) {
-            const auto rb = rates(b), rc = rates(*now);
-            cc.estimate = estimateChange(rb, rc, std::max(threshold, c.driftFloor));
-        } else {
-            cc.estimate.note = fmt::format("not measured: baseline {}, current {}",
-                                           toString(b.status), toString(now->status));
-        }
-        c.cells.push_back(cc);
+        c.cells.push_back({now->strategy,
+                           b.strategy,
+                           b.point(),
+                           b.summary.median,
+                           now->summary.median,
+                           b.status,
+                           now->status,
+                           {}});
+        rows.push_back(rowRounds(b, *now, false));
     }
-    adjustForManyTests(c);
+    judge(c, rows);
     std::vector<double> changes;
     for (const auto& cc : c.cells)
-        if (cc.estimate.verdict != Verdict::Unknown)
-            changes.push_back(cc.estimate.change);
+        if (cc.verdict.change)
+            changes.push_back(*cc.verdict.change);
     if (changes.size() >= kMinRowsForShift &&
         (std::all_of(changes.begin(), changes.end(), [](double x) { return x > 0; }) ||
          std::all_of(changes.begin(), changes.end(), [](double x) { return x < 0; })))
@@ -204,9 +217,7 @@ Comparison compareDocuments(const ResultDocument& base, const ResultDocument& cu
     differ(d, "round time", roundTime(base.plan), roundTime(cur.plan));
     if (base.fileSize && cur.fileSize)
         differ(d, "file size", formatSize(base.fileSize), formatSize(cur.fileSize));
-    // What else used the machine during each run, when it differs by a few points of the CPUs'
-    // time: a cause the figures alone do not show.
-    const Disturbance db = runDisturbance(base), dc = runDisturbance(cur);
+    // ... and, said beside the rows, when it differs by a few points of the CPUs' time.
     if (db.measured && dc.measured &&
         (std::abs(db.stolenShare - dc.stolenShare) >= 0.02 ||
          std::abs(db.otherShare - dc.otherShare) >= 0.02)) {
@@ -220,12 +231,14 @@ Comparison compareDocuments(const ResultDocument& base, const ResultDocument& cu
 }
 
 Comparison compareToReference(const ResultDocument& doc, const std::string& reference,
-                              double threshold) {
+                              double threshold, double sameMargin) {
     Comparison c;
-    c.noiseThreshold = threshold;
+    c.policy.noiseThreshold = threshold;
+    c.policy.sameMargin = sameMargin;
     c.title = fmt::format("each strategy against {}", reference);
     c.currentSystem = systemLine(doc);
     c.currentRerun = rerunCommand(doc);
+    std::vector<RowRounds> rows;
     for (const auto& cell : doc.cells) {
         if (cell.strategy == reference)
             continue;
@@ -234,19 +247,18 @@ Comparison compareToReference(const ResultDocument& doc, const std::string& refe
             c.onlyInCurrent.push_back(cellName(cell));
             continue;
         }
-        CellComparison cc{cell.strategy,       reference,           cell.point(),
-                          ref->summary.median, cell.summary.median, {}};
-        if (ref->measured() && cell.measured()) {
-            // Same run, same rounds: pair them, so the machine's drift between rounds cancels.
-            const auto pairs = roundPairs(*ref, cell);
-            cc.estimate = pairs.empty() ? estimateChange(rates(*ref), rates(cell), threshold)
-                                        : estimatePairedChange(pairs, threshold);
-        } else {
-            cc.estimate.note = "not measured on both sides";
-        }
-        c.cells.push_back(cc);
+        c.cells.push_back({cell.strategy,
+                           reference,
+                           cell.point(),
+                           ref->summary.median,
+                           cell.summary.median,
+                           ref->status,
+                           cell.status,
+                           {}});
+        // Same run, same rounds: paired, so the machine's drift between rounds cancels.
+        rows.push_back(rowRounds(*ref, cell, true));
     }
-    adjustForManyTests(c);
+    judge(c, rows);
     return c;
 }
 

@@ -26,13 +26,6 @@ std::string sizeSpan(std::uint64_t lo, std::uint64_t hi) {
 
 } // namespace
 
-int roundsForVerdict(std::size_t comparisons) {
-    int n = 1;
-    while (double(std::max<std::size_t>(comparisons, 1)) * std::pow(2.0, 1 - n) >= 0.05)
-        ++n;
-    return n;
-}
-
 std::optional<FindingVerdict> judgeFinding(const ResultDocument& doc, const Finding& finding) {
     auto isTie = [&](std::uint64_t size) {
         return std::find(finding.ties.begin(), finding.ties.end(), size) != finding.ties.end();
@@ -49,7 +42,7 @@ std::optional<FindingVerdict> judgeFinding(const ResultDocument& doc, const Find
             !cell.bufferOffset && !cell.pointThreads && !cell.pointQueueDepth &&
             (named(cell.rangeBytes) || isTie(cell.rangeBytes)))
             own.cells.push_back(cell);
-    const Comparison c = compareToReference(own, finding.than);
+    const Comparison c = compareToReference(own, finding.than, kDefaultNoiseThreshold, kTieChange);
     std::vector<const CellComparison*> rows, ties;
     for (const auto& cc : c.cells)
         if (cc.strategy == finding.faster)
@@ -59,46 +52,41 @@ std::optional<FindingVerdict> judgeFinding(const ResultDocument& doc, const Find
     if (rows.empty() && ties.empty())
         return std::nullopt;
     FindingVerdict v;
-    v.roundsNeeded = roundsForVerdict(rows.size() + ties.size());
+    v.roundsNeeded = roundsToCall(rows.size() + ties.size(), true);
     std::size_t fewestPairs = SIZE_MAX;
     for (const auto& cell : own.cells)
         fewestPairs = std::min(fewestPairs, cell.samples.size());
     const bool reachable = fewestPairs != SIZE_MAX && int(fewestPairs) >= v.roundsNeeded;
-    // A row told either way, or not: "within noise" because p or the interval did not get
-    // there is "cannot tell"; a change under the threshold with a say is a tie.
-    auto told = [](const ChangeEstimate& e) {
-        return e.verdict == Verdict::Faster || e.verdict == Verdict::Slower;
-    };
-    auto tie = [&](const ChangeEstimate& e) {
-        return e.verdict == Verdict::WithinNoise && std::abs(e.change) < kTieChange && e.ciLow &&
-               e.ciHigh && *e.ciLow > -kTieChange && *e.ciHigh < kTieChange;
-    };
+    // A row told either way, a tie (the same within kTieChange: an equivalence test), or this
+    // run cannot tell: never "not significant" taken for a tie.
+    auto told = [](const Verdict& e) { return e.directional(); };
+    auto tie = [](const Verdict& e) { return e.outcome == Outcome::Same; };
     int disagree = 0;
     std::uint64_t smallest = 0, largest = 0;
     for (const auto* cc : rows) {
-        const auto& e = cc->estimate;
+        const auto& e = cc->verdict;
         if (v.sizesJudged + v.sizesCannotTell == 0) {
             smallest = largest = cc->at.rangeBytes;
-            v.lowChange = v.highChange = e.change;
+            v.lowChange = v.highChange = e.change.value_or(0);
         }
         smallest = std::min(smallest, cc->at.rangeBytes);
         largest = std::max(largest, cc->at.rangeBytes);
-        v.lowChange = std::min(v.lowChange, e.change);
-        v.highChange = std::max(v.highChange, e.change);
-        if (e.verdict == Verdict::Faster)
+        v.lowChange = std::min(v.lowChange, e.change.value_or(0));
+        v.highChange = std::max(v.highChange, e.change.value_or(0));
+        if (e.outcome == Outcome::Faster)
             ++v.sizesFaster;
         if (told(e) || tie(e)) {
             ++v.sizesJudged;
-            disagree += e.verdict == Verdict::Faster ? 0 : 1; // slower, or a tie
+            disagree += e.outcome == Outcome::Faster ? 0 : 1; // slower, or a tie
         } else {
             ++v.sizesCannotTell;
         }
     }
     for (const auto* cc : ties) {
-        if (tie(cc->estimate)) {
+        if (tie(cc->verdict)) {
             ++v.tiesHeld;
             ++v.tiesJudged;
-        } else if (told(cc->estimate)) {
+        } else if (told(cc->verdict)) {
             ++v.tiesJudged;
             ++disagree;
         } else {
@@ -131,10 +119,10 @@ std::optional<FindingVerdict> judgeFinding(const ResultDocument& doc, const Find
     for (const auto* cc : ties)
         text += fmt::format("{}at {}, where the finding says they tie: {}, {}",
                             text.empty() ? "" : "; ", formatSize(cc->at.rangeBytes),
-                            formatSignedPercent(cc->estimate.change),
-                            tie(cc->estimate)    ? "a tie here"
-                            : told(cc->estimate) ? "not a tie here"
-                                                 : "this run cannot tell");
+                            formatSignedPercent(cc->verdict.change.value_or(0)),
+                            tie(cc->verdict)    ? "a tie here"
+                            : told(cc->verdict) ? "not a tie here"
+                                                : "this run cannot tell");
     if (finding.publishedLow && finding.publishedHigh)
         text +=
             fmt::format("; published: {}{}", range(*finding.publishedLow, *finding.publishedHigh),
@@ -174,7 +162,7 @@ std::optional<FindingVerdict> judgeFinding(const ResultDocument& doc, const Find
                   [](auto* a, auto* b) { return a->at.rangeBytes < b->at.rangeBytes; });
         std::string list;
         for (const auto* cc : bySize) {
-            const double change = cc->estimate.change;
+            const double change = cc->verdict.change.value_or(0);
             if (change >= *finding.publishedLow - 0.02 && change <= *finding.publishedHigh + 0.02)
                 ++v.sizesWithinPublished;
             list += fmt::format("{}{} {}", list.empty() ? "" : ", ", formatSize(cc->at.rangeBytes),

@@ -75,6 +75,28 @@ Result<MachineDrift> measureMachineDrift(const std::vector<ResultDocument>& runs
     return d;
 }
 
+Result<MachineDrift> measureMachineDriftFromRepeats(const ResultDocument& repeated) {
+    int repeats = 0;
+    for (const auto& c : repeated.cells)
+        for (const auto& s : c.samples)
+            repeats = std::max(repeats, s.repeat + 1);
+    std::vector<ResultDocument> runs(static_cast<std::size_t>(repeats));
+    for (int k = 0; k < repeats; ++k) {
+        ResultDocument& run = runs[std::size_t(k)];
+        run.plan = repeated.plan;
+        run.system = repeated.system;
+        for (const auto& c : repeated.cells) {
+            Cell one = c;
+            std::erase_if(one.samples, [k](const Sample& s) { return s.repeat != k; });
+            if (one.samples.empty())
+                continue;
+            one.summarize();
+            run.cells.push_back(std::move(one));
+        }
+    }
+    return measureMachineDrift(runs);
+}
+
 std::string driftFloorMeaning() {
     return "if every cell were as spread as the pooled figure, about 1 row in 300 would move "
            "that far with nothing changed (noisier cells do more often)";

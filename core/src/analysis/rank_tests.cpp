@@ -1,21 +1,16 @@
-// The statistics of a comparison: the rank tests (Mann-Whitney U for two runs' rounds, the
-// Wilcoxon signed-rank test for rounds paired by number) with exact p values where they are
-// countable, and bootstrap intervals of the change of medians.
-#include "readscope/compare.h"
-#include "readscope/stats.h"
-#include "verdict.h"
+// The statistics of a comparison (rank_tests.h): the rank tests with exact p values where
+// they are countable, the smallest p they can reach, Holm's adjustment, and Moses' interval.
+#include "readscope/rank_tests.h"
 
-#include <fmt/format.h>
+#include "readscope/stats.h"
 
 #include <algorithm>
 #include <cmath>
-#include <random>
+#include <vector>
 
 namespace readscope {
 
 namespace {
-
-constexpr int kBootstrapResamples = 2000;
 
 // Ranks of the values (1-based) in their own order, tied values sharing their average rank,
 // with the tie correction (the sum of t^3 - t over each group of t equal values): what the
@@ -110,48 +105,6 @@ double mannWhitneyPValue(std::span<const double> a, std::span<const double> b) {
     return normalTwoSidedP(u - n1 * n2 / 2, variance);
 }
 
-ChangeEstimate estimateChange(std::span<const double> baseline, std::span<const double> current,
-                              double threshold, std::uint64_t seed) {
-    ChangeEstimate e;
-    const double mb = median(baseline), mc = median(current);
-    if (baseline.empty() || current.empty() || mb <= 0) {
-        e.note = "no figures to compare";
-        return e;
-    }
-    e.change = mc / mb - 1;
-    if (baseline.size() < 2 || current.size() < 2) {
-        e.verdict = Verdict::TooFewRounds;
-        e.note = "medians only (no per-round samples): not tested, no verdict";
-        return e;
-    }
-    // Bootstrap the ratio of medians: resample both sides with replacement.
-    std::mt19937_64 rng(seed);
-    std::vector<double> changes, a(baseline.size()), b(current.size());
-    changes.reserve(kBootstrapResamples);
-    std::uniform_int_distribution<std::size_t> pickA(0, baseline.size() - 1);
-    std::uniform_int_distribution<std::size_t> pickB(0, current.size() - 1);
-    for (int i = 0; i < kBootstrapResamples; ++i) {
-        for (auto& x : a)
-            x = baseline[pickA(rng)];
-        for (auto& x : b)
-            x = current[pickB(rng)];
-        const double ma = median(a);
-        if (ma > 0)
-            changes.push_back(median(b) / ma - 1);
-    }
-    e.ciLow = quantile(changes, 0.025);
-    e.ciHigh = quantile(changes, 0.975);
-    if (baseline.size() < kMinRoundsForVerdict || current.size() < kMinRoundsForVerdict) {
-        e.verdict = Verdict::TooFewRounds;
-        e.note =
-            fmt::format("fewer than {} rounds a side: no test, no verdict", kMinRoundsForVerdict);
-        return e;
-    }
-    e.pValue = mannWhitneyPValue(baseline, current);
-    decide(e, threshold, *e.pValue, false);
-    return e;
-}
-
 namespace {
 // Exact null distribution of the signed-rank statistic W+ over the 2^n sign patterns of the
 // ranks (tied magnitudes at their average rank: doubled, so that they count as integers).
@@ -201,49 +154,6 @@ double signedRankPValue(std::span<const double> differences) {
     return normalTwoSidedP(wPlus - nn * (nn + 1) / 4, variance);
 }
 
-ChangeEstimate estimatePairedChange(std::span<const std::pair<double, double>> pairs,
-                                    double threshold, std::uint64_t seed) {
-    ChangeEstimate e;
-    e.paired = true;
-    std::vector<double> ratios, logs;
-    for (const auto& [base, cur] : pairs)
-        if (base > 0 && cur > 0) {
-            ratios.push_back(cur / base);
-            logs.push_back(std::log(cur / base));
-        }
-    if (ratios.empty()) {
-        e.note = "no figures to compare";
-        return e;
-    }
-    e.change = median(ratios) - 1;
-    if (ratios.size() < 2) {
-        e.verdict = Verdict::TooFewRounds;
-        e.note = "one paired round: not tested, no verdict";
-        return e;
-    }
-    std::mt19937_64 rng(seed);
-    std::uniform_int_distribution<std::size_t> pick(0, ratios.size() - 1);
-    std::vector<double> changes, resample(ratios.size());
-    changes.reserve(kBootstrapResamples);
-    for (int i = 0; i < kBootstrapResamples; ++i) {
-        for (auto& x : resample)
-            x = ratios[pick(rng)];
-        changes.push_back(median(resample) - 1);
-    }
-    e.ciLow = quantile(changes, 0.025);
-    e.ciHigh = quantile(changes, 0.975);
-    if (ratios.size() < std::size_t(kMinPairsForVerdict)) {
-        e.verdict = Verdict::TooFewRounds;
-        e.note = fmt::format("fewer than {} paired rounds: no test can reach p < 0.05, no "
-                             "verdict",
-                             kMinPairsForVerdict);
-        return e;
-    }
-    e.pValue = signedRankPValue(logs);
-    decide(e, threshold, *e.pValue, false);
-    return e;
-}
-
 void holmAdjust(std::span<double* const> pValues) {
     std::vector<double*> order(pValues.begin(), pValues.end());
     std::sort(order.begin(), order.end(), [](const double* a, const double* b) { return *a < *b; });
@@ -253,6 +163,92 @@ void holmAdjust(std::span<double* const> pValues) {
         running = std::max(running, std::min(1.0, (m - double(k)) * *order[k]));
         *order[k] = running;
     }
+}
+
+double smallestSignedRankP(std::size_t pairs) {
+    return pairs == 0 ? 1 : std::min(1.0, 2 / std::pow(2.0, double(pairs)));
+}
+
+double smallestRankSumP(std::size_t n, std::size_t m) {
+    if (n == 0 || m == 0)
+        return 1;
+    // C(n + m, n) as a product of ratios, each step exact enough in a double.
+    double ways = 1;
+    for (std::size_t i = 1; i <= std::min(n, m); ++i)
+        ways = ways * double(n + m - std::min(n, m) + i) / double(i);
+    return std::min(1.0, 2 / ways);
+}
+
+namespace {
+// P(U <= u) for u = 0 .. n*m under the rank-sum null without ties: the count of the C(n+m, n)
+// arrangements with u pairs (baseline above current), by the recursion over the largest value
+// (it is a baseline's, adding m to U, or a current's, adding nothing).
+std::vector<double> rankSumCdf(std::size_t n, std::size_t m) {
+    // ways[i][j][u] rolled over i: arrangements of i baselines and j currents with U = u.
+    std::vector<std::vector<double>> prev(m + 1), cur(m + 1);
+    for (std::size_t j = 0; j <= m; ++j)
+        prev[j] = {1.0}; // i = 0: one arrangement, U = 0
+    for (std::size_t i = 1; i <= n; ++i) {
+        cur[0] = {1.0};
+        for (std::size_t j = 1; j <= m; ++j) {
+            std::vector<double> next(i * j + 1, 0.0);
+            for (std::size_t u = 0; u < prev[j].size(); ++u)
+                next[u + j] += prev[j][u]; // the largest is a baseline: above j currents
+            for (std::size_t u = 0; u < cur[j - 1].size(); ++u)
+                next[u] += cur[j - 1][u]; // the largest is a current
+            cur[j] = std::move(next);
+        }
+        std::swap(prev, cur);
+    }
+    std::vector<double> cdf = prev[m];
+    double total = 0;
+    for (double w : cdf)
+        total += w;
+    double running = 0;
+    for (double& w : cdf) {
+        running += w;
+        w = running / total;
+    }
+    return cdf;
+}
+} // namespace
+
+Interval shiftInterval(std::span<const double> baseline, std::span<const double> current,
+                       double level) {
+    Interval out;
+    const std::size_t n = baseline.size(), m = current.size();
+    if (n == 0 || m == 0)
+        return out;
+    std::vector<double> d;
+    d.reserve(n * m);
+    for (double c : current)
+        for (double b : baseline)
+            d.push_back(c - b);
+    std::sort(d.begin(), d.end());
+    const std::size_t all = d.size();
+    // [d(k), d(all + 1 - k)] (1-based) covers the shift with 1 - 2 P(U <= k - 1).
+    std::size_t k = 1;
+    double coverage;
+    if (n + m <= kMaxExactRankSumSamples) {
+        const auto cdf = rankSumCdf(n, m);
+        while (k + 1 <= (all + 1) / 2 && 1 - 2 * cdf[k] >= level)
+            ++k;
+        coverage = 1 - 2 * cdf[k - 1];
+    } else {
+        // Normal approximation of U: mean nm/2, variance nm(n + m + 1)/12.
+        const double mean = double(all) / 2;
+        const double sd = std::sqrt(double(all) * double(n + m + 1) / 12);
+        auto lowerTail = [&](double u) { // P(U <= u), continuity-corrected
+            return 0.5 * std::erfc(-(u + 0.5 - mean) / (sd * std::sqrt(2.0)));
+        };
+        while (k + 1 <= (all + 1) / 2 && 1 - 2 * lowerTail(double(k)) >= level)
+            ++k;
+        coverage = 1 - 2 * lowerTail(double(k - 1));
+    }
+    out.low = d[k - 1];
+    out.high = d[all - k];
+    out.coverage = std::max(0.0, coverage);
+    return out;
 }
 
 } // namespace readscope

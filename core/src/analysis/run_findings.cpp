@@ -3,6 +3,7 @@
 #include "readscope/mark_notes.h"
 #include "readscope/offset_trap.h"
 #include "readscope/strategy.h"
+#include "readscope/two_speeds.h"
 
 #include <fmt/format.h>
 
@@ -21,6 +22,10 @@ std::vector<RunFinding> runFindings(const ResultDocument& doc, std::string_view 
     add(FindingKind::AboveCopyLimit, aboveCopyLimitWarning(doc));
     add(FindingKind::AboveDeviceLimit, aboveDeviceLimitWarning(doc));
     add(FindingKind::NotCold, notColdWarning(doc));
+    for (const auto& c : doc.cells)
+        if (c.measured())
+            if (const auto split = twoSpeedCell(c, doc.system.logicalCores))
+                add(FindingKind::TwoSpeeds, twoSpeedsFinding(c, *split));
     // A stopped sweep's figures are not a verdict about this machine.
     if (auto verdict = doc.complete ? judgeOffsetSweep(doc) : std::nullopt) {
         if (verdict->text.ends_with('.'))
@@ -55,8 +60,11 @@ std::string aboveCopyLimitWarning(const ResultDocument& doc) {
     const std::string list = someCells(cells);
     std::string ceiling = copyCeilingNote();
     ceiling[0] = char(std::toupper(static_cast<unsigned char>(ceiling[0])));
-    return fmt::format("{} faster than memcpy copies here: {}. {} memcpy, so the limit or these "
-                       "figures are off (a source small enough to stay in the CPU caches?)",
+    return fmt::format("{} faster than memcpy copies here: {}. {} memcpy; past it, the limit may "
+                       "have been measured low, the kernel's own copy may beat this memcpy at "
+                       "these sizes and buffer offsets, or the source may have stayed in the CPU "
+                       "caches (not measured; the time split's copy share tells the first two "
+                       "apart)",
                        cells.size() == 1 ? "1 copying cell ran"
                                          : fmt::format("{} copying cells ran", cells.size()),
                        list, ceiling);
@@ -71,8 +79,8 @@ std::string aboveDeviceLimitWarning(const ResultDocument& doc) {
     if (cells.empty())
         return {};
     const std::string way = deviceLimitWay(doc);
-    return fmt::format("{} faster than the device limit ({:.2f} GB/s{}{}): {}. They were {}; the "
-                       "limit is not this disk's ceiling here",
+    return fmt::format("{} faster than the device limit ({:.2f} GB/s{}{}): {}. They may have been "
+                       "{}",
                        cells.size() == 1 ? "1 cell read"
                                          : fmt::format("{} cells read", cells.size()),
                        *deviceLimitGbps(doc), way.empty() ? "" : ": ", way, someCells(cells),

@@ -38,19 +38,21 @@ std::string perSize(const std::vector<ZeroingAtSize>& sizes, auto&& value) {
     return list;
 }
 
-// "+14% predicted, +13% [+12% … +16%] measured", for one size.
+// "+14% predicted, +13% [+12% … +16%, 96%] measured", for one size (the interval's coverage
+// last).
 std::string gainText(const ZeroingAtSize& z) {
     if (!z.predictedGain)
         return "none predicted (the priced zeroing alone reaches the measured time)";
     if (!z.gain)
         return fmt::format("{} predicted, not measured", formatSignedPercent(*z.predictedGain));
     const auto& g = *z.gain;
-    std::string interval = g.ciLow && g.ciHigh
-                               ? fmt::format(" [{} … {}]", formatSignedPercent(*g.ciLow),
-                                             formatSignedPercent(*g.ciHigh))
-                               : std::string(" (no interval)");
+    std::string interval =
+        g.interval ? fmt::format(" [{} … {}, {:.0f}%]", formatSignedPercent(g.interval->low),
+                                 formatSignedPercent(g.interval->high),
+                                 std::floor(g.interval->coverage * 100 + 1e-9))
+                   : std::string(" (no interval)");
     return fmt::format("{} predicted, {}{} measured", formatSignedPercent(*z.predictedGain),
-                       formatSignedPercent(g.change), interval);
+                       formatSignedPercent(g.change.value_or(0)), interval);
 }
 
 // What crossing the L2 does to the zero-filler's parts: the sizes at or under it against those
@@ -95,7 +97,7 @@ std::string acrossL2(const std::vector<ZeroingAtSize>& sizes, std::uint64_t l2) 
         text += " and the page faults' " + moved(inFaults, pastFaults);
     int held = 0, told = 0;
     for (const auto* z : past)
-        if (z->gain && z->gain->ciLow && z->gain->ciHigh && z->predictedGain) {
+        if (z->gainTold && z->predictedGain) {
             ++told;
             held += z->zeroingIsTheGap ? 1 : 0;
         }
@@ -119,10 +121,10 @@ std::optional<ZeroingVerdict> judgeZeroing(const ResultDocument& doc, const Find
     for (const auto& c : doc.cells)
         if (plain(c) && (c.strategy == finding.faster || c.strategy == finding.than))
             pair.cells.push_back(c);
-    std::map<std::uint64_t, ChangeEstimate> gains;
+    std::map<std::uint64_t, Verdict> gains;
     for (const auto& cc : compareToReference(pair, finding.than).cells)
         if (cc.strategy == finding.faster)
-            gains[cc.at.rangeBytes] = cc.estimate;
+            gains[cc.at.rangeBytes] = cc.verdict;
 
     bool anyZeroFiller = false;
     std::string missing;
@@ -144,9 +146,10 @@ std::optional<ZeroingVerdict> judgeZeroing(const ResultDocument& doc, const Find
             z.predictedGain = z.zeroingShare / (1 - z.zeroingShare);
         if (auto g = gains.find(c.rangeBytes); g != gains.end()) {
             z.gain = g->second;
-            z.zeroingIsTheGap = z.predictedGain && g->second.ciLow && g->second.ciHigh &&
-                                *g->second.ciLow <= *z.predictedGain &&
-                                *z.predictedGain <= *g->second.ciHigh;
+            const auto& i = g->second.interval;
+            z.gainTold = i && z.predictedGain && i->coverage >= kSameCoverage &&
+                         !(i->holds(0) && i->holds(*z.predictedGain));
+            z.zeroingIsTheGap = z.gainTold && z.predictedGain && i->holds(*z.predictedGain);
         }
         z.pastL2 = v.l2 > 0 && c.rangeBytes > v.l2;
         for (const auto& o : doc.cells)
@@ -185,14 +188,20 @@ std::optional<ZeroingVerdict> judgeZeroing(const ResultDocument& doc, const Find
     int held = 0, told = 0;
     for (const auto& z : v.sizes) {
         held += z.zeroingIsTheGap ? 1 : 0;
-        told += z.gain && z.gain->ciLow && z.gain->ciHigh && z.predictedGain ? 1 : 0;
+        told += z.gainTold && z.predictedGain ? 1 : 0;
     }
-    if (told > 0)
+    if (std::any_of(v.sizes.begin(), v.sizes.end(), [](const auto& z) { return z.gain; })) {
         text += fmt::format("\nIf zeroing were the whole difference, {} would gain share / (1 − "
-                            "share) over {}; the measured 95% interval holds that at {} of {} "
-                            "size{} ({}).",
-                            finding.faster, finding.than, held, told, told == 1 ? "" : "s",
-                            perSize(v.sizes, gainText));
+                            "share) over {}; ",
+                            finding.faster, finding.than);
+        text += told > 0 ? fmt::format("where the measured gain's interval tells that from no "
+                                       "gain, it holds that at {} of {} size{} ({}).",
+                                       held, told, told == 1 ? "" : "s", perSize(v.sizes, gainText))
+                         : fmt::format("at no size does the measured gain's interval tell that "
+                                       "from no gain ({}): this run cannot tell whether zeroing "
+                                       "is the difference.",
+                                       perSize(v.sizes, gainText));
+    }
     if (v.l2 == 0)
         text += "\nThis machine did not say how large its L2 cache is.";
     else

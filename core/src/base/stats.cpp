@@ -75,6 +75,39 @@ MedianInterval medianInterval(std::span<const double> samples, double level) {
     return out;
 }
 
+std::optional<TwoSpeeds> twoSpeeds(std::span<const double> values) {
+    std::vector<double> logs;
+    for (double x : values)
+        if (x > 0)
+            logs.push_back(std::log(x));
+    if (logs.size() < 4)
+        return std::nullopt;
+    std::sort(logs.begin(), logs.end());
+    // The widest gap with at least two values on each side.
+    std::size_t split = 0;
+    double gap = 0;
+    for (std::size_t i = 1; i + 2 <= logs.size() - 1; ++i)
+        if (logs[i + 1] - logs[i] > gap) {
+            gap = logs[i + 1] - logs[i];
+            split = i;
+        }
+    if (split == 0)
+        return std::nullopt;
+    const std::span<const double> slow(logs.data(), split + 1);
+    const std::span<const double> fast(logs.data() + split + 1, logs.size() - split - 1);
+    const double widest = std::max(slow.back() - slow.front(), fast.back() - fast.front());
+    const double slowMedian = std::exp(median(slow)), fastMedian = std::exp(median(fast));
+    if (fastMedian < kTwoSpeedsRatio * slowMedian || gap < 2 * widest)
+        return std::nullopt;
+    TwoSpeeds t;
+    t.slowRounds = slow.size();
+    t.fastRounds = fast.size();
+    t.slowMedian = slowMedian;
+    t.fastMedian = fastMedian;
+    t.boundary = std::exp((slow.back() + fast.front()) / 2); // the middle of the gap
+    return t;
+}
+
 double Summary::uncertainty() const {
     if (median <= 0)
         return 0;

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cctype>
 #include <charconv>
+#include <cmath>
 #include <limits>
 
 namespace readscope {
@@ -139,5 +140,15 @@ double gigabytesPerSecond(std::uint64_t bytes, double seconds) {
 std::string formatPercent(double fraction) { return fmt::format("{:.0f}%", fraction * 100); }
 
 std::string formatSignedPercent(double fraction) { return fmt::format("{:+.0f}%", fraction * 100); }
+
+std::string formatRate(double value) {
+    if (value == 0 || !std::isfinite(value))
+        return value == 0 ? "0" : fmt::format("{}", value);
+    int magnitude = int(std::floor(std::log10(std::abs(value))));
+    // 9.996 rounds up to 10.0, a digit more: count it from the rounded value.
+    if (std::abs(value) * std::pow(10.0, 2 - magnitude) >= 999.5)
+        ++magnitude;
+    return fmt::format("{:.{}f}", value, std::max(0, 2 - magnitude));
+}
 
 } // namespace readscope

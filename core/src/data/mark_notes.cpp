@@ -16,7 +16,7 @@ std::string tooFewRoundsNote() { return "too few rounds to tell"; }
 
 std::string notColdNote() { return "not cold: the file stayed in the page cache"; }
 
-std::string copyCeilingNote() { return "a strategy that copies cannot pass"; }
+std::string copyCeilingNote() { return "a strategy that copies is not expected to pass"; }
 
 std::string onePerPageNote() {
     return "consume minimal: in-place mappings touched 1 byte/page, the others had every byte in "

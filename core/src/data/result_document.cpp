@@ -27,13 +27,14 @@ std::string_view toString(CellStatus s) {
     case CellStatus::Unavailable: return "unavailable";
     case CellStatus::NotCold: return "not-cold";
     case CellStatus::TooFewRounds: return "too-few-rounds";
+    case CellStatus::Unverified: return "unverified";
     }
     return "?";
 }
 
 CellStatus parseCellStatus(std::string_view text) {
     for (auto s : {CellStatus::Ok, CellStatus::Noisy, CellStatus::Failed, CellStatus::Unavailable,
-                   CellStatus::NotCold, CellStatus::TooFewRounds})
+                   CellStatus::NotCold, CellStatus::TooFewRounds, CellStatus::Unverified})
         if (toString(s) == text)
             return s;
     return CellStatus::Failed;
@@ -304,13 +305,17 @@ bool passedWithThreads(const ResultDocument& doc) {
 } // namespace
 
 std::string deviceLimitPassedWhy(const ResultDocument& doc) {
+    // Causes not measured: said as possibilities, with what would tell them apart.
     return std::string("served by a cache below the page cache (the disk's own, a virtual "
                        "machine host's)") +
-           (passedWithThreads(doc) ? ", or by more threads than the limit's one reader" : "");
+           (passedWithThreads(doc) ? ", read by more threads than the limit's one reader" : "") +
+           ", or held against a limit measured low (a cold run of a file larger than any such "
+           "cache would tell)";
 }
 
 std::string deviceLimitPassedShort(const ResultDocument& doc) {
-    return passedWithThreads(doc) ? "more threads, or a cache below?" : "served by a cache below?";
+    return passedWithThreads(doc) ? "more threads, a cache below, or a low limit?"
+                                  : "a cache below, or a low limit?";
 }
 
 namespace {
@@ -385,7 +390,17 @@ std::string bytesConsumed(const Cell& cell, Consume consume) {
     return touchesOnePerPage(cell.strategy, consume) ? "1/page" : "all";
 }
 
+std::string twoSpeedsText(const TwoSpeeds& t) {
+    return fmt::format("{} round{} at about {} GB/s and {} at about {}", t.fastRounds,
+                       t.fastRounds == 1 ? "" : "s", formatRate(t.fastMedian), t.slowRounds,
+                       formatRate(t.slowMedian));
+}
+
 std::string statusText(const Cell& cell) {
+    if (cell.measured())
+        if (const auto t = twoSpeeds(cell.roundRates()))
+            return fmt::format("two speeds: {} at {}, {} at {} GB/s", t->fastRounds,
+                               formatRate(t->fastMedian), t->slowRounds, formatRate(t->slowMedian));
     // Documents from before the interval existed carry no interval (coverage 0): plain word.
     if (cell.status == CellStatus::Noisy && cell.summary.ciCoverage > 0)
         return fmt::format("noisy ±{:.1f}%", cell.summary.uncertainty() * 100);

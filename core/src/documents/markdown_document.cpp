@@ -23,6 +23,7 @@ std::string cellText(const Cell* c) {
     case CellStatus::Noisy: return fmt::format("{:.2f}*", c->summary.median);
     case CellStatus::NotCold: return fmt::format("{:.2f}†", c->summary.median);
     case CellStatus::TooFewRounds: return fmt::format("{:.2f}§", c->summary.median);
+    case CellStatus::Unverified: return fmt::format("{:.2f}?", c->summary.median);
     case CellStatus::Ok: break;
     }
     return fmt::format("{:.2f}", c->summary.median);
@@ -113,6 +114,10 @@ std::string toMarkdown(const ResultDocument& doc) {
     });
     if (notCold) // what it means is the run's not-cold finding, below
         out += " † " + notColdNote() + ".";
+    if (std::any_of(doc.cells.begin(), doc.cells.end(),
+                    [](const Cell& c) { return c.status == CellStatus::Unverified; }))
+        out += " ? unverified: a check these figures rest on did not happen (the cell's notes "
+               "say which).";
     if (const auto read = readAmplificationLine(doc); !read.empty())
         out += " Bytes read: " + read + ".";
     if (const auto line = fetchedLine(doc); !line.empty())
