@@ -3,6 +3,7 @@
 #include "cli_platform.h"
 
 #include "readscope/compare.h"
+#include "readscope/state_words.h"
 #include "readscope/units.h"
 
 #include <fmt/format.h>
@@ -51,8 +52,8 @@ void ConsoleSink::onProgress(const Progress& p) {
         p.rangeBytes
             ? fmt::format("{} {} {}",
                           pointText({p.rangeBytes, p.bufferOffset, p.threads, p.queueDepth}),
-                          p.strategy, p.phase)
-            : p.phase;
+                          p.strategy, phaseText(p))
+            : phaseText(p);
     fmt::print(stderr, "\r\033[K[{}{}] {:3.0f}%  {}  ETA {}", std::string(filled, '#'),
                std::string(kWidth - filled, ' '), fraction * 100, where, clock(p.etaSeconds));
     std::fflush(stderr);

@@ -194,7 +194,8 @@ int runCommand(RunOptions& o) {
     std::optional<Comparison> comparison;
     if (baseline)
         comparison = compareRuns(*baseline, doc, o.threshold);
-    fmt::print("{}", runOutput(doc, o.markdown, comparison ? &*comparison : nullptr,
+    const auto findings = runFindings(doc);
+    fmt::print("{}", runOutput(doc, findings, o.markdown, comparison ? &*comparison : nullptr,
                                o.baselinePath.value_or("")));
 
     int code = kExitOk;
@@ -238,7 +239,7 @@ int runCommand(RunOptions& o) {
             code = kExitFailed;
     // Every finding; one that makes the figures other than asked (not cold) fails the run and
     // is said even with --quiet.
-    for (const auto& line : runWarnings(doc)) {
+    for (const auto& line : runWarnings(doc, findings)) {
         if (line.failsRun)
             code = kExitFailed;
         if (line.failsRun || !o.quiet)

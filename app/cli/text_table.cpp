@@ -4,8 +4,8 @@
 #include "readscope/comparison_text.h"
 #include "readscope/cost_model.h"
 #include "readscope/documents.h"
+#include "readscope/finding_text.h"
 #include "readscope/mark_notes.h"
-#include "readscope/run_findings.h"
 #include "readscope/run_notes.h"
 #include "readscope/time_split.h"
 #include "readscope/units.h"
@@ -123,13 +123,14 @@ std::string plainTable(const ResultDocument& doc) {
     return out;
 }
 
-std::string runOutput(const ResultDocument& doc, bool markdown, const Comparison* comparison,
-                      std::string_view baselinePath) {
-    std::string out = markdown ? toMarkdown(doc) : plainTable(doc);
-    // An offset sweep's verdict is the run's answer: on stdout with the table.
-    for (const auto& finding : runFindings(doc, "--rounds"))
-        if (finding.kind == FindingKind::OffsetVerdict)
-            out += fmt::format("\n{}.\n", finding.text);
+std::string runOutput(const ResultDocument& doc, const std::vector<RunFinding>& findings,
+                      bool markdown, const Comparison* comparison, std::string_view baselinePath) {
+    std::string out = markdown ? toMarkdown(doc, findings) : plainTable(doc);
+    // An offset sweep's verdict is the run's answer: on stdout with the table (the Markdown
+    // says it among its findings already).
+    for (const auto& finding : findings)
+        if (finding.kind() == FindingKind::OffsetVerdict && !markdown)
+            out += fmt::format("\n{}.\n", findingText(finding, doc, "--rounds"));
     if (comparison)
         out +=
             fmt::format("\nThis run compared with {}:\n\n{}", baselinePath,
@@ -137,13 +138,16 @@ std::string runOutput(const ResultDocument& doc, bool markdown, const Comparison
     return out;
 }
 
-std::vector<FindingLine> runWarnings(const ResultDocument& doc) {
+std::vector<FindingLine> runWarnings(const ResultDocument& doc,
+                                     const std::vector<RunFinding>& findings) {
     std::vector<FindingLine> out;
-    for (const auto& finding : runFindings(doc, "--rounds")) {
-        if (finding.kind == FindingKind::OffsetVerdict)
+    for (const auto& finding : findings) {
+        if (finding.kind() == FindingKind::OffsetVerdict)
             continue; // on stdout, with the table (runOutput)
-        const bool fails = finding.kind == FindingKind::NotCold;
-        out.push_back({(fails ? "readscope-cli: " : "warning: ") + finding.text, fails});
+        const bool fails = finding.kind() == FindingKind::NotCold;
+        out.push_back(
+            {(fails ? "readscope-cli: " : "warning: ") + findingText(finding, doc, "--rounds"),
+             fails});
     }
     return out;
 }

@@ -2,6 +2,7 @@
 // an axis; and the text forms that CSV and the command line use.
 #include "readscope/buffer_offsets.h"
 #include "readscope/documents.h"
+#include "readscope/finding_text.h"
 #include "readscope/offset_trap.h"
 #include "readscope/recovery.h"
 #include "readscope/runner.h"
@@ -290,17 +291,18 @@ private slots:
         QCOMPARE(v->undecidedOffsets, (std::vector<std::uint32_t>{2048}));
         QCOMPARE(v->tests, std::size_t(4)); // judged as one family: Holm over 4
         QCOMPARE(v->worstOffset, 8u);
-        QVERIFY2(v->text.find("pays this") != std::string::npos, v->text.c_str());
-        QVERIFY2(v->text.starts_with("Cliff seen"), v->text.c_str());
+        QVERIFY2(offsetVerdictText(*v).find("pays this") != std::string::npos,
+                 offsetVerdictText(*v).c_str());
+        QVERIFY2(offsetVerdictText(*v).starts_with("Cliff seen"), offsetVerdictText(*v).c_str());
         // A quarter slower, rounds apart: slow offsets, but not called a cliff.
         auto mild = judgeOffsetSweep(sweepDoc({sweepCell("pread-reuse", 0, 10, 9.8, 10.2),
                                                sweepCell("pread-reuse", 24, 7.6, 7.5, 7.7)}));
         QVERIFY(mild && mild->cliff);
-        QVERIFY2(mild->text.starts_with("Slower at some offsets, a mild effect"),
-                 mild->text.c_str());
-        QVERIFY2(mild->text.find("Offset 16, where malloc puts large buffers, was not") !=
-                     std::string::npos,
-                 mild->text.c_str());
+        QVERIFY2(offsetVerdictText(*mild).starts_with("Slower at some offsets, a mild effect"),
+                 offsetVerdictText(*mild).c_str());
+        QVERIFY2(offsetVerdictText(*mild).find(
+                     "Offset 16, where malloc puts large buffers, was not") != std::string::npos,
+                 offsetVerdictText(*mild).c_str());
         auto band = slowBand(*v);
         QVERIFY(band);
         QCOMPARE(band->slow, (std::vector<std::uint32_t>{8, 16}));
@@ -312,6 +314,7 @@ private slots:
         Cell inBand = sweepCell("pread-uninit", 0, 2, 2, 2);
         inBand.bufferOffset.reset();
         inBand.bufferPageOffsets = {{16, 30}};
+        QCOMPARE(offsetsInBand(inBand, *band, 4096), (std::vector<std::uint32_t>{16}));
         QVERIFY(offsetTrapNote(inBand, *band, 4096).find("slow band") != std::string::npos);
         inBand.bufferPageOffsets = {{16, 0}}; // as a CSV's single offset reads back
         QVERIFY(!offsetTrapNote(inBand, *band, 4096).empty());
@@ -328,10 +331,10 @@ private slots:
         QVERIFY(n);
         QVERIFY(!n->cliff);
         QVERIFY(!slowBand(*n));
-        QVERIFY2(n->text.starts_with("Cannot tell") &&
-                     n->text.find("at page offset 24") != std::string::npos &&
-                     n->text.find("the rounds disagree") != std::string::npos,
-                 n->text.c_str());
+        QVERIFY2(offsetVerdictText(*n).starts_with("Cannot tell") &&
+                     offsetVerdictText(*n).find("at page offset 24") != std::string::npos &&
+                     offsetVerdictText(*n).find("the rounds disagree") != std::string::npos,
+                 offsetVerdictText(*n).c_str());
         // Too few rounds for the comparisons made: said, with the rounds that would do.
         auto few = sweepDoc({sweepCell("pread-reuse", 0, 10, 9.8, 10.2),
                              sweepCell("pread-reuse", 16, 2, 1.9, 2.1)});
@@ -341,9 +344,10 @@ private slots:
         }
         auto tooFew = judgeOffsetSweep(few);
         QVERIFY(tooFew && !tooFew->cliff);
-        QVERIFY2(tooFew->text.find("5 pairs of rounds reach p = 0.062 at best over 1 "
-                                   "comparisons; 6 rounds can call one") != std::string::npos,
-                 tooFew->text.c_str());
+        QVERIFY2(offsetVerdictText(*tooFew).find("5 pairs of rounds reach p = 0.062 at best over 1 "
+                                                 "comparisons; 6 rounds can call one") !=
+                     std::string::npos,
+                 offsetVerdictText(*tooFew).c_str());
 
         // Every offset faster than page-aligned (noise can do that): no cliff, and the
         // slowest of them is still named.
@@ -352,7 +356,8 @@ private slots:
                                                  sweepCell("pread-reuse", 64, 11, 10, 12)}));
         QVERIFY(faster && !faster->cliff);
         QCOMPARE(faster->worstOffset, 64u);
-        QVERIFY2(faster->text.find("No cliff") != std::string::npos, faster->text.c_str());
+        QVERIFY2(offsetVerdictText(*faster).find("No cliff") != std::string::npos,
+                 offsetVerdictText(*faster).c_str());
 
         // Nothing to judge without offset 0, or on a size sweep.
         QVERIFY(!judgeOffsetSweep(sweepDoc(

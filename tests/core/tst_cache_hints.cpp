@@ -57,7 +57,7 @@ private slots:
         QCOMPARE(doc->cells.size(), std::size_t(2));
         for (const Cell& cell : doc->cells) {
             QVERIFY2(cell.measured(), cell.notes().c_str());
-            QCOMPARE(cell.checksum, std::string("verified"));
+            QCOMPARE(cell.checksum, Checksum::Verified);
             QVERIFY2(cell.residentBefore && *cell.residentBefore < 0.05, cell.strategy.c_str());
             QVERIFY2(cell.residentAfter, cell.strategy.c_str());
             for (const Sample& s : cell.samples)

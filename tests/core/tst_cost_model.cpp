@@ -1,7 +1,7 @@
 // The cost model: t(n) = fixed + n / bandwidth fitted to known series (exact, noisy, with no
 // fixed cost, with nothing to fit), and the seek check set against what the engine counted.
 #include "readscope/cost_model.h"
-#include "readscope/run_findings.h"
+#include "readscope/finding_text.h"
 
 #include <QTest>
 
@@ -263,10 +263,13 @@ private slots:
         Cell mapped = modelCell("mmap-touch", 64 << 10, 0, 30e9, 0);
         mapped.copyLimitGbps = 10;
         doc.cells = {copy, mapped};
-        QCOMPARE(aboveCopyLimitWarning(doc), std::string());
+        QVERIFY(!aboveCopyLimit(doc));
         doc.cells[0] = modelCell("pread-uninit", 64 << 10, 0, 12e9, 0);
         doc.cells[0].copyLimitGbps = 10;
-        const auto warning = aboveCopyLimitWarning(doc);
+        const auto found = aboveCopyLimit(doc);
+        QVERIFY(found && found->cells.size() == 1 && found->cells[0].cell == 0);
+        QVERIFY(std::abs(found->cells[0].pct - 120) < 1e-6);
+        const auto warning = aboveCopyLimitText(*found, doc);
         QVERIFY2(warning.rfind("1 copying cell ran faster than memcpy copies here: pread-uninit "
                                "at 64 KiB (120%)",
                                0) == 0,

@@ -1,7 +1,7 @@
 // The device limit of cold and direct runs: measured from the file itself before the sweep,
 // kept for the process, carried by the document, and said when cells pass it.
 #include "device_limit.h" // the engine's own header: how often it measured
-#include "readscope/run_findings.h"
+#include "readscope/finding_text.h"
 #include "readscope/runner.h"
 #include "test_file.h"
 
@@ -173,9 +173,14 @@ private slots:
         doc.cells = {cellAt(2.1)}; // 105%
         QCOMPARE(std::string(runLimitName(doc)), std::string("device"));
         QVERIFY(std::abs(*pctOfRunLimit(doc, doc.cells[0]) - 105) < 1e-6);
-        QCOMPARE(aboveDeviceLimitWarning(doc), std::string());
+        QVERIFY(!aboveDeviceLimit(doc));
         doc.cells.push_back(cellAt(3));
-        auto warning = aboveDeviceLimitWarning(doc);
+        const auto found = aboveDeviceLimit(doc);
+        QVERIFY(found && found->cells.size() == 1);
+        QCOMPARE(found->cells[0].cell, std::size_t(1));
+        QVERIFY(std::abs(found->cells[0].pct - 150) < 1e-6);
+        QCOMPARE(found->limitGbps, 2.0);
+        auto warning = aboveDeviceLimitText(*found, doc);
         QCOMPARE(warning,
                  std::string("1 cell read faster than the device limit (2.00 GB/s): "
                              "pread-uninit at 1 MiB (150%). "
@@ -185,19 +190,20 @@ private slots:
                              "would tell)"));
         doc.deviceLimit->blockBytes = 1 << 20; // with its ways known, it says which set it
         doc.deviceLimit->bufferedGbps = 2;
-        QVERIFY(aboveDeviceLimitWarning(doc).find(
-                    "(2.00 GB/s: buffered 1 MiB reads right after eviction)") != std::string::npos);
+        QVERIFY(aboveDeviceLimitText(*aboveDeviceLimit(doc), doc)
+                    .find("(2.00 GB/s: buffered 1 MiB reads right after eviction)") !=
+                std::string::npos);
         doc.plan.threads = 2;
-        warning = aboveDeviceLimitWarning(doc);
+        warning = aboveDeviceLimitText(*aboveDeviceLimit(doc), doc);
         QVERIFY2(warning.find(", read by more threads than the limit's one reader, or") !=
                      std::string::npos,
                  warning.c_str());
         doc.cells[1].status = CellStatus::NotCold;
         QVERIFY(!passesDeviceLimit(doc, doc.cells[1]));
-        QCOMPARE(aboveDeviceLimitWarning(doc), std::string());
+        QVERIFY(!aboveDeviceLimit(doc));
         doc.plan.cache = CacheMode::Warm;
         doc.cells[1].status = CellStatus::Ok;
-        QCOMPARE(aboveDeviceLimitWarning(doc), std::string());
+        QVERIFY(!aboveDeviceLimit(doc));
         QVERIFY(!pctOfRunLimit(doc, doc.cells[1])); // warm: memcpy's, which it has none of
     }
 

@@ -1,8 +1,9 @@
 // Writers and readers: what is saved comes back with the same numbers; bad input is an error
 // with a message, never a crash.
 #include "readscope/documents.h"
+#include "readscope/finding_text.h"
 #include "readscope/provenance.h"
-#include "readscope/run_findings.h"
+#include "readscope/state_words.h"
 
 #include "test_file.h"
 
@@ -40,7 +41,7 @@ ResultDocument sampleDocument() {
             c.strategy = id;
             c.rangeBytes = size;
             c.rangesPerRound = 1024;
-            c.checksum = "verified";
+            c.checksum = Checksum::Verified;
             c.residencyMethod = "cachestat";
             c.message = "a message, with \"quotes\"\nand a newline";
             for (int r = 1; r <= 3; ++r) {
@@ -78,6 +79,49 @@ ResultDocument sampleDocument() {
 class TestDocuments : public QObject {
     Q_OBJECT
 private slots:
+    // Every checksum state is written as its words and read back as the same state, in JSON
+    // and CSV alike; a saved document's words from before a state was typed still load.
+    void checksumStatesRoundTrip() {
+        const Checksum every[] = {Checksum::None,
+                                  Checksum::NotChecked,
+                                  Checksum::Verified,
+                                  Checksum::VerifiedSinceResume,
+                                  Checksum::Mismatch,
+                                  Checksum::NotCheckedStopped,
+                                  Checksum::NotCheckedFileChanged};
+        auto doc = sampleDocument();
+        for (const Checksum state : every) {
+            doc.cells[0].checksum = state;
+            const auto json = fromJson(toJson(doc));
+            const auto csv = fromSummaryCsv(toSummaryCsv(doc));
+            QVERIFY(json.ok() && csv.ok());
+            QCOMPARE(json->cells[0].checksum, state);
+            QCOMPARE(csv->cells[0].checksum, state);
+            QCOMPARE(notChecked(state), checksumText(state).starts_with("not checked"));
+        }
+        QCOMPARE(parseChecksum("not checked: some reason a later version gives"),
+                 Checksum::NotChecked);
+        QCOMPARE(parseChecksum("something else"), Checksum::None);
+    }
+
+    // Where a run is, said from its typed phase; an A/A run's with its repeat.
+    void phasesInWords() {
+        Progress p;
+        p.at = {RunPhase::Round, 3, 15};
+        QCOMPARE(phaseText(p), std::string("round 3/15"));
+        p.at = {RunPhase::WarmUp, 1, 2};
+        QCOMPARE(phaseText(p), std::string("warm-up 1/2"));
+        p.at = {RunPhase::TimedRound, 4, 0, 20};
+        QCOMPARE(phaseText(p), std::string("round 4 of a 20 s run"));
+        p.at = {RunPhase::Refining, 13, 0, 0, 0.05};
+        QCOMPARE(phaseText(p), std::string("refining to ±5%: round 13"));
+        p.repeat = 2;
+        p.repeats = 2;
+        p.at = {RunPhase::OpeningPrices};
+        QCOMPARE(phaseText(p),
+                 std::string("repeat 2/2: pricing copies and faults before the rounds (untimed)"));
+    }
+
     void jsonRoundTrip() {
         const auto doc = sampleDocument();
         auto back = fromJson(toJson(doc));
@@ -376,7 +420,7 @@ private slots:
                 s.seconds = 0.2 + 0.001 * s.round;
             c.summarize();
         }
-        QCOMPARE(noiseSummary(doc, "--rounds"), std::string()); // none noisy
+        QVERIFY(!noiseFinding(doc)); // none noisy
         for (int i : {0, 2}) {
             auto& c = doc.cells[std::size_t(i)];
             c.samples[0].seconds *= 1.5; // two slow rounds of seven: the interval spans them
@@ -384,7 +428,11 @@ private slots:
             c.summarize();
             QCOMPARE(testing::name(c.status), testing::name(CellStatus::Noisy));
         }
-        const auto line = noiseSummary(doc, "--rounds");
+        const auto noise = noiseFinding(doc);
+        QVERIFY(noise);
+        QCOMPARE(noise->noisy, std::size_t(2));
+        QCOMPARE(noise->measured, std::size_t(4));
+        const auto line = noiseText(*noise, doc, "--rounds");
         QVERIFY2(line.rfind("2 of 4 cells noisy: their median is uncertain by more than ±5% (the "
                             "interval over the rounds, coverage 95%)",
                             0) == 0,
@@ -419,7 +467,7 @@ private slots:
         QVERIFY(!c.summary.noisy);
         QCOMPARE(c.summary.ciCoverage, 0.75);
         QCOMPARE(statusText(c), std::string("too few rounds to tell"));
-        QCOMPARE(noiseSummary(doc, "--rounds"), std::string());
+        QVERIFY(!noiseFinding(doc));
         QCOMPARE(intervalCoverageText(doc), std::string("75% at 3 rounds"));
         const auto md = toMarkdown(doc);
         QVERIFY2(md.find("§ too few rounds to tell: the median's interval (coverage 75% at 3 "
@@ -460,6 +508,7 @@ private slots:
         QVERIFY(d.measured);
         QCOMPARE(d.rounds, 3);
         QCOMPARE(d.roundsWithSteal, 2);
+        QCOMPARE(int(*mainCause(d)), int(DisturbanceCause::Steal));
         QCOMPARE(disturbanceText(d),
                  std::string("the hypervisor took 6% of the CPUs' time (steal in 2 of 3 rounds)"));
         for (auto& s : doc.cells[0].samples) {
@@ -481,6 +530,7 @@ private slots:
             s.otherCpuSeconds.reset();
         }
         QVERIFY(!disturbanceOf(cells, 2).measured);
+        QVERIFY(!mainCause(disturbanceOf(cells, 2)));
         QCOMPARE(disturbanceText(disturbanceOf(cells, 2)), std::string());
         // The noise line names the cause over the noisy cells' rounds.
         for (auto& c : doc.cells) {
@@ -495,7 +545,9 @@ private slots:
             }
             c.summarize();
         }
-        const auto line = noiseSummary(doc, "--rounds");
+        const auto noise = noiseFinding(doc);
+        QVERIFY(noise && mainCause(noise->during) == DisturbanceCause::Steal);
+        const auto line = noiseText(*noise, doc, "--rounds");
         QVERIFY2(line.find("; during their rounds the hypervisor took ") != std::string::npos,
                  line.c_str());
         auto json = fromJson(toJson(doc));

@@ -63,7 +63,7 @@ private slots:
         const FileProbe probe = file.probe();
         Plan plan = roundsPlan(0, 6);
         plan.cache = CacheMode::Cold;
-        auto finished = [&](Cell cell, const std::string& checksum) {
+        auto finished = [&](Cell cell, Checksum checksum) {
             cell.strategy = "pread-uninit";
             cell.rangeBytes = 64 << 10;
             cell.checksum = checksum;
@@ -78,16 +78,14 @@ private slots:
             s.bytes = 1 << 20;
             unseen.samples.push_back(s);
         }
-        QCOMPARE(name(finished(unseen, "verified").status), name(CellStatus::Unverified));
-        QVERIFY(finished(unseen, "verified").measured()); // its figures are still shown
+        QCOMPARE(name(finished(unseen, Checksum::Verified).status), name(CellStatus::Unverified));
+        QVERIFY(finished(unseen, Checksum::Verified).measured()); // its figures are still shown
         plan.cache = CacheMode::Warm;
-        QCOMPARE(name(finished(unseen, "verified").status), name(CellStatus::Ok));
-        const Cell stopped = finished(unseen, "not checked: stopped before the ranges its rounds "
-                                              "read were verified (its read of the first "
-                                              "ranges was)");
+        QCOMPARE(name(finished(unseen, Checksum::Verified).status), name(CellStatus::Ok));
+        const Cell stopped = finished(unseen, Checksum::NotCheckedStopped);
         QCOMPARE(name(stopped.status), name(CellStatus::Unverified));
         plan.cache = CacheMode::Cold;
-        const Cell seen = finished(cellWithResidency({0, 0, 0, 0, 0, 0}), "verified");
+        const Cell seen = finished(cellWithResidency({0, 0, 0, 0, 0, 0}), Checksum::Verified);
         QCOMPARE(name(seen.status), name(CellStatus::Ok));
     }
 
@@ -304,14 +302,14 @@ private slots:
 
         auto reader = openReader(*findStrategy("pread-uninit"), probe, 64 << 10);
         QVERIFY(reader);
-        std::string checksum = "not checked";
+        Checksum checksum = Checksum::NotChecked;
         const auto prefix = std::span<const Range>(ranges).first(10);
         QVERIFY(verifyReader(**reader, "pread-uninit", 64 << 10, prefix, *ten, checksum, {}));
-        QCOMPARE(checksum, std::string("verified"));
+        QCOMPARE(checksum, Checksum::Verified);
         const auto wrong =
             verifyReader(**reader, "pread-uninit", 64 << 10, prefix, *ten + 1, checksum, {});
         QVERIFY(!wrong);
-        QCOMPARE(checksum, std::string("mismatch"));
+        QCOMPARE(checksum, Checksum::Mismatch);
         QVERIFY(wrong.error().message.starts_with("checksum mismatch: pread-uninit"));
     }
 

@@ -1,10 +1,11 @@
 // The runner end to end on small files: interleaving, verification, cache modes, threads, and
 // a stop that is honoured promptly while keeping finished cells.
 #include "readscope/compare.h"
+#include "readscope/finding_text.h"
 #include "readscope/reader.h"
 #include "readscope/recovery.h"
-#include "readscope/run_findings.h"
 #include "readscope/runner.h"
+#include "readscope/state_words.h"
 #include "readscope/strategy.h"
 #include "test_file.h"
 
@@ -103,7 +104,7 @@ private slots:
         QCOMPARE(sink.cells.size(), std::size_t(6));
         for (const auto& c : doc->cells) {
             QVERIFY2(c.measured() && c.status != CellStatus::NotCold, c.message.c_str());
-            QCOMPARE(c.checksum, std::string("verified"));
+            QCOMPARE(c.checksum, Checksum::Verified);
             QCOMPARE(c.samples.size(), std::size_t(3));
             QVERIFY(c.summary.median > 0);
             // Warm: memcpy's speed for this range size, measured before the cell.
@@ -121,7 +122,7 @@ private slots:
         const auto ids = smallPlan(*file_).strategies;
         std::vector<std::string> order;
         for (const auto& p : sink.progress)
-            if (p.phase.rfind("round", 0) == 0 && p.rangeBytes == (16 << 10) &&
+            if (p.at.phase == RunPhase::Round && p.rangeBytes == (16 << 10) &&
                 !p.strategy.empty()) // a step's, not the one saying where a round begins
                 order.push_back(p.strategy);
         QCOMPARE(order.size(), std::size_t(9));
@@ -140,8 +141,8 @@ private slots:
         // (a pass there slows the reads after it): once each per point.
         std::size_t firstRound = sink.progress.size(), lastRound = 0;
         for (std::size_t i = 0; i < sink.progress.size(); ++i)
-            if (sink.progress[i].phase.rfind("round", 0) == 0 ||
-                sink.progress[i].phase.rfind("warm-up", 0) == 0) {
+            if (sink.progress[i].at.phase == RunPhase::Round ||
+                sink.progress[i].at.phase == RunPhase::WarmUp) {
                 firstRound = std::min(firstRound, i);
                 lastRound = i;
             }
@@ -149,10 +150,10 @@ private slots:
         for (std::size_t i = 0; i < sink.progress.size(); ++i) {
             const auto& p = sink.progress[i];
             const auto size = std::to_string(p.rangeBytes);
-            if (p.phase == "opening prices") {
+            if (p.at.phase == RunPhase::OpeningPrices) {
                 QVERIFY2(i < firstRound, qPrintable(QString::number(i)));
                 ++opening[size];
-            } else if (p.phase == "closing prices") {
+            } else if (p.at.phase == RunPhase::ClosingPrices) {
                 QVERIFY2(i > lastRound, qPrintable(QString::number(i)));
                 ++closing[size];
             }
@@ -222,7 +223,7 @@ private slots:
             nullptr);
         struct SlowingSink : RecordingSink {
             void onProgress(const Progress& p) override {
-                if (p.phase == "verify")
+                if (p.at.phase == RunPhase::Verifying)
                     slow = true; // from the warm-up on
             }
         } sink;
@@ -231,7 +232,7 @@ private slots:
         QVERIFY(doc.ok());
         QCOMPARE(doc->cells.size(), std::size_t(1));
         const Cell& c = doc->cells.front();
-        QCOMPARE(c.checksum, std::string("verified"));
+        QCOMPARE(c.checksum, Checksum::Verified);
         // Any calibrated count (at least the 64-range floor) took 64 ms or more in the warm-up,
         // over twice the 10 ms round time: refit to at most 10 ranges, so to the floor.
         QCOMPARE(c.rangesPerRound, std::uint64_t(minRangesPerRound(4 << 10)));
@@ -260,8 +261,7 @@ private slots:
         struct RoundSink : RecordingSink {
             void onProgress(const Progress& p) override {
                 // "round 3/8": the even rounds sleep, the odd ones and the rest do not.
-                int round = 0;
-                sleepy = std::sscanf(p.phase.c_str(), "round %d/", &round) == 1 && round % 2 == 0;
+                sleepy = p.at.phase == RunPhase::Round && p.at.round % 2 == 0;
             }
         } sink;
         auto doc = runPlan(plan, sink);
@@ -274,12 +274,18 @@ private slots:
         QCOMPARE(speeds->fastRounds, std::size_t(4));
         QCOMPARE(speeds->slowRounds, std::size_t(4));
         QVERIFY2(statusText(*cell).starts_with("two speeds: 4 at "), statusText(*cell).c_str());
-        const auto findings = runFindings(*doc, "--rounds");
-        QVERIFY(std::any_of(findings.begin(), findings.end(), [](const RunFinding& f) {
-            return f.kind == FindingKind::TwoSpeeds &&
-                   f.text.starts_with("pread-uninit at 64 KiB ran at two speeds, 4 rounds at "
-                                      "about ");
-        }));
+        const auto findings = runFindings(*doc);
+        const auto two = std::find_if(findings.begin(), findings.end(), [](const RunFinding& f) {
+            return f.kind() == FindingKind::TwoSpeeds;
+        });
+        QVERIFY(two != findings.end());
+        const auto& split = std::get<TwoSpeedsFinding>(two->value);
+        QCOMPARE(&doc->cells.at(split.cell), cell);
+        QCOMPARE(split.split.speeds.slowRounds, std::size_t(4));
+        QVERIFY(two->serious());
+        const auto words = findingText(*two, *doc, "--rounds");
+        QVERIFY2(words.starts_with("pread-uninit at 64 KiB ran at two speeds, 4 rounds at about "),
+                 words.c_str());
         const auto c = compareToReference(*doc, "seek-read");
         QCOMPARE(int(c.cells.at(0).verdict.cause), int(Undecided::TwoSpeeds));
     }
@@ -321,7 +327,7 @@ private slots:
         QCOMPARE(doc->cells.size(), std::size_t(2));
         QCOMPARE(*doc->cells[0].pointThreads, 1);
         QCOMPARE(*doc->cells[1].pointThreads, 3);
-        QCOMPARE(doc->cells[1].checksum, std::string("verified"));
+        QCOMPARE(doc->cells[1].checksum, Checksum::Verified);
         // The verification reads run on the runner thread; the timed ones on the lane's own
         // threads, the same ones round after round: one at the 1-thread point, three at the
         // 3-thread point, its first the 1-thread point's.
@@ -353,7 +359,7 @@ private slots:
                 QCOMPARE(testing::name(c.status), testing::name(CellStatus::Unavailable));
                 QVERIFY(c.message.find("io_uring batches only") != std::string::npos);
             } else {
-                QCOMPARE(c.checksum, std::string("verified"));
+                QCOMPARE(c.checksum, Checksum::Verified);
                 // The most reads that were in flight at once: what was asked, with 128 ranges.
                 QCOMPARE(*c.queueDepth, *c.pointQueueDepth);
                 QVERIFY2(!findCondition<ShallowQueue>(c.conditions), c.notes().c_str());
@@ -389,7 +395,7 @@ private slots:
         QVERIFY2(doc.ok(), doc.ok() ? "" : doc.error().message.c_str());
         const Cell* c = doc->find("pread-coalesce", std::uint64_t(4 << 10));
         QVERIFY(c);
-        QCOMPARE(c->checksum, std::string("verified"));
+        QCOMPARE(c->checksum, Checksum::Verified);
         QCOMPARE(c->rangesPerRound % kCoalesceBatch, std::uint64_t(0));
         QVERIFY(c->readAmplification);
         // Sized by time, with two workers and a budget that is no whole number of batches:
@@ -402,7 +408,7 @@ private slots:
         auto timed = runPlan(plan, sink);
         QVERIFY(timed.ok());
         const Cell& t = timed->cells.front();
-        QCOMPARE(t.checksum, std::string("verified"));
+        QCOMPARE(t.checksum, Checksum::Verified);
         QCOMPARE(t.rangesPerRound % (2 * coalesceBatchRanges(1 << 10)), std::uint64_t(0));
         for (const auto& s : c->samples)
             QVERIFY(s.bytesRead > 0);
@@ -429,7 +435,7 @@ private slots:
         QVERIFY(doc->fileGenerated); // readscope-cli generate's bytes: a rerun can make them
         const std::uint64_t all = file_->size() / (4 << 10);
         for (const auto& c : doc->cells) {
-            QCOMPARE(c.checksum, std::string("verified")); // over the prefix it reads
+            QCOMPARE(c.checksum, Checksum::Verified); // over the prefix it reads
             QCOMPARE(c.rangesPerRound, std::uint64_t(minRangesPerRound(4 << 10))); // the floor
             QVERIFY(c.rangesPerRound < all);
             for (const auto& s : c.samples)
@@ -488,15 +494,15 @@ private slots:
         // Its rounds read on past the prefix checked before them (the second strategy's from
         // the middle of the ranges): every range they read is checked after them, once.
         for (const auto& c : doc->cells) {
-            QCOMPARE(c.checksum, std::string("verified"));
+            QCOMPARE(c.checksum, Checksum::Verified);
             std::size_t lastRound = 0, verifyAfter = 0;
             for (std::size_t k = 0; k < sink.progress.size(); ++k) {
                 const Progress& p = sink.progress[k];
                 if (p.strategy != c.strategy)
                     continue;
-                if (p.phase.starts_with("round "))
+                if (p.at.phase == RunPhase::Round || p.at.phase == RunPhase::TimedRound)
                     lastRound = k;
-                else if (p.phase == "verify" && lastRound > 0)
+                else if (p.at.phase == RunPhase::Verifying && lastRound > 0)
                     verifyAfter = k;
             }
             QVERIFY2(verifyAfter > lastRound, c.strategy.c_str());
@@ -519,7 +525,7 @@ private slots:
         QCOMPARE(doc->cells.size(), std::size_t(3));
         for (const auto& c : doc->cells) {
             QVERIFY2(c.status != CellStatus::NotCold, c.message.c_str());
-            QCOMPARE(c.checksum, std::string("verified"));
+            QCOMPARE(c.checksum, Checksum::Verified);
             QVERIFY(c.residentBefore.has_value());
             qInfo("%s cold: %.3f%% resident before its rounds (%s)", c.strategy.c_str(),
                   *c.residentBefore * 100, c.residencyMethod.c_str());
@@ -599,7 +605,7 @@ private slots:
         QVERIFY(direct);
         if (direct->status == CellStatus::Unavailable)
             QSKIP("O_DIRECT is refused on the test file's filesystem");
-        QCOMPARE(direct->checksum, std::string("verified"));
+        QCOMPARE(direct->checksum, Checksum::Verified);
         // Its rounds start from an evicted file (the verification's reference pass read it
         // through the page cache just before).
         if (file_->probe().residencyVerifiable) {
@@ -633,7 +639,7 @@ private slots:
         for (const auto& c : doc->cells) {
             if (c.status == CellStatus::Unavailable)
                 continue;
-            QCOMPARE(c.checksum, std::string("verified"));
+            QCOMPARE(c.checksum, Checksum::Verified);
             for (const auto& s : c.samples)
                 QCOMPARE(s.bytes, std::uint64_t(8 << 20));
         }
@@ -770,7 +776,7 @@ private slots:
             }
         }
         QVERIFY(std::any_of(sink.progress.begin(), sink.progress.end(), [](const Progress& p) {
-            return p.phase.rfind("repeat 2/2: ", 0) == 0;
+            return p.repeat == 2 && p.repeats == 2 && phaseText(p).starts_with("repeat 2/2: ");
         }));
         // The second repeat's cells reach the sink pooled with the first's rounds.
         QCOMPARE(sink.cells.back().samples.size(), std::size_t(6));
@@ -973,7 +979,7 @@ private slots:
             std::binary_semaphore round3{0};
             bool signalled = false;
             void onProgress(const Progress& p) override {
-                if (!signalled && p.phase.starts_with("round 3/")) {
+                if (!signalled && p.at.phase == RunPhase::Round && p.at.round == 3) {
                     signalled = true;
                     round3.release();
                 }
@@ -1022,8 +1028,8 @@ private slots:
             std::vector<std::string> after;
             void onProgress(const Progress& p) override {
                 if (stop.stop_requested())
-                    after.push_back(p.phase);
-                else if (p.phase == "opening prices")
+                    after.push_back(phaseText(p));
+                else if (p.at.phase == RunPhase::OpeningPrices)
                     stop.request_stop();
             }
         } sink;
@@ -1072,8 +1078,7 @@ private slots:
         QVERIFY(doc.ok());
         QVERIFY(!doc->complete);
         QCOMPARE(doc->cells.size(), std::size_t(1));
-        QVERIFY2(doc->cells[0].checksum.starts_with("not checked: stopped before the ranges"),
-                 doc->cells[0].checksum.c_str());
+        QCOMPARE(doc->cells[0].checksum, Checksum::NotCheckedStopped);
     }
 
     // A duration run whose file changed while it ran cannot check its rounds' ranges against
@@ -1099,8 +1104,7 @@ private slots:
         QCOMPARE(doc->cells.size(), std::size_t(1));
         const Cell& c = doc->cells[0];
         QVERIFY2(c.status != CellStatus::Failed, c.message.c_str());
-        QVERIFY2(c.checksum.starts_with("not checked: the file changed during the run"),
-                 c.checksum.c_str());
+        QCOMPARE(c.checksum, Checksum::NotCheckedFileChanged);
     }
 
     // Every cell's rounds are spread over the run: each round visits every point (in a seeded

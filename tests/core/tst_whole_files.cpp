@@ -19,7 +19,7 @@ namespace {
 class Sink : public RunSink {
 public:
     void onProgress(const Progress& p) override {
-        if (onRound && p.phase.starts_with("round "))
+        if (onRound && p.at.phase == RunPhase::Round)
             onRound(p);
     }
     void onWarning(const std::string& w) override {
@@ -71,7 +71,7 @@ private slots:
                 const Cell* c = doc->find(id, size);
                 QVERIFY(c);
                 QVERIFY2(c->measured(), c->message.c_str());
-                QCOMPARE(c->checksum, std::string("verified"));
+                QCOMPARE(c->checksum, Checksum::Verified);
                 QCOMPARE(c->samples.size(), std::size_t(2));
                 for (const auto& s : c->samples) {
                     // Every read is the whole file of this size, and pays open and close: at
@@ -121,7 +121,7 @@ private slots:
         QVERIFY2(doc.ok(), doc.ok() ? "" : doc.error().message.c_str());
         const Cell* c = doc->find("read-prealloc", std::uint64_t(1) << 20);
         QVERIFY(c);
-        QCOMPARE(c->checksum, std::string("verified"));
+        QCOMPARE(c->checksum, Checksum::Verified);
         QCOMPARE(c->rangesPerRound, std::uint64_t(3));
         QCOMPARE(c->samples.front().bytes, std::uint64_t(3) << 20);
     }

@@ -101,9 +101,33 @@ Comparison shiftedComparison() {
     return compareDocuments(input("warm-baseline"), current, 0.02);
 }
 
-std::string joinLines(const std::vector<cli::FindingLine>& lines) {
-    std::string out;
-    for (const auto& l : lines)
+// A buffer-offset sweep built from the warm run's 1 MiB pread-uninit cell: page-aligned as
+// measured, and at page offset 16 each round a third as fast (a cliff the paired test calls
+// with six rounds and one comparison).
+ResultDocument offsetSweep() {
+    ResultDocument doc = input("warm");
+    const Cell* aligned = doc.find("pread-uninit", 1 << 20);
+    if (!aligned)
+        qFatal("golden input warm: no pread-uninit cell at 1 MiB");
+    Cell zero = *aligned, sixteen = *aligned;
+    zero.bufferOffset = 0;
+    sixteen.bufferOffset = 16;
+    for (auto& s : sixteen.samples)
+        s.seconds *= 3;
+    zero.summarize();
+    sixteen.summarize();
+    doc.plan.strategies = {"pread-uninit"};
+    doc.plan.sizes = {1 << 20};
+    doc.plan.bufferOffsets = {0, 16};
+    doc.cells = {zero, sixteen};
+    return doc;
+}
+
+// What `run` prints: standard output, then the warnings on standard error.
+std::string runPrinted(const ResultDocument& doc, bool markdown) {
+    const auto findings = runFindings(doc);
+    std::string out = cli::runOutput(doc, findings, markdown, nullptr, "");
+    for (const auto& l : cli::runWarnings(doc, findings))
         out += l.text + "\n";
     return out;
 }
@@ -120,17 +144,16 @@ std::vector<std::pair<QString, std::function<std::string()>>> renderers() {
         out.push_back({r + ".summary.csv", [doc] { return toSummaryCsv(doc()); }});
         out.push_back({r + ".samples.csv", [doc] { return toSamplesCsv(doc()); }});
         out.push_back({r + ".md", [doc] { return toMarkdown(doc()); }});
-        out.push_back({r + ".txt", [doc] {
-                           return cli::runOutput(doc(), false, nullptr, "") +
-                                  joinLines(cli::runWarnings(doc()));
-                       }});
+        out.push_back({r + ".txt", [doc] { return runPrinted(doc(), false); }});
         out.push_back({r + ".report.md",
                        [doc] { return reportMarkdown(doc(), nullptr, "readscope-chart.png"); }});
     }
     auto compared = [] { return compareDocuments(input("warm-baseline"), input("warm"), 0.02); };
     out.push_back({"compare.txt", [compared] {
                        const auto c = compared();
-                       return cli::runOutput(input("warm"), false, &c, "warm-baseline.json");
+                       const auto doc = input("warm");
+                       return cli::runOutput(doc, runFindings(doc), false, &c,
+                                             "warm-baseline.json");
                    }});
     out.push_back({"compare.md", [compared] { return comparisonMarkdown(compared()); }});
     out.push_back({"compare.report.md", [compared] {
@@ -146,6 +169,9 @@ std::vector<std::pair<QString, std::function<std::string()>>> renderers() {
                        return reportMarkdown(doc, nullptr, "readscope-chart.png",
                                              reportExtraCharts(doc));
                    }});
+    // `run --markdown` of an offset sweep: its verdict once, among the findings.
+    out.push_back({"offset-sweep.txt", [] { return runPrinted(offsetSweep(), false); }});
+    out.push_back({"offset-sweep.run.md", [] { return runPrinted(offsetSweep(), true); }});
     out.push_back({"compare-mixed.txt", [] { return comparisonText(mixedComparison()); }});
     out.push_back({"compare-mixed.md", [] { return comparisonMarkdown(mixedComparison()); }});
     out.push_back({"compare-shifted.txt", [] { return comparisonText(shiftedComparison()); }});

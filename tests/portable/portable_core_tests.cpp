@@ -12,6 +12,7 @@
 #include "readscope/probe.h"
 #include "readscope/reader.h"
 #include "readscope/runner.h"
+#include "readscope/state_words.h"
 #include "readscope/strategy.h"
 
 #include <algorithm>
@@ -233,8 +234,9 @@ TEST_CASE("a whole run verifies every cell and leaves the file untouched") {
             CHECK_MESSAGE((c.measured() && c.status != CellStatus::NotCold),
                           fmt::format("{} {}: {} {}", c.strategy, c.rangeBytes, toString(c.status),
                                       c.message));
-            CHECK_MESSAGE(c.checksum == "verified",
-                          fmt::format("{} {}: {}", c.strategy, c.rangeBytes, c.checksum));
+            CHECK_MESSAGE(
+                c.checksum == Checksum::Verified,
+                fmt::format("{} {}: {}", c.strategy, c.rangeBytes, checksumText(c.checksum)));
             CHECK_MESSAGE(c.samples.size() == 3, fmt::format("{}", c.samples.size()));
             CHECK_MESSAGE(c.summary.median > 0, fmt::format("{} {}", c.strategy, c.rangeBytes));
             if (!probe->residencyVerifiable)

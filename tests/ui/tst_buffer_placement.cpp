@@ -6,7 +6,7 @@
 #include "results_model.h"
 #include "window_fixture.h"
 
-#include "readscope/offset_trap.h"
+#include "readscope/finding_text.h"
 
 #include <qcustomplot.h>
 
@@ -112,8 +112,10 @@ private slots:
                  qPrintable(w.logText()));
         const auto verdict = judgeOffsetSweep(w.model()->document());
         QVERIFY(verdict);
-        QVERIFY(w.logText().contains(QString::fromStdString(verdict->text).chopped(1)));
-        QVERIFY2(w.exports().markdown().contains(QString::fromStdString(verdict->text).chopped(1)),
+        QVERIFY(
+            w.logText().contains(QString::fromStdString(offsetVerdictText(*verdict)).chopped(1)));
+        QVERIFY2(w.exports().markdown().contains(
+                     QString::fromStdString(offsetVerdictText(*verdict)).chopped(1)),
                  qPrintable(w.exports().markdown()));
         QVERIFY(w.findChild<QTextBrowser*>("explanation")
                     ->toPlainText()

@@ -25,7 +25,7 @@ private slots:
         p.total = 100;
         p.rangeBytes = 1 << 20;
         p.strategy = "pread-uninit";
-        p.phase = "round 7/12";
+        p.at = {RunPhase::Round, 7, 12};
         p.elapsedSeconds = 12;
         p.etaSeconds = 40;
         status.showProgress(p);

@@ -56,8 +56,9 @@ inline bool waitForMeasuredRound(ui::MainWindow& w, int timeoutMs = 60000) {
         return false;
     bool measuring = false;
     QObject context;
-    QObject::connect(controller, &ui::RunController::progressed, &context,
-                     [&](const Progress& p) { measuring |= p.phase.starts_with("round "); });
+    QObject::connect(controller, &ui::RunController::progressed, &context, [&](const Progress& p) {
+        measuring |= p.at.phase == RunPhase::Round || p.at.phase == RunPhase::TimedRound;
+    });
     return QTest::qWaitFor([&] { return measuring; }, timeoutMs);
 }
 

@@ -2,6 +2,8 @@
 
 #include "settings_store.h"
 
+#include "readscope/finding_text.h"
+
 namespace readscope::ui {
 
 std::optional<OffsetVerdictView> offsetVerdictView(const ResultDocument& doc) {
@@ -9,7 +11,7 @@ std::optional<OffsetVerdictView> offsetVerdictView(const ResultDocument& doc) {
     if (!verdict)
         return std::nullopt;
     OffsetVerdictView view;
-    view.text = QString::fromStdString(verdict->text);
+    view.text = QString::fromStdString(offsetVerdictText(*verdict));
     view.html = QString("<h3>Where the buffer lands: this machine's verdict</h3><p>%1</p>"
                         "<p><i>Select a cell to see where its buffers started (Details, and "
                         "the table's Buffers column).</i></p>")
@@ -19,7 +21,7 @@ std::optional<OffsetVerdictView> offsetVerdictView(const ResultDocument& doc) {
 
 void rememberOffsetVerdict(QSettings& s, const ResultDocument& doc) {
     if (const auto verdict = judgeOffsetSweep(doc))
-        saveSlowBand(s, doc.system.cpuModel, QString::fromStdString(verdict->text),
+        saveSlowBand(s, doc.system.cpuModel, QString::fromStdString(offsetVerdictText(*verdict)),
                      slowBand(*verdict));
 }
 

@@ -1,6 +1,7 @@
 #include "cell_details.h"
 
 #include "readscope/cost_model.h"
+#include "readscope/state_words.h"
 
 #include "readscope/buffer_offsets.h"
 #include "readscope/compare.h"
@@ -42,7 +43,7 @@ QString cellDetailsHtml(const Cell& c, const ResultDocument& doc) {
     html += row("Status", QString::fromStdString(statusText(c)));
     if (!c.notes().empty())
         html += row("Message", QString::fromStdString(c.notes()).toHtmlEscaped());
-    html += row("Checksum", QString::fromStdString(c.checksum));
+    html += row("Checksum", QString::fromUtf8(checksumText(c.checksum)));
     if (c.queueDepth)
         html += row("Queue depth",
                     QString("%1 reads in flight per worker (io_uring)").arg(*c.queueDepth));

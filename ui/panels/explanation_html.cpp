@@ -3,6 +3,7 @@
 
 #include "readscope/compare.h"
 #include "readscope/cost_model.h"
+#include "readscope/finding_text.h"
 #include "readscope/mark_notes.h"
 #include "readscope/strategy.h"
 #include "readscope/teaching.h"

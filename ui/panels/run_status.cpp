@@ -1,5 +1,7 @@
 #include "run_status.h"
 
+#include "readscope/state_words.h"
+
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QProgressBar>
@@ -63,7 +65,7 @@ void RunStatus::showProgress(const Progress& p) {
             pointText({p.rangeBytes, p.bufferOffset, p.threads, p.queueDepth}));
     if (!p.strategy.empty())
         parts << QString::fromStdString(p.strategy);
-    parts << QString::fromStdString(p.phase);
+    parts << QString::fromStdString(phaseText(p));
     const QString where = parts.join(" · ");
     // A refinement ends when its cells are sure or at its maximum time: no ETA, a bound.
     text_->setText(refining

@@ -24,7 +24,7 @@
 #include "teaching_panel.h"
 
 #include "readscope/documents.h"
-#include "readscope/run_findings.h"
+#include "readscope/finding_text.h"
 #include "readscope/stats.h"
 #include "readscope/units.h"
 
@@ -265,10 +265,10 @@ void MainWindow::stopRun() {
 // Every finding of the results in the log (the serious ones as warnings), and cells that did
 // not go cold in the status bar too.
 void MainWindow::logFindings(const ResultDocument& doc) {
-    for (const auto& finding : runFindings(doc, "the Rounds field")) {
-        const QString text = QString::fromStdString(finding.text);
-        log(text, finding.serious);
-        if (finding.kind == FindingKind::NotCold)
+    for (const auto& finding : runFindings(doc)) {
+        const QString text = QString::fromStdString(findingText(finding, doc, "the Rounds field"));
+        log(text, finding.serious());
+        if (finding.kind() == FindingKind::NotCold)
             statusBar()->showMessage(text);
     }
 }

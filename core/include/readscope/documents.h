@@ -4,9 +4,11 @@
 #include "readscope/provenance.h"
 #include "readscope/result.h"
 #include "readscope/result_document.h"
+#include "readscope/run_findings.h"
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace readscope {
 
@@ -20,6 +22,8 @@ Result<ResultDocument> fromSummaryCsv(std::string_view text);
 std::string toSamplesCsv(const ResultDocument& doc);
 
 std::string toMarkdown(const ResultDocument& doc);
+// With the run's findings already computed (runFindings(doc)): each once per document.
+std::string toMarkdown(const ResultDocument& doc, const std::vector<RunFinding>& findings);
 
 // Reads a saved document, JSON or summary CSV, told apart by content.
 Result<ResultDocument> loadDocument(const std::string& path);

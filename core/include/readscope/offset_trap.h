@@ -30,8 +30,10 @@ struct OffsetSweepVerdict {
     std::uint32_t worstOffset = 0;
     std::string worstStrategy;
     std::uint64_t rangeBytes = 0;
-    std::string text; // the verdict in a sentence or two
+    std::string machine;        // the CPU model the sweep ran on; empty when unknown
+    std::uint32_t pageSize = 0; // the page the offsets are within
 };
+// finding_text.h's offsetVerdictText() says it in words.
 
 // Judges a buffer-offset sweep that measured offset 0: nullopt for any other document.
 std::optional<OffsetSweepVerdict> judgeOffsetSweep(const ResultDocument& doc);
@@ -45,8 +47,10 @@ struct SlowBand {
 };
 std::optional<SlowBand> slowBand(const OffsetSweepVerdict& verdict);
 
-// For a strategy that copies into a buffer (pread-reuse, pread-uninit, mmap-copy, ...): a
-// sentence when the cell's recorded buffer offsets fall in the band; empty otherwise.
-std::string offsetTrapNote(const Cell& cell, const SlowBand& band, std::uint32_t pageSize);
+// For a strategy that copies into a buffer (pread-reuse, pread-uninit, mmap-copy, ...): the
+// page offsets the cell's buffers started at that fall in the band (finding_text.h's
+// offsetTrapNote words it); empty when none does.
+std::vector<std::uint32_t> offsetsInBand(const Cell& cell, const SlowBand& band,
+                                         std::uint32_t pageSize);
 
 } // namespace readscope

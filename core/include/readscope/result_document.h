@@ -74,6 +74,19 @@ enum class CellStatus { Ok, Noisy, Failed, Unavailable, NotCold, TooFewRounds, U
 std::string_view toString(CellStatus s);
 CellStatus parseCellStatus(std::string_view text);
 
+// How far a cell's bytes were checked against the file's (state_words.h says each in words).
+enum class Checksum {
+    None,                  // no bytes to check: a cell never measured, or a document without it
+    NotChecked,            // measured, not (yet) checked
+    Verified,              // every range its rounds read, or the prefix they all read, matched
+    VerifiedSinceResume,   // matched over the ranges read since the run was resumed only
+    Mismatch,              // the strategy returned bytes that differ from the file's
+    NotCheckedStopped,     // a duration run stopped before the ranges its rounds read were checked
+    NotCheckedFileChanged, // the file changed during the run, so those ranges were not checked
+};
+// Its bytes may be wrong or lazily read: measured, but never (fully) compared.
+bool notChecked(Checksum c);
+
 struct Cell {
     std::string strategy;
     std::uint64_t rangeBytes = 0;
@@ -122,9 +135,7 @@ struct Cell {
     // What the figures must be read with, as the engine found it (a loaded document carries
     // these in its message instead).
     std::vector<CellCondition> conditions;
-    // "verified", "mismatch", "not checked", or a sentence beginning with one of them that
-    // says how far it goes (a duration run's: stopped or changed before its ranges were checked)
-    std::string checksum;
+    Checksum checksum = Checksum::None;
     std::string residencyMethod;
     std::vector<Sample> samples;
     Summary summary;                      // over samples' GB/s

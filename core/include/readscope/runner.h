@@ -16,6 +16,30 @@
 
 namespace readscope {
 
+// Where a run is (state_words.h's phaseText says it in words).
+enum class RunPhase {
+    Starting,
+    WarmingCache,  // reading the file once so that a warm run starts warm
+    DeviceLimit,   // measuring the device limit of a cold or direct run (untimed)
+    Copying,       // a whole-file sweep making its point's copy
+    Calibrating,   // finding how many ranges a strategy reads in the round time
+    Verifying,     // checking a strategy's bytes against the file's
+    OpeningPrices, // a warm point's unit prices before its rounds (untimed)
+    ClosingPrices, // ... and after them
+    WarmUp,        // an unrecorded round
+    Round,         // a recorded round of a planned number
+    TimedRound,    // a recorded round of a duration run
+    Refining,      // a round --precision adds past the planned ones
+};
+// The phase and, for a round, which: what ProgressReporter::report is told.
+struct PhaseStep {
+    RunPhase phase = RunPhase::Starting;
+    int round = 0;         // WarmUp, Round, TimedRound, Refining: from 1
+    int rounds = 0;        // WarmUp: the warm-up rounds; Round: the planned rounds
+    double runSeconds = 0; // TimedRound: the run's duration
+    double precision = 0;  // Refining: the ± fraction asked for
+};
+
 struct Progress {
     std::uint64_t step = 0;  // finished (strategy, round) steps
     std::uint64_t total = 0; // all steps of the run
@@ -24,7 +48,8 @@ struct Progress {
     std::optional<int> threads;                // a threads sweep's point
     std::optional<unsigned> queueDepth;        // a queue-depth sweep's point
     std::string strategy;
-    std::string phase; // "verify", "warm-up", "round 3/15", "evict"
+    PhaseStep at;
+    int repeat = 0, repeats = 0; // an A/A run: this repeat (from 1) of how many; 0: not one
     double elapsedSeconds = 0;
     double etaSeconds = -1; // < 0 while unknown
 };

@@ -40,10 +40,4 @@ struct TwoSpeedCell {
 };
 std::optional<TwoSpeedCell> twoSpeedCell(const Cell& cell, int logicalCores);
 
-// "mmap-copy-kept at 1 MiB ran at two speeds, 7 rounds at about 17.1 GB/s and 5 at about
-// 1.02: its slow rounds differ in system time (ms per GB) 0.90 → 9.80" (or "no counter
-// readscope records differs between them (...)"): one sentence per such cell, for the
-// findings under every table.
-std::string twoSpeedsFinding(const Cell& cell, const TwoSpeedCell& split);
-
 } // namespace readscope

@@ -2,24 +2,11 @@
 
 #include "readscope/units.h"
 
-#include <fmt/format.h>
-
 #include <algorithm>
 #include <iterator>
 #include <limits>
 
 namespace readscope {
-
-namespace {
-
-std::string offsetList(const std::vector<std::uint32_t>& offsets) {
-    std::string out;
-    for (auto o : offsets)
-        out += (out.empty() ? "" : ", ") + std::to_string(o);
-    return out;
-}
-
-} // namespace
 
 namespace {
 
@@ -38,24 +25,6 @@ std::vector<std::pair<double, double>> pairedRounds(const Cell& aligned, const C
 void addOnce(std::vector<std::uint32_t>& list, std::uint32_t x) {
     if (std::find(list.begin(), list.end(), x) == list.end())
         list.push_back(x);
-}
-
-// "9 pairs of rounds reach p = 0.055 at best over 14 comparisons; 10 can call one".
-std::string cannotTellWhy(const Verdict& v) {
-    switch (v.cause) {
-    case Undecided::TooFewRounds:
-        return fmt::format("{} pair{} of rounds reach p = {:.3f} at best over {} comparisons; {} "
-                           "rounds can call one",
-                           v.rounds, v.rounds == 1 ? "" : "s", v.bestP.value_or(1), v.tests,
-                           v.roundsToCall);
-    case Undecided::TwoSpeeds: return "the rounds ran at two speeds";
-    case Undecided::WideInterval:
-        return v.interval ? fmt::format("the rounds disagree: interval {} to {}",
-                                        formatSignedPercent(v.interval->low),
-                                        formatSignedPercent(v.interval->high))
-                          : std::string("the rounds disagree");
-    default: return "the rounds do not say";
-    }
 }
 
 } // namespace
@@ -128,40 +97,8 @@ std::optional<OffsetSweepVerdict> judgeOffsetSweep(const ResultDocument& doc) {
         list->erase(std::unique(list->begin(), list->end()), list->end());
     }
     v.cliff = !v.slowOffsets.empty();
-    const std::string where =
-        fmt::format("{} ranges on {}", formatSize(v.rangeBytes),
-                    doc.system.cpuModel.empty() ? "this machine" : doc.system.cpuModel);
-    const bool sixteen = in(v.slowOffsets, 16u);
-    const std::string test = fmt::format("the paired test, Holm-adjusted over {} comparison{}",
-                                         v.tests, v.tests == 1 ? "" : "s");
-    if (v.cliff)
-        v.text = fmt::format("{} ({}): buffers starting at page offset {} read below {:.0f}% of "
-                             "page-aligned ones, round by round ({}); the worst, {} at offset "
-                             "{}, ran at {:.2f}x. {}",
-                             v.worstRatio < 0.5 ? "Cliff seen"
-                                                : "Slower at some offsets, a mild effect rather "
-                                                  "than the 5-7x cliff seen on some CPUs",
-                             where, offsetList(v.slowOffsets), kSlowPlacementRatio * 100, test,
-                             v.worstStrategy, formatBufferOffset(v.worstOffset, page), v.worstRatio,
-                             sixteen ? "A program whose large buffers come from malloc (page "
-                                       "offset 16) pays this on every read."
-                                     : "Offset 16, where malloc puts large buffers, was not "
-                                       "among them.");
-    else if (v.worstStrategy.empty())
-        v.text = fmt::format("No verdict ({}): no offset other than 0 was measured.", where);
-    else if (v.undecided)
-        v.text =
-            fmt::format("Cannot tell ({}): at page offset {} this run cannot tell the reads "
-                        "from page-aligned ones ({}); the slowest median ratio, {} at "
-                        "offset {}, was {:.2f}x.",
-                        where, offsetList(v.undecidedOffsets), cannotTellWhy(*v.undecided),
-                        v.worstStrategy, formatBufferOffset(v.worstOffset, page), v.worstRatio);
-    else
-        v.text = fmt::format("No cliff on this machine ({}): no offset read below {:.0f}% of "
-                             "page-aligned ({}); the slowest, {} at offset {}, was {:.2f}x. "
-                             "Where the buffer lands does not decide these figures here.",
-                             where, kSlowPlacementRatio * 100, test, v.worstStrategy,
-                             formatBufferOffset(v.worstOffset, page), v.worstRatio);
+    v.machine = doc.system.cpuModel;
+    v.pageSize = page;
     return v;
 }
 
@@ -191,7 +128,8 @@ bool SlowBand::contains(std::uint32_t x) const {
            (!fastAbove || *fastAbove > *slowAbove);
 }
 
-std::string offsetTrapNote(const Cell& cell, const SlowBand& band, std::uint32_t pageSize) {
+std::vector<std::uint32_t> offsetsInBand(const Cell& cell, const SlowBand& band,
+                                         std::uint32_t pageSize) {
     std::vector<std::uint32_t> inBand;
     for (const auto& o : cell.bufferPageOffsets) {
         if (o.offset == kOtherOffsets) // a count of 0 is a CSV's single offset: present
@@ -200,14 +138,7 @@ std::string offsetTrapNote(const Cell& cell, const SlowBand& band, std::uint32_t
         if (band.contains(inPage))
             inBand.push_back(inPage);
     }
-    if (inBand.empty())
-        return {};
-    return fmt::format("at {} its buffers started at page offset {}, inside the slow band "
-                       "(offsets {}) that 'The 16-byte trap' measured on this machine (down to "
-                       "{:.2f}x of page-aligned): placement, not the strategy, may hold this "
-                       "figure back; pin it with --buffer-offset 0 to see",
-                       pointText(cell.point()), offsetList(inBand), offsetList(band.slow),
-                       band.worstRatio);
+    return inBand;
 }
 
 } // namespace readscope

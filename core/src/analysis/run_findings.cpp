@@ -1,121 +1,82 @@
 #include "readscope/run_findings.h"
 
-#include "readscope/mark_notes.h"
-#include "readscope/offset_trap.h"
-#include "readscope/strategy.h"
-#include "readscope/two_speeds.h"
-
-#include <fmt/format.h>
+#include <type_traits>
 
 #include <algorithm>
-#include <cctype>
 
 namespace readscope {
 
-std::vector<RunFinding> runFindings(const ResultDocument& doc, std::string_view roundsOption) {
+static_assert(std::is_same_v<
+                  std::variant_alternative_t<std::size_t(FindingKind::OffsetVerdict), FindingValue>,
+                  OffsetVerdictFinding>,
+              "FindingKind follows FindingValue's alternatives");
+
+bool RunFinding::serious() const {
+    if (const auto* verdict = std::get_if<OffsetVerdictFinding>(&value))
+        return verdict->verdict.cliff;
+    return kind() != FindingKind::Noise;
+}
+
+std::vector<RunFinding> runFindings(const ResultDocument& doc) {
     std::vector<RunFinding> out;
-    const auto add = [&](FindingKind kind, std::string text, bool serious = true) {
-        if (!text.empty())
-            out.push_back({kind, std::move(text), serious});
+    const auto add = [&](auto found) {
+        if (found)
+            out.push_back({std::move(*found)});
     };
-    add(FindingKind::Noise, noiseSummary(doc, roundsOption), false);
-    add(FindingKind::AboveCopyLimit, aboveCopyLimitWarning(doc));
-    add(FindingKind::AboveDeviceLimit, aboveDeviceLimitWarning(doc));
-    add(FindingKind::NotCold, notColdWarning(doc));
-    for (const auto& c : doc.cells)
-        if (c.measured())
-            if (const auto split = twoSpeedCell(c, doc.system.logicalCores))
-                add(FindingKind::TwoSpeeds, twoSpeedsFinding(c, *split));
-    // A stopped sweep's figures are not a verdict about this machine.
-    if (auto verdict = doc.complete ? judgeOffsetSweep(doc) : std::nullopt) {
-        if (verdict->text.ends_with('.'))
-            verdict->text.pop_back();
-        add(FindingKind::OffsetVerdict, std::move(verdict->text), verdict->cliff);
-    }
+    add(noiseFinding(doc));
+    add(aboveCopyLimit(doc));
+    add(aboveDeviceLimit(doc));
+    add(notCold(doc));
+    for (std::size_t i = 0; i < doc.cells.size(); ++i)
+        if (doc.cells[i].measured())
+            if (auto split = twoSpeedCell(doc.cells[i], doc.system.logicalCores))
+                out.push_back({TwoSpeedsFinding{i, std::move(*split)}});
+    if (auto verdict = doc.complete ? judgeOffsetSweep(doc) : std::nullopt)
+        out.push_back({OffsetVerdictFinding{std::move(*verdict)}});
     return out;
 }
 
-namespace {
-// "a at 8 KiB (120%), b at 64 KiB (115%) and 2 more": the cells a warning names.
-std::string someCells(const std::vector<std::string>& cells) {
-    std::string list;
-    for (std::size_t i = 0; i < cells.size() && i < 3; ++i)
-        list += (i ? ", " : "") + cells[i];
-    if (cells.size() > 3)
-        list += fmt::format(" and {} more", cells.size() - 3);
-    return list;
-}
-} // namespace
-
-std::string aboveCopyLimitWarning(const ResultDocument& doc) {
-    std::vector<std::string> cells;
-    for (const auto& c : doc.cells) {
+std::optional<AboveCopyLimitFinding> aboveCopyLimit(const ResultDocument& doc) {
+    AboveCopyLimitFinding found;
+    for (std::size_t i = 0; i < doc.cells.size(); ++i) {
+        const Cell& c = doc.cells[i];
         const auto pct = pctOfCopyLimit(c);
         if (copiesTheBytes(c.strategy) && pct && *pct > kAboveCopyLimitPct)
-            cells.push_back(
-                fmt::format("{} at {} ({:.0f}%)", c.strategy, pointText(c.point()), *pct));
+            found.cells.push_back({i, *pct});
     }
-    if (cells.empty())
-        return {};
-    const std::string list = someCells(cells);
-    std::string ceiling = copyCeilingNote();
-    ceiling[0] = char(std::toupper(static_cast<unsigned char>(ceiling[0])));
-    return fmt::format("{} faster than memcpy copies here: {}. {} memcpy; past it, the limit may "
-                       "have been measured low, the kernel's own copy may beat this memcpy at "
-                       "these sizes and buffer offsets, or the source may have stayed in the CPU "
-                       "caches (not measured; the time split's copy share tells the first two "
-                       "apart)",
-                       cells.size() == 1 ? "1 copying cell ran"
-                                         : fmt::format("{} copying cells ran", cells.size()),
-                       list, ceiling);
+    return found.cells.empty() ? std::nullopt : std::optional(std::move(found));
 }
 
-std::string aboveDeviceLimitWarning(const ResultDocument& doc) {
-    std::vector<std::string> cells;
-    for (const auto& c : doc.cells)
-        if (passesDeviceLimit(doc, c))
-            cells.push_back(fmt::format("{} at {} ({:.0f}%)", c.strategy, pointText(c.point()),
-                                        *pctOfDeviceLimit(doc, c)));
-    if (cells.empty())
-        return {};
-    const std::string way = deviceLimitWay(doc);
-    return fmt::format("{} faster than the device limit ({:.2f} GB/s{}{}): {}. They may have been "
-                       "{}",
-                       cells.size() == 1 ? "1 cell read"
-                                         : fmt::format("{} cells read", cells.size()),
-                       *deviceLimitGbps(doc), way.empty() ? "" : ": ", way, someCells(cells),
-                       deviceLimitPassedWhy(doc));
+std::optional<AboveDeviceLimitFinding> aboveDeviceLimit(const ResultDocument& doc) {
+    AboveDeviceLimitFinding found;
+    for (std::size_t i = 0; i < doc.cells.size(); ++i)
+        if (passesDeviceLimit(doc, doc.cells[i]))
+            found.cells.push_back({i, *pctOfDeviceLimit(doc, doc.cells[i])});
+    if (found.cells.empty())
+        return std::nullopt;
+    found.limitGbps = *deviceLimitGbps(doc);
+    return found;
 }
 
-std::string notColdWarning(const ResultDocument& doc) {
+std::optional<NotColdFinding> notCold(const ResultDocument& doc) {
     const auto n = std::count_if(doc.cells.begin(), doc.cells.end(),
                                  [](const Cell& c) { return c.status == CellStatus::NotCold; });
-    if (n == 0)
-        return {};
-    return fmt::format("{} cell{} {} {} (status not-cold), so {} figures are warm ones", n,
-                       n == 1 ? "" : "s", n == 1 ? "was" : "were", notColdNote(),
-                       n == 1 ? "its" : "their");
+    return n ? std::optional(NotColdFinding{std::size_t(n)}) : std::nullopt;
 }
 
-std::string noiseSummary(const ResultDocument& doc, std::string_view roundsOption) {
-    std::size_t measured = 0;
+std::optional<NoiseFinding> noiseFinding(const ResultDocument& doc) {
+    NoiseFinding found;
     std::vector<const Cell*> noisy;
     for (const auto& c : doc.cells) {
-        measured += c.measured() ? 1 : 0;
+        found.measured += c.measured() ? 1 : 0;
         if (c.status == CellStatus::Noisy || (c.status == CellStatus::NotCold && c.summary.noisy))
             noisy.push_back(&c);
     }
     if (noisy.empty())
-        return {};
-    const auto cause = disturbanceText(disturbanceOf(noisy, doc.system.logicalCores));
-    return fmt::format(
-        "{} of {} cells noisy: {} median is uncertain by more than ±{:.0f}% (the "
-        "interval over the rounds, coverage {}){}; close other programs or raise "
-        "{}",
-        noisy.size(), measured, noisy.size() == 1 ? "its" : "their", kNoisyUncertainty * 100,
-        intervalCoverageText(doc), cause.empty() ? "" : "; during their rounds " + cause,
-        // A duration run's rounds are its time: --rounds would change nothing.
-        doc.plan.durationSeconds > 0 ? std::string_view("the duration") : roundsOption);
+        return std::nullopt;
+    found.noisy = noisy.size();
+    found.during = disturbanceOf(noisy, doc.system.logicalCores);
+    return found;
 }
 
 Disturbance disturbanceOf(const std::vector<const Cell*>& cells, int logicalCores) {
@@ -147,23 +108,17 @@ Disturbance disturbanceOf(const std::vector<const Cell*>& cells, int logicalCore
     return d;
 }
 
-std::string disturbanceText(const Disturbance& d) {
+std::optional<DisturbanceCause> mainCause(const Disturbance& d) {
     constexpr double kNotable = 0.05;
     if (d.rounds == 0)
-        return {};
-    const double preempted = double(d.preemptedRounds) / double(d.rounds);
+        return std::nullopt;
     if (d.measured && d.stolenShare >= kNotable && d.stolenShare >= d.otherShare)
-        return fmt::format("the hypervisor took {:.0f}% of the CPUs' time (steal in {} of {} "
-                           "rounds)",
-                           d.stolenShare * 100, d.roundsWithSteal, d.rounds);
+        return DisturbanceCause::Steal;
     if (d.measured && d.otherShare >= kNotable)
-        return fmt::format("other processes and the kernel's threads kept {:.0f}% of the CPUs "
-                           "busy",
-                           d.otherShare * 100);
-    if (d.preemptedRounds > 0 && preempted >= kNotable)
-        return fmt::format("the workers were preempted in {} of {} rounds", d.preemptedRounds,
-                           d.rounds);
-    return {};
+        return DisturbanceCause::OtherProcesses;
+    if (d.preemptedRounds > 0 && double(d.preemptedRounds) / double(d.rounds) >= kNotable)
+        return DisturbanceCause::Preemption;
+    return std::nullopt;
 }
 
 Disturbance runDisturbance(const ResultDocument& doc) {

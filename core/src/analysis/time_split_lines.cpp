@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 
 namespace readscope {
@@ -25,12 +26,16 @@ std::string share(double v) {
 std::vector<std::string> timeSplitLines(const ResultDocument& doc, bool withUnitCosts) {
     std::vector<std::string> rows, large;
     bool anyUnpriced = false;
+    // The point column as wide as its longest ("1 MiB @ +16" on an offset sweep).
+    std::size_t width = 9;
+    for (const auto& cell : doc.cells)
+        width = std::max(width, pointText(cell.point()).size());
     for (const auto& cell : doc.cells) {
         const auto split = timeSplit(doc, cell);
         if (!split)
             continue;
         std::string row =
-            fmt::format("{:<18} {:>9} {:>10}", cell.strategy, formatSize(cell.rangeBytes),
+            fmt::format("{:<18} {:>{}} {:>10}", cell.strategy, pointText(cell.point()), width,
                         microseconds(split->measuredSeconds));
         for (TimePart p : kTimeParts)
             row += fmt::format(" {:>10}",
@@ -40,15 +45,15 @@ std::vector<std::string> timeSplitLines(const ResultDocument& doc, bool withUnit
         rows.push_back(row);
         anyUnpriced |= !split->unpriced.empty();
         if (std::abs(rest) > kLargeUnexplainedShare)
-            large.push_back(fmt::format("{} at {} ({})", cell.strategy, formatSize(cell.rangeBytes),
-                                        share(rest)));
+            large.push_back(
+                fmt::format("{} at {} ({})", cell.strategy, pointText(cell.point()), share(rest)));
     }
     if (rows.empty())
         return {};
     std::vector<std::string> lines;
     lines.push_back("Where the time goes: each cell's counts per range times this machine's unit "
                     "costs, as shares of the measured time per range");
-    std::string head = fmt::format("{:<18} {:>9} {:>10}", "strategy", "size", "µs/range");
+    std::string head = fmt::format("{:<18} {:>{}} {:>10}", "strategy", "size", width, "µs/range");
     for (const char* h : kHeads)
         head += fmt::format(" {:>10}", h);
     lines.push_back(head + fmt::format(" {:>11}", "unexplained"));

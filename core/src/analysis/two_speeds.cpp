@@ -2,8 +2,6 @@
 
 #include "readscope/units.h"
 
-#include <fmt/format.h>
-
 #include <algorithm>
 
 namespace readscope {
@@ -83,28 +81,6 @@ std::optional<TwoSpeedCell> twoSpeedCell(const Cell& cell, int logicalCores) {
             out.differing.push_back({counter, median(slow), median(fast)});
     }
     return out;
-}
-
-std::string twoSpeedsFinding(const Cell& cell, const TwoSpeedCell& split) {
-    const auto& t = split.speeds;
-    std::string out = fmt::format("{} at {} ran at two speeds, {}: its median lands in one "
-                                  "group and says neither",
-                                  cell.strategy, pointText(cell.point()), twoSpeedsText(t));
-    if (split.compared.empty())
-        return out + "; this platform recorded no counter per round to set beside them";
-    if (split.differing.empty()) {
-        std::vector<std::string_view> names;
-        for (auto c : split.compared)
-            names.push_back(toString(c));
-        return out + fmt::format("; no counter readscope records per round differs between the "
-                                 "two groups ({}): the cause is one this run could not see",
-                                 fmt::join(names, ", "));
-    }
-    std::vector<std::string> parts;
-    for (const auto& d : split.differing)
-        parts.push_back(fmt::format("{} {} in the slow rounds, {} in the fast", toString(d.counter),
-                                    formatRate(d.slow), formatRate(d.fast)));
-    return out + "; the slow rounds differ in " + fmt::format("{}", fmt::join(parts, "; "));
 }
 
 } // namespace readscope

@@ -40,6 +40,11 @@ CellStatus parseCellStatus(std::string_view text) {
     return CellStatus::Failed;
 }
 
+bool notChecked(Checksum c) {
+    return c == Checksum::NotChecked || c == Checksum::NotCheckedStopped ||
+           c == Checksum::NotCheckedFileChanged;
+}
+
 std::vector<double> Cell::roundRates() const {
     std::vector<double> rates;
     for (const auto& s : samples)

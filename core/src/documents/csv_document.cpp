@@ -1,5 +1,6 @@
 #include "csv_document.h"
 #include "readscope/documents.h"
+#include "readscope/state_words.h"
 #include "readscope/time_split.h"
 #include "sample_fields.h"
 #include "summary_fields.h"
@@ -185,7 +186,7 @@ std::vector<Column> summaryColumns() {
         {"status", [](const Cell& c, D) { return std::string(toString(c.status)); }},
         {"message", [](const Cell& c, D) { return c.notes(); }},
         {"consume", [](const Cell&, D d) { return std::string(toString(d.plan.consume)); }},
-        {"checksum", [](const Cell& c, D) { return c.checksum; }},
+        {"checksum", [](const Cell& c, D) { return std::string(checksumText(c.checksum)); }},
         {"ranges_per_round", [](const Cell& c, D) { return std::to_string(c.rangesPerRound); }},
         {"buffer_offset", [](const Cell& c, D) { return offsetField(c.bufferOffset); }},
         {"buffer_page_offsets",
@@ -352,7 +353,7 @@ Result<ResultDocument> fromSummaryCsv(std::string_view text) {
         c.summary.tooFewRounds = c.status == CellStatus::TooFewRounds;
         c.summary.noisy = c.summary.noisy && !c.summary.tooFewRounds;
         c.message = get(row, "message");
-        c.checksum = get(row, "checksum");
+        c.checksum = parseChecksum(get(row, "checksum"));
         parseNumber(get(row, "ranges_per_round"), c.rangesPerRound);
         if (unsigned depth = 0; parseNumber(get(row, "queue_depth"), depth))
             c.queueDepth = depth;

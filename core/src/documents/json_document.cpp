@@ -1,5 +1,6 @@
 #include "readscope/cost_model.h"
 #include "readscope/documents.h"
+#include "readscope/state_words.h"
 #include "readscope/time_split.h"
 
 #include "sample_fields.h"
@@ -271,7 +272,7 @@ json cellJson(const ResultDocument& doc, const Cell& c) {
                 {"fetched_per_wanted", optionalNumber(c.fetchedPerWanted)},
                 {"status", toString(c.status)},
                 {"message", c.notes()},
-                {"checksum", c.checksum},
+                {"checksum", checksumText(c.checksum)},
                 {"residency_method", c.residencyMethod},
                 {"resident_before", optionalNumber(c.residentBefore)},
                 {"resident_after", optionalNumber(c.residentAfter)},
@@ -315,7 +316,7 @@ Cell cellFrom(const json& j) {
     c.status = parseCellStatus(j.value("status", "failed"));
     c.partial = j.value("partial", false);
     c.message = j.value("message", "");
-    c.checksum = j.value("checksum", "");
+    c.checksum = parseChecksum(j.value("checksum", ""));
     c.residencyMethod = j.value("residency_method", "");
     c.residentBefore = readOptional(j, "resident_before");
     c.residentAfter = readOptional(j, "resident_after");

@@ -1,7 +1,7 @@
 #include "readscope/cost_model.h"
 #include "readscope/documents.h"
+#include "readscope/finding_text.h"
 #include "readscope/mark_notes.h"
-#include "readscope/run_findings.h"
 #include "readscope/run_notes.h"
 #include "readscope/time_split.h"
 #include "readscope/units.h"
@@ -62,7 +62,9 @@ std::string roundsBlock(const ResultDocument& doc) {
            "```\n\n</details>\n";
 }
 
-std::string toMarkdown(const ResultDocument& doc) {
+std::string toMarkdown(const ResultDocument& doc) { return toMarkdown(doc, runFindings(doc)); }
+
+std::string toMarkdown(const ResultDocument& doc, const std::vector<RunFinding>& findings) {
     const auto ids = doc.measuredStrategies();
     const SweepAxis axis = sweepAxis(doc.plan);
     std::string out = axis == SweepAxis::RangeSize && !wholeFileSweep(doc.plan)
@@ -124,8 +126,8 @@ std::string toMarkdown(const ResultDocument& doc) {
         out += " Fetched: " + line + ".";
     if (const auto limit = deviceLimitText(doc); !limit.empty())
         out += " Limit: " + limit + ".";
-    for (const auto& finding : runFindings(doc, "--rounds"))
-        out += " **" + finding.text + ".**";
+    for (const auto& finding : findings)
+        out += " **" + findingText(finding, doc, "--rounds") + ".**";
     if (anyOnePerPage)
         out += " ‡ 1 byte/page: " + onePerPageNote() + ".";
     if (const auto note = documentNote(doc); !note.empty())

@@ -42,7 +42,7 @@ bool finishWithConditions(Cell& cell, const FinishedCellContext& context) {
         }
     }
     // Said once for the run when the run starts; a warning per cell would bury the rest.
-    // (Noise, too, is said once for the run: noiseSummary().)
+    // (Noise, too, is said once for the run: noiseFinding().)
     const bool warn = !cell.message.empty() || std::ranges::any_of(conditions, worthWarning);
     if (cell.measured() && !cell.residentBefore && plan.cache != CacheMode::Direct) {
         conditions.push_back({ResidencyUnverified{}});
@@ -52,7 +52,7 @@ bool finishWithConditions(Cell& cell, const FinishedCellContext& context) {
     }
     // Bytes that were read but never checked (a duration run stopped, or its file changed,
     // before its ranges were verified): its figures may count a lazy or wrong read.
-    if (cell.measured() && cell.checksum.starts_with("not checked"))
+    if (cell.measured() && notChecked(cell.checksum))
         cell.status = CellStatus::Unverified;
     return warn;
 }

@@ -31,7 +31,7 @@ PointRun startPoint(const Plan& plan, const FileProbe& target, bool wholeFile,
         cell.pointThreads = point.threads;
         cell.pointQueueDepth = point.queueDepth;
         cell.rangesPerRound = run.ranges.size();
-        cell.checksum = "not checked";
+        cell.checksum = Checksum::NotChecked;
         if (!lanes[i].unavailable.empty()) {
             cell.status = CellStatus::Unavailable;
             cell.message = lanes[i].unavailable;

@@ -4,8 +4,8 @@
 
 namespace readscope {
 
-void ProgressReporter::report(std::string phase, std::string strategy, const SweepPoint& point) {
-    progress_.phase = std::move(phase);
+void ProgressReporter::report(PhaseStep at, std::string strategy, const SweepPoint& point) {
+    progress_.at = at;
     progress_.strategy = std::move(strategy);
     progress_.rangeBytes = point.rangeBytes;
     progress_.bufferOffset = point.bufferOffset;

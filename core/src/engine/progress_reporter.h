@@ -27,11 +27,11 @@ public:
     void restartClock() { started_ = Clock::now(); }
     Clock::time_point started() const { return started_; }
     // Where the run is now.
-    void report(std::string phase, std::string strategy, const SweepPoint& point);
+    void report(PhaseStep at, std::string strategy, const SweepPoint& point);
     // One (strategy, round) step done, and where.
-    void step(std::string phase, std::string strategy, const SweepPoint& point) {
+    void step(PhaseStep at, std::string strategy, const SweepPoint& point) {
         ++progress_.step;
-        report(std::move(phase), std::move(strategy), point);
+        report(at, std::move(strategy), point);
     }
 
 private:

@@ -58,7 +58,8 @@ public:
     }
     void onProgress(const Progress& p) override {
         Progress tagged = p;
-        tagged.phase = fmt::format("repeat {}/{}: {}", repeat_ + 1, repeats_, p.phase);
+        tagged.repeat = repeat_ + 1;
+        tagged.repeats = repeats_;
         inner_.onProgress(tagged);
     }
     void onRoundMeasured(const Cell& c) override { inner_.onRoundMeasured(pooled(c)); }

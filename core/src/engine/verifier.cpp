@@ -19,7 +19,7 @@ Result<std::uint64_t> Verifier::reference(std::size_t count) {
 }
 
 Status verifyReader(RangeReader& reader, std::string_view strategy, std::uint64_t rangeBytes,
-                    std::span<const Range> prefix, std::uint64_t reference, std::string& checksum,
+                    std::span<const Range> prefix, std::uint64_t reference, Checksum& checksum,
                     std::stop_token stop) {
     if (auto st = reader.prepare(rangeBytes); !st)
         return st;
@@ -30,11 +30,11 @@ Status verifyReader(RangeReader& reader, std::string_view strategy, std::uint64_
     if (outcome->stopped)
         return okStatus();
     if (outcome->value != reference) {
-        checksum = "mismatch";
+        checksum = Checksum::Mismatch;
         return Error{fmt::format("checksum mismatch: {} returned bytes that differ from the file's",
                                  strategy)};
     }
-    checksum = "verified";
+    checksum = Checksum::Verified;
     return okStatus();
 }
 

@@ -36,7 +36,7 @@ private:
 // with `reference`: the checksum state ("verified", "mismatch"; unchanged when stopped), or
 // the error the cell fails with.
 Status verifyReader(RangeReader& reader, std::string_view strategy, std::uint64_t rangeBytes,
-                    std::span<const Range> prefix, std::uint64_t reference, std::string& checksum,
+                    std::span<const Range> prefix, std::uint64_t reference, Checksum& checksum,
                     std::stop_token stop);
 
 } // namespace readscope
