@@ -249,13 +249,16 @@ private slots:
         plan.sizes = {64 << 10};
         plan.strategies = {"pread-uninit", "seek-read"};
         plan.rounds = 8;
-        plan.budget = 1 << 20; // 16 ranges a round
+        plan.budget = 4 << 20; // 64 ranges a round
+        // Every range sleeps, 0.1 ms in the fast rounds and 2 ms in the slow ones, so that both
+        // groups' times are the sleeps' (6.4 and 128 ms a round), whatever the build's speed
+        // or a neighbour's preemption (ASan beside another suite on 2 cores made the fast
+        // rounds of a reader that did not sleep vary by 4x, and no gap stood out).
         static std::atomic<bool> sleepy{false};
         sleepy = false;
         setRangeReadHookForTesting(
             [](std::size_t, void*) {
-                if (sleepy.load())
-                    std::this_thread::sleep_for(std::chrono::microseconds(500));
+                std::this_thread::sleep_for(std::chrono::microseconds(sleepy.load() ? 2000 : 100));
             },
             nullptr);
         struct RoundSink : RecordingSink {
