@@ -2,7 +2,8 @@
 # The README's test command: installs what is missing (scripts/deps.sh --test), checks that
 # every C++ file is formatted as .clang-format says (scripts/check-format.sh), builds, and
 # runs every test suite through CTest (Qt tests headless on the offscreen platform), as many
-# at a time as there are cores: first the dev build, the Debian package test
+# at a time as there are cores: first the dev build, the app's keyboard at a true first start
+# under Xvfb (scripts/check-first-start-keys.sh), the Debian package test
 # (scripts/package-test.sh, from the dev build) and the Windows cross build run under Wine
 # (scripts/windows-test.sh); then the whole suite again under AddressSanitizer +
 # UndefinedBehaviorSanitizer (the asan preset); then the runner's threaded suites and the
@@ -36,6 +37,7 @@ stage "install what is missing" bash scripts/deps.sh --test
 stage "format check" bash scripts/check-format.sh
 stage "build dev" bash scripts/build.sh dev
 stage "tests dev" run_tests dev
+stage "desktop keys, first start" bash scripts/check-first-start-keys.sh
 stage "Debian package" bash scripts/package-test.sh
 stage "Windows build + Wine" bash scripts/windows-test.sh
 if [[ "${READSCOPE_SKIP_SANITIZERS:-0}" != "1" ]]; then

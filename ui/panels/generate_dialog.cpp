@@ -5,6 +5,7 @@
 #include "readscope/generator.h"
 #include "readscope/units.h"
 
+#include <QApplication>
 #include <QDialog>
 #include <QDialogButtonBox>
 #include <QDir>
@@ -21,9 +22,36 @@
 #include <QtConcurrent/QtConcurrentRun>
 
 #include <atomic>
+#include <memory>
 #include <stop_token>
 
 namespace readscope::ui {
+
+void giveKeyboardBack(QWidget* window) {
+    // Asking the window manager once is not enough. When it focuses the window again by
+    // itself as the dialog unmaps (openbox does), Qt may be told before it has let the dialog
+    // go, and keeps no active window: its shortcuts then reach nothing until a click. So for
+    // up to 3 s, while Qt has no active window and this one is shown, it is made the active
+    // one; a window of the app's own that became active meanwhile (a message box) keeps it.
+    auto* watch = new QTimer(window);
+    auto tries = std::make_shared<int>(30);
+    QObject::connect(watch, &QTimer::timeout, window, [window, watch, tries] {
+        QWidget* active = QApplication::activeWindow();
+        if (active == nullptr && window->isVisible()) {
+            window->activateWindow();
+            QApplication::setActiveWindow(window);
+            active = QApplication::activeWindow();
+        }
+        if (active == window) {
+            if (!QApplication::focusWidget() || !window->isAncestorOf(QApplication::focusWidget()))
+                if (auto* run = window->findChild<QWidget*>("runButton"))
+                    run->setFocus(Qt::OtherFocusReason);
+        }
+        if (--*tries <= 0 || (active && active != window))
+            watch->deleteLater();
+    });
+    watch->start(100);
+}
 
 bool generateWithProgress(QWidget* parent, const QString& path, quint64 size, QString* error) {
     QProgressDialog progress(QString("Writing %1…").arg(path), "Cancel", 0, 1000, parent);
@@ -52,12 +80,8 @@ bool generateWithProgress(QWidget* parent, const QString& path, quint64 size, QS
     progress.reset();
     // The window the dialog sat on takes the keyboard back: Ctrl+R, F1 and Tab did nothing
     // after the first start's generation until a click.
-    if (parent) {
-        parent->window()->activateWindow();
-        parent->window()->raise();
-        if (auto* run = parent->window()->findChild<QWidget*>("runButton"))
-            run->setFocus(Qt::OtherFocusReason);
-    }
+    if (parent)
+        giveKeyboardBack(parent->window());
     const Status st = watcher.result();
     if (!st && error)
         *error = QString::fromStdString(st.error().message);
