@@ -24,6 +24,7 @@
 #include <atomic>
 #include <memory>
 #include <stop_token>
+#include <utility>
 
 namespace readscope::ui {
 
@@ -33,24 +34,26 @@ void giveKeyboardBack(QWidget* window) {
     // go, and keeps no active window: its shortcuts then reach nothing until a click. So for
     // up to 3 s, while Qt has no active window and this one is shown, it is made the active
     // one; a window of the app's own that became active meanwhile (a message box) keeps it.
+    // The Run button takes the focus once, the first time the window is active again.
     auto* watch = new QTimer(window);
     auto tries = std::make_shared<int>(30);
-    QObject::connect(watch, &QTimer::timeout, window, [window, watch, tries] {
+    auto focused = std::make_shared<bool>(false);
+    const auto tick = [window, watch, tries, focused] {
         QWidget* active = QApplication::activeWindow();
         if (active == nullptr && window->isVisible()) {
             window->activateWindow();
             QApplication::setActiveWindow(window);
             active = QApplication::activeWindow();
         }
-        if (active == window) {
-            if (!QApplication::focusWidget() || !window->isAncestorOf(QApplication::focusWidget()))
-                if (auto* run = window->findChild<QWidget*>("runButton"))
-                    run->setFocus(Qt::OtherFocusReason);
-        }
+        if (active == window && !std::exchange(*focused, true))
+            if (auto* run = window->findChild<QWidget*>("runButton"))
+                run->setFocus(Qt::OtherFocusReason);
         if (--*tries <= 0 || (active && active != window))
             watch->deleteLater();
-    });
+    };
+    QObject::connect(watch, &QTimer::timeout, window, tick);
     watch->start(100);
+    QTimer::singleShot(0, window, tick);
 }
 
 bool generateWithProgress(QWidget* parent, const QString& path, quint64 size, QString* error) {

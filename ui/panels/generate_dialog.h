@@ -13,8 +13,8 @@ QString generateTestFile(QWidget* parent, const QString& suggestedFolder);
 // Writes path with progress and cancel, no questions asked (used at first start).
 bool generateWithProgress(QWidget* parent, const QString& path, quint64 size, QString* error);
 
-// After a dialog on `window` closes: the window takes the keyboard back, with the Run button
-// focused unless one of its own widgets has the focus.
+// After a dialog on `window` closes: the window takes the keyboard back, the Run button
+// focused.
 void giveKeyboardBack(QWidget* window);
 
 } // namespace readscope::ui
