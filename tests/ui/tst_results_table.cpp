@@ -125,6 +125,29 @@ private slots:
                  qPrintable(cellDetailsHtml(fresh, doc)));
     }
 
+    // A slow cell (4 KiB random reads from a cold file: tens of MB/s) shows its rates with
+    // three significant digits in the table and in Details, never as 0.00.
+    void smallRatesKeepThreeSignificantDigits() {
+        ResultsModel model;
+        auto doc = manyRows();
+        Cell& slow = doc.cells[0];
+        for (auto& s : slow.samples)
+            s.seconds = 1000000 / 0.0213e9; // 1 MB at 0.0213 GB/s
+        slow.samples[0].seconds = 1000000 / 0.00456e9;
+        slow.summarize();
+        model.setDocument(doc);
+        const auto text = [&](int column) {
+            return model.index(0, column).data(Qt::DisplayRole).toString();
+        };
+        QCOMPARE(model.index(0, ResultsModel::Strategy).data().toString(), QString("pread-uninit"));
+        QCOMPARE(text(ResultsModel::Median), QString("0.0213"));
+        QCOMPARE(text(ResultsModel::Min), QString("0.00456"));
+        QCOMPARE(text(ResultsModel::Max), QString("0.0213"));
+        QVERIFY2(cellDetailsHtml(slow, doc).contains("median 0.0213, "),
+                 qPrintable(cellDetailsHtml(slow, doc)));
+        QCOMPARE(model.index(1, ResultsModel::Median).data().toString(), QString("1.00"));
+    }
+
     // Details end with the unit costs measured at the run's start, only those measured.
     void detailsGiveTheUnitCostsMeasuredHere() {
         auto doc = manyRows();

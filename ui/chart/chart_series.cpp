@@ -1,4 +1,5 @@
 #include "chart_series.h"
+#include "qt_text.h"
 
 #include "chart_over_time.h"
 
@@ -165,7 +166,7 @@ Series deviceLimitLine(const ChartData& data, const ResultDocument& doc) {
         return s;
     const double gbps = *limit;
     s.limit = true;
-    s.name = QString("device limit %1 GB/s").arg(gbps, 0, 'f', 2);
+    s.name = QString("device limit %1 GB/s").arg(rateText(gbps));
     const auto passed = std::count_if(doc.cells.begin(), doc.cells.end(),
                                       [&](const Cell& c) { return passesDeviceLimit(doc, c); });
     if (passed)
@@ -194,7 +195,7 @@ Series fittedLine(const CostFit& fit, double from, double to, int color) {
                  .arg(QString::fromStdString(fit.strategy))
                  .arg(fit.fixedResolved() ? QString("%1 µs").arg(fit.fixedSeconds * 1e6, 0, 'f', 2)
                                           : QString("fixed (not resolved)"))
-                 .arg(fit.bytesPerSecond / 1e9, 0, 'f', 2);
+                 .arg(rateText(fit.bytesPerSecond / 1e9));
     s.colorIndex = color;
     s.fitted = true;
     const int steps = std::max(1, int(std::ceil(std::log2(to / from) * 8)));

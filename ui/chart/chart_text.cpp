@@ -1,4 +1,5 @@
 #include "chart_text.h"
+#include "qt_text.h"
 
 #include "readscope/compare.h"
 #include "readscope/documents.h"
@@ -159,19 +160,19 @@ QString pointTooltip(const QString& lineName, const QString& pointName, const Ce
         const QString interval =
             s.ciCoverage > 0 ? QString("%1 interval %2 – %3 over %4 rounds")
                                    .arg(QString::fromStdString(coverageText(s)))
-                                   .arg(s.ciLow, 0, 'f', 2)
-                                   .arg(s.ciHigh, 0, 'f', 2)
+                                   .arg(rateText(s.ciLow))
+                                   .arg(rateText(s.ciHigh))
                                    .arg(cell->samples.size())
                              : QString("no interval from %1 round").arg(cell->samples.size());
         text += QString("median %1 GB/s (±%2%)<br>%3<br>"
                         "quartiles %4 – %5 · min %6 · max %7%8")
-                    .arg(s.median, 0, 'f', 2)
+                    .arg(rateText(s.median))
                     .arg(s.uncertainty() * 100, 0, 'f', 1)
                     .arg(interval)
-                    .arg(s.p25, 0, 'f', 2)
-                    .arg(s.p75, 0, 'f', 2)
-                    .arg(s.min, 0, 'f', 2)
-                    .arg(s.max, 0, 'f', 2)
+                    .arg(rateText(s.p25))
+                    .arg(rateText(s.p75))
+                    .arg(rateText(s.min))
+                    .arg(rateText(s.max))
                     .arg(QString::fromStdString(
                         twoSpeeds(cell->roundRates())
                             ? " — two speeds: " + twoSpeedsText(*twoSpeeds(cell->roundRates()))

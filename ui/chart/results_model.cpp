@@ -74,9 +74,7 @@ QVariant ResultsModel::data(const QModelIndex& index, int role) const {
         return {};
     }
     if (role == Qt::DisplayRole) {
-        auto rate = [&](double v) {
-            return hasFigures ? QString::number(v, 'f', 2) : QString("–");
-        };
+        auto rate = [&](double v) { return hasFigures ? rateText(v) : QString("–"); };
         switch (index.column()) {
         case Strategy: return qs(c->strategy);
         case Range: return QString::fromStdString(formatSize(c->rangeBytes));

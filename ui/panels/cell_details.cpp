@@ -1,4 +1,5 @@
 #include "cell_details.h"
+#include "qt_text.h"
 
 #include "readscope/cost_model.h"
 #include "readscope/state_words.h"
@@ -89,14 +90,14 @@ QString cellDetailsHtml(const Cell& c, const ResultDocument& doc) {
         html += row("GB/s", QString("median %1, interval of the median %7 – %8 (±%9 %, "
                                     "coverage %10 % over %11 rounds); min %2, max %3, "
                                     "quartiles %4 – %5, CV %6 %")
-                                .arg(s.median, 0, 'f', 2)
-                                .arg(s.min, 0, 'f', 2)
-                                .arg(s.max, 0, 'f', 2)
-                                .arg(s.p25, 0, 'f', 2)
-                                .arg(s.p75, 0, 'f', 2)
+                                .arg(rateText(s.median))
+                                .arg(rateText(s.min))
+                                .arg(rateText(s.max))
+                                .arg(rateText(s.p25))
+                                .arg(rateText(s.p75))
                                 .arg(s.cv * 100, 0, 'f', 1)
-                                .arg(s.ciLow, 0, 'f', 2)
-                                .arg(s.ciHigh, 0, 'f', 2)
+                                .arg(rateText(s.ciLow))
+                                .arg(rateText(s.ciHigh))
                                 .arg(s.uncertainty() * 100, 0, 'f', 1)
                                 .arg(s.ciCoverage * 100, 0, 'f', 1)
                                 .arg(c.samples.size()));
