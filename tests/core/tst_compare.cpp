@@ -567,6 +567,34 @@ private slots:
         QCOMPARE(c.onlyInCurrent.size(), std::size_t(1)); // no reference at 1 MiB
     }
 
+    // Rows come in the order a table reads them, by range size and then the plan's strategy
+    // order, whatever order the interleaved rounds finished the cells in.
+    void rowsAreInTableOrder() {
+        ResultDocument doc;
+        doc.plan.strategies = {"pread-zerofill", "seek-read", "pread-uninit"};
+        doc.cells = {
+            cellWith("pread-uninit", 65536, kTight), cellWith("pread-uninit", 1 << 20, kTight),
+            cellWith("seek-read", 1 << 20, kTight),  cellWith("pread-uninit", 262144, kTight),
+            cellWith("seek-read", 65536, kTight),    cellWith("seek-read", 262144, kTight)};
+        const auto c = compareToReference(doc, "pread-uninit");
+        // seek-read only: its rows by size, 64 KiB, 256 KiB, 1 MiB.
+        QCOMPARE(c.cells.size(), std::size_t(3));
+        QCOMPARE(c.cells[0].at.rangeBytes, std::uint64_t(65536));
+        QCOMPARE(c.cells[1].at.rangeBytes, std::uint64_t(262144));
+        QCOMPARE(c.cells[2].at.rangeBytes, std::uint64_t(1 << 20));
+        ResultDocument base = doc;
+        std::reverse(base.cells.begin(), base.cells.end());
+        const auto runs = compareDocuments(base, doc, 0.02);
+        QCOMPARE(runs.cells.size(), std::size_t(6));
+        const std::vector<std::pair<std::uint64_t, std::string>> expected = {
+            {65536, "seek-read"},     {65536, "pread-uninit"}, {262144, "seek-read"},
+            {262144, "pread-uninit"}, {1 << 20, "seek-read"},  {1 << 20, "pread-uninit"}};
+        for (std::size_t i = 0; i < expected.size(); ++i) {
+            QCOMPARE(runs.cells[i].at.rangeBytes, expected[i].first);
+            QCOMPARE(runs.cells[i].strategy, expected[i].second);
+        }
+    }
+
     // A lesson's finding judged from the run's own cells: all sizes faster by the paired test
     // agrees; some sizes, partly; none, does not; too few rounds, no say.
     void findingsAreJudgedFromTheCells() {
