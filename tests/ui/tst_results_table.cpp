@@ -1,6 +1,7 @@
 // The results table as a person scrolls it: Strategy and Range stay in view while the figures
 // scroll sideways, a new run starts at the top left, and Details counts a reused buffer as one.
 #include "cell_details.h"
+#include "chart_text.h"
 #include "frozen_table_view.h"
 #include "results_model.h"
 #include "window_fixture.h"
@@ -146,6 +147,27 @@ private slots:
         QVERIFY2(cellDetailsHtml(slow, doc).contains("median 0.0213, "),
                  qPrintable(cellDetailsHtml(slow, doc)));
         QCOMPARE(model.index(1, ResultsModel::Median).data().toString(), QString("1.00"));
+    }
+
+    // A memory-limited run says so wherever it says its cache mode: the chart's title (the
+    // exported chart's too) and Details; its figures are half the unlimited ones otherwise
+    // unexplained on screen.
+    void aMemoryLimitIsSaidWithTheCacheMode() {
+        auto doc = manyRows();
+        doc.plan.cache = CacheMode::Warm;
+        doc.plan.memoryLimit = 256ull << 20;
+        doc.system.cpuModel = "Test CPU";
+        for (bool full : {false, true}) {
+            const QString title = planTitle(doc, ChartMode::Throughput, {}, full);
+            QVERIFY2(title.contains("warm cache under a 256 MiB memory limit"), qPrintable(title));
+        }
+        QVERIFY2(cellDetailsHtml(doc.cells[0], doc)
+                     .contains("warm cache under a 256 MiB memory limit, "),
+                 qPrintable(cellDetailsHtml(doc.cells[0], doc)));
+        doc.plan.memoryLimit = 0;
+        doc.plan.durationSeconds = 30;
+        QVERIFY(planTitle(doc, ChartMode::Throughput, {}, false)
+                    .contains("warm cache, 30 s per cell · "));
     }
 
     // Details end with the unit costs measured at the run's start, only those measured.

@@ -4,6 +4,7 @@
 #include "readscope/compare.h"
 #include "readscope/documents.h"
 #include "readscope/mark_notes.h"
+#include "readscope/state_words.h"
 #include "readscope/units.h"
 
 #include <algorithm>
@@ -62,9 +63,8 @@ QString planTitle(const ResultDocument& doc, ChartMode mode, const QString& refe
         return "readscope: press Run to measure";
     const auto& p = doc.plan;
     const QString what =
-        QString("%1 · %2 cache · %3 · %4 · %5 file")
-            .arg(modeTitle(mode, reference, p),
-                 QString::fromStdString(std::string(toString(p.cache))),
+        QString("%1 · %2 · %3 · %4 · %5 file")
+            .arg(modeTitle(mode, reference, p), qs(cacheConditionText(p)),
                  QString::fromStdString(patternWords(p)),
                  QString::fromStdString(concurrencyText(p)),
                  QString::fromStdString(formatSize(doc.fileSize))) +

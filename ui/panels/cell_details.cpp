@@ -188,8 +188,8 @@ QString cellDetailsHtml(const Cell& c, const ResultDocument& doc) {
     }
     html += "</table>";
     const int threads = threadsAt(doc.plan, c.point());
-    html += QString("<p><small>%1 cache, %2, %3 thread%4, consume %5.</small></p>")
-                .arg(QString::fromStdString(std::string(toString(doc.plan.cache))),
+    html += QString("<p><small>%1, %2, %3 thread%4, consume %5.</small></p>")
+                .arg(QString::fromStdString(cacheConditionText(doc.plan)),
                      QString::fromStdString(patternWords(doc.plan)))
                 .arg(threads)
                 .arg(threads == 1 ? "" : "s")

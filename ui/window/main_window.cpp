@@ -25,6 +25,7 @@
 
 #include "readscope/documents.h"
 #include "readscope/finding_text.h"
+#include "readscope/state_words.h"
 #include "readscope/stats.h"
 #include "readscope/units.h"
 
@@ -202,11 +203,12 @@ bool MainWindow::startRun() {
     auto plan = config_->plan();
     saveSettings();
     tabs_->clearWarningCount();
-    log(QString("run started: %1 strategies × %2 sizes, %3 cache, %4 rounds")
+    log(QString("run started: %1 strategies × %2 sizes, %3, %4")
             .arg(plan->strategies.size())
             .arg(effectiveSizes(*plan, config_->fileStatus()->probe.size).size())
-            .arg(QString::fromStdString(std::string(toString(plan->cache))))
-            .arg(plan->rounds));
+            .arg(QString::fromStdString(cacheConditionText(*plan)))
+            .arg(plan->durationSeconds > 0 ? QString("rounds for the duration")
+                                           : QString("%1 rounds").arg(plan->rounds)));
     model_->clear();
     tabs_->table()->scrollToStart(); // the new run's rows, from their first column
     setWindowTitle("readscope");     // the loaded results' name no longer describes the window

@@ -17,6 +17,11 @@ std::string_view checksumText(Checksum c);
 // begins "not checked" or "verified" is taken as the plain state).
 Checksum parseChecksum(std::string_view text);
 
+// The cache mode with what else changes what a run's figures mean about it, one wording for
+// the chart's title (and the exported chart), the Log's first line and Details: "warm cache",
+// "warm cache under a 256 MiB memory limit", "cold cache, 30 s per cell".
+std::string cacheConditionText(const Plan& plan);
+
 // "round 3/15", "warm-up 1/2", "round 4 of a 20 s run", "refining to ±5%: round 13", "verify",
 // "pricing copies and faults before the rounds (untimed)"...; an A/A run's prefixed with
 // "repeat 2/2: ".

@@ -1,5 +1,7 @@
 #include "readscope/state_words.h"
 
+#include "readscope/units.h"
+
 #include <fmt/format.h>
 
 namespace readscope {
@@ -61,6 +63,15 @@ std::string stepText(const PhaseStep& at) {
     return "";
 }
 } // namespace
+
+std::string cacheConditionText(const Plan& plan) {
+    std::string text = fmt::format("{} cache", toString(plan.cache));
+    if (plan.memoryLimit)
+        text += fmt::format(" under a {} memory limit", formatSize(plan.memoryLimit));
+    if (plan.durationSeconds > 0)
+        text += fmt::format(", {:g} s per cell", plan.durationSeconds);
+    return text;
+}
 
 std::string phaseText(const Progress& p) {
     return p.repeats > 0 ? fmt::format("repeat {}/{}: {}", p.repeat, p.repeats, stepText(p.at))
