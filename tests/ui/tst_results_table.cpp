@@ -3,6 +3,7 @@
 #include "cell_details.h"
 #include "chart_text.h"
 #include "frozen_table_view.h"
+#include "qt_text.h"
 #include "results_model.h"
 #include "window_fixture.h"
 
@@ -10,6 +11,7 @@
 #include <QScrollBar>
 #include <QTabWidget>
 #include <QTest>
+#include <QTextBrowser>
 #include <QWheelEvent>
 
 using namespace readscope;
@@ -124,6 +126,34 @@ private slots:
                      .contains("offset 16: 3 ranges, other offsets: 1 range read into a buffer "
                                "allocated for it"),
                  qPrintable(cellDetailsHtml(fresh, doc)));
+    }
+
+    // The selected cell's Details follow its figures: a refinement's rounds arriving for it
+    // show at once, not only after another row is selected.
+    void detailsFollowTheSelectedCellsRounds() {
+        MainWindow w;
+        FrozenTableView* table = showManyRows(w);
+        QVERIFY(table);
+        table->setCurrentIndex(table->model()->index(0, 0));
+        auto* details = w.findChild<QTextBrowser*>("details");
+        QVERIFY(details);
+        QVERIFY2(details->toPlainText().contains("over 3 rounds"),
+                 qPrintable(details->toPlainText()));
+        // The cell on the selected row (the table sorts the model's rows).
+        const QString strategy = table->model()->index(0, ResultsModel::Strategy).data().toString();
+        const QString range = table->model()->index(0, ResultsModel::Range).data().toString();
+        const auto& cells = w.model()->document().cells;
+        const auto at = std::find_if(cells.begin(), cells.end(), [&](const Cell& c) {
+            return qs(c.strategy) == strategy && qs(formatSize(c.rangeBytes)) == range;
+        });
+        QVERIFY(at != cells.end());
+        Cell more = *at;
+        for (int r = 0; r < 3; ++r)
+            more.samples.push_back(more.samples.back());
+        more.summarize();
+        w.model()->addCell(more);
+        QVERIFY2(details->toPlainText().contains("over 6 rounds"),
+                 qPrintable(details->toPlainText()));
     }
 
     // A slow cell (4 KiB random reads from a cold file: tens of MB/s) shows its rates with

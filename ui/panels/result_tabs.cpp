@@ -32,6 +32,17 @@ ResultTabs::ResultTabs(ResultsModel* model, QWidget* parent)
     table_->verticalHeader()->hide();
     connect(table_->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
             [this](const QModelIndex& current) { showDetailsFor(current); });
+    // The selected cell's Details follow its figures as they change (a refinement's rounds
+    // arrive for cells already shown), not only when another row is selected.
+    connect(model_, &QAbstractItemModel::dataChanged, this,
+            [this](const QModelIndex& topLeft, const QModelIndex& bottomRight) {
+                const QModelIndex current =
+                    proxy_->mapToSource(table_->selectionModel()->currentIndex());
+                if (current.isValid() && current.row() >= topLeft.row() &&
+                    current.row() <= bottomRight.row())
+                    refreshDetails(current.row());
+            });
+    details_->setObjectName("details");
     details_->setPlaceholderText("Select a row in the Table tab to see what that cell measured.");
     log_->setReadOnly(true);
     addTab(chart_, "Chart");
@@ -56,6 +67,11 @@ void ResultTabs::clearWarningCount() {
 }
 
 void ResultTabs::step(int by) { setCurrentIndex((currentIndex() + by + count()) % count()); }
+
+void ResultTabs::refreshDetails(int row) {
+    if (const Cell* cell = model_->cellAt(row))
+        details_->setHtml(cellDetailsHtml(*cell, model_->document()));
+}
 
 void ResultTabs::showDetailsFor(const QModelIndex& proxyIndex) {
     const Cell* cell = model_->cellAt(proxy_->mapToSource(proxyIndex).row());

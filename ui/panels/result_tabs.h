@@ -36,6 +36,7 @@ signals:
 
 private:
     void showDetailsFor(const QModelIndex& proxyIndex);
+    void refreshDetails(int sourceRow); // the selected cell's, its figures changed
 
     ResultsModel* model_;
     QSortFilterProxyModel* proxy_;
