@@ -48,8 +48,8 @@ int main(int argc, char** argv) {
     if (readscope::ui::recoveryFileExists()) {
         const auto answer = QMessageBox::question(
             &window, "readscope",
-            "A run was interrupted (the app crashed or was killed). Restore the cells it had "
-            "finished?",
+            "A run did not finish: it was closed mid-run, or the app stopped unexpectedly. "
+            "Restore the cells it kept?",
             QMessageBox::Yes | QMessageBox::No, QMessageBox::Yes);
         if (answer == QMessageBox::Yes) {
             if (const QString e = window.restoreRecovery(); !e.isEmpty())

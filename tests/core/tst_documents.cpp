@@ -104,6 +104,24 @@ private slots:
         QCOMPARE(parseChecksum("something else"), Checksum::None);
     }
 
+    // A stopped run's cells: complete ones, and partial ones with their fewest and most rounds.
+    void keptCellsCountRounds() {
+        auto doc = sampleDocument(); // 3 rounds a cell
+        doc.plan.rounds = 3;
+        doc.cells[1].samples.resize(1);
+        doc.cells[2].samples.resize(2);
+        const auto kept = keptCells(doc);
+        QCOMPARE(kept.planned, std::size_t(3));
+        QCOMPARE(kept.partial, std::size_t(2));
+        QCOMPARE(kept.fewest, std::size_t(1));
+        QCOMPARE(kept.most, std::size_t(2));
+        QCOMPARE(kept.complete + kept.partial,
+                 std::size_t(std::count_if(doc.cells.begin(), doc.cells.end(),
+                                           [](const Cell& c) { return c.measured(); })));
+        doc.plan.durationSeconds = 5; // no planned count: every cell is whole
+        QCOMPARE(keptCells(doc).partial, std::size_t(0));
+    }
+
     // Where a run is, said from its typed phase; an A/A run's with its repeat.
     void phasesInWords() {
         Progress p;

@@ -43,12 +43,18 @@ private slots:
         QCOMPARE(bar->maximum(), 1000);
         QCOMPARE(bar->value(), 1000);
         // A run's end says how long it took, timed from its start; a stopped one keeps cells.
+        // A stop keeps rounds, not only whole cells: the partial ones are said with theirs.
         status.starting("Starting…");
-        status.runEnded(false, 3);
+        status.runEnded(false, KeptCells{0, 30, 5, 6, 12});
         QVERIFY2(text->text().startsWith("Stopped after 0:0"), qPrintable(text->text()));
-        QVERIFY(text->text().endsWith("; 3 finished cells kept."));
+        QVERIFY2(text->text().endsWith("; kept 30 cells, all partial (5-6 of 12 rounds)."),
+                 qPrintable(text->text()));
         QCOMPARE(bar->value(), 0);
-        status.runEnded(true, 3);
+        QCOMPARE(keptCellsText({12, 18, 3, 3, 12}),
+                 QString("30 cells, 18 of them partial (3 of 12 rounds)"));
+        QCOMPARE(keptCellsText({3, 0, 0, 0, 12}), QString("3 cells, each with all 12 rounds"));
+        QCOMPARE(keptCellsText({2, 0, 0, 0, 0}), QString("2 cells")); // a duration run's
+        status.runEnded(true, {3, 0, 0, 0, 12});
         QVERIFY2(text->text().startsWith("Finished in 0:0"), qPrintable(text->text()));
         QCOMPARE(bar->value(), 1000);
         QCOMPARE(clockText(-1), QString("–"));

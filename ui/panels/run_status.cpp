@@ -84,10 +84,28 @@ void RunStatus::finished(const QString& text, bool done) {
     text_->setText(text);
 }
 
-void RunStatus::runEnded(bool complete, std::size_t cells) {
+QString keptCellsText(const KeptCells& kept) {
+    const std::size_t cells = kept.complete + kept.partial;
+    QString text = QString("%1 cell%2").arg(cells).arg(cells == 1 ? "" : "s");
+    if (kept.partial == 0)
+        return kept.planned && cells ? text + QString(", %1 all %2 rounds")
+                                                  .arg(cells == 1 ? "with" : "each with")
+                                                  .arg(kept.planned)
+                                     : text;
+    const QString rounds = kept.fewest == kept.most
+                               ? QString::number(kept.most)
+                               : QString("%1-%2").arg(kept.fewest).arg(kept.most);
+    return text + QString(", %1 partial (%2 of %3 rounds)")
+                      .arg(kept.partial == cells ? QString(cells == 1 ? "it" : "all")
+                                                 : QString("%1 of them").arg(kept.partial))
+                      .arg(rounds)
+                      .arg(kept.planned);
+}
+
+void RunStatus::runEnded(bool complete, const KeptCells& kept) {
     const QString took = clockText(clock_.isValid() ? clock_.elapsed() / 1000.0 : -1);
     finished(complete ? QString("Finished in %1.").arg(took)
-                      : QString("Stopped after %1; %2 finished cells kept.").arg(took).arg(cells),
+                      : QString("Stopped after %1; kept %2.").arg(took, keptCellsText(kept)),
              complete);
 }
 

@@ -15,6 +15,10 @@ namespace readscope::ui {
 // "2:05"; "–" for an unknown time.
 QString clockText(double seconds);
 
+// What a stopped or recovered run kept, in rounds: "30 cells, 18 of them partial (5-6 of 12
+// rounds)", "12 cells, each with all 12 rounds", "1 cell".
+QString keptCellsText(const KeptCells& kept);
+
 class RunStatus : public QWidget {
     Q_OBJECT
 public:
@@ -28,8 +32,8 @@ public:
     // The run ended: a full bar when `done`, and what happened.
     void finished(const QString& text, bool done);
     // A run (not a refinement) ended: "Finished in 0:42." when complete, else how long it ran
-    // and how many finished cells it kept.
-    void runEnded(bool complete, std::size_t cells);
+    // and the cells it kept, partial ones with their rounds.
+    void runEnded(bool complete, const KeptCells& kept);
     void setText(const QString& text);
     void setRunning(bool running); // Run enabled when not, Stop when it is
 

@@ -289,10 +289,9 @@ void MainWindow::onFinished(const ResultDocument& doc, const QString& error) {
         log(QString::fromStdString(doc.note));
         lessons_->showFor(doc.plan); // the verdict about the rounds before goes
     } else {
-        status_->runEnded(doc.complete, doc.cells.size());
-        log(QString("run %1: %2 cells")
-                .arg(doc.complete ? "finished" : "stopped")
-                .arg(doc.cells.size()));
+        status_->runEnded(doc.complete, keptCells(doc));
+        log(doc.complete ? QString("run finished: %1 cells").arg(doc.cells.size())
+                         : QString("run stopped: kept %1").arg(keptCellsText(keptCells(doc))));
         target_->refresh();
     }
     logFindings(doc);
@@ -353,7 +352,8 @@ QString MainWindow::restoreRecovery() {
         return QString::fromStdString(doc.error().message);
     config_->setPlan(doc->plan);
     showResults(*doc);
-    log(QString("restored %1 finished cells of an interrupted run").arg(doc->cells.size()));
+    log(QString("restored an interrupted run: %1; Run measures it anew")
+            .arg(keptCellsText(keptCells(*doc))));
     removeRecoveryFile();
     return {};
 }

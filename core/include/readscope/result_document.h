@@ -371,6 +371,15 @@ std::string coverageText(const Summary& summary);
 // "median of 15 interleaved rounds", or "median of 3-15 interleaved rounds (the time cap cut
 // some cells short)": the rounds measured, not planned.
 std::string roundsText(const ResultDocument& doc);
+
+// The measured cells a stopped or recovered run kept: those with every planned round and the
+// partial ones, with the fewest and most rounds among these (of `planned`). A duration run
+// plans no count of rounds: its cells are all complete.
+struct KeptCells {
+    std::size_t complete = 0, partial = 0;
+    std::size_t fewest = 0, most = 0, planned = 0;
+};
+KeptCells keptCells(const ResultDocument& doc);
 // "Under a memory limit of 256 MiB (a cgroup of its own, ...)." for a memory-limited run, and
 // on a warm one with a larger file that it cannot stay cached; empty for the others: every
 // output's footnote says it.

@@ -40,6 +40,26 @@ CellStatus parseCellStatus(std::string_view text) {
     return CellStatus::Failed;
 }
 
+KeptCells keptCells(const ResultDocument& doc) {
+    KeptCells k;
+    if (doc.plan.durationSeconds <= 0)
+        k.planned =
+            std::size_t(std::max(0, doc.plan.rounds)) * std::size_t(std::max(1, doc.plan.repeats));
+    for (const auto& c : doc.cells) {
+        if (!c.measured())
+            continue;
+        const std::size_t n = c.samples.size();
+        if (k.planned == 0 || n >= k.planned) {
+            ++k.complete;
+            continue;
+        }
+        k.fewest = k.partial ? std::min(k.fewest, n) : n;
+        k.most = std::max(k.most, n);
+        ++k.partial;
+    }
+    return k;
+}
+
 bool notChecked(Checksum c) {
     return c == Checksum::NotChecked || c == Checksum::NotCheckedStopped ||
            c == Checksum::NotCheckedFileChanged;
