@@ -197,7 +197,7 @@ private slots:
         doc.plan.memoryLimit = 0;
         doc.plan.durationSeconds = 30;
         QVERIFY(planTitle(doc, ChartMode::Throughput, {}, false)
-                    .contains("warm cache, 30 s per cell · "));
+                    .contains("warm cache, measured for 30 s · "));
     }
 
     // Details end with the unit costs measured at the run's start, only those measured.

@@ -19,7 +19,8 @@ Checksum parseChecksum(std::string_view text);
 
 // The cache mode with what else changes what a run's figures mean about it, one wording for
 // the chart's title (and the exported chart), the Log's first line and Details: "warm cache",
-// "warm cache under a 256 MiB memory limit", "cold cache, 30 s per cell".
+// "warm cache under a 256 MiB memory limit", "cold cache, measured for 30 s" (a duration run's
+// time, shared by its points).
 std::string cacheConditionText(const Plan& plan);
 
 // "round 3/15", "warm-up 1/2", "round 4 of a 20 s run", "refining to ±5%: round 13", "verify",

@@ -69,7 +69,7 @@ std::string cacheConditionText(const Plan& plan) {
     if (plan.memoryLimit)
         text += fmt::format(" under a {} memory limit", formatSize(plan.memoryLimit));
     if (plan.durationSeconds > 0)
-        text += fmt::format(", {:g} s per cell", plan.durationSeconds);
+        text += fmt::format(", measured for {:g} s", plan.durationSeconds);
     return text;
 }
 

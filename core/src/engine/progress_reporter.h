@@ -16,6 +16,8 @@ class ProgressReporter {
 public:
     explicit ProgressReporter(RunSink& sink) : sink_(sink) {}
     void setTotal(std::uint64_t steps) { progress_.total = steps; }
+    // A duration run: until its measuring starts (setDone), all of it is still ahead.
+    void expectDuration(double seconds) { duration_ = seconds; }
     // A duration run's steps are its time: this share of them is done (never going back), and
     // it ends `left` seconds from now (the estimate, rather than the pace of its set-up).
     void setDone(double share, double left) {
@@ -39,6 +41,10 @@ private:
     Progress progress_;
     Clock::time_point started_ = Clock::now();
     std::optional<Clock::time_point> endsAt_;
+    // When the first round began, and the steps done before it (the set-up's).
+    std::optional<Clock::time_point> roundsSince_;
+    std::uint64_t stepsBefore_ = 0;
+    double duration_ = 0;
 };
 
 } // namespace readscope

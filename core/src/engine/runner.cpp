@@ -93,6 +93,8 @@ void PlanRun::warnBeforeRounds() {
     progress_.setTotal(points_.size() * static_cast<std::uint64_t>(active) *
                        static_cast<std::uint64_t>(
                            1 + plan_.warmup + (plan_.durationSeconds > 0 ? 1000 : plan_.rounds)));
+    if (plan_.durationSeconds > 0)
+        progress_.expectDuration(plan_.durationSeconds);
 }
 
 void PlanRun::measureDeviceLimit() {
