@@ -12,6 +12,15 @@ bool isRound(RunPhase p) {
 } // namespace
 
 void ProgressReporter::report(PhaseStep at, std::string strategy, const SweepPoint& point) {
+    // The time the opening prices took, and the closing ones so far: a warm run's closing
+    // prices, after its last round, take about as long as its opening ones did.
+    const auto now = Clock::now();
+    const double inPhase = secondsBetween(phaseSince_, now);
+    if (progress_.at.phase == RunPhase::OpeningPrices)
+        openingSeconds_ += inPhase;
+    else if (progress_.at.phase == RunPhase::ClosingPrices)
+        closingSeconds_ += inPhase;
+    phaseSince_ = now;
     if (isRound(at.phase) && !roundsSince_) {
         roundsSince_ = Clock::now();
         stepsBefore_ = progress_.step;
@@ -36,7 +45,9 @@ void ProgressReporter::report(PhaseStep at, std::string strategy, const SweepPoi
         duration_ > 0 ? duration_ // measuring not begun: setDone gives the end from then on
         : roundsSince_ && roundSteps
             ? secondsBetween(*roundsSince_, Clock::now()) / static_cast<double>(roundSteps) *
-                  static_cast<double>(progress_.total - std::min(progress_.total, progress_.step))
+                      static_cast<double>(progress_.total -
+                                          std::min(progress_.total, progress_.step)) +
+                  std::max(0.0, openingSeconds_ - closingSeconds_)
             : -1;
     sink_.onProgress(progress_);
 }

@@ -45,6 +45,8 @@ private:
     std::optional<Clock::time_point> roundsSince_;
     std::uint64_t stepsBefore_ = 0;
     double duration_ = 0;
+    Clock::time_point phaseSince_ = Clock::now(); // when the phase reported last began
+    double openingSeconds_ = 0, closingSeconds_ = 0;
 };
 
 } // namespace readscope
