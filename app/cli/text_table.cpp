@@ -40,12 +40,7 @@ std::string ofLimit(const std::optional<double>& pct) {
 
 std::string plainTable(const ResultDocument& doc) {
     const SweepAxis axis = sweepAxis(doc.plan);
-    std::vector<const Cell*> cells;
-    for (const auto& c : doc.cells)
-        cells.push_back(&c);
-    std::stable_sort(cells.begin(), cells.end(), [axis](const Cell* a, const Cell* b) {
-        return axisValue(axis, a->point()) < axisValue(axis, b->point());
-    });
+    const std::vector<const Cell*> cells = cellsInTableOrder(doc);
     // Cold and direct runs say what the device fetched per byte wanted, after residency.
     const bool fetched = readsStorage(doc);
     const char* row = "{:<9} {:<15} {:>8} {:>8} {:>8} {:>6} {:>8} {:>7} {:>10}{} {:>8}  {}\n";

@@ -289,9 +289,10 @@ void MainWindow::onFinished(const ResultDocument& doc, const QString& error) {
         log(QString::fromStdString(doc.note));
         lessons_->showFor(doc.plan); // the verdict about the rounds before goes
     } else {
-        status_->runEnded(doc.complete, keptCells(doc));
+        const KeptCells kept = keptCells(doc);
+        status_->runEnded(doc.complete, kept);
         log(doc.complete ? QString("run finished: %1 cells").arg(doc.cells.size())
-                         : QString("run stopped: kept %1").arg(keptCellsText(keptCells(doc))));
+                         : QString("run stopped: kept %1").arg(keptCellsText(kept)));
         target_->refresh();
     }
     logFindings(doc);

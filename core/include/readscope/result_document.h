@@ -398,4 +398,10 @@ std::string sweepPointMeaning(const ResultDocument& doc);
 double axisValue(SweepAxis axis, const SweepPoint& point);
 std::string pointLabel(SweepAxis axis, const SweepPoint& point);
 
+// The cells in the order a table reads them: along the sweep's axis (axisValue), then in the
+// plan's strategy order. A run's document holds them in the order they finished, which the
+// interleaved rounds scramble (64 KiB, 1 MiB, 256 KiB...). The CLI's table and every
+// comparison list them so.
+std::vector<const Cell*> cellsInTableOrder(const ResultDocument& doc);
+
 } // namespace readscope

@@ -12,33 +12,10 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
-#include <tuple>
 
 namespace readscope {
 
 namespace {
-
-// A document's cells in the order a table reads them: by point (range size, then buffer
-// offset, threads, queue depth), then in the plan's strategy order. A run's document holds
-// them in the order they finished, which the interleaved rounds scramble (64 KiB, 1 MiB,
-// 256 KiB...).
-std::vector<const Cell*> inTableOrder(const ResultDocument& doc) {
-    std::vector<const Cell*> cells;
-    for (const auto& c : doc.cells)
-        cells.push_back(&c);
-    const auto& order = doc.plan.strategies;
-    const auto rank = [&](const Cell* c) {
-        return std::size_t(std::find(order.begin(), order.end(), c->strategy) - order.begin());
-    };
-    std::stable_sort(cells.begin(), cells.end(), [&](const Cell* a, const Cell* b) {
-        const auto key = [&](const Cell* c) {
-            return std::tuple(c->rangeBytes, c->bufferOffset.value_or(0),
-                              c->pointThreads.value_or(0), c->pointQueueDepth.value_or(0), rank(c));
-        };
-        return key(a) < key(b);
-    });
-    return cells;
-}
 
 // The rounds both cells ran in ({reference GB/s, cell GB/s} per round number).
 std::vector<std::pair<double, double>> roundPairs(const Cell& reference, const Cell& cell) {
@@ -191,7 +168,7 @@ Comparison compareDocuments(const ResultDocument& base, const ResultDocument& cu
                                (std::abs(db.stolenShare - dc.stolenShare) >= 0.10 ||
                                 std::abs(db.otherShare - dc.otherShare) >= 0.10);
     std::vector<RowRounds> rows;
-    for (const Cell* cell : inTableOrder(base)) {
+    for (const Cell* cell : cellsInTableOrder(base)) {
         const Cell& b = *cell;
         const Cell* now = cur.find(b.strategy, b.point());
         if (!now) {
@@ -217,7 +194,7 @@ Comparison compareDocuments(const ResultDocument& base, const ResultDocument& cu
         (std::all_of(changes.begin(), changes.end(), [](double x) { return x > 0; }) ||
          std::all_of(changes.begin(), changes.end(), [](double x) { return x < 0; })))
         c.commonShift = median(changes);
-    for (const Cell* n : inTableOrder(cur))
+    for (const Cell* n : cellsInTableOrder(cur))
         if (!base.find(n->strategy, n->point()))
             c.onlyInCurrent.push_back(cellName(*n));
     auto& d = c.differences;
@@ -263,7 +240,7 @@ Comparison compareToReference(const ResultDocument& doc, const std::string& refe
     c.currentSystem = systemLine(doc);
     c.currentRerun = rerunCommand(doc);
     std::vector<RowRounds> rows;
-    for (const Cell* each : inTableOrder(doc)) {
+    for (const Cell* each : cellsInTableOrder(doc)) {
         const Cell& cell = *each;
         if (cell.strategy == reference)
             continue;

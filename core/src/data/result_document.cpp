@@ -186,6 +186,21 @@ double axisValue(SweepAxis axis, const SweepPoint& point) {
     return double(point.rangeBytes);
 }
 
+std::vector<const Cell*> cellsInTableOrder(const ResultDocument& doc) {
+    std::vector<const Cell*> cells;
+    for (const auto& c : doc.cells)
+        cells.push_back(&c);
+    const SweepAxis axis = sweepAxis(doc.plan);
+    const auto& order = doc.plan.strategies;
+    const auto key = [&](const Cell* c) {
+        return std::pair(axisValue(axis, c->point()),
+                         std::find(order.begin(), order.end(), c->strategy) - order.begin());
+    };
+    std::stable_sort(cells.begin(), cells.end(),
+                     [&](const Cell* a, const Cell* b) { return key(a) < key(b); });
+    return cells;
+}
+
 std::string pointLabel(SweepAxis axis, const SweepPoint& point) {
     switch (axis) {
     case SweepAxis::BufferOffset:

@@ -22,7 +22,7 @@ void ProgressReporter::report(PhaseStep at, std::string strategy, const SweepPoi
         closingSeconds_ += inPhase;
     phaseSince_ = now;
     if (isRound(at.phase) && !roundsSince_) {
-        roundsSince_ = Clock::now();
+        roundsSince_ = now;
         stepsBefore_ = progress_.step;
     }
     progress_.at = at;
@@ -31,9 +31,9 @@ void ProgressReporter::report(PhaseStep at, std::string strategy, const SweepPoi
     progress_.bufferOffset = point.bufferOffset;
     progress_.threads = point.threads;
     progress_.queueDepth = point.queueDepth;
-    progress_.elapsedSeconds = secondsBetween(started_, Clock::now());
+    progress_.elapsedSeconds = secondsBetween(started_, now);
     if (endsAt_) {
-        progress_.etaSeconds = std::max(0.0, secondsBetween(Clock::now(), *endsAt_));
+        progress_.etaSeconds = std::max(0.0, secondsBetween(now, *endsAt_));
         sink_.onProgress(progress_);
         return;
     }
@@ -44,7 +44,7 @@ void ProgressReporter::report(PhaseStep at, std::string strategy, const SweepPoi
     progress_.etaSeconds =
         duration_ > 0 ? duration_ // measuring not begun: setDone gives the end from then on
         : roundsSince_ && roundSteps
-            ? secondsBetween(*roundsSince_, Clock::now()) / static_cast<double>(roundSteps) *
+            ? secondsBetween(*roundsSince_, now) / static_cast<double>(roundSteps) *
                       static_cast<double>(progress_.total -
                                           std::min(progress_.total, progress_.step)) +
                   std::max(0.0, openingSeconds_ - closingSeconds_)
