@@ -3,6 +3,7 @@
 #include "readscope/column_notes.h"
 #include "readscope/comparison_text.h"
 #include "readscope/cost_model.h"
+#include "readscope/document_words.h"
 #include "readscope/documents.h"
 #include "readscope/finding_text.h"
 #include "readscope/mark_notes.h"

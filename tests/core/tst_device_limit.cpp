@@ -1,6 +1,7 @@
 // The device limit of cold and direct runs: measured from the file itself before the sweep,
 // kept for the process, carried by the document, and said when cells pass it.
 #include "device_limit.h" // the engine's own header: how often it measured
+#include "readscope/document_words.h"
 #include "readscope/finding_text.h"
 #include "readscope/runner.h"
 #include "test_file.h"

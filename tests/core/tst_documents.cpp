@@ -1,5 +1,6 @@
 // Writers and readers: what is saved comes back with the same numbers; bad input is an error
 // with a message, never a crash.
+#include "readscope/document_words.h"
 #include "readscope/documents.h"
 #include "readscope/finding_text.h"
 #include "readscope/provenance.h"

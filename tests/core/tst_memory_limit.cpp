@@ -4,6 +4,7 @@
 // cgroup made for the run is gone. A cgroup the process was started in, already limited, is
 // used as it is. Needs permission to make memory cgroups (root here); skipped, with the
 // reason, where there is none.
+#include "readscope/document_words.h"
 #include "readscope/runner.h"
 #include "test_file.h"
 

@@ -1,6 +1,7 @@
 // The runner end to end on small files: interleaving, verification, cache modes, threads, and
 // a stop that is honoured promptly while keeping finished cells.
 #include "readscope/compare.h"
+#include "readscope/document_words.h"
 #include "readscope/finding_text.h"
 #include "readscope/reader.h"
 #include "readscope/recovery.h"

@@ -19,6 +19,7 @@
 #include "window_fixture.h"
 #include <qcustomplot.h>
 
+#include "readscope/document_words.h"
 #include "readscope/documents.h"
 #include "readscope/generator.h"
 #include "readscope/recovery.h"

@@ -4,6 +4,7 @@
 #include "chart_over_time.h"
 
 #include "readscope/cost_model.h"
+#include "readscope/document_words.h"
 #include "readscope/stats.h"
 #include "readscope/strategy.h"
 

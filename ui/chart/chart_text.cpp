@@ -2,6 +2,7 @@
 #include "qt_text.h"
 
 #include "readscope/compare.h"
+#include "readscope/document_words.h"
 #include "readscope/documents.h"
 #include "readscope/mark_notes.h"
 #include "readscope/state_words.h"

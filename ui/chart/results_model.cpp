@@ -7,6 +7,7 @@
 
 #include "readscope/buffer_offsets.h"
 #include "readscope/column_notes.h"
+#include "readscope/document_words.h"
 #include "readscope/units.h"
 
 #include <QBrush>

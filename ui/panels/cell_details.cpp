@@ -6,6 +6,7 @@
 
 #include "readscope/buffer_offsets.h"
 #include "readscope/compare.h"
+#include "readscope/document_words.h"
 #include "readscope/mark_notes.h"
 #include "readscope/reader.h"
 #include "readscope/stats.h"

@@ -302,43 +302,17 @@ std::optional<double> pctOfDeviceLimit(const ResultDocument& doc, const Cell& ce
 // Whether the cell read faster than the device by more than kAboveDeviceLimitPct. A not-cold
 // cell is never counted: its bytes came from the page cache itself, as its status says.
 bool passesDeviceLimit(const ResultDocument& doc, const Cell& cell);
-// What may have let cells pass the device limit (none of it measured, so said as possibilities
-// with what would tell): "served by a cache below the page cache (the disk's own, a virtual
-// machine host's), ..., or held against a limit measured low (...)", with "read by more
-// threads than the limit's one reader" when a passing cell had more than one thread.
-std::string deviceLimitPassedWhy(const ResultDocument& doc);
-// Its short form, for a chart's legend: "a cache below, or a low limit?".
-std::string deviceLimitPassedShort(const ResultDocument& doc);
-// How the figure deviceLimitGbps gives was read ("buffered 1 MiB reads right after
-// eviction"); empty when unknown (a CSV's).
-std::string deviceLimitWay(const ResultDocument& doc);
 // The limit a run is held against: memcpy's for warm runs, the device's for cold and direct
 // ones. The cell's percentage of it, and the limit's short name ("memcpy", "device").
 std::optional<double> pctOfRunLimit(const ResultDocument& doc, const Cell& cell);
 std::string_view runLimitName(const ResultDocument& doc);
-// "device limit 3.87 GB/s on vda (253:0): buffered 1 MiB reads right after eviction, the
-// fastest of direct 1.10, direct x32 2.11 and buffered 3.87 GB/s; measured
-// 2026-12-02T00:41:07Z" (a direct run's: "device limit 2.11 GB/s for direct reads on ...,
-// the faster of direct 1.10 and direct x32 2.11 GB/s; ..."): one line for the CLI, Markdown
-// and the app. Empty without deviceLimitGbps.
-std::string deviceLimitText(const ResultDocument& doc);
 
-// What a cell's strategy did with the bytes it obtained: "all", or "1/page" for an in-place
-// mapping under --consume minimal (it touched one byte per page: not comparable with copies).
-std::string bytesConsumed(const Cell& cell, Consume consume);
 bool touchesOnePerPage(std::string_view strategy, Consume consume);
 // Whether the strategy copies each range's bytes into a buffer, range by range (so memcpy of
 // range-sized chunks bounds it); an in-place mapping does not, nor does a coalescing read,
 // which copies whole merged spans.
 bool copiesTheBytes(std::string_view strategy);
 
-// "pread-coalesce read 1.00-7.91x the bytes it wanted (...)" for the lines under tables, when
-// a cell read more than it wanted; empty otherwise.
-std::string readAmplificationLine(const ResultDocument& doc);
-// Cold and direct runs: "fetched from storage per byte wanted: pread-uninit 1.00x, mmap-touch
-// 1.02-29.8x", or "bytes fetched from storage: not measured on this platform" where no cell
-// counted them; empty for warm runs.
-std::string fetchedLine(const ResultDocument& doc);
 // "1.00x" or "0.99-7.93x" over a strategy's measured cells; empty when none counted.
 std::string fetchedText(const ResultDocument& doc, std::string_view strategy);
 // Whether the run's figures are held against storage (cold and direct runs), where the bytes
@@ -354,24 +328,6 @@ std::string readAmplificationText(const ResultDocument& doc, std::string_view st
 inline constexpr double kAboveCopyLimitPct = 102;
 inline constexpr double kAboveDeviceLimitPct = 110;
 
-// A cell's status for people: "two speeds: 7 at 17.1, 5 at 1.02 GB/s" for a cell whose rounds
-// fell in two groups (stats.h), "noisy ±6.1%" for a noisy cell, "too few rounds to tell" for
-// one whose interval is too unsure to judge, else its status word.
-std::string statusText(const Cell& cell);
-// "7 rounds at about 17.1 GB/s and 5 at about 1.02": both groups of a cell with two speeds.
-std::string twoSpeedsText(const TwoSpeeds& speeds);
-
-// How sure the median's interval is, in words for the lines under tables: "95%" when every
-// measured cell's interval covers its median with at least 95% probability; else the lowest
-// coverage and its rounds ("75% at 3 rounds"; "none, 1 round").
-std::string intervalCoverageText(const ResultDocument& doc);
-// "96.5%": one cell's interval's coverage.
-std::string coverageText(const Summary& summary);
-
-// "median of 15 interleaved rounds", or "median of 3-15 interleaved rounds (the time cap cut
-// some cells short)": the rounds measured, not planned.
-std::string roundsText(const ResultDocument& doc);
-
 // The measured cells a stopped or recovered run kept: those with every planned round and the
 // partial ones, with the fewest and most rounds among these (of `planned`). A duration run
 // plans no count of rounds: its cells are all complete.
@@ -380,17 +336,6 @@ struct KeptCells {
     std::size_t fewest = 0, most = 0, planned = 0;
 };
 KeptCells keptCells(const ResultDocument& doc);
-// "Under a memory limit of 256 MiB (a cgroup of its own, ...)." for a memory-limited run, and
-// on a warm one with a larger file that it cannot stay cached; empty for the others: every
-// output's footnote says it.
-std::string memoryLimitSentence(const ResultDocument& doc);
-
-// What a point of a sweep at one range size is, for the lines under tables: "the page offset
-// every destination buffer started at, at 256 KiB ranges"; "how many threads read 64 KiB
-// ranges together, each its own share of a round (GB/s is all of them together)"; "io_uring
-// reads kept in flight per thread, at 64 KiB ranges (only io_uring strategies have a queue)".
-// Empty on a range-size sweep.
-std::string sweepPointMeaning(const ResultDocument& doc);
 
 // A point's position on its axis (range bytes, the buffer offset, threads or queue depth) and
 // its label for people ("64 KiB"; "16" / "4096+16" for an offset, "auto" where the allocator

@@ -1,6 +1,7 @@
 // A comparison as text: the same rows in the Compare tab, the Markdown and the terminal.
 #include "readscope/comparison_text.h"
 
+#include "readscope/document_words.h"
 #include "readscope/machine_drift.h"
 #include "readscope/provenance.h"
 #include "readscope/units.h"

@@ -1,4 +1,5 @@
 #include "csv_document.h"
+#include "readscope/document_words.h"
 #include "readscope/documents.h"
 #include "readscope/state_words.h"
 #include "readscope/time_split.h"

@@ -1,5 +1,6 @@
 #include "readscope/finding_text.h"
 
+#include "readscope/document_words.h"
 #include "readscope/mark_notes.h"
 #include "readscope/strategy.h"
 #include "readscope/units.h"

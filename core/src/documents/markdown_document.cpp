@@ -1,4 +1,5 @@
 #include "readscope/cost_model.h"
+#include "readscope/document_words.h"
 #include "readscope/documents.h"
 #include "readscope/finding_text.h"
 #include "readscope/mark_notes.h"

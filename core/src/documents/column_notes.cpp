@@ -1,5 +1,6 @@
 #include "readscope/column_notes.h"
 
+#include "readscope/document_words.h"
 #include "readscope/mark_notes.h"
 #include "readscope/run_notes.h"
 
