@@ -160,14 +160,13 @@ int runCommand(RunOptions& o) {
                 return complain(path.error().message, kExitFailed);
             o.plan.file = *path;
         }
-        auto probe = probeFile(o.plan.file);
-        if (!probe)
-            return complain(cliAdvice(probe.error().message), kExitUsage);
-        if (auto st = validatePlan(o.plan, *probe); !st)
-            return complain(st.error().message, kExitUsage);
+        auto checked = checkPlan(o.plan);
+        if (!checked)
+            return complain(cliAdvice(checked.error().message), kExitUsage);
         // A plan whose rounds cannot call its comparisons is said before it runs.
         if (!o.quiet && !recovered)
-            for (const auto& line : planWarnings(o.plan, probe->size, baseline.has_value()))
+            for (const auto& line :
+                 planWarnings(o.plan, checked->file().size, baseline.has_value()))
                 fmt::print(stderr, "Before this run: {}.\n", line);
         RecoverySink recovery(sink, o.recoveryPath ? *o.recoveryPath : defaultRecoveryPath());
         // Once the run has started and the file is there: a run refused before (a memory
@@ -181,7 +180,7 @@ int runCommand(RunOptions& o) {
                                recovery.path(), recovery.path());
             });
         result = recovered ? resumeRun(*recovered, recovery, stop.get_token())
-                           : runPlan(o.plan, recovery, stop.get_token());
+                           : runPlan(*checked, recovery, stop.get_token());
         if (result || !recovered)
             recovery.discard();
         if (result && recovered && o.resumePath && *o.resumePath != recovery.path())

@@ -6,6 +6,7 @@
 // sweep reads one point's copy at a time instead. Results leave through a RunSink; a stop
 // token ends the run within one range read, keeping the rounds recorded so far.
 #include "readscope/plan.h"
+#include "readscope/probe.h"
 #include "readscope/result.h"
 #include "readscope/result_document.h"
 
@@ -13,6 +14,7 @@
 #include <optional>
 #include <stop_token>
 #include <string>
+#include <utility>
 
 namespace readscope {
 
@@ -69,9 +71,26 @@ public:
     virtual void onWarning(const std::string& /*message*/) {}
 };
 
+// A plan checked against its file, once: the file probed and validatePlan passed. Only
+// checkPlan makes one, so a run given one does not check it again; a front end that must
+// tell a refused plan (a usage error) from a failed run checks first and runs what it got.
+class CheckedPlan {
+public:
+    const Plan& plan() const { return plan_; }
+    const FileProbe& file() const { return file_; }
+
+private:
+    CheckedPlan(Plan plan, FileProbe file) : plan_(std::move(plan)), file_(std::move(file)) {}
+    friend Result<CheckedPlan> checkPlan(const Plan& plan);
+    Plan plan_;
+    FileProbe file_;
+};
+Result<CheckedPlan> checkPlan(const Plan& plan);
+
 // Returns the document (complete == false when stopped), or an error when the plan or file
 // is unusable. Failed and unavailable cells are in the document with their reasons.
 Result<ResultDocument> runPlan(const Plan& plan, RunSink& sink, std::stop_token stop = {});
+Result<ResultDocument> runPlan(const CheckedPlan& plan, RunSink& sink, std::stop_token stop = {});
 // The same plan, measuring only these of its points (a resumed run): everything else about the
 // run (its sweep axis, the allocation size of pinned buffers) stays what the plan made it. A
 // cell that `recovered` holds with rounds goes on from them (its ranges per round kept) to the

@@ -136,16 +136,27 @@ Result<ResultDocument> runRepeats(const Plan& plan, const FileProbe& file, RunSi
 
 } // namespace
 
-Result<ResultDocument> runPlan(const Plan& plan, RunSink& sink, std::stop_token stop) {
+Result<CheckedPlan> checkPlan(const Plan& plan) {
     auto file = probeFile(plan.file);
     if (!file)
         return file.error();
     if (auto st = validatePlan(plan, *file); !st)
         return st.error();
-    LimitedRun limited(plan);
-    if (auto st = limited.enter(*file, sink); !st)
+    return CheckedPlan(plan, std::move(*file));
+}
+
+Result<ResultDocument> runPlan(const Plan& plan, RunSink& sink, std::stop_token stop) {
+    auto checked = checkPlan(plan);
+    if (!checked)
+        return checked.error();
+    return runPlan(*checked, sink, stop);
+}
+
+Result<ResultDocument> runPlan(const CheckedPlan& checked, RunSink& sink, std::stop_token stop) {
+    LimitedRun limited(checked.plan());
+    if (auto st = limited.enter(checked.file(), sink); !st)
         return st.error();
-    return limited.recorded(runRepeats(limited.plan(), *file, sink, stop), sink);
+    return limited.recorded(runRepeats(limited.plan(), checked.file(), sink, stop), sink);
 }
 
 namespace {
