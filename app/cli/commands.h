@@ -19,6 +19,7 @@ Command addStrategiesCommand(CLI::App& root);
 Command addGenerateCommand(CLI::App& root);
 Command addCompareCommand(CLI::App& root);
 Command addDriftCommand(CLI::App& root);
+Command addWorkerCommand(CLI::App& root);
 
 inline constexpr int kExitOk = 0;
 inline constexpr int kExitFailed = 1;

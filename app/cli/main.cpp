@@ -21,9 +21,9 @@ int main(int argc, char** argv) {
                  "readscope-cli");
     configureRoot(app);
     app.set_help_flag("-h,--help", "help (also after a command: 'readscope-cli run --help')");
-    const std::array commands = {addRunCommand(app), addStrategiesCommand(app),
+    const std::array commands = {addRunCommand(app),      addStrategiesCommand(app),
                                  addGenerateCommand(app), addCompareCommand(app),
-                                 addDriftCommand(app)};
+                                 addDriftCommand(app),    addWorkerCommand(app)};
     CLI::App* help = app.add_subcommand("help")->group(""); // as --help; not listed
     app.footer(kExamples);
     try {

@@ -4,6 +4,7 @@
 // cgroup made for the run is gone. A cgroup the process was started in, already limited, is
 // used as it is. Needs permission to make memory cgroups (root here); skipped, with the
 // reason, where there is none.
+#include "cgroups.h"
 #include "readscope/document_words.h"
 #include "readscope/runner.h"
 #include "test_file.h"
@@ -22,21 +23,6 @@ using readscope::testing::TestFile;
 namespace {
 
 class NullSink : public RunSink {};
-
-// This process's line of /proc/self/cgroup for the memory controller (v1), or the unified one.
-QString memoryCgroupLine() {
-    QFile f("/proc/self/cgroup");
-    if (!f.open(QIODevice::ReadOnly))
-        return {};
-    QString unified;
-    for (const QString& line : QString(f.readAll()).split('\n')) {
-        if (line.section(':', 1, 1).split(',').contains("memory"))
-            return line;
-        if (line.startsWith("0::"))
-            unified = line;
-    }
-    return unified;
-}
 
 // Whole-file rounds (the budget is the file, no round-time cut), warm.
 Plan wholeFileRounds(const TestFile& file, std::uint64_t limit) {
@@ -62,7 +48,7 @@ private slots:
         TestFile file(96 << 20);
         if (!file.probe().residencyVerifiable)
             QSKIP("this file's page-cache state cannot be read here");
-        const QString before = memoryCgroupLine();
+        const QString before = testing::memoryCgroupOf("self");
         NullSink sink;
         auto doc = runPlan(wholeFileRounds(file, 32 << 20), sink);
         if (!doc && doc.error().message.find("cannot run under a memory limit") == 0)
@@ -85,7 +71,7 @@ private slots:
         QVERIFY2(!findCondition<NotWarm>(cell.conditions), cell.notes().c_str());
         QVERIFY2(memoryLimitSentence(*doc).find("cannot keep it cached") != std::string::npos,
                  memoryLimitSentence(*doc).c_str());
-        QCOMPARE(memoryCgroupLine(), before);
+        QCOMPARE(testing::memoryCgroupOf("self"), before);
         const QString made =
             QString::fromStdString(doc->memoryLimit->how).section(", ", 1, 1).section(' ', 0, 0);
         QVERIFY2(!made.isEmpty() && !QDir(made).exists(), qPrintable(made));
@@ -98,7 +84,7 @@ private slots:
     // A run killed under its limit leaves its cgroup behind (nothing runs to remove it): the
     // next limited run removes such cgroups whose process is gone, and no live run's.
     void cgroupsOfKilledRunsAreRemoved() {
-        const QString line = memoryCgroupLine();
+        const QString line = testing::memoryCgroupOf("self");
         const bool v1 = !line.startsWith("0::");
         const QString own =
             (v1 ? "/sys/fs/cgroup/memory" : "/sys/fs/cgroup") + line.section(':', 2);
@@ -141,7 +127,7 @@ private slots:
     // MemoryMax makes one): that cgroup's limit is the run's, and readscope makes none.
     void aLimitedCgroupItRunsInIsUsed() {
         // 48 MiB in force where 64 MiB was asked: the run's plan says 48 MiB.
-        QString line = memoryCgroupLine();
+        QString line = testing::memoryCgroupOf("self");
         const bool v1 = !line.startsWith("0::");
         const QString root = v1 ? "/sys/fs/cgroup/memory" : "/sys/fs/cgroup";
         const QString own = root + line.section(':', 2);

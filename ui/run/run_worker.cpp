@@ -3,6 +3,11 @@
 #include "readscope/machine_drift.h"
 #include "readscope/machine_drift_store.h"
 #include "readscope/recovery.h"
+#include "readscope/worker_run.h"
+
+#include <QCoreApplication>
+#include <QDir>
+#include <QFileInfo>
 
 #include <fmt/format.h>
 
@@ -76,6 +81,37 @@ private:
     RunSink& to_;
 };
 
+// The measurement's own process for a run that needs a process-wide setting (a memory limit
+// moves its whole process into a cgroup, which must never be the app's): readscope-cli,
+// named by READSCOPE_WORKER, else beside the app (installed), else in the build tree's
+// app/cli folder.
+Result<Worker> measurementWorker() {
+    QStringList tried;
+    if (const QString named = qEnvironmentVariable("READSCOPE_WORKER"); !named.isEmpty())
+        tried << named;
+    const QDir here(QCoreApplication::applicationDirPath());
+    tried << here.filePath("readscope-cli") << here.filePath("../cli/readscope-cli");
+    for (const QString& path : tried)
+        if (QFileInfo info(path); info.isFile() && info.isExecutable())
+            return Worker{QDir::cleanPath(info.absoluteFilePath()).toStdString(), {}};
+    return Error{fmt::format("a memory-limited run measures in its own process, readscope-cli, "
+                             "which was not found (looked for {}): install it with the app",
+                             tried.join(", ").toStdString())};
+}
+
+bool needsOwnProcess(const Plan& plan) { return plan.memoryLimit != 0; }
+
+Result<ResultDocument> measure(const Plan& plan, RunSink& sink, std::stop_token stop,
+                               const RunWorker& worker) {
+    if (!needsOwnProcess(plan))
+        return runPlan(plan, sink, stop);
+    auto child = measurementWorker();
+    if (!child)
+        return child.error();
+    child->onStarted = worker.onMeasurementProcess;
+    return runPlanInWorker(*child, plan, sink, stop);
+}
+
 } // namespace
 
 void RunWorker::measureDrift(quint64 job, const Plan& plan, int runs, std::stop_token stop) {
@@ -83,7 +119,7 @@ void RunWorker::measureDrift(quint64 job, const Plan& plan, int runs, std::stop_
     ProgressSink sink(toWindow);
     Plan repeated = plan;
     repeated.repeats = runs;
-    const auto done = runPlan(repeated, sink, stop);
+    const auto done = measure(repeated, sink, stop, *this);
     if (!done) {
         emit driftMeasured(job, {}, QString::fromStdString(done.error().message));
         return;
@@ -114,7 +150,16 @@ void RunWorker::refine(quint64 job, const ResultDocument& done, double precision
                        double maxTimeSeconds, std::stop_token stop) {
     SignalSink toWindow(*this, job);
     RefineSink sink(toWindow, done);
-    auto result = refineRun(done, precision, maxTimeSeconds, sink, stop);
+    Result<ResultDocument> result = Error{""};
+    if (needsOwnProcess(done.plan)) {
+        auto child = measurementWorker();
+        if (child)
+            child->onStarted = onMeasurementProcess;
+        result = child ? refineRunInWorker(*child, done, precision, maxTimeSeconds, sink, stop)
+                       : Result<ResultDocument>(child.error());
+    } else {
+        result = refineRun(done, precision, maxTimeSeconds, sink, stop);
+    }
     if (result)
         emit finished(job, *result, {});
     else
@@ -129,7 +174,7 @@ void RunWorker::run(quint64 job, const Plan& plan, std::stop_token stop,
     if (!recoveryPath.empty())
         recovery.emplace(toWindow, recoveryPath);
     RunSink& sink = recovery ? static_cast<RunSink&>(*recovery) : toWindow;
-    auto result = runPlan(plan, sink, stop);
+    auto result = measure(plan, sink, stop, *this);
     // The run ended: its cells are in the window now, unless the window is closing, whose
     // next start offers them from the file.
     if (recovery && !(keepRecovery && keepRecovery->load()))

@@ -6,6 +6,7 @@
 #include <QObject>
 
 #include <atomic>
+#include <functional>
 #include <memory>
 #include <stop_token>
 
@@ -33,6 +34,11 @@ public:
     // store (machine_drift_store.h), where every later comparison of two runs finds it. Only
     // progress leaves while it runs: the results on screen stay as they are.
     void measureDrift(quint64 job, const readscope::Plan& plan, int runs, std::stop_token stop);
+
+    // Called on the run thread with the pid of the measurement's own process, when a run needs
+    // one (a memory limit: run_worker.cpp); a test reads the process's cgroup here. Set before
+    // a run starts.
+    std::function<void(int pid)> onMeasurementProcess;
 
 signals:
     void started(quint64 job, const readscope::ResultDocument& header);

@@ -3,6 +3,7 @@
 #include "readscope/state_words.h"
 #include "readscope/time_split.h"
 
+#include "json_parts.h"
 #include "sample_fields.h"
 #include "summary_fields.h"
 
@@ -28,6 +29,8 @@ std::optional<double> readOptional(const json& j, const char* key) {
         return std::nullopt;
     return j.at(key).get<double>();
 }
+
+} // namespace
 
 json planJson(const Plan& p) {
     return {{"file", p.file},
@@ -104,6 +107,8 @@ Plan planFrom(const json& j) {
     p.durationSeconds = j.value("duration_seconds", 0.0);
     return p;
 }
+
+namespace {
 
 const std::pair<const char*, std::optional<double> ResultDocument::UnitCosts::*> kUnitCosts[] = {
     {"null_syscall", &ResultDocument::UnitCosts::nullSyscall},
@@ -239,6 +244,8 @@ json timeSplitJson(const ResultDocument& doc, const Cell& c) {
             {"not_priced", split->unpriced}};
 }
 
+} // namespace
+
 json cellJson(const ResultDocument& doc, const Cell& c) {
     json samples = json::array();
     for (const auto& s : c.samples)
@@ -337,6 +344,8 @@ Cell cellFrom(const json& j) {
     }
     return c;
 }
+
+namespace {
 
 json deviceLimitJson(const ResultDocument& doc) {
     if (!doc.deviceLimit)

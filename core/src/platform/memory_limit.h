@@ -1,7 +1,8 @@
 #pragma once
 // A memory limit the measured file's page cache counts against (readscope-cli run
-// --memory-limit): the whole process inside a memory cgroup while it lasts. Private to the
-// core. Linux only; elsewhere entering refuses, saying why.
+// --memory-limit): the whole process inside a memory cgroup while it lasts, so the desktop app
+// runs such a run in a child process (worker_run.h) and never enters one itself. Private to
+// the core. Linux only; elsewhere entering refuses, saying why.
 #include "readscope/result.h"
 
 #include <cstdint>

@@ -1,0 +1,17 @@
+#pragma once
+// The parts of a result document's JSON (json_document.cpp) that the measurement's process
+// streams one at a time (worker_run.cpp): a plan, a cell. Private to documents/.
+#include "readscope/result_document.h"
+
+#include <nlohmann/json.hpp>
+
+namespace readscope {
+
+nlohmann::json planJson(const Plan& plan);
+Plan planFrom(const nlohmann::json& j);
+// A cell as the document's "cells" hold it; `doc` gives what it is judged against (its device
+// limit, the other cells its time split is fitted with).
+nlohmann::json cellJson(const ResultDocument& doc, const Cell& cell);
+Cell cellFrom(const nlohmann::json& j);
+
+} // namespace readscope

@@ -1,0 +1,301 @@
+// The measurement's own process, both sides: the child (readscope-cli worker) runs a request
+// with the engine and writes what it reports as lines; the parent starts it, reads the lines
+// into its sink, and tells it to stop.
+#include "readscope/worker_run.h"
+
+#include "readscope/documents.h"
+
+#include "child_process.h"
+#include "json_parts.h"
+#include "readscope_version.h"
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include <mutex>
+#include <thread>
+
+#ifndef _WIN32
+#include <unistd.h>
+#endif
+
+namespace readscope {
+
+using nlohmann::json;
+
+namespace {
+
+json progressJson(const Progress& p) {
+    json out = {{"step", p.step},
+                {"total", p.total},
+                {"range_bytes", p.rangeBytes},
+                {"strategy", p.strategy},
+                {"phase", int(p.at.phase)},
+                {"round", p.at.round},
+                {"rounds", p.at.rounds},
+                {"run_seconds", p.at.runSeconds},
+                {"precision", p.at.precision},
+                {"repeat", p.repeat},
+                {"repeats", p.repeats},
+                {"elapsed_seconds", p.elapsedSeconds},
+                {"eta_seconds", p.etaSeconds}};
+    if (p.bufferOffset)
+        out["buffer_offset"] = *p.bufferOffset;
+    if (p.threads)
+        out["threads"] = *p.threads;
+    if (p.queueDepth)
+        out["queue_depth"] = *p.queueDepth;
+    return out;
+}
+
+Progress progressFrom(const json& j) {
+    Progress p;
+    p.step = j.at("step").get<std::uint64_t>();
+    p.total = j.at("total").get<std::uint64_t>();
+    p.rangeBytes = j.at("range_bytes").get<std::uint64_t>();
+    p.strategy = j.at("strategy").get<std::string>();
+    const int phase = j.at("phase").get<int>();
+    if (phase < int(RunPhase::Starting) || phase > int(RunPhase::Refining))
+        throw std::out_of_range(fmt::format("no run phase {}", phase));
+    p.at.phase = RunPhase(phase);
+    p.at.round = j.at("round").get<int>();
+    p.at.rounds = j.at("rounds").get<int>();
+    p.at.runSeconds = j.at("run_seconds").get<double>();
+    p.at.precision = j.at("precision").get<double>();
+    p.repeat = j.at("repeat").get<int>();
+    p.repeats = j.at("repeats").get<int>();
+    p.elapsedSeconds = j.at("elapsed_seconds").get<double>();
+    p.etaSeconds = j.at("eta_seconds").get<double>();
+    if (j.contains("buffer_offset"))
+        p.bufferOffset = j.at("buffer_offset").get<std::uint32_t>();
+    if (j.contains("threads"))
+        p.threads = j.at("threads").get<int>();
+    if (j.contains("queue_depth"))
+        p.queueDepth = j.at("queue_depth").get<unsigned>();
+    return p;
+}
+
+// ---- the child ----
+
+// Lines from a file descriptor, read with read(2) and no stdio buffer, so that what follows
+// the request (a "stop") is never held where the watcher cannot see it.
+class FdLines {
+public:
+    explicit FdLines(int fd) : fd_(fd) {}
+    std::optional<std::string> next() {
+#ifdef _WIN32
+        return std::nullopt;
+#else
+        for (;;) {
+            if (const auto nl = buffer_.find('\n'); nl != std::string::npos) {
+                std::string line = buffer_.substr(0, nl);
+                buffer_.erase(0, nl + 1);
+                return line;
+            }
+            char chunk[65536];
+            const ssize_t n = ::read(fd_, chunk, sizeof chunk);
+            if (n < 0 && errno == EINTR)
+                continue;
+            if (n <= 0)
+                return std::nullopt;
+            buffer_.append(chunk, std::size_t(n));
+        }
+#endif
+    }
+
+private:
+    int fd_;
+    std::string buffer_;
+};
+
+// What the engine reports, as lines on the child's standard output.
+class LineSink final : public RunSink {
+public:
+    explicit LineSink(std::FILE* out) : out_(out) {}
+    void write(std::string_view word, const json& value) {
+        std::lock_guard lock(mutex_);
+        const std::string text = value.dump();
+        std::fprintf(out_, "%.*s %s\n", int(word.size()), word.data(), text.c_str());
+        std::fflush(out_);
+    }
+    void onStarted(const ResultDocument& header) override {
+        header_ = header;
+        write("started", json::parse(toJsonLine(header)));
+    }
+    void onProgress(const Progress& p) override { write("progress", progressJson(p)); }
+    void onRoundMeasured(const Cell& c) override { write("round", cellJson(header_, c)); }
+    void onCellFinished(const Cell& c) override { write("cell", cellJson(header_, c)); }
+    void onWarning(const std::string& m) override { write("warning", json(m)); }
+
+private:
+    std::FILE* out_;
+    std::mutex mutex_;
+    ResultDocument header_;
+};
+
+} // namespace
+
+int serveWorker(std::FILE* in, std::FILE* out) {
+    LineSink lines(out);
+#ifdef _WIN32
+    lines.write("error", json("a measurement in its own process is not built for Windows"));
+    (void)in;
+    return 2;
+#else
+    lines.write("hello", {{"version", READSCOPE_VERSION}, {"pid", int(::getpid())}});
+    auto reader = std::make_shared<FdLines>(::fileno(in));
+    const auto request = reader->next();
+    json r;
+    try {
+        if (!request)
+            throw std::runtime_error("no request on standard input");
+        r = json::parse(*request);
+    } catch (const std::exception& e) {
+        lines.write("error", json(fmt::format("the worker's request is not valid: {}", e.what())));
+        return 2;
+    }
+    // The rest of the input only stops the run: a "stop" line, or its end (the parent gone).
+    auto stop = std::make_shared<std::stop_source>();
+    std::thread([reader, stop] {
+        for (;;) {
+            const auto line = reader->next();
+            if (!line || *line == "stop") {
+                stop->request_stop();
+                return;
+            }
+        }
+    }).detach(); // blocked in read(2) until then; the process may end under it
+    Result<ResultDocument> result = Error{""};
+    try {
+        if (r.value("request", "") == "run") {
+            Plan plan = planFrom(r.at("plan"));
+            plan.dropCachesAsRoot = r.value("drop_caches_as_root", false);
+            result = runPlan(plan, lines, stop->get_token());
+        } else if (r.value("request", "") == "refine") {
+            auto done = fromJson(r.at("document").dump());
+            if (!done) {
+                lines.write("error", json(done.error().message));
+                return 2;
+            }
+            result = refineRun(*done, r.at("precision").get<double>(),
+                               r.at("max_time_seconds").get<double>(), lines, stop->get_token());
+        } else {
+            lines.write("error", json(fmt::format("the worker does not know the request '{}'",
+                                                  r.value("request", ""))));
+            return 2;
+        }
+    } catch (const std::exception& e) {
+        lines.write("error", json(fmt::format("the worker's request is not valid: {}", e.what())));
+        return 2;
+    }
+    if (!result) {
+        lines.write("error", json(result.error().message));
+        return 1;
+    }
+    lines.write("done", json::parse(toJsonLine(*result)));
+    return 0;
+#endif
+}
+
+namespace {
+
+// ---- the parent ----
+
+Result<ResultDocument> talkToWorker(const Worker& worker, const json& request, RunSink& sink,
+                                    std::stop_token stop) {
+    auto started = platform::ChildProcess::start({worker.program, "worker"});
+    if (!started)
+        return Error{fmt::format("the measurement's process could not be started: {}",
+                                 started.error().message)};
+    platform::ChildProcess& child = **started;
+    if (worker.onStarted)
+        worker.onStarted(child.pid());
+    child.writeLine(request.dump());
+    // A Stop, from whichever thread presses it, reaches the child as a line.
+    std::stop_callback onStop(stop, [&child] { child.writeLine("stop"); });
+    std::size_t rounds = 0;
+    std::optional<Result<ResultDocument>> last;
+    ResultDocument header;
+    bool greeted = false;
+    while (auto line = child.readLine()) {
+        const auto space = line->find(' ');
+        const std::string word = line->substr(0, space);
+        try {
+            const json value =
+                json::parse(space == std::string::npos ? "null" : line->substr(space + 1));
+            if (word == "hello") {
+                const auto version = value.at("version").get<std::string>();
+                if (version != READSCOPE_VERSION) {
+                    child.kill();
+                    return Error{fmt::format("the measurement's process, {}, is readscope {}, "
+                                             "not {} as this one: install them together",
+                                             worker.program, version, READSCOPE_VERSION)};
+                }
+                greeted = true;
+            } else if (word == "started") {
+                auto doc = fromJson(value.dump());
+                if (!doc)
+                    throw std::runtime_error(doc.error().message);
+                header = *doc;
+                sink.onStarted(header);
+            } else if (word == "progress") {
+                sink.onProgress(progressFrom(value));
+            } else if (word == "round") {
+                ++rounds;
+                sink.onRoundMeasured(cellFrom(value));
+            } else if (word == "cell") {
+                sink.onCellFinished(cellFrom(value));
+            } else if (word == "warning") {
+                sink.onWarning(value.get<std::string>());
+            } else if (word == "done") {
+                auto doc = fromJson(value.dump());
+                if (!doc)
+                    throw std::runtime_error(doc.error().message);
+                last = std::move(*doc);
+            } else if (word == "error") {
+                last = Error{value.get<std::string>()};
+            }
+        } catch (const std::exception& e) {
+            child.kill();
+            (void)child.wait();
+            return Error{fmt::format("the measurement's process wrote a line this readscope "
+                                     "cannot read ({}): {}",
+                                     e.what(), line->substr(0, 80))};
+        }
+    }
+    child.closeInput();
+    const std::string ended = child.wait();
+    if (last)
+        return *last;
+    if (!greeted)
+        return Error{fmt::format("the measurement's process, {} worker, ended before it started "
+                                 "({}): is it readscope-cli?",
+                                 worker.program, ended.empty() ? "it exited" : ended)};
+    return Error{fmt::format("the measurement's process {} before the run ended; what it sent "
+                             "({} cell round{}) is kept",
+                             ended.empty() ? "exited" : ended, rounds, rounds == 1 ? "" : "s")};
+}
+
+} // namespace
+
+Result<ResultDocument> runPlanInWorker(const Worker& worker, const Plan& plan, RunSink& sink,
+                                       std::stop_token stop) {
+    return talkToWorker(worker,
+                        {{"request", "run"},
+                         {"plan", planJson(plan)},
+                         {"drop_caches_as_root", plan.dropCachesAsRoot}},
+                        sink, stop);
+}
+
+Result<ResultDocument> refineRunInWorker(const Worker& worker, const ResultDocument& done,
+                                         double precision, double maxTimeSeconds, RunSink& sink,
+                                         std::stop_token stop) {
+    return talkToWorker(worker,
+                        {{"request", "refine"},
+                         {"document", json::parse(toJsonLine(done))},
+                         {"precision", precision},
+                         {"max_time_seconds", maxTimeSeconds}},
+                        sink, stop);
+}
+
+} // namespace readscope

@@ -1,0 +1,90 @@
+// A memory-limited run started from the window measures in its own process: the app's cgroup
+// is the same before, during and after the run; the measurement's child runs in the limited
+// cgroup; the finished run says the limit it ran under. Skipped, with the reason, where no
+// memory cgroup can be made (run as root, or in a delegated cgroup v2 subtree).
+#include "cgroups.h"
+#include "results_model.h"
+#include "run_controller.h"
+#include "run_worker.h"
+#include "window_fixture.h"
+
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QSpinBox>
+#include <QTest>
+
+#include <atomic>
+#include <unistd.h>
+
+using namespace readscope;
+using namespace readscope::ui;
+using readscope::testing::TestFile;
+
+class TestMeasurementProcess : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase() {
+        testing::isolateSettings();
+        qputenv("READSCOPE_WORKER", READSCOPE_CLI);
+    }
+
+    void aMemoryLimitedRunLeavesTheAppWhereItWas() {
+        TestFile file(64 << 20);
+        MainWindow w;
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(testing::openAndWait(w, file.path()));
+        w.config()->setPlan(testing::tinyPlan(file, 3));
+        // The limit typed into its field, as a person sets it.
+        auto* limit = w.findChild<QSpinBox*>("memoryLimit");
+        QVERIFY(limit);
+        limit->setFocus();
+        limit->findChild<QLineEdit*>()->selectAll();
+        QTest::keyClicks(limit, "40");
+        QTest::keyClick(limit, Qt::Key_Tab);
+        QCOMPARE(w.config()->plan()->memoryLimit, std::uint64_t(40) << 20);
+
+        const QString self = QString::number(QCoreApplication::applicationPid());
+        const QString before = testing::memoryCgroupOf(self);
+        QVERIFY(!before.isEmpty());
+        auto* controller = w.findChild<RunController*>();
+        QVERIFY(controller);
+        std::atomic<int> childPid{0};
+        controller->workerForTesting()->onMeasurementProcess = [&](int pid) { childPid = pid; };
+        QString during, child;
+        QObject context;
+        connect(controller, &RunController::cellMeasured, &context, [&](const Cell&) {
+            if (!child.isEmpty())
+                return;
+            during = testing::memoryCgroupOf(self);
+            child = testing::memoryCgroupOf(QString::number(childPid.load()));
+        });
+        QSignalSpy finished(controller, &RunController::finished);
+        auto* run = w.findChild<QPushButton*>("runButton");
+        QVERIFY(run && run->isEnabled());
+        QTest::mouseClick(run, Qt::LeftButton);
+        QVERIFY2(w.isRunning(), qPrintable(w.config()->planProblem()));
+        QVERIFY(finished.wait(120000));
+        const QString error = finished.at(0).at(1).toString();
+        if (error.startsWith("cannot run under a memory limit"))
+            QSKIP(qPrintable(error));
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+        const auto doc = finished.at(0).at(0).value<ResultDocument>();
+        QVERIFY(doc.complete);
+        QVERIFY(doc.memoryLimit);
+        QCOMPARE(doc.memoryLimit->bytes, std::uint64_t(40) << 20);
+        QVERIFY(childPid > 0 && childPid != QCoreApplication::applicationPid());
+        QCOMPARE(during, before);
+        QCOMPARE(testing::memoryCgroupOf(self), before);
+        QVERIFY2(child.contains(QString("readscope-%1").arg(childPid.load())) ||
+                     QString::fromStdString(doc.memoryLimit->how).contains("scope"),
+                 qPrintable(child));
+        // The window shows the run's cells as for any run.
+        QCOMPARE(w.model()->document().cells.size(), std::size_t(6));
+    }
+};
+
+QTEST_MAIN(TestMeasurementProcess)
+#include "tst_measurement_process.moc"
