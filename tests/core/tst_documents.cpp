@@ -6,6 +6,8 @@
 #include "readscope/provenance.h"
 #include "readscope/state_words.h"
 
+#include "csv_document.h"
+#include "json_parts.h"
 #include "test_file.h"
 
 #include <fmt/format.h>
@@ -17,6 +19,10 @@
 using namespace readscope;
 
 namespace {
+
+nlohmann::json toJsonCell(const ResultDocument& doc) {
+    return nlohmann::json::parse(toJson(doc)).at("cells").at(0);
+}
 
 ResultDocument sampleDocument() {
     ResultDocument doc;
@@ -199,6 +205,42 @@ private slots:
         }
         QCOMPARE(testing::name(back->plan.cache), testing::name(CacheMode::Cold));
         QCOMPARE(back->plan.strategies.size(), std::size_t(3));
+    }
+
+    // A cell's optional figure is declared once (cell_fields.h): a table with one field more
+    // (a name the formats have never had, for the fold rate) writes it in the JSON and as a
+    // summary CSV column, and reads it back from both; the readers of the shipped table do not
+    // know it, so the table, not the writers' own lists, is what carries it.
+    void aFieldDeclaredOnceTravelsInBothFormats() {
+        std::vector<CellField> fields;
+        for (const CellField& f : kCellFields)
+            if (std::string_view(f.name) != "fold_gbps")
+                fields.push_back(f);
+        fields.push_back({"test_added_gbps", "GB/s", &Cell::foldGbps});
+        auto doc = sampleDocument();
+        doc.cells[0].foldGbps = 12.25;
+        doc.cells[1].foldGbps.reset();
+
+        const nlohmann::json j = cellJson(doc, doc.cells[0], fields);
+        QCOMPARE(j.at("test_added_gbps").get<double>(), 12.25);
+        QVERIFY(!j.contains("fold_gbps"));
+        QVERIFY(cellJson(doc, doc.cells[1], fields).at("test_added_gbps").is_null());
+        QCOMPARE(cellFrom(j, fields).foldGbps, std::optional(12.25));
+        QVERIFY(!cellFrom(j).foldGbps); // the shipped table has no such name
+
+        const std::string csv = toSummaryCsv(doc, fields);
+        const std::string header = csv.substr(0, csv.find("\r\n"));
+        QVERIFY2(header.find(",test_added_gbps,") != std::string::npos, header.c_str());
+        QVERIFY2(header.find(",fold_gbps,") == std::string::npos, header.c_str());
+        auto back = fromSummaryCsv(csv, fields);
+        QVERIFY2(back.ok(), back.ok() ? "" : back.error().message.c_str());
+        QCOMPARE(back->cells[0].foldGbps, std::optional(12.25));
+        QVERIFY(!back->cells[1].foldGbps);
+        QVERIFY(!fromSummaryCsv(csv)->cells[0].foldGbps);
+        // The shipped table's own scaled field (seconds written as nanoseconds) both ways.
+        doc.cells[0].mappedFaultSeconds = 2.5e-7;
+        QCOMPARE(toJsonCell(doc).at("mapped_fault_ns").get<double>(), 250.0);
+        QCOMPARE(*fromSummaryCsv(toSummaryCsv(doc))->cells[0].mappedFaultSeconds, 2.5e-7);
     }
 
     // A threads sweep and a queue-depth sweep come back as sweeps: the same axis, the same

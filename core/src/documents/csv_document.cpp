@@ -1,4 +1,5 @@
 #include "csv_document.h"
+#include "cell_fields.h"
 #include "readscope/document_words.h"
 #include "readscope/documents.h"
 #include "readscope/state_words.h"
@@ -101,9 +102,6 @@ std::string offsetField(const std::optional<std::uint32_t>& offset) {
 
 std::string number(double v) { return fmt::format("{}", v); }
 std::string optional(const std::optional<double>& v) { return v ? number(*v) : ""; }
-std::string nanoseconds(const std::optional<double>& seconds) {
-    return seconds ? number(*seconds * 1e9) : "";
-}
 
 template <class T> void addOnce(std::vector<T>& values, T value) {
     if (std::find(values.begin(), values.end(), value) == values.end())
@@ -166,9 +164,23 @@ std::vector<Column> timeSplitColumns() {
     return columns;
 }
 
-std::vector<Column> summaryColumns() {
+// The columns, in the order scripts know them: the cell's optional figures (cell_fields.h)
+// where they have always been, and any the table has beyond those at the end.
+std::vector<Column> summaryColumns(std::span<const CellField> fields) {
     using D = const ResultDocument&;
-    std::vector<Column> columns{
+    std::vector<std::string_view> done;
+    const auto column = [](const CellField& f) {
+        return Column{f.name, [f](const Cell& c, D) { return optional(writtenValue(f, c)); }};
+    };
+    const auto placed = [&](std::string_view name) -> Column {
+        for (const CellField& f : fields)
+            if (name == f.name) {
+                done.push_back(name);
+                return column(f);
+            }
+        return Column{nullptr, {}}; // not in this table: no column
+    };
+    const std::vector<Column> listed{
         {"strategy", [](const Cell& c, D) { return c.strategy; }},
         {"range_bytes", [](const Cell& c, D) { return std::to_string(c.rangeBytes); }},
         {"pattern", [](const Cell&, D d) { return std::string(toString(d.plan.pattern)); }},
@@ -183,7 +195,7 @@ std::vector<Column> summaryColumns() {
         figure(summaryField("p25_gbps")),
         figure(summaryField("p75_gbps")),
         figure(summaryField("cv")),
-        {"resident_before", [](const Cell& c, D) { return optional(c.residentBefore); }},
+        placed("resident_before"),
         {"status", [](const Cell& c, D) { return std::string(toString(c.status)); }},
         {"message", [](const Cell& c, D) { return c.notes(); }},
         {"consume", [](const Cell&, D d) { return std::string(toString(d.plan.consume)); }},
@@ -199,10 +211,10 @@ std::vector<Column> summaryColumns() {
         figure(summaryField("median_ci_low_gbps")),
         figure(summaryField("median_ci_high_gbps")),
         {"bytes_consumed", [](const Cell& c, D d) { return bytesConsumed(c, d.plan.consume); }},
-        {"fold_gbps", [](const Cell& c, D) { return optional(c.foldGbps); }},
+        placed("fold_gbps"),
         figure(summaryField("median_ci_coverage")),
         {"median_iops", [](const Cell& c, D) { return optional(medianIops(c)); }},
-        {"copy_limit_gbps", [](const Cell& c, D) { return optional(c.copyLimitGbps); }},
+        placed("copy_limit_gbps"),
         {"pct_of_copy_limit", [](const Cell& c, D) { return optional(pctOfCopyLimit(c)); }},
         {"warmup", [](const Cell&, D d) { return std::to_string(d.plan.warmup); }},
         {"round_time", [](const Cell&, D d) { return number(d.plan.roundTimeSeconds); }},
@@ -216,7 +228,7 @@ std::vector<Column> summaryColumns() {
              return c.pointQueueDepth ? std::to_string(*c.pointQueueDepth) : std::string();
          }},
         // Bytes read per byte wanted (pread-coalesce's merged spans; empty for the others).
-        {"read_amplification", [](const Cell& c, D) { return optional(c.readAmplification); }},
+        placed("read_amplification"),
         // Cold and direct runs: the run's device limit (the same on every row; the JSON says
         // how it was measured, on which device and when).
         {"device_limit_gbps",
@@ -227,10 +239,10 @@ std::vector<Column> summaryColumns() {
          [](const Cell& c, D d) { return optional(pctOfDeviceLimit(d, c)); }},
         // Bytes fetched from storage per round (median; empty where not counted), and per
         // byte wanted.
-        {"device_bytes_read", [](const Cell& c, D) { return optional(c.deviceBytesRead); }},
-        {"fetched_per_wanted", [](const Cell& c, D) { return optional(c.fetchedPerWanted); }},
+        placed("device_bytes_read"),
+        placed("fetched_per_wanted"),
         // What the rounds left in the page cache (median), where measured.
-        {"resident_after", [](const Cell& c, D) { return optional(c.residentAfter); }},
+        placed("resident_after"),
         // The plan's memory limit (bytes, empty: none; the JSON says how it was applied) and
         // duration (seconds, empty: rounds as planned): a rerun from this file keeps them.
         {"memory_limit",
@@ -241,27 +253,35 @@ std::vector<Column> summaryColumns() {
          [](const Cell&, D d) {
              return d.plan.durationSeconds > 0 ? number(d.plan.durationSeconds) : std::string();
          }},
-        {"memset_gbps", [](const Cell& c, D) { return optional(c.memsetGbps); }},
-        {"kernel_copy_gbps", [](const Cell& c, D) { return optional(c.kernelCopyGbps); }},
-        {"memcpy_gbps", [](const Cell& c, D) { return optional(c.memcpyGbps); }},
+        placed("memset_gbps"),
+        placed("kernel_copy_gbps"),
+        placed("memcpy_gbps"),
         // Mappings: the fold and memcpy from the cached file's own mapped pages, the rates
         // their time split prices (empty for strategies that do not map the file).
-        {"mapped_fold_gbps", [](const Cell& c, D) { return optional(c.mappedFoldGbps); }},
-        {"mapped_copy_gbps", [](const Cell& c, D) { return optional(c.mappedCopyGbps); }},
+        placed("mapped_fold_gbps"),
+        placed("mapped_copy_gbps"),
         // ... and a fault and an unmapped page of those pages, in nanoseconds.
-        {"mapped_fault_ns", [](const Cell& c, D) { return nanoseconds(c.mappedFaultSeconds); }},
-        {"mapped_unmap_page_ns",
-         [](const Cell& c, D) { return nanoseconds(c.mappedUnmapSeconds); }},
+        placed("mapped_fault_ns"),
+        placed("mapped_unmap_page_ns"),
     };
-    for (auto& column : timeSplitColumns())
-        columns.push_back(std::move(column));
+    std::vector<Column> columns;
+    for (const auto& c : listed)
+        if (c.name)
+            columns.push_back(c);
+    for (const CellField& f : fields)
+        if (std::find(done.begin(), done.end(), f.name) == done.end())
+            columns.push_back(column(f));
+    for (auto& c : timeSplitColumns())
+        columns.push_back(std::move(c));
     return columns;
 }
 
 } // namespace
 
-std::string toSummaryCsv(const ResultDocument& doc) {
-    const auto columns = summaryColumns();
+std::string toSummaryCsv(const ResultDocument& doc) { return toSummaryCsv(doc, kCellFields); }
+
+std::string toSummaryCsv(const ResultDocument& doc, std::span<const CellField> fields) {
+    const auto columns = summaryColumns(fields);
     std::vector<std::string> header;
     for (const auto& col : columns)
         header.push_back(col.name);
@@ -310,6 +330,10 @@ std::string toSamplesCsv(const ResultDocument& doc) {
 }
 
 Result<ResultDocument> fromSummaryCsv(std::string_view text) {
+    return fromSummaryCsv(text, kCellFields);
+}
+
+Result<ResultDocument> fromSummaryCsv(std::string_view text, std::span<const CellField> fields) {
     std::vector<std::vector<std::string>> rows;
     if (!csv::parse(text, rows))
         return Error{"the CSV has an unterminated quoted field"};
@@ -345,11 +369,14 @@ Result<ResultDocument> fromSummaryCsv(std::string_view text) {
         if (c.summary.ciLow < 0 || c.summary.ciHigh < 0) // a CSV from before the interval
             c.summary.ciLow = c.summary.ciHigh = c.summary.median;
         c.summary.noisy = c.summary.uncertainty() > kNoisyUncertainty;
-        double resident = 0;
-        if (parseNumber(get(row, "resident_before"), resident))
-            c.residentBefore = resident;
-        if (double left = 0; parseNumber(get(row, "resident_after"), left))
-            c.residentAfter = left;
+        for (const CellField& f : fields)
+            if (const auto v = get(row, f.name); !v.empty()) {
+                double written = 0;
+                if (!parseNumber(v, written))
+                    return Error{
+                        fmt::format("CSV row {}: {} '{}' is not a number", r + 1, f.name, v)};
+                storeWritten(f, c, written);
+            }
         c.status = parseCellStatus(get(row, "status"));
         c.summary.tooFewRounds = c.status == CellStatus::TooFewRounds;
         c.summary.noisy = c.summary.noisy && !c.summary.tooFewRounds;
@@ -358,30 +385,6 @@ Result<ResultDocument> fromSummaryCsv(std::string_view text) {
         parseNumber(get(row, "ranges_per_round"), c.rangesPerRound);
         if (unsigned depth = 0; parseNumber(get(row, "queue_depth"), depth))
             c.queueDepth = depth;
-        if (double fold = 0; parseNumber(get(row, "fold_gbps"), fold))
-            c.foldGbps = fold;
-        if (double zeroing = 0; parseNumber(get(row, "memset_gbps"), zeroing))
-            c.memsetGbps = zeroing;
-        if (double copy = 0; parseNumber(get(row, "kernel_copy_gbps"), copy))
-            c.kernelCopyGbps = copy;
-        if (double copy = 0; parseNumber(get(row, "memcpy_gbps"), copy))
-            c.memcpyGbps = copy;
-        if (double fold = 0; parseNumber(get(row, "mapped_fold_gbps"), fold))
-            c.mappedFoldGbps = fold;
-        if (double copy = 0; parseNumber(get(row, "mapped_copy_gbps"), copy))
-            c.mappedCopyGbps = copy;
-        if (double ns = 0; parseNumber(get(row, "mapped_fault_ns"), ns))
-            c.mappedFaultSeconds = ns * 1e-9;
-        if (double ns = 0; parseNumber(get(row, "mapped_unmap_page_ns"), ns))
-            c.mappedUnmapSeconds = ns * 1e-9;
-        if (double limit = 0; parseNumber(get(row, "copy_limit_gbps"), limit))
-            c.copyLimitGbps = limit;
-        if (double read = 0; parseNumber(get(row, "read_amplification"), read))
-            c.readAmplification = read;
-        if (double fetched = 0; parseNumber(get(row, "device_bytes_read"), fetched))
-            c.deviceBytesRead = fetched;
-        if (double ratio = 0; parseNumber(get(row, "fetched_per_wanted"), ratio))
-            c.fetchedPerWanted = ratio;
         if (const auto text = get(row, "buffer_offset"); !text.empty()) {
             auto offset = parseBufferOffset(text);
             if (!offset)

@@ -246,7 +246,7 @@ json timeSplitJson(const ResultDocument& doc, const Cell& c) {
 
 } // namespace
 
-json cellJson(const ResultDocument& doc, const Cell& c) {
+json cellJson(const ResultDocument& doc, const Cell& c, std::span<const CellField> fields) {
     json samples = json::array();
     for (const auto& s : c.samples)
         samples.push_back(sampleJson(s));
@@ -261,37 +261,25 @@ json cellJson(const ResultDocument& doc, const Cell& c) {
                 {"queue_depth", c.queueDepth ? json(*c.queueDepth) : json(nullptr)},
                 {"point_threads", c.pointThreads ? json(*c.pointThreads) : json(nullptr)},
                 {"point_queue_depth", c.pointQueueDepth ? json(*c.pointQueueDepth) : json(nullptr)},
-                {"fold_gbps", optionalNumber(c.foldGbps)},
-                {"memset_gbps", optionalNumber(c.memsetGbps)},
-                {"copy_limit_gbps", optionalNumber(c.copyLimitGbps)},
-                {"kernel_copy_gbps", optionalNumber(c.kernelCopyGbps)},
-                {"memcpy_gbps", optionalNumber(c.memcpyGbps)},
-                {"mapped_fold_gbps", optionalNumber(c.mappedFoldGbps)},
-                {"mapped_copy_gbps", optionalNumber(c.mappedCopyGbps)},
-                {"mapped_fault_ns", optionalNanoseconds(c.mappedFaultSeconds)},
-                {"mapped_unmap_page_ns", optionalNanoseconds(c.mappedUnmapSeconds)},
                 // Derived from the median, for scripts; not read back.
                 {"pct_of_copy_limit", optionalNumber(pctOfCopyLimit(c))},
                 {"pct_of_device_limit", optionalNumber(pctOfDeviceLimit(doc, c))},
                 {"median_iops", optionalNumber(medianIops(c))},
-                {"read_amplification", optionalNumber(c.readAmplification)},
-                {"device_bytes_read", optionalNumber(c.deviceBytesRead)},
-                {"fetched_per_wanted", optionalNumber(c.fetchedPerWanted)},
                 {"status", toString(c.status)},
                 {"message", c.notes()},
                 {"checksum", checksumText(c.checksum)},
                 {"residency_method", c.residencyMethod},
-                {"resident_before", optionalNumber(c.residentBefore)},
-                {"resident_after", optionalNumber(c.residentAfter)},
                 {"summary", summaryJson(m, rate)},
                 {"time_split", timeSplitJson(doc, c)},
                 {"samples", samples}};
+    for (const CellField& f : fields)
+        out[f.name] = optionalNumber(writtenValue(f, c));
     if (c.partial)
         out["partial"] = true;
     return out;
 }
 
-Cell cellFrom(const json& j) {
+Cell cellFrom(const json& j, std::span<const CellField> fields) {
     Cell c;
     c.strategy = j.at("strategy").get<std::string>();
     c.rangeBytes = j.at("range_bytes").get<std::uint64_t>();
@@ -306,27 +294,14 @@ Cell cellFrom(const json& j) {
         c.pointThreads = j.at("point_threads").get<int>();
     if (j.contains("point_queue_depth") && !j.at("point_queue_depth").is_null())
         c.pointQueueDepth = j.at("point_queue_depth").get<unsigned>();
-    c.foldGbps = readOptional(j, "fold_gbps");
-    c.memsetGbps = readOptional(j, "memset_gbps");
-    c.copyLimitGbps = readOptional(j, "copy_limit_gbps");
-    c.kernelCopyGbps = readOptional(j, "kernel_copy_gbps");
-    c.memcpyGbps = readOptional(j, "memcpy_gbps");
-    c.mappedFoldGbps = readOptional(j, "mapped_fold_gbps");
-    c.mappedCopyGbps = readOptional(j, "mapped_copy_gbps");
-    if (const auto ns = readOptional(j, "mapped_fault_ns"))
-        c.mappedFaultSeconds = *ns / 1e9;
-    if (const auto ns = readOptional(j, "mapped_unmap_page_ns"))
-        c.mappedUnmapSeconds = *ns / 1e9;
-    c.readAmplification = readOptional(j, "read_amplification");
-    c.deviceBytesRead = readOptional(j, "device_bytes_read");
-    c.fetchedPerWanted = readOptional(j, "fetched_per_wanted");
+    for (const CellField& f : fields)
+        if (const auto v = readOptional(j, f.name))
+            storeWritten(f, c, *v);
     c.status = parseCellStatus(j.value("status", "failed"));
     c.partial = j.value("partial", false);
     c.message = j.value("message", "");
     c.checksum = parseChecksum(j.value("checksum", ""));
     c.residencyMethod = j.value("residency_method", "");
-    c.residentBefore = readOptional(j, "resident_before");
-    c.residentAfter = readOptional(j, "resident_after");
     if (j.contains("samples"))
         for (const auto& s : j.at("samples"))
             c.samples.push_back(sampleFrom(s));

@@ -3,6 +3,8 @@
 // streams one at a time (worker_run.cpp): a plan, a cell. Private to documents/.
 #include "readscope/result_document.h"
 
+#include "cell_fields.h"
+
 #include <nlohmann/json.hpp>
 
 namespace readscope {
@@ -11,7 +13,9 @@ nlohmann::json planJson(const Plan& plan);
 Plan planFrom(const nlohmann::json& j);
 // A cell as the document's "cells" hold it; `doc` gives what it is judged against (its device
 // limit, the other cells its time split is fitted with).
-nlohmann::json cellJson(const ResultDocument& doc, const Cell& cell);
-Cell cellFrom(const nlohmann::json& j);
+// `fields`: the cell's optional figures (cell_fields.h); a test gives a table of its own.
+nlohmann::json cellJson(const ResultDocument& doc, const Cell& cell,
+                        std::span<const CellField> fields = kCellFields);
+Cell cellFrom(const nlohmann::json& j, std::span<const CellField> fields = kCellFields);
 
 } // namespace readscope
