@@ -3,12 +3,14 @@
 #include "readscope/column_notes.h"
 #include "readscope/comparison_text.h"
 #include "readscope/cost_model.h"
+#include "readscope/cost_model_words.h"
 #include "readscope/document_words.h"
 #include "readscope/documents.h"
 #include "readscope/finding_text.h"
 #include "readscope/mark_notes.h"
 #include "readscope/run_notes.h"
 #include "readscope/time_split.h"
+#include "readscope/time_split_words.h"
 #include "readscope/units.h"
 
 #include <fmt/format.h>

@@ -1,6 +1,7 @@
 // The cost model: t(n) = fixed + n / bandwidth fitted to known series (exact, noisy, with no
 // fixed cost, with nothing to fit), and the seek check set against what the engine counted.
 #include "readscope/cost_model.h"
+#include "readscope/cost_model_words.h"
 #include "readscope/finding_text.h"
 
 #include <QTest>

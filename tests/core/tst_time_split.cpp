@@ -2,8 +2,10 @@
 // unexplained, and a cell without what a split needs has none and says why. The outputs carry
 // the shares.
 #include "readscope/cost_model.h"
+#include "readscope/cost_model_words.h"
 #include "readscope/documents.h"
 #include "readscope/time_split.h"
+#include "readscope/time_split_words.h"
 
 #include <QTest>
 

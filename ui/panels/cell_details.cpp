@@ -6,6 +6,7 @@
 
 #include "readscope/buffer_offsets.h"
 #include "readscope/compare.h"
+#include "readscope/cost_model_words.h"
 #include "readscope/document_words.h"
 #include "readscope/mark_notes.h"
 #include "readscope/reader.h"
@@ -13,6 +14,7 @@
 #include "readscope/strategy.h"
 #include "readscope/teaching.h"
 #include "readscope/time_split.h"
+#include "readscope/time_split_words.h"
 #include "readscope/units.h"
 
 #include <vector>

@@ -3,11 +3,13 @@
 
 #include "readscope/compare.h"
 #include "readscope/cost_model.h"
+#include "readscope/cost_model_words.h"
 #include "readscope/finding_text.h"
 #include "readscope/mark_notes.h"
 #include "readscope/strategy.h"
 #include "readscope/teaching.h"
 #include "readscope/time_split.h"
+#include "readscope/time_split_words.h"
 #include "readscope/units.h"
 
 #include <QStringList>

@@ -48,11 +48,6 @@ struct CacheCut {
 std::optional<CacheCut> cacheCut(const CpuCaches& caches, std::span<const std::uint64_t> sizes);
 // The cut of a range-size sweep's measured sizes by the caches its document recorded.
 std::optional<CacheCut> fitCut(const ResultDocument& doc);
-// "Fitted up to the L2 cache (2 MiB); 8 MiB left out: past it a copy's bandwidth falls, ..."
-std::string cacheCutSentence(const CacheCut& cut);
-
-// "not resolved: at 16 KiB it would be under 2% of a range's time, within the fit's 9% error".
-std::string unresolvedFixedText(const CostFit& fit);
 
 // "12.3" (from 10 µs) or "1.23": seconds as microseconds, without the unit.
 std::string microseconds(double seconds);
@@ -72,11 +67,6 @@ std::optional<CostFit> fitCost(std::span<const CostPoint> points);
 // less than it wanted (readAmplificationText), whose work per byte changes with the size.
 std::vector<CostFit> fitCosts(const ResultDocument& doc);
 
-// Why a measured strategy of a range-size sweep has no fit while the sweep has a cache cut:
-// "not fitted: only 2 of its sizes lie at or below the L2 cache (2 MiB), and a line needs 3";
-// empty when it has one (or the sizes would not have fitted it even uncut).
-std::string costFitMissing(const ResultDocument& doc, const std::string& strategy);
-
 // seek-read against pread-uninit (the same fresh uninitialised buffer, plus one lseek): the
 // extra fixed cost the fits give, beside what the engine counted and measured.
 struct SeekCheck {
@@ -88,17 +78,5 @@ struct SeekCheck {
     std::optional<double> lseekSeconds; // one lseek, measured at the run's start
 };
 std::optional<SeekCheck> seekCheck(const ResultDocument& doc, std::span<const CostFit> fits);
-// "seek-read pays 1.53 µs more per range than pread-uninit; it makes 1.00 lseek per range
-// (counted), and one lseek costs 1.23 µs here." (the clauses that were measured).
-std::string seekCheckSentence(const SeekCheck& check);
-
-// "Unit costs here, measured at the start: a system call that does nothing 0.05 µs, a fault on
-// a fresh anonymous page 0.31 µs, ..." (the ones measured; the lseek unless the seek check
-// already says it); empty when none was.
-std::string unitCostsSentence(const ResultDocument& doc, bool withLseek = true);
-
-// The lines a person reads (CLI, Markdown): a table of the fits, and the seek check's
-// sentence. Empty when nothing could be fitted.
-std::vector<std::string> costModelLines(const ResultDocument& doc);
 
 } // namespace readscope

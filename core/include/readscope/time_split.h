@@ -43,26 +43,11 @@ struct TimeSplit {
     double unexplainedShare() const;
 };
 
-// "zeroing (memset)", "kernel copy" or "memcpy", "system calls", "page faults",
-// "page-cache work", "fold".
-std::string partName(TimePart part, const TimeSplit& split);
-
 // The split of a measured cell of a warm run whose rounds carry counts; none otherwise
 // (timeSplitMissing says why).
 std::optional<TimeSplit> timeSplit(const ResultDocument& doc, const Cell& cell);
 // Why a cell has no split: "a cold run's time is the device's", ...; empty when it has one.
 std::string timeSplitMissing(const ResultDocument& doc, const Cell& cell);
-
-// "pread-zerofill at 1 MiB, 61.2 µs per range: kernel copy 78%, zeroing (memset) 17%, system
-// calls 1%, unexplained 4%", with what a large unexplained share means; empty without a split.
-std::string timeSplitSentence(const ResultDocument& doc, const Cell& cell);
-
-// The split of every cell that has one as a fixed-width table for the CLI's text and the
-// Markdown report: a row per cell (µs per range, each part's share, the unexplained rest),
-// then what the copy column means, the cells whose unit costs explain less than they should
-// and (withUnitCosts: where no cost-model lines print them) the unit costs; empty when no cell
-// has a split.
-std::vector<std::string> timeSplitLines(const ResultDocument& doc, bool withUnitCosts);
 
 // Above this unexplained share (of the measured time, either way) the sentence says so.
 inline constexpr double kLargeUnexplainedShare = 0.15;

@@ -26,18 +26,6 @@ std::string percent(double share) {
     return std::abs(pct) >= 10 ? fmt::format("{:.0f}%", pct) : fmt::format("{:.1f}%", pct);
 }
 
-// What the unit costs leave out for this kind of strategy, where a large share is unexplained.
-std::string_view whatIsNotPriced(const StrategyInfo& s) {
-    if (s.buffer == BufferKind::Grown || s.access == Access::AsRuntime)
-        return "the copies a growing buffer makes (realloc) and the allocator's own work have "
-               "no count here";
-    if (s.mapsFile())
-        return "mmap, munmap and the page-table work of a mapping are priced as calls that do "
-               "nothing, and TLB misses have no count";
-    return "the reads' misses past the CPU's caches, TLB misses and the allocator's work have no "
-           "count here";
-}
-
 double pageSizeOf(const ResultDocument& doc) {
     return doc.system.pageSize > 0 ? doc.system.pageSize : 4096;
 }
@@ -66,18 +54,6 @@ std::string_view partKey(TimePart part) {
     case TimePart::Zeroing: return "zeroing";
     case TimePart::PageCache: return "page_cache";
     case TimePart::Copying: return "copying";
-    case TimePart::Fold: return "fold";
-    }
-    return "";
-}
-
-std::string partName(TimePart part, const TimeSplit& split) {
-    switch (part) {
-    case TimePart::Syscalls: return "system calls";
-    case TimePart::Faults: return split.unmapsPages ? "page faults and unmapping" : "page faults";
-    case TimePart::Zeroing: return "zeroing (memset)";
-    case TimePart::PageCache: return "page-cache work";
-    case TimePart::Copying: return split.copyInUserSpace ? "memcpy" : "kernel copy";
     case TimePart::Fold: return "fold";
     }
     return "";
@@ -235,41 +211,6 @@ std::optional<TimeSplit> timeSplit(const ResultDocument& doc, const Cell& cell) 
     for (const auto& what : unpriced)
         split.unpriced += (split.unpriced.empty() ? "" : "; ") + what;
     return split;
-}
-
-std::string timeSplitSentence(const ResultDocument& doc, const Cell& cell) {
-    const auto split = timeSplit(doc, cell);
-    if (!split)
-        return {};
-    std::vector<TimePart> parts(kTimeParts.begin(), kTimeParts.end());
-    std::stable_sort(parts.begin(), parts.end(),
-                     [&](TimePart a, TimePart b) { return split->share(a) > split->share(b); });
-    std::string text =
-        fmt::format("{} at {}, {} µs per range:", cell.strategy, formatSize(cell.rangeBytes),
-                    microseconds(split->measuredSeconds));
-    std::string sep = " ";
-    for (TimePart p : parts)
-        if (split->partSeconds(p).value_or(0) > 0) {
-            text += fmt::format("{}{} {}", sep, partName(p, *split), percent(split->share(p)));
-            sep = ", ";
-        }
-    text += fmt::format("{}unexplained {}", sep, percent(split->unexplainedShare()));
-    if (split->pagesPerFault && split->secondsPerFault)
-        text += fmt::format(" ({:.3g} faults a range, one per {:.3g} pages read, {} µs a fault)",
-                            split->faultsPerRange, *split->pagesPerFault,
-                            microseconds(*split->secondsPerFault));
-    if (!split->unpriced.empty())
-        text += fmt::format(" (not priced: {})", split->unpriced);
-    const double rest = split->unexplainedShare();
-    if (rest > kLargeUnexplainedShare)
-        text += fmt::format(". The unit costs explain only {} of it: {}", percent(1 - rest),
-                            whatIsNotPriced(*findStrategy(cell.strategy)));
-    else if (rest < -kLargeUnexplainedShare)
-        text += fmt::format(". The unit costs predict {} more time than was measured: the "
-                            "strategy beats a unit cost here (a kernel copy faster than memcpy "
-                            "at this size, or work overlapped)",
-                            percent(-rest));
-    return text + ".";
 }
 
 } // namespace readscope

@@ -1,4 +1,5 @@
 #include "readscope/cost_model.h"
+#include "readscope/cost_model_words.h"
 #include "readscope/documents.h"
 #include "readscope/state_words.h"
 #include "readscope/time_split.h"

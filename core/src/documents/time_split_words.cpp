@@ -1,0 +1,147 @@
+#include "readscope/time_split_words.h"
+
+#include "readscope/cost_model.h"
+#include "readscope/cost_model_words.h"
+#include "readscope/strategy.h"
+#include "readscope/units.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+
+namespace readscope {
+
+namespace {
+
+// "17%", or "4.2%" under ten.
+std::string percent(double share) {
+    const double pct = share * 100;
+    return std::abs(pct) >= 10 ? fmt::format("{:.0f}%", pct) : fmt::format("{:.1f}%", pct);
+}
+
+// What the unit costs leave out for this kind of strategy, where a large share is unexplained.
+std::string_view whatIsNotPriced(const StrategyInfo& s) {
+    if (s.buffer == BufferKind::Grown || s.access == Access::AsRuntime)
+        return "the copies a growing buffer makes (realloc) and the allocator's own work have "
+               "no count here";
+    if (s.mapsFile())
+        return "mmap, munmap and the page-table work of a mapping are priced as calls that do "
+               "nothing, and TLB misses have no count";
+    return "the reads' misses past the CPU's caches, TLB misses and the allocator's work have no "
+           "count here";
+}
+
+// Column titles, in kTimeParts order.
+constexpr const char* kHeads[] = {"syscalls", "faults", "zeroing", "page-cache", "copy", "fold"};
+static_assert(std::size(kHeads) == kTimeParts.size());
+
+// Whole percent; a share that rounds to zero is "0%", never "-0%".
+std::string share(double v) {
+    const double pct = std::round(v * 100);
+    return fmt::format("{:.0f}%", pct == 0 ? 0.0 : pct);
+}
+
+} // namespace
+
+std::vector<std::string> timeSplitLines(const ResultDocument& doc, bool withUnitCosts) {
+    std::vector<std::string> rows, large;
+    bool anyUnpriced = false;
+    // The point column as wide as its longest ("1 MiB @ +16" on an offset sweep).
+    std::size_t width = 9;
+    for (const auto& cell : doc.cells)
+        width = std::max(width, pointText(cell.point()).size());
+    for (const auto& cell : doc.cells) {
+        const auto split = timeSplit(doc, cell);
+        if (!split)
+            continue;
+        std::string row =
+            fmt::format("{:<18} {:>{}} {:>10}", cell.strategy, pointText(cell.point()), width,
+                        microseconds(split->measuredSeconds));
+        for (TimePart p : kTimeParts)
+            row += fmt::format(" {:>10}",
+                               split->partSeconds(p) ? share(split->share(p)) : std::string("-"));
+        const double rest = split->unexplainedShare();
+        row += fmt::format(" {:>11}", share(rest));
+        rows.push_back(row);
+        anyUnpriced |= !split->unpriced.empty();
+        if (std::abs(rest) > kLargeUnexplainedShare)
+            large.push_back(
+                fmt::format("{} at {} ({})", cell.strategy, pointText(cell.point()), share(rest)));
+    }
+    if (rows.empty())
+        return {};
+    std::vector<std::string> lines;
+    lines.push_back("Where the time goes: each cell's counts per range times this machine's unit "
+                    "costs, as shares of the measured time per range");
+    std::string head = fmt::format("{:<18} {:>{}} {:>10}", "strategy", "size", width, "µs/range");
+    for (const char* h : kHeads)
+        head += fmt::format(" {:>10}", h);
+    lines.push_back(head + fmt::format(" {:>11}", "unexplained"));
+    lines.insert(lines.end(), rows.begin(), rows.end());
+    lines.push_back("(copy: the kernel's copy out of the page cache for reads, memcpy for "
+                    "mappings; -: counted but not priced here; unexplained: measured minus the "
+                    "parts, negative when they predict more)");
+    if (anyUnpriced)
+        lines.push_back("Some counts have no unit cost in this run: the teaching panel and the "
+                        "JSON's time_split say which.");
+    if (!large.empty()) {
+        std::string list;
+        for (const auto& l : large)
+            list += (list.empty() ? "" : ", ") + l;
+        lines.push_back(
+            fmt::format("More than {:.0f}% unexplained: {}.", kLargeUnexplainedShare * 100, list));
+    }
+    if (const auto units = unitCostsSentence(doc); withUnitCosts && !units.empty())
+        lines.push_back(units);
+    return lines;
+}
+
+std::string partName(TimePart part, const TimeSplit& split) {
+    switch (part) {
+    case TimePart::Syscalls: return "system calls";
+    case TimePart::Faults: return split.unmapsPages ? "page faults and unmapping" : "page faults";
+    case TimePart::Zeroing: return "zeroing (memset)";
+    case TimePart::PageCache: return "page-cache work";
+    case TimePart::Copying: return split.copyInUserSpace ? "memcpy" : "kernel copy";
+    case TimePart::Fold: return "fold";
+    }
+    return "";
+}
+
+std::string timeSplitSentence(const ResultDocument& doc, const Cell& cell) {
+    const auto split = timeSplit(doc, cell);
+    if (!split)
+        return {};
+    std::vector<TimePart> parts(kTimeParts.begin(), kTimeParts.end());
+    std::stable_sort(parts.begin(), parts.end(),
+                     [&](TimePart a, TimePart b) { return split->share(a) > split->share(b); });
+    std::string text =
+        fmt::format("{} at {}, {} µs per range:", cell.strategy, formatSize(cell.rangeBytes),
+                    microseconds(split->measuredSeconds));
+    std::string sep = " ";
+    for (TimePart p : parts)
+        if (split->partSeconds(p).value_or(0) > 0) {
+            text += fmt::format("{}{} {}", sep, partName(p, *split), percent(split->share(p)));
+            sep = ", ";
+        }
+    text += fmt::format("{}unexplained {}", sep, percent(split->unexplainedShare()));
+    if (split->pagesPerFault && split->secondsPerFault)
+        text += fmt::format(" ({:.3g} faults a range, one per {:.3g} pages read, {} µs a fault)",
+                            split->faultsPerRange, *split->pagesPerFault,
+                            microseconds(*split->secondsPerFault));
+    if (!split->unpriced.empty())
+        text += fmt::format(" (not priced: {})", split->unpriced);
+    const double rest = split->unexplainedShare();
+    if (rest > kLargeUnexplainedShare)
+        text += fmt::format(". The unit costs explain only {} of it: {}", percent(1 - rest),
+                            whatIsNotPriced(*findStrategy(cell.strategy)));
+    else if (rest < -kLargeUnexplainedShare)
+        text += fmt::format(". The unit costs predict {} more time than was measured: the "
+                            "strategy beats a unit cost here (a kernel copy faster than memcpy "
+                            "at this size, or work overlapped)",
+                            percent(-rest));
+    return text + ".";
+}
+
+} // namespace readscope
