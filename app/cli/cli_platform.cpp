@@ -53,22 +53,6 @@ Result<std::string> makeTempDir(const std::string& prefix) {
 #endif
 }
 
-std::string stateDir() {
-#ifdef _WIN32
-    const char* local = std::getenv("LOCALAPPDATA");
-    fs::path dir = local && *local ? fs::path(local) : fs::temp_directory_path();
-#else
-    const char* state = std::getenv("XDG_STATE_HOME");
-    const char* home = std::getenv("HOME");
-    fs::path dir = state && *state ? fs::path(state)
-                                   : fs::path(home && *home ? home : "/tmp") / ".local" / "state";
-#endif
-    dir /= "readscope";
-    std::error_code ec;
-    fs::create_directories(dir, ec);
-    return dir.string();
-}
-
 int processId() {
 #ifdef _WIN32
     return _getpid();

@@ -8,9 +8,6 @@ namespace readscope::cli {
 
 // A new, empty folder in the system's temporary location (TMPDIR, /tmp, or %TEMP%).
 Result<std::string> makeTempDir(const std::string& prefix);
-// Where per-user state such as recovery files lives (XDG_STATE_HOME, ~/.local/state, or
-// %LOCALAPPDATA%), with "readscope" appended; created if missing.
-std::string stateDir();
 int processId();
 // Why --drop-caches cannot be used here (empty when it can: root on Linux).
 std::string dropCachesRefusal();

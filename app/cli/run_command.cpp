@@ -15,6 +15,7 @@
 #include "readscope/recovery.h"
 #include "readscope/report.h"
 #include "readscope/runner.h"
+#include "readscope/user_folders.h"
 
 #include <fmt/format.h>
 
@@ -84,7 +85,7 @@ private:
 };
 
 std::string defaultRecoveryPath() {
-    return (fs::path(stateDir()) / fmt::format("recovery-{}.jsonl", processId())).string();
+    return (fs::path(stateFolder()) / fmt::format("recovery-{}.jsonl", processId())).string();
 }
 
 Status checkOutput(const std::optional<std::string>& path, const char* flag,

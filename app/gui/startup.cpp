@@ -2,8 +2,10 @@
 
 #include "readscope/generator.h"
 #include "readscope/system_info.h"
+#include "readscope/user_folders.h"
 
 #include <QDir>
+#include <QFile>
 #include <QStandardPaths>
 #include <QStringList>
 
@@ -86,10 +88,13 @@ std::optional<StartOptions> parseStartOptions(const QStringList& args, QString* 
 }
 
 QString defaultTestFilePath() {
-    const QString dir = QStandardPaths::writableLocation(QStandardPaths::CacheLocation);
-    QDir().mkpath(dir);
-    return QDir(dir).filePath(
-        QString("readscope-default-%1M.bin").arg(readscope::kDefaultTestFileSize >> 20));
+    const QString name =
+        QString("readscope-default-%1M.bin").arg(readscope::kDefaultTestFileSize >> 20);
+    // Earlier versions generated it in Qt's cache folder (doubled by the organization's
+    // name): that copy is the app's own, and goes rather than stay behind unused.
+    QFile::remove(
+        QDir(QStandardPaths::writableLocation(QStandardPaths::CacheLocation)).filePath(name));
+    return QDir(QString::fromStdString(readscope::cacheFolder())).filePath(name);
 }
 
 } // namespace readscope::app

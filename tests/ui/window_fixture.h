@@ -77,6 +77,10 @@ inline void isolateSettings() {
     QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, settings.path());
     // The machine drift readscope-cli keeps: none of the user's reaches a test's comparisons.
     qputenv("READSCOPE_DATA_DIR", settings.path().toUtf8());
+    // readscope's state and cache folders (the recovery file, the default test file): this
+    // process's own too.
+    qputenv("XDG_STATE_HOME", (settings.path() + "/state").toUtf8());
+    qputenv("XDG_CACHE_HOME", (settings.path() + "/cache").toUtf8());
 }
 
 } // namespace readscope::testing

@@ -2,6 +2,7 @@
 
 #include "readscope/recovery.h"
 #include "readscope/runner.h"
+#include "readscope/user_folders.h"
 
 #include <QDir>
 #include <QFile>
@@ -10,9 +11,15 @@
 namespace readscope::ui {
 
 QString recoveryFilePath() {
-    const QString dir = QStandardPaths::writableLocation(QStandardPaths::AppLocalDataLocation);
-    QDir().mkpath(dir);
-    return QDir(dir).filePath("recovery.jsonl");
+    const QString path = QDir(QString::fromStdString(stateFolder())).filePath("recovery-app.jsonl");
+    // Where earlier versions kept it (Qt's data folder, doubled by the organization's
+    // name): an interrupted run left there is still offered, from the one place.
+    const QString earlier =
+        QDir(QStandardPaths::writableLocation(QStandardPaths::AppLocalDataLocation))
+            .filePath("recovery.jsonl");
+    if (QFile::exists(earlier) && !QFile::exists(path))
+        QFile::rename(earlier, path);
+    return path;
 }
 
 bool recoveryFileExists() { return QFile::exists(recoveryFilePath()); }
