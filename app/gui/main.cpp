@@ -3,6 +3,7 @@
 #include "generate_dialog.h"
 #include "main_window.h"
 #include "recovery_file.h"
+#include "recovery_offer.h"
 #include "result_exports.h"
 #include "startup.h"
 
@@ -45,19 +46,8 @@ int main(int argc, char** argv) {
     }
     window.restoreSettings();
     window.show();
-    if (readscope::ui::recoveryFileExists()) {
-        const auto answer = QMessageBox::question(
-            &window, "readscope",
-            "A run did not finish: it was closed mid-run, or the app stopped unexpectedly. "
-            "Restore the cells it kept?",
-            QMessageBox::Yes | QMessageBox::No, QMessageBox::Yes);
-        if (answer == QMessageBox::Yes) {
-            if (const QString e = window.restoreRecovery(); !e.isEmpty())
-                QMessageBox::warning(&window, "readscope", e);
-        } else {
-            readscope::ui::removeRecoveryFile();
-        }
-    }
+    if (readscope::ui::recoveryFileExists())
+        readscope::ui::offerRecovery(window);
 
     QString file = options->file;
     if (file.isEmpty() && window.config()->filePath().isEmpty()) {

@@ -85,6 +85,14 @@ void RunController::start(const Plan& plan) {
     });
 }
 
+void RunController::resume(const ResultDocument& kept) {
+    auto keep = std::make_shared<std::atomic<bool>>(false);
+    startJob(keep, [kept, path = recoveryPath_, keep](RunWorker& worker, quint64 job,
+                                                      std::stop_token token) {
+        worker.resume(job, kept, token, path, keep);
+    });
+}
+
 void RunController::refine(const ResultDocument& done, double precision, double maxTimeSeconds) {
     startJob(nullptr, [done, precision, maxTimeSeconds](RunWorker& worker, quint64 job,
                                                         std::stop_token token) {

@@ -22,6 +22,8 @@ public:
 
     bool isRunning() const { return running_; }
     void start(const Plan& plan);
+    // Measures what a stopped or recovered run lacks (RunWorker::resume).
+    void resume(const ResultDocument& kept);
     // Adds rounds to a finished run's cells wider than precision (see RunWorker::refine).
     void refine(const ResultDocument& done, double precision, double maxTimeSeconds);
     // Runs the plan `runs` times to measure this machine's drift between runs

@@ -112,7 +112,55 @@ Result<ResultDocument> measure(const Plan& plan, RunSink& sink, std::stop_token 
     return runPlanInWorker(*child, plan, sink, stop);
 }
 
+// What finishing a stopped or recovered run reports: its start brings back the cells already
+// measured (to the window and to the new recovery file), so that they stay on screen and
+// survive another crash while the rest is measured.
+class ResumeSink final : public RunSink {
+public:
+    ResumeSink(RunSink& to, const ResultDocument& kept) : to_(to), kept_(kept) {}
+    void onStarted(const ResultDocument& header) override {
+        to_.onStarted(header);
+        for (const Cell& c : kept_.cells)
+            to_.onCellFinished(c);
+    }
+    void onProgress(const Progress& p) override { to_.onProgress(p); }
+    void onRoundMeasured(const Cell& c) override { to_.onRoundMeasured(c); }
+    void onCellFinished(const Cell& c) override { to_.onCellFinished(c); }
+    void onWarning(const std::string& m) override { to_.onWarning(m); }
+
+private:
+    RunSink& to_;
+    const ResultDocument& kept_;
+};
+
 } // namespace
+
+void RunWorker::resume(quint64 job, const ResultDocument& kept, std::stop_token stop,
+                       const std::string& recoveryPath,
+                       std::shared_ptr<const std::atomic<bool>> keepRecovery) {
+    SignalSink toWindow(*this, job);
+    std::optional<RecoverySink> recovery;
+    if (!recoveryPath.empty())
+        recovery.emplace(toWindow, recoveryPath);
+    RunSink& recorded = recovery ? static_cast<RunSink&>(*recovery) : toWindow;
+    ResumeSink sink(recorded, kept);
+    Result<ResultDocument> result = Error{""};
+    if (needsOwnProcess(kept.plan)) {
+        auto child = measurementWorker();
+        if (child)
+            child->onStarted = onMeasurementProcess;
+        result = child ? resumeRunInWorker(*child, kept, sink, stop)
+                       : Result<ResultDocument>(child.error());
+    } else {
+        result = resumeRun(kept, sink, stop);
+    }
+    if (recovery && !(keepRecovery && keepRecovery->load()))
+        recovery->discard();
+    if (result)
+        emit finished(job, *result, {});
+    else
+        emit finished(job, ResultDocument{}, QString::fromStdString(result.error().message));
+}
 
 void RunWorker::measureDrift(quint64 job, const Plan& plan, int runs, std::stop_token stop) {
     SignalSink toWindow(*this, job);

@@ -23,6 +23,12 @@ public:
     void run(quint64 job, const readscope::Plan& plan, std::stop_token stop,
              const std::string& recoveryPath,
              std::shared_ptr<const std::atomic<bool>> keepRecovery = {});
+    // The rest of a stopped or recovered run (core resumeRun): started brings back its kept
+    // cells as cellFinished, then its missing and cut-short points are measured; recovery as
+    // for run().
+    void resume(quint64 job, const readscope::ResultDocument& kept, std::stop_token stop,
+                const std::string& recoveryPath,
+                std::shared_ptr<const std::atomic<bool>> keepRecovery = {});
     // More rounds for a finished run's cells wider than `precision` (core refineRun). The
     // window keeps showing the run: no started signal, and each refined cell's rounds arrive
     // as cellMeasured. No recovery file: the refined rounds add to results already shown.

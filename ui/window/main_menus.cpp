@@ -208,6 +208,16 @@ void MainMenus::addRunMenu() {
     refine->setToolTip("More rounds for the cells whose median is less sure than the "
                        "Precision field asks (±5% when it is off); the others keep theirs");
     resultActions_ << refine;
+    finish_ = add(run, "F&inish the run", QKeySequence("Ctrl+Alt+R"), [w] { w->finishRun(); });
+    finish_->setObjectName("finishAction");
+    finish_->setToolTip("Measure what a stopped or restored run lacks: its missing sizes and "
+                        "its cells with fewer rounds than planned, going on from their rounds");
+    finish_->setEnabled(false);
+}
+
+void MainMenus::setFinishable(bool finishable) {
+    if (finish_)
+        finish_->setEnabled(finishable);
 }
 
 void MainMenus::addLessonsAndHelp() {

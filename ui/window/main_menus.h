@@ -18,6 +18,8 @@ class MainMenus : public QObject {
 public:
     explicit MainMenus(MainWindow* window);
     void setResultsAvailable(bool available);
+    // Run ▸ Finish the run: offered while a stopped or restored run is shown.
+    void setFinishable(bool finishable);
 
 private:
     void addFileMenu();
@@ -38,6 +40,7 @@ private:
     MainWindow* window_;
     QAction* exportPng_ = nullptr;
     QList<QAction*> resultActions_;
+    QAction* finish_ = nullptr;
 };
 
 } // namespace readscope::ui

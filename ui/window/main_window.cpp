@@ -280,6 +280,7 @@ void MainWindow::onFinished(const ResultDocument& doc, const QString& error) {
     if (!error.isEmpty()) {
         showBanner(error);
         status_->finished("Run failed.", false);
+        updateActions(); // Finish the run, offered for a stopped one
         emit runFinished();
         return;
     }
@@ -300,6 +301,7 @@ void MainWindow::onFinished(const ResultDocument& doc, const QString& error) {
     explanation_->explainAgain(model_->document()); // this run's cells, or none of them
     judgeLesson(doc);
     if (refined) {
+        updateActions(); // Finish the run, offered for a stopped one
         emit runFinished();
         return;
     }
@@ -310,11 +312,13 @@ void MainWindow::onFinished(const ResultDocument& doc, const QString& error) {
     }
     if (doc.complete)
         reportOffsetSweep(doc, true);
+    updateActions(); // Finish the run, offered for a stopped one
     emit runFinished();
 }
 
 void MainWindow::updateActions() {
     menus_->setResultsAvailable(!model_->isEmpty() && !controller_->isRunning());
+    menus_->setFinishable(canFinishRun());
 }
 
 void MainWindow::refreshComparison() {
@@ -353,10 +357,40 @@ QString MainWindow::restoreRecovery() {
         return QString::fromStdString(doc.error().message);
     config_->setPlan(doc->plan);
     showResults(*doc);
-    log(QString("restored an interrupted run: %1; Run measures it anew")
+    log(QString("restored an interrupted run: %1; Run ▸ Finish the run measures the rest")
             .arg(keptCellsText(keptCells(*doc))));
     removeRecoveryFile();
     return {};
+}
+
+QString MainWindow::finishRecoveredRun() {
+    if (const QString e = restoreRecovery(); !e.isEmpty())
+        return e;
+    if (!finishRun())
+        return bannerText();
+    return {};
+}
+
+bool MainWindow::canFinishRun() const {
+    const ResultDocument& doc = model_->document();
+    return !controller_->isRunning() && !doc.complete && !doc.cells.empty() &&
+           !doc.plan.file.empty();
+}
+
+bool MainWindow::finishRun() {
+    if (!canFinishRun()) {
+        if (!controller_->isRunning())
+            statusBar()->showMessage("Nothing to finish: the results shown are a whole run.", 8000);
+        return false;
+    }
+    const ResultDocument kept = model_->document();
+    const KeptCells counts = keptCells(kept);
+    log(QString("finishing the run: %1 kept, the rest measured now").arg(keptCellsText(counts)));
+    tabs_->clearWarningCount();
+    lessons_->runStarting(kept.plan);
+    status_->starting("Finishing the run…");
+    controller_->resume(kept);
+    return true;
 }
 
 QString MainWindow::loadBaseline(const QString& path) {

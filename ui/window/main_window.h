@@ -49,6 +49,11 @@ public:
     // Precision field asks (the noise threshold when it is off), the quiet ones untouched.
     // False (with a message) when there is nothing it can refine.
     bool refineRun();
+    // Run ▸ Finish the run: what a stopped or restored run lacks (its missing points and its
+    // cells with fewer rounds than planned) measured, its kept cells on screen meanwhile.
+    // False (with a message) when the shown run is complete or nothing is shown.
+    bool finishRun();
+    bool canFinishRun() const;
     // The Compare tab's Measure drift: the current results' plan run three times, this
     // machine's drift between runs kept, and the comparison judged again against it.
     bool measureDrift();
@@ -58,6 +63,8 @@ public:
     QString openResults(const QString& path);
     // The cells a crashed or killed run left in the recovery file, shown as if just run.
     QString restoreRecovery();
+    // The same, then Finish the run: the rest of it measured.
+    QString finishRecoveredRun();
     QString loadBaseline(const QString& path); // empty, or why not
     void clearBaseline();
     void applyLesson(int index); // its plan in the panel, and its text above the results

@@ -44,7 +44,8 @@ Result<ResultDocument> readRecovery(const std::string& path);
 
 // Runs what a recovered document's plan still lacks (the points whose cells are missing or
 // partial; a partial cell goes on from its recorded rounds) and returns the recovered cells
-// and the new ones as one document.
+// and the new ones as one document. A stopped run's document is finished the same way: its
+// measured cells with fewer rounds than planned count as partial.
 Result<ResultDocument> resumeRun(const ResultDocument& recovered, RunSink& sink,
                                  std::stop_token stop = {});
 

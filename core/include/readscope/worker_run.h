@@ -43,6 +43,10 @@ Result<ResultDocument> refineRunInWorker(const Worker& worker, const ResultDocum
                                          double precision, double maxTimeSeconds, RunSink& sink,
                                          std::stop_token stop = {});
 
+// resumeRun in the child (a memory-limited run finished after a stop or a crash).
+Result<ResultDocument> resumeRunInWorker(const Worker& worker, const ResultDocument& recovered,
+                                         RunSink& sink, std::stop_token stop = {});
+
 // The child's side: reads the request from `in` (its standard input; its later lines stop
 // the run), runs it, writes the lines above to `out`. Returns the exit status: 0 when the run
 // ran (stopped or not), 1 when it failed, 2 for a request it could not read.

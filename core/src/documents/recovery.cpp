@@ -121,12 +121,18 @@ Result<ResultDocument> resumeRun(const ResultDocument& recovered, RunSink& sink,
     // (the resumed run makes its own).
     removeLeftoverCopies(recovered);
     const Plan& plan = recovered.plan;
+    // A stopped run's document (not read from a recovery file) marks no cell cut short: a
+    // measured cell with fewer rounds than planned is one.
+    const std::size_t planned = keptCells(recovered).planned;
+    const auto cutShort = [&](const Cell& c) {
+        return c.partial || (planned > 0 && c.measured() && c.samples.size() < planned);
+    };
     std::vector<SweepPoint> remaining;
     for (const auto& point : sweepPoints(plan, recovered.fileSize))
         if (!std::all_of(plan.strategies.begin(), plan.strategies.end(),
                          [&](const std::string& id) {
                              const Cell* c = recovered.find(id, point);
-                             return c && !c->partial;
+                             return c && !cutShort(*c);
                          }))
             remaining.push_back(point);
     ResultDocument merged = recovered;
@@ -135,8 +141,10 @@ Result<ResultDocument> resumeRun(const ResultDocument& recovered, RunSink& sink,
     });
     ResultDocument partial = recovered;
     std::erase_if(partial.cells, [&](const Cell& c) {
-        return !c.partial || wholeFileSweep(plan) || plan.durationSeconds > 0;
+        return !cutShort(c) || wholeFileSweep(plan) || plan.durationSeconds > 0;
     });
+    for (Cell& c : partial.cells)
+        c.partial = true;
     if (remaining.empty()) {
         merged.complete = true;
         merged.note = "every cell was already recovered";

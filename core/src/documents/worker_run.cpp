@@ -4,6 +4,7 @@
 #include "readscope/worker_run.h"
 
 #include "readscope/documents.h"
+#include "readscope/recovery.h"
 
 #include "child_process.h"
 #include "json_parts.h"
@@ -179,6 +180,13 @@ int serveWorker(std::FILE* in, std::FILE* out) {
             }
             result = refineRun(*done, r.at("precision").get<double>(),
                                r.at("max_time_seconds").get<double>(), lines, stop->get_token());
+        } else if (r.value("request", "") == "resume") {
+            auto recovered = fromJson(r.at("document").dump());
+            if (!recovered) {
+                lines.write("error", json(recovered.error().message));
+                return 2;
+            }
+            result = resumeRun(*recovered, lines, stop->get_token());
         } else {
             lines.write("error", json(fmt::format("the worker does not know the request '{}'",
                                                   r.value("request", ""))));
@@ -295,6 +303,17 @@ Result<ResultDocument> refineRunInWorker(const Worker& worker, const ResultDocum
                          {"document", json::parse(toJsonLine(done))},
                          {"precision", precision},
                          {"max_time_seconds", maxTimeSeconds}},
+                        sink, stop);
+}
+
+} // namespace readscope
+
+namespace readscope {
+
+Result<ResultDocument> resumeRunInWorker(const Worker& worker, const ResultDocument& recovered,
+                                         RunSink& sink, std::stop_token stop) {
+    return talkToWorker(worker,
+                        {{"request", "resume"}, {"document", json::parse(toJsonLine(recovered))}},
                         sink, stop);
 }
 
