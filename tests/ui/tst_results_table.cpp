@@ -100,6 +100,30 @@ private slots:
         QCOMPARE(frozen->width(), 211 + table->columnWidth(1));
     }
 
+    // A warm run at auto offsets, one thread and no io_uring: Offset, Threads, In flight and
+    // Fetched would repeat "auto", "1", "–", "–" on every row; they go, and the median stands
+    // beside the range. A threads sweep brings Threads back.
+    void columnsThatSayNothingAreHidden() {
+        MainWindow w;
+        FrozenTableView* table = showManyRows(w);
+        QVERIFY(table);
+        for (int col : {ResultsModel::Offset, ResultsModel::Threads, ResultsModel::InFlight,
+                        ResultsModel::Fetched})
+            QVERIFY2(table->isColumnHidden(col), qPrintable(QString::number(col)));
+        QVERIFY(!table->isColumnHidden(ResultsModel::Median));
+        QCOMPARE(table->horizontalHeader()->visualIndex(ResultsModel::Median),
+                 ResultsModel::Median);
+        QVERIFY(table->columnViewportPosition(ResultsModel::Median) <
+                table->columnViewportPosition(ResultsModel::Min));
+        ResultDocument swept = manyRows();
+        swept.plan.threadCounts = {1, 2};
+        for (std::size_t i = 0; i < swept.cells.size(); ++i)
+            swept.cells[i].pointThreads = int(i % 2) + 1;
+        w.model()->setDocument(swept);
+        QVERIFY(!table->isColumnHidden(ResultsModel::Threads));
+        QVERIFY(table->isColumnHidden(ResultsModel::Offset));
+    }
+
     void aNewRunStartsAtTheTopLeft() {
         MainWindow w;
         FrozenTableView* table = showManyRows(w);

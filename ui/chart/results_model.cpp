@@ -37,6 +37,19 @@ int ResultsModel::rowCount(const QModelIndex& parent) const {
     return parent.isValid() ? 0 : int(doc_.cells.size());
 }
 
+bool ResultsModel::columnSaysNothing(int column) const {
+    const auto none = [&](auto says) {
+        return std::none_of(doc_.cells.begin(), doc_.cells.end(), says);
+    };
+    switch (column) {
+    case Offset: return none([](const Cell& c) { return c.bufferOffset.has_value(); });
+    case Threads: return none([&](const Cell& c) { return threadsAt(doc_.plan, c.point()) != 1; });
+    case InFlight: return none([](const Cell& c) { return c.queueDepth.has_value(); });
+    case Fetched: return !readsStorage(doc_);
+    default: return false;
+    }
+}
+
 int ResultsModel::columnCount(const QModelIndex& parent) const {
     return parent.isValid() ? 0 : ColumnCount;
 }

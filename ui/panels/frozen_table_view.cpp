@@ -16,6 +16,13 @@ FrozenTableView::FrozenTableView(int frozenColumns, QWidget* parent)
     frozen_->setStyleSheet("QTableView { border: none; }");
     setHorizontalScrollMode(ScrollPerPixel);
     setVerticalScrollMode(ScrollPerPixel);
+    // One line of text a row, as a table of figures reads (the style's default is twice that
+    // on some desktops), the same in both views.
+    const int row = fontMetrics().height() + 8;
+    verticalHeader()->setDefaultSectionSize(row);
+    frozen_->verticalHeader()->setDefaultSectionSize(row);
+    setWordWrap(false);
+    frozen_->setWordWrap(false);
     viewport()->stackUnder(frozen_);
     // Up and down together; a wheel over the frozen columns scrolls the table.
     connect(verticalScrollBar(), &QScrollBar::valueChanged, frozen_->verticalScrollBar(),

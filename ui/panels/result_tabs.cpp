@@ -42,6 +42,14 @@ ResultTabs::ResultTabs(ResultsModel* model, QWidget* parent)
                     current.row() <= bottomRight.row())
                     refreshDetails(current.row());
             });
+    // Columns that say nothing for this run go, and come back when a run gives them meaning.
+    const auto hideEmptyColumns = [this] {
+        for (int col = 0; col < ResultsModel::ColumnCount; ++col)
+            table_->setColumnHidden(col, model_->columnSaysNothing(col));
+    };
+    connect(model_, &QAbstractItemModel::modelReset, this, hideEmptyColumns);
+    connect(model_, &QAbstractItemModel::rowsInserted, this, hideEmptyColumns);
+    hideEmptyColumns();
     details_->setObjectName("details");
     details_->setPlaceholderText("Select a row in the Table tab to see what that cell measured.");
     log_->setReadOnly(true);
