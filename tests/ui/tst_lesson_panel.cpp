@@ -10,9 +10,14 @@
 #include "readscope/units.h"
 
 #include <QAction>
+#include <QApplication>
 #include <QComboBox>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTimer>
 #include <QToolButton>
 
 using namespace readscope;
@@ -86,6 +91,45 @@ private slots:
         QVERIFY(panel.text().isEmpty());
         panel.toggle();
         QVERIFY(!panel.text().isEmpty());
+    }
+
+    // A lesson opened is a clean slate: the results shown before leave (with a line in the
+    // Log), and a lesson that needs a larger file than the one chosen says so and offers a
+    // button that opens Generate at the size it needs.
+    void aLessonStartsCleanAndAsksForTheFileItNeeds() {
+        MainWindow w;
+        w.show();
+        QVERIFY(testing::runToEnd(w, testing::tinyPlan(*file_)));
+        QVERIFY(!w.model()->isEmpty());
+        const auto lessons = loadLessons();
+        const auto large = std::find_if(lessons.begin(), lessons.end(),
+                                        [](const Lesson& l) { return l.minFileBytes > 0; });
+        QVERIFY(large != lessons.end());
+        QCOMPARE(large->minFileBytes, std::uint64_t(1) << 30);
+        w.applyLesson(int(large - lessons.begin()));
+        QVERIFY(w.model()->isEmpty());
+        QVERIFY(w.lessonText().contains("It needs a file of 1 GiB or more, and this one is 8 MiB"));
+        auto* generate = w.findChild<QPushButton*>("lessonGenerate");
+        QVERIFY(generate && generate->isVisible());
+        QCOMPARE(generate->text(), QString("Generate a 1 GiB file…"));
+        QSignalSpy asked(w.lessons(), &LessonPanel::generateRequested);
+        QString sizeShown;
+        QTimer::singleShot(200, [&sizeShown] {
+            QWidget* dialog = QApplication::activeModalWidget();
+            if (!dialog)
+                return;
+            if (auto* size = dialog->findChild<QLineEdit*>())
+                sizeShown = size->text();
+            dialog->close();
+        });
+        QTest::mouseClick(generate, Qt::LeftButton);
+        QCOMPARE(asked.count(), 1);
+        QCOMPARE(asked.at(0).at(0).value<std::uint64_t>(), std::uint64_t(1) << 30);
+        QCOMPARE(sizeShown, QString("1G"));
+        // A lesson that needs no more than any file offers nothing.
+        w.applyLesson(0);
+        QVERIFY(!generate->isVisible());
+        QVERIFY(!w.lessonText().contains("It needs a file"));
     }
 
     void closesAndComesBack() {

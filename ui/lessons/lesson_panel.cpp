@@ -3,9 +3,11 @@
 #include <algorithm>
 
 #include "readscope/finding.h"
+#include "readscope/units.h"
 #include "readscope/zeroing_lesson.h"
 
 #include <QHBoxLayout>
+#include <QPushButton>
 #include <QTextBrowser>
 #include <QToolButton>
 
@@ -24,9 +26,38 @@ LessonPanel::LessonPanel(QWidget* parent) : QFrame(parent) {
     close->setToolTip("Close the lesson (View ▸ Lesson shows it again)");
     close->setAutoRaise(true);
     connect(close, &QToolButton::clicked, this, &QWidget::hide);
+    generate_ = new QPushButton;
+    generate_->setObjectName("lessonGenerate");
+    generate_->hide();
+    connect(generate_, &QPushButton::clicked, this, [this] {
+        if (lesson_)
+            emit generateRequested(lesson_->minFileBytes);
+    });
     layout->addWidget(browser_, 1);
+    layout->addWidget(generate_, 0, Qt::AlignTop);
     layout->addWidget(close, 0, Qt::AlignTop);
     hide();
+}
+
+QString LessonPanel::fileNeed() const {
+    if (!lesson_ || lesson_->minFileBytes == 0 || fileBytes_ >= lesson_->minFileBytes)
+        return {};
+    const QString need = QString::fromStdString(formatSize(lesson_->minFileBytes));
+    return fileBytes_ == 0
+               ? QString("It needs a file of %1 or more: choose one, or press Generate.").arg(need)
+               : QString("It needs a file of %1 or more, and this one is %2: press Generate "
+                         "for one, or choose a larger file.")
+                     .arg(need, QString::fromStdString(formatSize(fileBytes_)));
+}
+
+void LessonPanel::setFileSize(std::uint64_t bytes) {
+    fileBytes_ = bytes;
+    const bool small = !fileNeed().isEmpty();
+    if (lesson_ && small)
+        generate_->setText(QString("Generate a %1 file…")
+                               .arg(QString::fromStdString(formatSize(lesson_->minFileBytes))));
+    generate_->setVisible(small);
+    resetText();
 }
 
 void LessonPanel::showLesson(const Lesson& lesson) {
@@ -40,15 +71,17 @@ void LessonPanel::showLesson(const Lesson& lesson) {
                           "against %1.")
                       .arg(lesson.reference);
     pendingReference_ = lesson.reference;
-    resetText();
+    setFileSize(fileBytes_);
     show();
 }
 
 void LessonPanel::resetText() {
-    if (lesson_)
-        browser_->setHtml(QString("<b>Lesson: %1</b> %2 <i>%3</i>")
-                              .arg(lesson_->title.toHtmlEscaped(), lesson_->text.toHtmlEscaped(),
-                                   next_.toHtmlEscaped()));
+    if (!lesson_)
+        return;
+    const QString need = fileNeed();
+    browser_->setHtml(QString("<b>Lesson: %1</b> %2 <i>%3</i>")
+                          .arg(lesson_->title.toHtmlEscaped(), lesson_->text.toHtmlEscaped(),
+                               (need.isEmpty() ? next_ : need).toHtmlEscaped()));
 }
 
 bool LessonPanel::isLessonPlan(const Plan& plan) const {

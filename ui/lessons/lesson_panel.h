@@ -9,9 +9,11 @@
 
 #include <QFrame>
 
+#include <cstdint>
 #include <optional>
 #include <utility>
 
+class QPushButton;
 class QTextBrowser;
 
 namespace readscope::ui {
@@ -40,18 +42,28 @@ public:
     // A run of this plan starts: showFor(plan), and the reference goes unless it is the
     // lesson's own run.
     void runStarting(const Plan& plan);
+    // The chosen file's size: a lesson that needs a larger file says so and offers a button
+    // that asks for one (generateRequested) until a large enough file is chosen.
+    void setFileSize(std::uint64_t bytes);
     void toggle();        // shows or hides the lesson chosen last
     QString text() const; // what it says; empty when hidden
     // The lesson's own comparison: its strategies, pattern and cache.
     bool isLessonPlan(const Plan& plan) const;
 
+signals:
+    // The lesson's "Generate a 1 GiB file…" button: a test file of at least this many bytes.
+    void generateRequested(std::uint64_t bytes);
+
 private:
     void resetText();
+    QString fileNeed() const; // what the lesson says of a file too small for it; or empty
 
     std::optional<Lesson> lesson_;
     QString next_;             // what the lesson says to do next
     QString pendingReference_; // applied when its run finishes
     QTextBrowser* browser_;
+    QPushButton* generate_;
+    std::uint64_t fileBytes_ = 0; // the chosen file's size; 0: none chosen yet
 };
 
 } // namespace readscope::ui

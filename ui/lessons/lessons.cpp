@@ -79,6 +79,9 @@ QList<Lesson> loadLessons() {
         l.explainsZeroing = l.finding && o["verdict"].toString() == "zeroing";
         l.chart = chartOf(o["chart"].toString());
         l.chartStrategy = o["chart_strategy"].toString();
+        if (auto least = parseSize(o["min_file_size"].toString().toStdString());
+            least && o.contains("min_file_size"))
+            l.minFileBytes = *least;
         lessons << l;
     }
     return lessons;

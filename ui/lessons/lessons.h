@@ -10,6 +10,7 @@
 #include <QList>
 #include <QString>
 
+#include <cstdint>
 #include <optional>
 
 namespace readscope::ui {
@@ -28,6 +29,9 @@ struct Lesson {
     // ("chart_strategy").
     ChartMode chart = ChartMode::Throughput;
     QString chartStrategy;
+    // The smallest file the lesson can show its finding on ("min_file_size"; 0: any): a
+    // smaller one gets the offer to generate one this large.
+    std::uint64_t minFileBytes = 0;
 };
 
 QList<Lesson> loadLessons();

@@ -91,19 +91,19 @@ bool generateWithProgress(QWidget* parent, const QString& path, quint64 size, QS
     return st.ok();
 }
 
-QString generateTestFile(QWidget* parent, const QString& suggestedFolder) {
+QString generateTestFile(QWidget* parent, const QString& suggestedFolder, std::uint64_t bytes,
+                         const QString& fileName) {
     QDialog dialog(parent);
     dialog.setWindowTitle("Generate test file");
     auto* form = new QFormLayout(&dialog);
-    auto* size =
-        new QLineEdit(QString::fromStdString(formatSizeShort(kDefaultTestFileSize)), &dialog);
+    auto* size = new QLineEdit(QString::fromStdString(formatSizeShort(bytes)), &dialog);
     size->setToolTip("e.g. 64M, 256M, 1G (1K = 1024)");
     auto* folder = new QLineEdit(suggestedFolder, &dialog);
     auto* browse = new QPushButton("…", &dialog);
     auto* folderRow = new QHBoxLayout;
     folderRow->addWidget(folder, 1);
     folderRow->addWidget(browse);
-    auto* name = new QLineEdit("readscope-test.bin", &dialog);
+    auto* name = new QLineEdit(fileName, &dialog);
     form->addRow("Size", size);
     form->addRow("Folder", folderRow);
     form->addRow("File name", name);

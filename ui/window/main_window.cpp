@@ -52,6 +52,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     target_ = new TargetFile(config_, this);
     connect(target_, &TargetFile::inspected, this, [this](bool ok, const QString& problem) {
         showBanner(problem);
+        const FileStatus* status = config_->fileStatus();
+        lessons_->setFileSize(ok && status ? status->probe.size : 0);
         emit fileInspected(ok);
     });
     exports_ = std::make_unique<ResultExports>(*model_, *tabs_->chart(), *tabs_->compare());
@@ -85,7 +87,9 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     connect(config_, &ConfigPanel::fileEdited, this, &MainWindow::openTargetFile);
     // The Open… and Generate… buttons beside the file field do what the File menu does.
     connect(config_, &ConfigPanel::browseRequested, this, &MainWindow::chooseTargetFile);
-    connect(config_, &ConfigPanel::generateRequested, this, &MainWindow::generateTargetFile);
+    connect(config_, &ConfigPanel::generateRequested, this, [this] { generateTargetFile(); });
+    connect(lessons_, &LessonPanel::generateRequested, this,
+            [this](std::uint64_t bytes) { generateTargetFile(bytes); });
     connect(config_, &ConfigPanel::changed, this, &MainWindow::clearFixedInputBanner);
     // The teaching panel explains the strategy last chosen, in the list or the table.
     auto explain = [this](const QString& id) { explanation_->explain(id, model_->document()); };
@@ -183,9 +187,13 @@ void MainWindow::chooseTargetFile() {
         openTargetFile(path);
 }
 
-void MainWindow::generateTargetFile() {
+void MainWindow::generateTargetFile(std::uint64_t bytes) {
     const QString folder = QStandardPaths::writableLocation(QStandardPaths::TempLocation);
-    if (const QString path = generateTestFile(this, folder); !path.isEmpty())
+    const QString name =
+        bytes == kDefaultTestFileSize
+            ? QString("readscope-test.bin")
+            : QString("readscope-test-%1.bin").arg(QString::fromStdString(formatSizeShort(bytes)));
+    if (const QString path = generateTestFile(this, folder, bytes, name); !path.isEmpty())
         openTargetFile(path);
 }
 
@@ -414,7 +422,17 @@ void MainWindow::applyLesson(int index) {
     Plan plan = all[index].plan;
     plan.file = config_->filePath().toStdString();
     config_->setPlan(plan);
+    // A clean slate: no earlier results under the lesson's text (nor their comparison, nor
+    // a verdict about them in the teaching panel); the chart waits for the lesson's run.
+    if (!model_->isEmpty())
+        log(QString("lesson \"%1\" opened: the results shown before were cleared")
+                .arg(all[index].title));
+    model_->clear();
+    refreshComparison();
+    explanation_->explain(QString::fromStdString(plan.strategies.front()), model_->document());
     lessons_->showLesson(all[index]);
+    if (const auto status = config_->fileStatus())
+        lessons_->setFileSize(status->probe.size);
     chart()->preferSplitOf(all[index].chartStrategy);
     chart()->setMode(all[index].chart);
 }

@@ -5,6 +5,7 @@
 // menus (MainMenus), the exports (ResultExports), the baseline (Baseline), the lesson
 // (LessonPanel) and the recovery file (recovery_file.h) are each their own.
 #include "readscope/file_status.h"
+#include "readscope/generator.h"
 #include "readscope/result_document.h"
 #include "readscope/runner.h"
 
@@ -40,8 +41,9 @@ public:
     // the look is done (and the panel, or the banner, what it found).
     void openTargetFile(const QString& path);
     bool isInspectingFile() const;
-    void chooseTargetFile();   // the Open… dialog for the file to measure
-    void generateTargetFile(); // the Generate… dialog, then opens what it made
+    void chooseTargetFile(); // the Open… dialog for the file to measure
+    // The Generate… dialog (its size field at `bytes`), then opens what it made.
+    void generateTargetFile(std::uint64_t bytes = kDefaultTestFileSize);
     // Starts a run with the panel's plan; false (with a message on screen) when it cannot.
     bool startRun();
     void stopRun();

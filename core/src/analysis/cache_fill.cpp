@@ -136,6 +136,12 @@ std::optional<CacheFillVerdict> judgeCacheFill(const ResultDocument& doc,
                         });
     const bool limited = doc.memoryLimit.has_value() || doc.plan.memoryLimit > 0;
     const double span = last - first;
+    // How long a run that can tell would take: twice this one, in whole tens of seconds, for
+    // the field a person sets (Duration, in the Run box; --duration in the CLI).
+    const double longer =
+        std::max(60.0, std::ceil(2 * std::max(span, doc.plan.durationSeconds) / 10) * 10);
+    const std::string runLonger = fmt::format(
+        "run longer: set Duration to {:.0f} s or more (--duration {:.0f})", longer, longer);
     std::string text, why;
     if (!anchor) {
         why = fmt::format("{} measured nothing here (unavailable or failed): there is nothing to "
@@ -155,13 +161,14 @@ std::optional<CacheFillVerdict> judgeCacheFill(const ResultDocument& doc,
                           v.peakResident * 100);
     } else if (v.filledAt && *v.filledAt > 0.75 * span) {
         why = fmt::format("The file's residency was still climbing late in the run (90% of its "
-                          "peak, {:.0f}% of the file, only at {:.1f} s of {:.1f} s): run longer",
-                          v.peakResident * 100, *v.filledAt, span);
+                          "peak, {:.0f}% of the file, only at {:.1f} s of {:.1f} s): {}",
+                          v.peakResident * 100, *v.filledAt, span, runLonger);
     } else if (!enough) {
         why = fmt::format("The cache filled at {:.1f} s ({:.0f}% of the file cached at the most), "
-                          "leaving fewer than {} rounds of some strategy on a side of it: run "
-                          "longer, or with a larger file",
-                          v.filledAt.value_or(0), v.peakResident * 100, kRoundsEachSideOfFill);
+                          "leaving fewer than {} rounds of some strategy on a side of it: {}, "
+                          "or use a larger file",
+                          v.filledAt.value_or(0), v.peakResident * 100, kRoundsEachSideOfFill,
+                          runLonger);
     }
     const auto moved = [&](int sign) {
         return v.strategies.size() > 1 &&
@@ -230,8 +237,9 @@ std::optional<CacheFillVerdict> judgeCacheFill(const ResultDocument& doc,
                             finding.falls, kHeldFall * 100);
         break;
     case Agreement::Undecided:
-        text += undecided.empty() ? ". This run cannot tell."
-                                  : ". This run cannot tell: " + undecided + ". Run longer.";
+        text += undecided.empty()
+                    ? ". This run cannot tell."
+                    : ". This run cannot tell: " + undecided + ". To tell, " + runLonger + ".";
         break;
     }
     v.text = text;
