@@ -86,6 +86,60 @@ QCPGraph* graphNamed(QCustomPlot* plot, const QString& prefix) {
 class TestChartMarks : public QObject {
     Q_OBJECT
 private slots:
+    // Over time with 30 cells (6 strategies x 5 sizes): one size at a time, picked in the
+    // chart's own box (no "every size" past 8 lines), a line per strategy, and the title
+    // saying which rounds; with few cells "every size" comes first.
+    void overTimeWithManyCellsShowsOneSizeAtATime() {
+        ResultDocument doc;
+        doc.plan.sizes = {16 << 10, 64 << 10, 256 << 10, 1 << 20, 8 << 20};
+        doc.plan.strategies = {"pread-zerofill", "pread-uninit", "seek-read",
+                               "pread-reuse",    "mmap-copy",    "mmap-touch"};
+        double start = 1000;
+        for (auto size : doc.plan.sizes)
+            for (const auto& id : doc.plan.strategies) {
+                Cell c = cellAt(id, size, 2.0);
+                for (auto& r : c.samples)
+                    r.startedAt = (start += 0.01);
+                doc.cells.push_back(c);
+            }
+        ResultsModel model;
+        model.setDocument(doc);
+        ChartView chart(&model);
+        chart.resize(1000, 600);
+        chart.show();
+        chart.setMode(ChartMode::OverTime);
+        auto* pick = chart.findChild<QComboBox*>("overTimePoint");
+        QVERIFY(pick && pick->isVisible());
+        QCOMPARE(pick->count(), 5);
+        QCOMPARE(pick->itemText(0), QString("at 16 KiB"));
+        QCOMPARE(chart.plot()->graphCount(), 6);
+        QVERIFY(graphNamed(chart.plot(), "pread-uninit"));
+        pick->setFocus();
+        QTest::keyClick(pick, Qt::Key_Down);
+        QCOMPARE(pick->currentText(), QString("at 64 KiB"));
+        QCOMPARE(chart.plot()->graphCount(), 6);
+        auto* title = qobject_cast<QCPTextElement*>(chart.plot()->plotLayout()->element(0, 0));
+        QVERIFY(title);
+        QVERIFY2(title->text().contains("the rounds at 64 KiB"), qPrintable(title->text()));
+        // Six cells: every size fits, and comes first.
+        doc.cells.resize(6 * 1);
+        doc.cells.push_back(cellAt("pread-uninit", 64 << 10, 2.0));
+        doc.cells.back().samples.front().startedAt = 999;
+        doc.plan.strategies.resize(6);
+        model.setDocument(doc);
+        QCOMPARE(pick->itemText(0), QString("every size"));
+        QCOMPARE(pick->currentText(), QString("at 64 KiB")); // the choice made stays
+        QCOMPARE(chart.plot()->graphCount(), 1);
+        QTest::keyClick(pick, Qt::Key_Home);
+        QCOMPARE(chart.plot()->graphCount(), 7);
+        // One size: nothing to pick.
+        doc.cells.pop_back();
+        model.setDocument(doc);
+        QVERIFY(!pick->isVisible());
+        chart.setMode(ChartMode::Throughput);
+        QVERIFY(!pick->isVisible());
+    }
+
     // GB/s over time, chosen in the chart's own mode box from the keyboard: a line per
     // strategy through each round's figure at the seconds since the first round started, and
     // the file's residency on the right axis in percent.

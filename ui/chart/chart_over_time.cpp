@@ -1,6 +1,7 @@
 #include "chart_over_time.h"
 
 #include "readscope/mark_notes.h"
+#include "readscope/units.h"
 
 #include <algorithm>
 #include <cmath>
@@ -10,7 +11,21 @@
 
 namespace readscope::ui {
 
-ChartData overTimeChart(const ResultDocument& doc, bool shootdowns) {
+std::vector<OverTimeChoice> overTimeChoices(const ResultDocument& doc) {
+    std::vector<OverTimeChoice> out;
+    const auto points = doc.points();
+    if (points.size() <= 1)
+        return out;
+    if (doc.cells.size() <= kMaxOverTimeLines)
+        out.push_back({"every size", std::nullopt});
+    const SweepAxis axis = sweepAxis(doc.plan);
+    for (const auto& p : points)
+        out.push_back({QString("at %1").arg(QString::fromStdString(pointLabel(axis, p))), p});
+    return out;
+}
+
+ChartData overTimeChart(const ResultDocument& doc, bool shootdowns,
+                        const std::optional<SweepPoint>& only) {
     ChartData out;
     out.timeAxis = true;
     out.yLabel = shootdowns ? "TLB shootdowns per second while each round ran (machine-wide)"
@@ -35,17 +50,17 @@ ChartData overTimeChart(const ResultDocument& doc, bool shootdowns) {
     std::map<double, double> cached;
     for (const auto& id : order) {
         for (const auto& c : doc.cells) {
-            if (c.strategy != id || c.samples.empty())
+            if (c.strategy != id || c.samples.empty() || (only && c.point() != *only))
                 continue;
             Series s;
             s.name = QString::fromStdString(id);
-            if (points.size() > 1)
+            if (points.size() > 1 && !only)
                 s.name += QString(" · %1").arg(QString::fromStdString(pointText(c.point())));
             s.strategy = QString::fromStdString(id);
             // A strategy's lines at other points take colours of their own.
             const auto at = std::find(points.begin(), points.end(), c.point()) - points.begin();
             s.colorIndex = int(std::find(order.begin(), order.end(), id) - order.begin()) +
-                           int(at) * int(order.size());
+                           (only ? 0 : int(at) * int(order.size()));
             s.plain = true;
             std::vector<const Sample*> rounds;
             for (const auto& sample : c.samples)

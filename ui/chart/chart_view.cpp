@@ -1,5 +1,7 @@
 #include "chart_view.h"
 
+#include "chart_over_time.h"
+
 #include "chart_caches.h"
 #include "chart_file.h"
 #include "chart_frame.h"
@@ -52,6 +54,11 @@ ChartView::ChartView(ResultsModel* model, QWidget* parent)
     splitBox_->setObjectName("chartSplit");
     splitBox_->setToolTip("Every strategy at one range size, or one strategy at every size");
     splitBox_->setSizeAdjustPolicy(QComboBox::AdjustToContents); // "pread-zerofill, per size" whole
+    pointBox_ = new QComboBox(this);
+    pointBox_->setObjectName("overTimePoint");
+    pointBox_->setToolTip("The rounds of one range size over time; every size while the lines "
+                          "are few");
+    pointBox_->setVisible(false);
     referenceBox_ = new QComboBox(this);
     referenceBox_->setObjectName("chartReference");
     referenceBox_->setToolTip("The strategy every other one is divided by");
@@ -69,6 +76,7 @@ ChartView::ChartView(ResultsModel* model, QWidget* parent)
     bar->addWidget(modeBox_);
     bar->addWidget(referenceBox_);
     bar->addWidget(splitBox_);
+    bar->addWidget(pointBox_);
     bar->addWidget(barsBox_);
     bar->addWidget(logY_);
     bar->addStretch(1);
@@ -81,6 +89,7 @@ ChartView::ChartView(ResultsModel* model, QWidget* parent)
     });
     connect(referenceBox_, &QComboBox::currentIndexChanged, this, [this] { rebuild(); });
     connect(barsBox_, &QComboBox::currentIndexChanged, this, [this] { rebuild(); });
+    connect(pointBox_, &QComboBox::currentIndexChanged, this, [this] { rebuild(); });
     connect(splitBox_, &QComboBox::currentIndexChanged, this, [this] {
         preferredSplit_.clear(); // a person's choice (rebuilds fill the box signals blocked)
         rebuild();
@@ -205,11 +214,18 @@ void ChartView::rebuild() {
     modeBox_->setItemText(modeBox_->findData(int(ChartMode::Throughput)),
                           modeTitle(ChartMode::Throughput, {}, doc.plan));
     splitBox_->setVisible(mode_ == ChartMode::TimeSplit);
+    pointBox_->setVisible(false); // over time: pickOverTimePoint shows it when it offers a choice
     plot_->xAxis->setTickLabelRotation(0);
     if (mode_ == ChartMode::TimeSplit)
         return rebuildTimeSplit();
-    const ChartData data = buildChart(doc, baseline_ ? &*baseline_ : nullptr, mode_,
-                                      referenceBox_->currentText().toStdString(), barKind());
+    const auto picked = overTimeMode(mode_) ? pickOverTimePoint() : std::nullopt;
+    if (picked) // the title says which rounds the lines are, for an exported picture too
+        frame_->setTitle(planTitle(doc, mode_, referenceBox_->currentText(), false) +
+                         "\nthe rounds " + pointBox_->currentText());
+    const ChartData data = overTimeMode(mode_)
+                               ? overTimeChart(doc, mode_ == ChartMode::ShootdownsOverTime, picked)
+                               : buildChart(doc, baseline_ ? &*baseline_ : nullptr, mode_,
+                                            referenceBox_->currentText().toStdString(), barKind());
     barsBox_->setVisible(mode_ == ChartMode::Throughput);
     // Latency, IOPS and time per range are always on a log axis: the box cannot say otherwise.
     logY_->setEnabled(mode_ != ChartMode::Latency && mode_ != ChartMode::Iops &&
@@ -338,6 +354,20 @@ void ChartView::rebuild() {
         plot_->yAxis2->setBasePen(plot_->yAxis->basePen());
     }
     plot_->replot(QCustomPlot::rpQueuedReplot);
+}
+
+std::optional<SweepPoint> ChartView::pickOverTimePoint() {
+    const auto choices = overTimeChoices(model_->document());
+    const QSignalBlocker blocker(pointBox_);
+    const QString current = pointBox_->currentText();
+    pointBox_->clear();
+    for (const auto& choice : choices)
+        pointBox_->addItem(choice.label);
+    const int kept = pointBox_->findText(current);
+    pointBox_->setCurrentIndex(kept >= 0 ? kept : 0);
+    pointBox_->setVisible(!choices.empty());
+    const int i = pointBox_->currentIndex();
+    return i >= 0 && i < int(choices.size()) ? choices[i].point : std::nullopt;
 }
 
 void ChartView::rebuildTimeSplit() {

@@ -85,7 +85,11 @@ private:
     SweepPoint pointAt(double x) const; // the sweep point a graph key stands for
     void showTooltip(QMouseEvent* event);
     void refreshReferenceChoices();
-    void rebuildTimeSplit(); // the TimeSplit mode's bars, and its choice of size or strategy
+    void rebuildTimeSplit();
+    // Over time: the picker filled with overTimeChoices (the choice kept by its label), and
+    // the point it picks (none: every size).
+    std::optional<SweepPoint>
+    pickOverTimePoint(); // the TimeSplit mode's bars, and its choice of size or strategy
 
     ResultsModel* model_;
     QCustomPlot* plot_;
@@ -93,6 +97,7 @@ private:
     QComboBox* modeBox_;
     QComboBox* referenceBox_;
     QComboBox* barsBox_;
+    QComboBox* pointBox_;    // the over-time modes': every size, or one size's rounds
     QComboBox* splitBox_;    // the TimeSplit mode's: strategies at a size, or one strategy
     QString preferredSplit_; // its choice to take once there (preferSplitOf)
     QCheckBox* logY_;
