@@ -15,6 +15,7 @@
 #include <QLineEdit>
 #include <QPushButton>
 #include <QSignalSpy>
+#include <QStatusBar>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTimer>
@@ -108,6 +109,12 @@ private slots:
         QCOMPARE(large->minFileBytes, std::uint64_t(1) << 30);
         w.applyLesson(int(large - lessons.begin()));
         QVERIFY(w.model()->isEmpty());
+        // The empty chart's axis is the lesson's sizes (4 KiB), not the run before's.
+        QCOMPARE(w.model()->document().plan.sizes, large->plan.sizes);
+        // Notes go to the status line the window has: no status bar row appears to shift it.
+        w.flash("Wrote somewhere", 1000);
+        QCOMPARE(w.statusText(), QString("Wrote somewhere"));
+        QVERIFY(!w.findChild<QStatusBar*>());
         QVERIFY(w.lessonText().contains("It needs a file of 1 GiB or more, and this one is 8 MiB"));
         auto* generate = w.findChild<QPushButton*>("lessonGenerate");
         QVERIFY(generate && generate->isVisible());

@@ -335,8 +335,7 @@ private slots:
         plan.cache = CacheMode::Cold;
         QVERIFY(testing::runToEnd(w, plan));
         QCOMPARE(w.model()->index(0, ResultsModel::Status).data().toString(), QString("not-cold"));
-        QVERIFY2(w.statusBar()->currentMessage().contains("1 cell was not cold"),
-                 qPrintable(w.statusBar()->currentMessage()));
+        QVERIFY2(w.statusText().contains("1 cell was not cold"), qPrintable(w.statusText()));
         bool marked = false;
         for (int i = 0; i < w.chart()->plot()->graphCount(); ++i)
             marked |= w.chart()->plot()->graph(i)->name().startsWith("not cold");

@@ -131,8 +131,7 @@ private slots:
         // Nothing left wider than ±50%: refining says so and measures nothing.
         precision->setValue(50);
         QVERIFY(!w.refineRun());
-        QVERIFY2(w.statusBar()->currentMessage().contains("nothing to refine"),
-                 qPrintable(w.statusBar()->currentMessage()));
+        QVERIFY2(w.statusText().contains("nothing to refine"), qPrintable(w.statusText()));
     }
 };
 

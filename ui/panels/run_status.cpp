@@ -6,6 +6,7 @@
 #include <QLabel>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QTimer>
 
 #include <algorithm>
 
@@ -110,6 +111,18 @@ void RunStatus::runEnded(bool complete, const KeptCells& kept) {
 }
 
 void RunStatus::setText(const QString& text) { text_->setText(text); }
+
+QString RunStatus::text() const { return text_->text(); }
+
+void RunStatus::flash(const QString& text, int ms) {
+    const QString before = text_->text();
+    text_->setText(text);
+    if (ms > 0)
+        QTimer::singleShot(ms, this, [this, text, before] {
+            if (text_->text() == text)
+                text_->setText(before);
+        });
+}
 
 void RunStatus::setRunning(bool running) {
     run_->setEnabled(!running);

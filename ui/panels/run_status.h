@@ -35,6 +35,11 @@ public:
     // and the cells it kept, partial ones with their rounds.
     void runEnded(bool complete, const KeptCells& kept);
     void setText(const QString& text);
+    // A note in the status line for `ms` (0: until the next text), then what it said before,
+    // unless something else was said meanwhile. In the line the window always has, so a note
+    // never adds a row that shifts the window (as a status bar made on first use did).
+    void flash(const QString& text, int ms);
+    QString text() const;
     void setRunning(bool running); // Run enabled when not, Stop when it is
 
 signals:

@@ -58,17 +58,17 @@ void MainMenus::exportWith(const QString& title, const QString& filter, const QS
     if (const QString error = (window_->exports().*write)(path); !error.isEmpty())
         QMessageBox::warning(window_, title, error);
     else
-        window_->statusBar()->showMessage("Wrote " + path, 5000);
+        window_->flash("Wrote " + path, 5000);
 }
 
 void MainMenus::copyChart() {
     window_->exports().copyChart();
-    window_->statusBar()->showMessage("Chart copied: paste it into an issue.", 5000);
+    window_->flash("Chart copied: paste it into an issue.", 5000);
 }
 
 void MainMenus::copyMarkdown() {
     window_->exports().copyMarkdown();
-    window_->statusBar()->showMessage("Markdown table copied: paste it into an issue.", 5000);
+    window_->flash("Markdown table copied: paste it into an issue.", 5000);
 }
 
 void MainMenus::addFileMenu() {
@@ -113,7 +113,7 @@ void MainMenus::addFileMenu() {
         if (const QString error = w->exports().exportReport(dir); !error.isEmpty())
             QMessageBox::warning(w, "Export report", error);
         else
-            w->statusBar()->showMessage("Report written to " + dir, 5000);
+            w->flash("Report written to " + dir, 5000);
     });
     file->addSeparator();
     add(file, "Load &baseline…", QKeySequence("Ctrl+B"), [w] {
@@ -141,7 +141,7 @@ void MainMenus::addEditMenu() {
     connect(w->chart(), &ChartView::saveRequested, exportPng_, &QAction::trigger);
     connect(w->compareView(), &CompareView::copyRequested, this, [w](const QString& markdown) {
         QApplication::clipboard()->setText(markdown);
-        w->statusBar()->showMessage("Comparison copied as Markdown.", 5000);
+        w->flash("Comparison copied as Markdown.", 5000);
     });
 }
 

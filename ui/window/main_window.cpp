@@ -91,6 +91,17 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     connect(lessons_, &LessonPanel::generateRequested, this,
             [this](std::uint64_t bytes) { generateTargetFile(bytes); });
     connect(config_, &ConfigPanel::changed, this, &MainWindow::clearFixedInputBanner);
+    // Before a run (or after a lesson cleared the results) the empty chart's axis is the
+    // plan's: sizes edited in the panel show at once, not the last run's 16 KiB - 8 MiB.
+    connect(config_, &ConfigPanel::changed, this, [this] {
+        if (!model_->isEmpty() || controller_->isRunning())
+            return;
+        if (auto plan = config_->plan(); plan && plan->sizes != model_->document().plan.sizes) {
+            ResultDocument empty;
+            empty.plan = *plan;
+            model_->setDocument(empty);
+        }
+    });
     // The teaching panel explains the strategy last chosen, in the list or the table.
     auto explain = [this](const QString& id) { explanation_->explain(id, model_->document()); };
     connect(config_, &ConfigPanel::strategyFocused, this, explain);
@@ -235,7 +246,7 @@ bool MainWindow::refineRun() {
     if (wide == 0) {
         QString text = QString::fromStdString(nothingToRefineText(precision));
         text[0] = text[0].toUpper();
-        statusBar()->showMessage(text + ".", 8000);
+        status_->flash(text + ".", 8000);
         return false;
     }
     if (auto st = refinable(doc); !st) {
@@ -279,7 +290,7 @@ void MainWindow::logFindings(const ResultDocument& doc) {
         const QString text = QString::fromStdString(findingText(finding, doc, "the Rounds field"));
         log(text, finding.serious());
         if (finding.kind() == FindingKind::NotCold)
-            statusBar()->showMessage(text);
+            status_->flash(text, 0);
     }
 }
 
@@ -323,6 +334,10 @@ void MainWindow::onFinished(const ResultDocument& doc, const QString& error) {
     updateActions(); // Finish the run, offered for a stopped one
     emit runFinished();
 }
+
+void MainWindow::flash(const QString& text, int ms) { status_->flash(text, ms); }
+
+QString MainWindow::statusText() const { return status_->text(); }
 
 void MainWindow::updateActions() {
     menus_->setResultsAvailable(!model_->isEmpty() && !controller_->isRunning());
@@ -388,7 +403,7 @@ bool MainWindow::canFinishRun() const {
 bool MainWindow::finishRun() {
     if (!canFinishRun()) {
         if (!controller_->isRunning())
-            statusBar()->showMessage("Nothing to finish: the results shown are a whole run.", 8000);
+            status_->flash("Nothing to finish: the results shown are a whole run.", 8000);
         return false;
     }
     const ResultDocument kept = model_->document();
@@ -427,7 +442,9 @@ void MainWindow::applyLesson(int index) {
     if (!model_->isEmpty())
         log(QString("lesson \"%1\" opened: the results shown before were cleared")
                 .arg(all[index].title));
-    model_->clear();
+    ResultDocument empty; // the chart's axis is the lesson's sizes until its run
+    empty.plan = plan;
+    model_->setDocument(empty);
     refreshComparison();
     explanation_->explain(QString::fromStdString(plan.strategies.front()), model_->document());
     lessons_->showLesson(all[index]);

@@ -81,6 +81,9 @@ public:
     CompareView* compareView() const;
     ResultsModel* model() const { return model_; }
     QString bannerText() const;
+    // A note in the status line for ms (0: until replaced): RunStatus::flash.
+    void flash(const QString& text, int ms);
+    QString statusText() const; // what the status line says now
     QString lessonText() const; // the lesson panel's text; empty when no lesson is shown
     QString logText() const;
 
