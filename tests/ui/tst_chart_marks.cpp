@@ -89,6 +89,35 @@ private slots:
     // Over time with 30 cells (6 strategies x 5 sizes): one size at a time, picked in the
     // chart's own box (no "every size" past 8 lines), a line per strategy, and the title
     // saying which rounds; with few cells "every size" comes first.
+    // While a run goes on, memcpy's limit has only its price from before the rounds (a busy
+    // machine once put it under the copying strategies): the line waits for the run's end.
+    void theMemcpyLimitWaitsForTheRunsEnd() {
+        ResultDocument doc;
+        doc.plan.sizes = {64 << 10, 1 << 20};
+        doc.plan.strategies = {"pread-uninit"};
+        ResultsModel model;
+        ChartView chart(&model);
+        chart.resize(1000, 600);
+        chart.show();
+        model.beginRun(doc);
+        for (auto size : doc.plan.sizes) {
+            Cell c = cellAt("pread-uninit", size, 5.0);
+            c.copyLimitGbps = 7.5;
+            model.addCell(c);
+            doc.cells.push_back(c);
+        }
+        QVERIFY(model.isLive());
+        QVERIFY(graphNamed(chart.plot(), "pread-uninit"));
+        QVERIFY(!graphNamed(chart.plot(), "memcpy"));
+        for (auto& c : doc.cells)
+            c.copyLimitGbps = 20.0; // the closing prices' best
+        model.finishRun(doc);
+        QVERIFY(!model.isLive());
+        QCPGraph* limit = graphNamed(chart.plot(), "memcpy");
+        QVERIFY(limit);
+        QCOMPARE(limit->data()->at(0)->value, 20.0);
+    }
+
     void overTimeWithManyCellsShowsOneSizeAtATime() {
         ResultDocument doc;
         doc.plan.sizes = {16 << 10, 64 << 10, 256 << 10, 1 << 20, 8 << 20};

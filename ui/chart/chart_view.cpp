@@ -222,10 +222,17 @@ void ChartView::rebuild() {
     if (picked) // the title says which rounds the lines are, for an exported picture too
         frame_->setTitle(planTitle(doc, mode_, referenceBox_->currentText(), false) +
                          "\nthe rounds " + pointBox_->currentText());
-    const ChartData data = overTimeMode(mode_)
-                               ? overTimeChart(doc, mode_ == ChartMode::ShootdownsOverTime, picked)
-                               : buildChart(doc, baseline_ ? &*baseline_ : nullptr, mode_,
-                                            referenceBox_->currentText().toStdString(), barKind());
+    ChartData data = overTimeMode(mode_)
+                         ? overTimeChart(doc, mode_ == ChartMode::ShootdownsOverTime, picked)
+                         : buildChart(doc, baseline_ ? &*baseline_ : nullptr, mode_,
+                                      referenceBox_->currentText().toStdString(), barKind());
+    // memcpy's limit is priced before a point's rounds and again after them, and the limit is
+    // the best of both: while the run goes on, a point's line would show only the first price,
+    // which a busy machine can put under the copying strategies' own figures. It is drawn
+    // once the run has ended.
+    if (model_->isLive())
+        std::erase_if(data.series,
+                      [](const Series& s) { return s.limit && s.name == "memcpy limit"; });
     barsBox_->setVisible(mode_ == ChartMode::Throughput);
     // Latency, IOPS and time per range are always on a log axis: the box cannot say otherwise.
     logY_->setEnabled(mode_ != ChartMode::Latency && mode_ != ChartMode::Iops &&

@@ -165,13 +165,17 @@ QVariant ResultsModel::headerData(int section, Qt::Orientation o, int role) cons
 void ResultsModel::setDocument(const ResultDocument& doc) {
     beginResetModel();
     doc_ = doc;
+    live_ = false;
     endResetModel();
 }
 
 void ResultsModel::beginRun(const ResultDocument& header) {
     ResultDocument fresh = header;
     fresh.cells.clear();
-    setDocument(fresh);
+    beginResetModel();
+    doc_ = fresh;
+    live_ = true;
+    endResetModel();
 }
 
 void ResultsModel::addCell(const Cell& cell) {
@@ -204,6 +208,7 @@ void ResultsModel::finishRun(const ResultDocument& doc) {
     }
     std::vector<Cell> rows = std::move(doc_.cells);
     doc_ = doc;
+    live_ = false;
     for (auto& row : rows)
         row = *doc.find(row.strategy, row.point());
     doc_.cells = std::move(rows);

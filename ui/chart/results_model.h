@@ -59,9 +59,12 @@ public:
     const ResultDocument& document() const { return doc_; }
     const Cell* cellAt(int row) const;
     bool isEmpty() const { return doc_.cells.empty(); }
+    // Between beginRun and the run's end (finishRun, or any setDocument): its cells so far.
+    bool isLive() const { return live_; }
 
 private:
     ResultDocument doc_;
+    bool live_ = false;
 };
 
 } // namespace readscope::ui

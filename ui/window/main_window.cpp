@@ -297,6 +297,7 @@ void MainWindow::logFindings(const ResultDocument& doc) {
 void MainWindow::onFinished(const ResultDocument& doc, const QString& error) {
     const bool refined = std::exchange(refining_, false);
     if (!error.isEmpty()) {
+        model_->setDocument(model_->document()); // what it sent stays, no longer live
         showBanner(error);
         status_->finished("Run failed.", false);
         updateActions(); // Finish the run, offered for a stopped one
