@@ -195,6 +195,25 @@ private slots:
                  qPrintable(chart.plot()->xAxis->label()));
     }
 
+    // Cells with no split beside ones with bars: how many were left out, and why.
+    void cellsLeftOutAreCounted() {
+        auto doc = warmRun();
+        doc.cells[2].rangesPerRound = 0; // pread-zerofill at 1 MiB: no counts per range
+        doc.cells[2].samples.clear();
+        const auto bars = splitBars(doc, SplitChoice{std::nullopt, "pread-zerofill"});
+        QCOMPARE(bars.labels.size(), 1);
+        QCOMPARE(bars.leftOut, 1);
+        QCOMPARE(bars.cells, 2);
+        QVERIFY(!bars.missing.isEmpty());
+        ResultsModel model;
+        model.setDocument(doc);
+        ChartView chart(&model);
+        chart.preferSplitOf("pread-zerofill");
+        chart.setMode(ChartMode::TimeSplit);
+        QVERIFY2(chart.plot()->xAxis->label().startsWith("1 of 2 cells have no split: "),
+                 qPrintable(chart.plot()->xAxis->label()));
+    }
+
     void theTeachingPanelAndDetailsSayIt() {
         const auto doc = warmRun();
         const QString html = strategyHtml("pread-zerofill", doc, nullptr);

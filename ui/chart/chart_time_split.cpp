@@ -79,9 +79,11 @@ SplitBars splitBars(const ResultDocument& doc, const SplitChoice& choice) {
         std::stable_sort(cells.begin(), cells.end(), [](const Cell* a, const Cell* b) {
             return a->rangeBytes < b->rangeBytes;
         });
+    bars.cells = int(cells.size());
     for (const Cell* c : cells) {
         const auto split = timeSplit(doc, *c);
         if (!split) {
+            ++bars.leftOut;
             if (bars.missing.isEmpty())
                 bars.missing = QString::fromStdString(timeSplitMissing(doc, *c));
             continue;
@@ -94,8 +96,6 @@ SplitBars splitBars(const ResultDocument& doc, const SplitChoice& choice) {
         for (auto& [part, values] : bars.parts)
             values.push_back(split->partSeconds(part).value_or(0) * unit);
     }
-    if (!bars.labels.isEmpty())
-        bars.missing.clear();
     return bars;
 }
 
@@ -139,13 +139,21 @@ void drawTimeSplit(QCustomPlot& plot, const SplitBars& bars, const QColor& text)
     plot.xAxis->setScaleType(QCPAxis::stLinear);
     plot.xAxis->setTicker(ticker);
     plot.xAxis->setTickLabelRotation(bars.labels.size() > 3 ? 30 : 0); // ids side by side overlap
-    plot.xAxis->setLabel(bars.missing.isEmpty() ? QString() : "no split: " + bars.missing);
+    // Cells left out are said, with the first one's reason: a chart of one bar out of 30
+    // said nothing of the other 29.
+    plot.xAxis->setLabel(bars.missing.isEmpty()  ? QString()
+                         : bars.labels.isEmpty() ? "no split: " + bars.missing
+                                                 : QString("%1 of %2 cells have no split: %3")
+                                                       .arg(bars.leftOut)
+                                                       .arg(bars.cells)
+                                                       .arg(bars.missing));
     plot.xAxis->setRange(-0.6, std::max<double>(0, bars.labels.size() - 1) + 0.6);
     plot.yAxis->setScaleType(QCPAxis::stLinear);
     plot.yAxis->setTicker(QSharedPointer<QCPAxisTicker>(new QCPAxisTicker));
     plot.yAxis->setLabel(bars.percent
                              ? "% of the measured time per range: predicted parts (stacked)"
-                             : "µs per range: predicted parts (stacked), measured (dash)");
+                             : "µs per range: predicted parts (stacked), measured (the black bar "
+                               "over each)");
     plot.yAxis->setRange(0, top > 0 ? top * 1.12 : 1);
 }
 

@@ -35,7 +35,10 @@ struct SplitBars {
     bool percent = false;
     QVector<double> measured;
     std::vector<std::pair<TimePart, QVector<double>>> parts;
-    QString missing; // why nothing is drawn ("a cold run's time is ..."), or empty
+    // Why a cell has no bar ("a cold run's time is ..."): the first left out's reason, kept
+    // when some have bars too, with how many were left out of how many.
+    QString missing;
+    int leftOut = 0, cells = 0;
 };
 SplitBars splitBars(const ResultDocument& doc, const SplitChoice& choice);
 
