@@ -43,7 +43,12 @@ CompareView::CompareView(QWidget* parent) : QWidget(parent) {
     notes_ = new QLabel(this);
     notes_->setObjectName("compareNotes");
     notes_->setWordWrap(true);
-    notes_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    notes_->setTextInteractionFlags(Qt::TextSelectableByMouse | Qt::LinksAccessibleByMouse |
+                                    Qt::LinksAccessibleByKeyboard);
+    connect(notes_, &QLabel::linkActivated, this, [this] {
+        showMethod_ = !showMethod_;
+        recompute();
+    });
     layout->addWidget(notes_);
     // Between two runs with no drift measured every row cannot tell: the way out, at hand.
     measureDrift_ = new QPushButton("Measure drift between runs", this);
@@ -128,11 +133,21 @@ void CompareView::recompute() {
             QString("Runs this plan three more times (about %1 min) and keeps how far the runs "
                     "drift apart for this machine; the rows are then judged against it.")
                 .arg(std::max(1.0, std::round(3 * comparison_.runSeconds / 60))));
-    if (any)
-        for (const auto& note : comparisonNotes(comparison_)) {
-            const QString text = QString::fromStdString(note.text).toHtmlEscaped();
-            notes << (note.warning ? "<b>" + text + "</b>" : text);
+    if (any) {
+        // A plain sentence first; the statistics behind each verdict (the first note) open
+        // from a link, as a person who wants them asks.
+        notes << QString("Each row: how much faster or slower the first strategy is than the "
+                         "second at that size, and whether these rounds can tell. <a "
+                         "href=\"method\">%1</a>")
+                     .arg(showMethod_ ? "Hide how a row is judged" : "How a row is judged…");
+        const auto all = comparisonNotes(comparison_);
+        for (std::size_t i = 0; i < all.size(); ++i) {
+            if (i == 0 && !showMethod_)
+                continue;
+            const QString text = QString::fromStdString(all[i].text).toHtmlEscaped();
+            notes << (all[i].warning ? "<b>" + text + "</b>" : text);
         }
+    }
     notes_->setText(notes.join("<br>"));
     notes_->setVisible(!notes.isEmpty());
 

@@ -45,6 +45,7 @@ private:
     QComboBox* against_;
     QDoubleSpinBox* threshold_;
     QLabel* notes_;
+    bool showMethod_ = false; // how a row is judged, opened from the notes' link
     QPushButton* measureDrift_;
     QTableView* table_;
     ComparisonModel* model_;
