@@ -129,8 +129,24 @@ void ChartFrame::moveLegend(bool below) {
 
 void ChartFrame::beginExport(const QString& fullTitle, QCPTextElement* footnote, int width) {
     exporting_ = true;
-    placeLegend(false);
-    plot_->plotLayout()->addElement(2, 0, footnote);
+    // Beside the plot while the legend's widest entry leaves the plot most of the width; a
+    // long entry (a note, a strategy with its read amplification) put it past the picture's
+    // right edge with the plot at 60%: below the plot then, in as many columns as fit.
+    auto* legend = plot_->legend;
+    int widest = 0;
+    for (int i = 0; i < legend->itemCount(); ++i)
+        if (auto* item = legend->item(i); item && item->visible())
+            widest = std::max(widest, item->minimumOuterSizeHint().width());
+    const QMargins m = legend->margins();
+    const bool below = widest + m.left() + m.right() > width * 35 / 100;
+    if (below != legendBelow_)
+        moveLegend(below);
+    if (below) {
+        const int two = 2 * widest + legend->columnSpacing() + m.left() + m.right() + 8;
+        legend->setWrap(two <= width - 16 ? 2 : 1);
+        legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
+    }
+    plot_->plotLayout()->addElement(legendBelow_ ? 3 : 2, 0, footnote);
     title_->setText(wrapLines(fullTitle, QFontMetrics(title_->font()), width - 16));
     footnote->setText(wrapLines(footnote->text(), QFontMetrics(footnote->font()), width - 16));
 }

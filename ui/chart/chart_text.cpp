@@ -88,11 +88,12 @@ QString planTitle(const ResultDocument& doc, ChartMode mode, const QString& refe
 // Under an exported chart: how the figures were made and what its marks mean.
 QString footnote(const ResultDocument& doc, BarKind bars, bool throughput) {
     const auto& p = doc.plan;
-    QString text = QString("GB/s = 10^9 bytes/s, %1 · consume %2 · bars: %3 · hollow point: %4")
+    // What a hollow point means is the legend's to say (it has the entry whenever one is
+    // drawn): said here too, the picture repeated it.
+    QString text = QString("GB/s = 10^9 bytes/s, %1 · consume %2 · bars: %3")
                        .arg(QString::fromStdString(roundsText(doc)))
                        .arg(QString::fromStdString(consumeNote(p.consume)))
-                       .arg(barDescription(bars, doc))
-                       .arg(QString::fromStdString(noisyNote()));
+                       .arg(barDescription(bars, doc));
     if (std::any_of(doc.cells.begin(), doc.cells.end(),
                     [](const Cell& c) { return c.status == CellStatus::NotCold; }))
         text += QString::fromStdString(" · red square: " + notColdNote());

@@ -299,7 +299,7 @@ void ChartView::rebuild() {
     // point of its own.
     if (!hollows.empty()) {
         QCPGraph* legend = plot_->addGraph();
-        legend->setName(QString::fromStdString("hollow: " + noisyNote()));
+        legend->setName(QString::fromStdString("hollow: " + noisyLegendNote()));
         legend->setLineStyle(QCPGraph::lsNone);
         legend->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(text, 1.6),
                                                 palette().brush(QPalette::Base), 7));

@@ -10,6 +10,8 @@ namespace readscope {
 
 // "noisy: the median's interval reaches more than ±5% from it"
 std::string noisyNote();
+// Its short form, for a chart's legend: "noisy: interval past ±5% of the median".
+std::string noisyLegendNote();
 // "too few rounds to tell": a cell whose interval is too unsure to call it noisy or quiet.
 std::string tooFewRoundsNote();
 // "not cold: the file stayed in the page cache"

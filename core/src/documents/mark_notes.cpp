@@ -12,6 +12,10 @@ std::string noisyNote() {
                        kNoisyUncertainty * 100);
 }
 
+std::string noisyLegendNote() {
+    return fmt::format("noisy: interval past ±{:.0f}% of the median", kNoisyUncertainty * 100);
+}
+
 std::string tooFewRoundsNote() { return "too few rounds to tell"; }
 
 std::string notColdNote() { return "not cold: the file stayed in the page cache"; }
