@@ -5,6 +5,8 @@
 
 #include <QTest>
 
+#include <fmt/format.h>
+
 #include <cmath>
 
 using namespace readscope;
@@ -67,6 +69,12 @@ private slots:
                          std::string::npos &&
                      v->text.find("Published: mmap fell") != std::string::npos &&
                      v->text.find("This machine agrees") != std::string::npos,
+                 v->text.c_str());
+        // 4 KiB reads are published in reads per second: said beside GB/s.
+        const double before = v->strategies.at(0).before;
+        const std::string reads = fmt::format("{:.3g}k -> ", before * 1e9 / 4096 / 1e3);
+        QVERIFY2(v->text.find(reads) != std::string::npos &&
+                     v->text.find(" reads/s") != std::string::npos,
                  v->text.c_str());
     }
 
@@ -135,6 +143,9 @@ private slots:
         v = judgeCacheFill(climbing, kFinding);
         QCOMPARE(int(v->agreement), int(Agreement::Undecided));
         QVERIFY2(v->text.find("still climbing late in the run") != std::string::npos,
+                 v->text.c_str());
+        // How much longer, and where to set it: twice this 18 s run, at least 60 s.
+        QVERIFY2(v->text.find("set Duration to 60 s or more (--duration 60)") != std::string::npos,
                  v->text.c_str());
     }
 

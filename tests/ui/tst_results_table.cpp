@@ -115,6 +115,11 @@ private slots:
                  ResultsModel::Median);
         QVERIFY(table->columnViewportPosition(ResultsModel::Median) <
                 table->columnViewportPosition(ResultsModel::Min));
+        // Status right after the figures it qualifies, before the percentiles.
+        QCOMPARE(table->horizontalHeader()->visualIndex(ResultsModel::Status),
+                 table->horizontalHeader()->visualIndex(ResultsModel::Max) + 1);
+        QVERIFY(table->columnViewportPosition(ResultsModel::Status) <
+                table->columnViewportPosition(ResultsModel::P25));
         ResultDocument swept = manyRows();
         swept.plan.threadCounts = {1, 2};
         for (std::size_t i = 0; i < swept.cells.size(); ++i)

@@ -29,6 +29,11 @@ ResultTabs::ResultTabs(ResultsModel* model, QWidget* parent)
     table_->setSelectionBehavior(QAbstractItemView::SelectRows);
     table_->setSelectionMode(QAbstractItemView::SingleSelection);
     table_->horizontalHeader()->setStretchLastSection(true);
+    // Status (noisy, two speeds, not cold) says whether the figures beside it can be trusted:
+    // shown right after them, not past the percentiles and buffers off a 1024 px window.
+    table_->horizontalHeader()->moveSection(
+        table_->horizontalHeader()->visualIndex(ResultsModel::Status),
+        table_->horizontalHeader()->visualIndex(ResultsModel::Max) + 1);
     table_->verticalHeader()->hide();
     connect(table_->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
             [this](const QModelIndex& current) { showDetailsFor(current); });

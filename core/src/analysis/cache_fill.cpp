@@ -19,7 +19,19 @@ constexpr double kFilledShare = 0.9;
 // A file whose residency reached this was never evicted: it fit.
 constexpr double kFitShare = 0.95;
 
-std::string sideText(const StrategyAcrossFill& s) {
+// "27.1k": reads per second, as the published small-read figures are given.
+std::string readsPerSecond(double gbps, std::uint64_t rangeBytes) {
+    const double rate = gbps * 1e9 / double(rangeBytes);
+    return rate >= 1e6   ? fmt::format("{:.3g}M", rate / 1e6)
+           : rate >= 1e3 ? fmt::format("{:.3g}k", rate / 1e3)
+                         : fmt::format("{:.3g}", rate);
+}
+
+// Small reads are counted in reads per second where they are published (4 KiB pages): said
+// beside GB/s up to this size.
+constexpr std::uint64_t kReadsPerSecondUpTo = 64 << 10;
+
+std::string sideText(const StrategyAcrossFill& s, std::uint64_t rangeBytes) {
     const auto& i = s.verdict.interval;
     const std::string interval =
         i ? fmt::format(", interval {} to {} ({:.0f}% coverage)", formatSignedPercent(i->low),
@@ -34,8 +46,13 @@ std::string sideText(const StrategyAcrossFill& s) {
         said = "slower by less than 5%";
     else if (s.verdict.outcome == Outcome::Same || s.held())
         said = "held";
-    return fmt::format("{} {:.3g} -> {:.3g} GB/s ({}{}, {})", s.strategy, s.before, s.after,
-                       formatSignedPercent(s.change()), interval, said);
+    const std::string reads =
+        rangeBytes > 0 && rangeBytes <= kReadsPerSecondUpTo
+            ? fmt::format(", {} -> {} reads/s", readsPerSecond(s.before, rangeBytes),
+                          readsPerSecond(s.after, rangeBytes))
+            : "";
+    return fmt::format("{} {:.3g} -> {:.3g} GB/s{} ({}{}, {})", s.strategy, s.before, s.after,
+                       reads, formatSignedPercent(s.change()), interval, said);
 }
 
 } // namespace
@@ -185,10 +202,10 @@ std::optional<CacheFillVerdict> judgeCacheFill(const ResultDocument& doc,
                            *v.filledAt, v.peakResident * 100,
                            doc.plan.sizes.size() > 1 ? " at " + pointText(anchor->point())
                                                      : std::string(),
-                           sideText(*judged));
+                           sideText(*judged, anchor->rangeBytes));
         for (const auto& s : v.strategies)
             if (s.strategy != finding.falls)
-                text += "; " + sideText(s);
+                text += "; " + sideText(s, anchor->rangeBytes);
         const auto others = [&](auto&& pred) {
             return std::all_of(v.strategies.begin(), v.strategies.end(), [&](const auto& s) {
                 return s.strategy == finding.falls || pred(s);
