@@ -279,16 +279,19 @@ private slots:
         plan.sizes = {64 << 10};
         plan.strategies = {"pread-uninit", "seek-read"};
         plan.rounds = 8;
-        plan.budget = 4 << 20; // 64 ranges a round
-        // Every range sleeps, 0.1 ms in the fast rounds and 2 ms in the slow ones, so that both
-        // groups' times are the sleeps' (6.4 and 128 ms a round), whatever the build's speed
-        // or a neighbour's preemption (ASan beside another suite on 2 cores made the fast
-        // rounds of a reader that did not sleep vary by 4x, and no gap stood out).
+        plan.budget = 1 << 20; // 16 ranges a round
+        // A slow round sleeps 300 ms once, at its first range; a fast one not at all. Two
+        // groups need a gap in log GB/s at least twice either group's own spread: the fast
+        // rounds' time is the machine's (ASan beside another suite on 2 cores made it vary by
+        // 4x, and sleeping 0.1 ms a range still varied past what a 20x ratio could absorb),
+        // so the slow ones are made about 100 times slower, a spread of 10x still leaves the
+        // gap standing.
         static std::atomic<bool> sleepy{false};
         sleepy = false;
         setRangeReadHookForTesting(
-            [](std::size_t, void*) {
-                std::this_thread::sleep_for(std::chrono::microseconds(sleepy.load() ? 2000 : 100));
+            [](std::size_t index, void*) {
+                if (index == 0 && sleepy.load())
+                    std::this_thread::sleep_for(std::chrono::milliseconds(300));
             },
             nullptr);
         struct RoundSink : RecordingSink {
