@@ -41,7 +41,8 @@ ResultDocument sampleDocument() {
                   "2026-11-30T12:00:00Z",
                   "Linux",
                   false,
-                  CpuCaches{48 << 10, 2 << 20, 0}};
+                  CpuCaches{48 << 10, 2 << 20, 0},
+                  std::nullopt};
     for (const char* id : {"pread-zerofill", "pread-uninit"})
         for (std::uint64_t size : {65536ull, 1ull << 20}) {
             Cell c;
@@ -241,6 +242,36 @@ private slots:
         doc.cells[0].mappedFaultSeconds = 2.5e-7;
         QCOMPARE(toJsonCell(doc).at("mapped_fault_ns").get<double>(), 250.0);
         QCOMPARE(*fromSummaryCsv(toSummaryCsv(doc))->cells[0].mappedFaultSeconds, 2.5e-7);
+    }
+
+    // What can move pages under a run is on record: it travels in the JSON, the system line
+    // names it, a document that did not look keeps its shape, and two speeds on a machine
+    // with a DAMON pageout scheme name the scheme as a cause the counters cannot show.
+    void memoryDaemonsAreOnRecord() {
+        auto doc = sampleDocument();
+        QVERIFY(!nlohmann::json::parse(toJson(doc)).at("system").contains("memory"));
+        MemoryDaemons m;
+        m.damon.push_back({"pageout", "paddr", 60});
+        m.thp = "madvise";
+        m.zswap = false;
+        doc.system.memory = m;
+        const std::string text = memoryDaemonsText(m);
+        QCOMPARE(text, std::string("DAMON pageout of memory idle 60 s (all physical memory), THP "
+                                   "madvise, no swap"));
+        QVERIFY(systemLine(doc).ends_with(" · " + text));
+        auto back = fromJson(toJson(doc));
+        QVERIFY(back.ok());
+        QCOMPARE(back->system.memory, doc.system.memory);
+        QVERIFY(canEvictDuringRun(m));
+        TwoSpeedsFinding two;
+        two.split.speeds = {4, 4, 1.0, 10.0, 3.0};
+        const std::string said = twoSpeedsFindingText(two, doc);
+        QVERIFY2(said.find("This machine runs DAMON pageout of memory idle 60 s") !=
+                     std::string::npos,
+                 said.c_str());
+        doc.system.memory->damon.clear();
+        QVERIFY(!canEvictDuringRun(*doc.system.memory));
+        QVERIFY(twoSpeedsFindingText(two, doc).find("DAMON") == std::string::npos);
     }
 
     // A threads sweep and a queue-depth sweep come back as sweeps: the same axis, the same

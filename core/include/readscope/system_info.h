@@ -1,8 +1,10 @@
 #pragma once
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <utility>
+#include <vector>
 
 namespace readscope {
 
@@ -18,6 +20,30 @@ inline std::array<std::pair<const char*, std::uint64_t>, 3> cacheLevels(const Cp
     return {{{"L1d", c.l1d}, {"L2", c.l2}, {"L3", c.l3}}};
 }
 
+// What can move a run's pages under it while it measures (Linux): the kernel's DAMON schemes
+// (a pageout scheme evicts memory idle past its age, a cached file's pages included), the
+// transparent huge page mode, MGLRU, swap and zswap. From /sys and /proc when the run starts.
+struct DamonScheme {
+    std::string action;        // "pageout", "lru_deprio", "hugepage", ...
+    std::string operations;    // what it watches: "paddr" (all physical memory), "vaddr", ...
+    double minIdleSeconds = 0; // the age past which memory qualifies (0: any)
+    bool operator==(const DamonScheme&) const = default;
+};
+struct MemoryDaemons {
+    std::vector<DamonScheme> damon; // the schemes of the running kdamonds
+    std::string thp;                // "always", "madvise", "never"; empty: not known
+    std::optional<bool> mglru;      // the multi-generational LRU on; none: not built in
+    std::uint64_t swapBytes = 0;
+    std::optional<bool> zswap; // none: not built in
+    bool operator==(const MemoryDaemons&) const = default;
+};
+// "DAMON pageout of memory idle 60 s (all physical memory), THP madvise, no swap": what it
+// found, said once for every output.
+std::string memoryDaemonsText(const MemoryDaemons& m);
+// Whether something named there can evict a cached file's pages during a run (a DAMON pageout
+// scheme, or swap with anonymous pages alike): the reason two speeds may have a cause here.
+bool canEvictDuringRun(const MemoryDaemons& m);
+
 struct SystemInfo {
     std::string cpuModel;
     int logicalCores = 0;
@@ -29,6 +55,7 @@ struct SystemInfo {
     std::string os;            // "Linux", "Windows", "macOS"
     bool faultsCounted = true; // false where the system keeps no page-fault count (Wine)
     CpuCaches caches;
+    std::optional<MemoryDaemons> memory; // none: not looked at (Windows, older documents)
 };
 
 SystemInfo collectSystemInfo(const std::string& filesystem);

@@ -143,7 +143,26 @@ std::string disturbanceText(const Disturbance& d) {
     return {};
 }
 
+static std::string twoSpeedsCounters(const TwoSpeedsFinding& f, const ResultDocument& doc);
+
+namespace {
+// A machine that evicts idle memory under a run (a DAMON pageout scheme) is a cause two speeds
+// can have that no counter per round shows: said when the run recorded one.
+std::string evictorNote(const ResultDocument& doc) {
+    const auto& m = doc.system.memory;
+    if (!m || !canEvictDuringRun(*m))
+        return {};
+    return fmt::format(". This machine runs {}: it can evict the file's cached pages, or the "
+                       "buffers', between rounds, and a round that finds them gone is slow",
+                       memoryDaemonsText(*m));
+}
+} // namespace
+
 std::string twoSpeedsFindingText(const TwoSpeedsFinding& f, const ResultDocument& doc) {
+    return twoSpeedsCounters(f, doc) + evictorNote(doc);
+}
+
+static std::string twoSpeedsCounters(const TwoSpeedsFinding& f, const ResultDocument& doc) {
     const Cell& cell = doc.cells.at(f.cell);
     const auto& split = f.split;
     std::string out =

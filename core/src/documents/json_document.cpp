@@ -133,18 +133,54 @@ ResultDocument::UnitCosts unitCostsFrom(const json& j) {
     return u;
 }
 
+// What can move pages under a run (system_info.h); null when it was not looked at.
+json memoryJson(const std::optional<MemoryDaemons>& m) {
+    if (!m)
+        return nullptr;
+    json damon = json::array();
+    for (const auto& d : m->damon)
+        damon.push_back({{"action", d.action},
+                         {"operations", d.operations},
+                         {"min_idle_seconds", d.minIdleSeconds}});
+    return {{"damon_schemes", damon},
+            {"thp", m->thp},
+            {"mglru", m->mglru ? json(*m->mglru) : json(nullptr)},
+            {"swap_bytes", m->swapBytes},
+            {"zswap", m->zswap ? json(*m->zswap) : json(nullptr)}};
+}
+
+std::optional<MemoryDaemons> memoryFrom(const json& j) {
+    if (!j.is_object())
+        return std::nullopt;
+    MemoryDaemons m;
+    for (const auto& d : j.value("damon_schemes", json::array()))
+        m.damon.push_back(
+            {d.value("action", ""), d.value("operations", ""), d.value("min_idle_seconds", 0.0)});
+    m.thp = j.value("thp", "");
+    if (const auto v = j.find("mglru"); v != j.end() && v->is_boolean())
+        m.mglru = v->get<bool>();
+    m.swapBytes = j.value("swap_bytes", std::uint64_t{0});
+    if (const auto v = j.find("zswap"); v != j.end() && v->is_boolean())
+        m.zswap = v->get<bool>();
+    return m;
+}
+
 json systemJson(const SystemInfo& s) {
-    return {{"cpu", s.cpuModel},
-            {"logical_cores", s.logicalCores},
-            {"kernel", s.kernel},
-            {"os", s.os},
-            {"filesystem", s.filesystem},
-            {"page_size", s.pageSize},
-            {"tool_version", s.toolVersion},
-            {"date", s.date},
-            {"faults_counted", s.faultsCounted},
-            {"caches",
-             {{"l1d_bytes", s.caches.l1d}, {"l2_bytes", s.caches.l2}, {"l3_bytes", s.caches.l3}}}};
+    json out = {
+        {"cpu", s.cpuModel},
+        {"logical_cores", s.logicalCores},
+        {"kernel", s.kernel},
+        {"os", s.os},
+        {"filesystem", s.filesystem},
+        {"page_size", s.pageSize},
+        {"tool_version", s.toolVersion},
+        {"date", s.date},
+        {"faults_counted", s.faultsCounted},
+        {"caches",
+         {{"l1d_bytes", s.caches.l1d}, {"l2_bytes", s.caches.l2}, {"l3_bytes", s.caches.l3}}}};
+    if (s.memory) // documents that did not look keep the shape they had
+        out["memory"] = memoryJson(s.memory);
+    return out;
 }
 
 SystemInfo systemFrom(const json& j) {
@@ -163,6 +199,8 @@ SystemInfo systemFrom(const json& j) {
         s.caches.l2 = c->value("l2_bytes", std::uint64_t{0});
         s.caches.l3 = c->value("l3_bytes", std::uint64_t{0});
     }
+    if (const auto m = j.find("memory"); m != j.end())
+        s.memory = memoryFrom(*m);
     return s;
 }
 

@@ -49,9 +49,12 @@ std::string reproduceCommand(const Plan& p) {
 std::string systemLine(const ResultDocument& doc) {
     const auto& s = doc.system;
     std::string date = s.date.substr(0, 10);
-    return fmt::format("readscope {} · {} · {} logical cores · {} · {} · page {} B · {}",
-                       s.toolVersion, s.cpuModel, s.logicalCores, s.kernel, s.filesystem,
-                       s.pageSize, date);
+    std::string line = fmt::format(
+        "readscope {} · {} · {} logical cores · {} · {} · page {} B · {}", s.toolVersion,
+        s.cpuModel, s.logicalCores, s.kernel, s.filesystem, s.pageSize, date);
+    if (s.memory) // what can move pages under the run
+        line += " · " + memoryDaemonsText(*s.memory);
+    return line;
 }
 
 } // namespace readscope

@@ -149,6 +149,9 @@ std::string cpuModel();
 // The first CPU's data caches: sysfs on Linux, sysctl on macOS, GetLogicalProcessorInformationEx
 // on Windows; 0 for a level the system does not report.
 CpuCaches cpuCaches();
+// DAMON, THP, MGLRU, swap and zswap as /sys and /proc say them; none where there is no such
+// thing to read (Windows, macOS).
+std::optional<MemoryDaemons> memoryDaemons();
 std::string osName();
 std::string kernelRelease();
 std::tm utcTime(std::time_t t);

@@ -4,10 +4,12 @@
 #include "readscope/units.h"
 #include "readscope_version.h"
 
+#include <algorithm>
 #include <chrono>
 #include <ctime>
 #include <fmt/format.h>
 #include <thread>
+#include <vector>
 
 namespace readscope {
 
@@ -29,10 +31,40 @@ std::string cachesText(const CpuCaches& caches) {
     return out;
 }
 
+std::string memoryDaemonsText(const MemoryDaemons& m) {
+    std::vector<std::string> parts;
+    for (const auto& d : m.damon) {
+        const std::string watched = d.operations == "paddr"   ? " (all physical memory)"
+                                    : d.operations == "vaddr" ? " (a process's memory)"
+                                    : d.operations.empty()    ? ""
+                                                              : " (" + d.operations + ")";
+        parts.push_back(d.minIdleSeconds > 0 ? fmt::format("DAMON {} of memory idle {:g} s{}",
+                                                           d.action, d.minIdleSeconds, watched)
+                                             : fmt::format("DAMON {}{}", d.action, watched));
+    }
+    if (!m.thp.empty())
+        parts.push_back("THP " + m.thp);
+    if (m.mglru)
+        parts.push_back(*m.mglru ? "MGLRU on" : "MGLRU off");
+    parts.push_back(m.swapBytes ? "swap " + formatSize(m.swapBytes) : "no swap");
+    if (m.zswap && *m.zswap)
+        parts.push_back("zswap on");
+    std::string out;
+    for (const auto& p : parts)
+        out += (out.empty() ? "" : ", ") + p;
+    return out;
+}
+
+bool canEvictDuringRun(const MemoryDaemons& m) {
+    return std::any_of(m.damon.begin(), m.damon.end(),
+                       [](const DamonScheme& d) { return d.action == "pageout"; });
+}
+
 SystemInfo collectSystemInfo(const std::string& filesystem) {
     SystemInfo info;
     info.cpuModel = platform::cpuModel();
     info.caches = platform::cpuCaches();
+    info.memory = platform::memoryDaemons();
     info.logicalCores = static_cast<int>(std::thread::hardware_concurrency());
     info.kernel = platform::kernelRelease();
     info.os = platform::osName();

@@ -299,3 +299,7 @@ std::tm utcTime(std::time_t t) {
 }
 
 } // namespace readscope::platform
+
+namespace readscope::platform {
+std::optional<MemoryDaemons> memoryDaemons() { return std::nullopt; }
+} // namespace readscope::platform
