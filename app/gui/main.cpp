@@ -49,8 +49,11 @@ int main(int argc, char** argv) {
     if (readscope::ui::recoveryFileExists())
         readscope::ui::offerRecovery(window);
 
-    QString file = options->file;
-    if (file.isEmpty() && window.config()->filePath().isEmpty()) {
+    // Finishing a recovered run: its file is chosen and being read; nothing else is opened
+    // (inspecting another file, or loading results, would disturb or refuse it).
+    const bool finishing = window.isRunning();
+    QString file = finishing ? QString() : options->file;
+    if (!finishing && file.isEmpty() && window.config()->filePath().isEmpty()) {
         file = readscope::app::defaultTestFilePath();
         if (!QFileInfo::exists(file)) {
             QString why;
@@ -64,7 +67,7 @@ int main(int argc, char** argv) {
     }
     if (!file.isEmpty())
         window.openTargetFile(file);
-    if (!options->results.isEmpty()) {
+    if (!finishing && !options->results.isEmpty()) {
         if (const QString e = window.openResults(options->results); !e.isEmpty())
             std::fprintf(stderr, "readscope: %s\n", qPrintable(e));
     }

@@ -8,6 +8,8 @@
 #include "run_controller.h"
 #include "window_fixture.h"
 
+#include "readscope/recovery.h"
+
 #include <QAction>
 #include <QApplication>
 #include <QLabel>
@@ -109,9 +111,44 @@ private slots:
         verifyWhole(w.model()->document());
         const Cell* after = w.model()->document().find(before.strategy, before.point());
         QVERIFY(after);
-        for (std::size_t i = 0; i < before.samples.size(); ++i)
+        // The kept rounds stay (all but one a stop mid-round left in some lanes only, so that
+        // every lane goes on numbered alike), and the rounds are numbered 1 to 12 in each.
+        for (std::size_t i = 0; i + 1 < before.samples.size(); ++i)
             QCOMPARE(after->samples[i].seconds, before.samples[i].seconds);
+        for (const Cell& c : w.model()->document().cells) {
+            std::vector<int> numbers;
+            for (const Sample& x : c.samples)
+                numbers.push_back(x.round);
+            std::sort(numbers.begin(), numbers.end());
+            for (int r = 1; r <= kRounds; ++r)
+                QCOMPARE(numbers[std::size_t(r - 1)], r);
+        }
         QVERIFY(!finish->isEnabled()); // a whole run has nothing to finish
+    }
+
+    // A stopped A/A run or duration run cannot say what it lacks: Finish is not offered, and
+    // resumeRun says why; a recovered one (its cells marked) can be finished.
+    void whatCannotBeFinishedIsNotOffered() {
+        ResultDocument doc;
+        doc.plan = testing::tinyPlan(*file_, kRounds);
+        doc.complete = false;
+        Cell c;
+        c.strategy = "pread-uninit";
+        c.rangeBytes = 16 << 10;
+        c.samples.resize(3);
+        doc.cells.push_back(c);
+        QVERIFY(finishable(doc).ok());
+        doc.plan.repeats = 2;
+        QVERIFY(!finishable(doc).ok());
+        QVERIFY(finishable(doc).error().message.find("A/A") != std::string::npos);
+        doc.plan.repeats = 1;
+        doc.plan.durationSeconds = 10;
+        QVERIFY(finishable(doc).error().message.find("duration") != std::string::npos);
+        MainWindow w;
+        w.model()->setDocument(doc);
+        QVERIFY(!w.canFinishRun());
+        doc.cells[0].partial = true; // as a recovery file marks them
+        QVERIFY(finishable(doc).ok());
     }
 
     void aRunClosedMidRunIsFinishedAtTheNextStart() {

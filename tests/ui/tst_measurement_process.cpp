@@ -3,6 +3,7 @@
 // cgroup; the finished run says the limit it ran under. Skipped, with the reason, where no
 // memory cgroup can be made (run as root, or in a delegated cgroup v2 subtree).
 #include "cgroups.h"
+#include "recovery_file.h"
 #include "results_model.h"
 #include "run_controller.h"
 #include "run_worker.h"
@@ -16,6 +17,7 @@
 #include <QTest>
 
 #include <atomic>
+#include <csignal>
 #include <unistd.h>
 
 using namespace readscope;
@@ -83,6 +85,41 @@ private slots:
                  qPrintable(child));
         // The window shows the run's cells as for any run.
         QCOMPARE(w.model()->document().cells.size(), std::size_t(6));
+    }
+
+    // The measurement's process killed mid-run (as the kernel's OOM killer may under a
+    // limit): the window says how it ended, keeps what it sent, and can finish it; the
+    // recovery file stays for the next start.
+    void aKilledMeasurementCanBeFinished() {
+        TestFile file(64 << 20);
+        MainWindow w;
+        w.show();
+        QVERIFY(testing::openAndWait(w, file.path()));
+        Plan plan = testing::tinyPlan(file, 2000);
+        plan.memoryLimit = 40 << 20;
+        w.config()->setPlan(plan);
+        auto* controller = w.findChild<RunController*>();
+        std::atomic<int> childPid{0};
+        controller->workerForTesting()->onMeasurementProcess = [&](int pid) { childPid = pid; };
+        QObject context;
+        bool killed = false;
+        connect(controller, &RunController::cellMeasured, &context, [&](const Cell&) {
+            if (!killed && childPid > 0)
+                killed = ::kill(childPid, SIGKILL) == 0;
+        });
+        QSignalSpy finished(controller, &RunController::finished);
+        QVERIFY(w.startRun());
+        QVERIFY(finished.wait(120000));
+        const QString error = finished.at(0).at(1).toString();
+        if (error.startsWith("cannot run under a memory limit"))
+            QSKIP(qPrintable(error));
+        QVERIFY(killed);
+        QVERIFY2(error.contains("killed by signal 9"), qPrintable(error));
+        QVERIFY(!w.model()->isEmpty());
+        QVERIFY(!w.model()->document().complete);
+        QVERIFY(w.canFinishRun());
+        QVERIFY(recoveryFileExists());
+        removeRecoveryFile();
     }
 };
 

@@ -154,7 +154,9 @@ void RunWorker::resume(quint64 job, const ResultDocument& kept, std::stop_token 
     } else {
         result = resumeRun(kept, sink, stop);
     }
-    if (recovery && !(keepRecovery && keepRecovery->load()))
+    // A run that failed after it started (the measurement's process killed) keeps its file:
+    // what it sent can be finished now, or offered at the next start.
+    if (recovery && result && !(keepRecovery && keepRecovery->load()))
         recovery->discard();
     if (result)
         emit finished(job, *result, {});
@@ -225,7 +227,9 @@ void RunWorker::run(quint64 job, const Plan& plan, std::stop_token stop,
     auto result = measure(plan, sink, stop, *this);
     // The run ended: its cells are in the window now, unless the window is closing, whose
     // next start offers them from the file.
-    if (recovery && !(keepRecovery && keepRecovery->load()))
+    // A run that failed after it started (the measurement's process killed) keeps its file:
+    // what it sent can be finished now, or offered at the next start.
+    if (recovery && result && !(keepRecovery && keepRecovery->load()))
         recovery->discard();
     if (result)
         emit finished(job, *result, {});

@@ -13,6 +13,8 @@
 #include "main_menus.h"
 #include "offset_verdict.h"
 #include "recovery_file.h"
+
+#include "readscope/recovery.h"
 #include "result_exports.h"
 #include "result_tabs.h"
 #include "results_model.h"
@@ -297,7 +299,11 @@ void MainWindow::logFindings(const ResultDocument& doc) {
 void MainWindow::onFinished(const ResultDocument& doc, const QString& error) {
     const bool refined = std::exchange(refining_, false);
     if (!error.isEmpty()) {
-        model_->setDocument(model_->document()); // what it sent stays, no longer live
+        // What it sent stays, no longer live, and incomplete: Finish measures the rest (the
+        // header it started with said complete, as every header does).
+        ResultDocument kept = model_->document();
+        kept.complete = kept.cells.empty();
+        model_->setDocument(kept);
         showBanner(error);
         status_->finished("Run failed.", false);
         updateActions(); // Finish the run, offered for a stopped one
@@ -375,7 +381,7 @@ QString MainWindow::openResults(const QString& path) {
     return {};
 }
 
-QString MainWindow::restoreRecovery() {
+QString MainWindow::restoreRecovery(bool remove) {
     auto doc = readRecoveryFile();
     if (!doc)
         return QString::fromStdString(doc.error().message);
@@ -383,12 +389,15 @@ QString MainWindow::restoreRecovery() {
     showResults(*doc);
     log(QString("restored an interrupted run: %1; Run ▸ Finish the run measures the rest")
             .arg(keptCellsText(keptCells(*doc))));
-    removeRecoveryFile();
+    if (remove)
+        removeRecoveryFile();
     return {};
 }
 
 QString MainWindow::finishRecoveredRun() {
-    if (const QString e = restoreRecovery(); !e.isEmpty())
+    // The file stays until the resumed run writes its own over it: a resume that cannot start
+    // (its file gone, the worker missing) loses nothing.
+    if (const QString e = restoreRecovery(false); !e.isEmpty())
         return e;
     if (!finishRun())
         return bannerText();
@@ -398,7 +407,7 @@ QString MainWindow::finishRecoveredRun() {
 bool MainWindow::canFinishRun() const {
     const ResultDocument& doc = model_->document();
     return !controller_->isRunning() && !doc.complete && !doc.cells.empty() &&
-           !doc.plan.file.empty();
+           !doc.plan.file.empty() && finishable(doc).ok();
 }
 
 bool MainWindow::finishRun() {

@@ -64,7 +64,7 @@ public:
     // Shows saved results (JSON or CSV) as if just run: empty, or why not.
     QString openResults(const QString& path);
     // The cells a crashed or killed run left in the recovery file, shown as if just run.
-    QString restoreRecovery();
+    QString restoreRecovery(bool remove = true);
     // The same, then Finish the run: the rest of it measured.
     QString finishRecoveredRun();
     QString loadBaseline(const QString& path); // empty, or why not

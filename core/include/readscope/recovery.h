@@ -46,6 +46,9 @@ Result<ResultDocument> readRecovery(const std::string& path);
 // partial; a partial cell goes on from its recorded rounds) and returns the recovered cells
 // and the new ones as one document. A stopped run's document is finished the same way: its
 // measured cells with fewer rounds than planned count as partial.
+// Whether resumeRun can finish it: a stopped A/A run (repeats) or duration run cannot (say
+// why); a recovered one, or any other stopped run, can.
+Status finishable(const ResultDocument& doc);
 Result<ResultDocument> resumeRun(const ResultDocument& recovered, RunSink& sink,
                                  std::stop_token stop = {});
 

@@ -14,6 +14,7 @@
 #include <optional>
 #include <stop_token>
 #include <string>
+#include <string_view>
 #include <utility>
 
 namespace readscope {
@@ -108,6 +109,9 @@ Result<ResultDocument> runPlanPoints(const Plan& plan, const std::vector<SweepPo
 // point reads a copy made for it, which a finished run has removed.
 Result<ResultDocument> refineRun(const ResultDocument& done, double precision,
                                  double maxTimeSeconds, RunSink& sink, std::stop_token stop = {});
+// Whether more rounds may join these results: their file, the same size, on a machine with the
+// same CPU and kernel; else why not ("... `doing` would mix two files' rounds").
+Status sameFileAndMachine(const ResultDocument& done, std::string_view doing);
 // Why these results cannot be refined at all (a whole-file sweep), before anything is read.
 Status refinable(const ResultDocument& done);
 // Whether a cell's median is as sure as `precision` asks: its interval within that fraction of

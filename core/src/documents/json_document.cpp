@@ -428,9 +428,15 @@ json documentJson(const ResultDocument& doc) {
 }
 } // namespace
 
-std::string toJson(const ResultDocument& doc) { return documentJson(doc).dump(2) + "\n"; }
+// Text that is not valid UTF-8 (a file's path, a system's message) is replaced in what is
+// written, never thrown on.
+std::string toJson(const ResultDocument& doc) {
+    return documentJson(doc).dump(2, ' ', false, json::error_handler_t::replace) + "\n";
+}
 
-std::string toJsonLine(const ResultDocument& doc) { return documentJson(doc).dump() + "\n"; }
+std::string toJsonLine(const ResultDocument& doc) {
+    return documentJson(doc).dump(-1, ' ', false, json::error_handler_t::replace) + "\n";
+}
 
 Result<ResultDocument> fromJson(std::string_view text) {
     try {

@@ -111,6 +111,22 @@ Result<ResultDocument> readRecovery(const std::string& path) {
     return doc;
 }
 
+Status finishable(const ResultDocument& doc) {
+    // A recovery file marks its cut-short cells; a stopped run's document does not, and for
+    // these two kinds of run the rounds kept cannot say what is missing.
+    const bool marked =
+        std::any_of(doc.cells.begin(), doc.cells.end(), [](const Cell& c) { return c.partial; });
+    if (doc.complete || marked)
+        return okStatus();
+    if (doc.plan.repeats > 1)
+        return Error{"a stopped A/A run (repeats) cannot be finished: each repeat is a whole run "
+                     "from its own set-up; run it again"};
+    if (doc.plan.durationSeconds > 0)
+        return Error{"a stopped duration run cannot be finished: its rounds are a time series "
+                     "over one stretch of time; run it again"};
+    return okStatus();
+}
+
 Result<ResultDocument> resumeRun(const ResultDocument& recovered, RunSink& sink,
                                  std::stop_token stop) {
     // A point with a cell missing or cut short between rounds is measured again: its partial
@@ -120,13 +136,23 @@ Result<ResultDocument> resumeRun(const ResultDocument& recovered, RunSink& sink,
     // A whole-file sweep killed midway left its copies: they go before anything is measured
     // (the resumed run makes its own).
     removeLeftoverCopies(recovered);
+    if (auto st = sameFileAndMachine(recovered, "finishing the run"); !st)
+        return st.error();
     const Plan& plan = recovered.plan;
     // A stopped run's document (not read from a recovery file) marks no cell cut short: a
     // measured cell with fewer rounds than planned is one.
+    // A cell the plan's time cap cut is whole as it is (its rounds are all it was to get).
     const std::size_t planned = keptCells(recovered).planned;
     const auto cutShort = [&](const Cell& c) {
-        return c.partial || (planned > 0 && c.measured() && c.samples.size() < planned);
+        if (c.partial)
+            return true;
+        const auto* cut = findCondition<RoundsCut>(c.conditions);
+        if (cut && !cut->stopped)
+            return false;
+        return planned > 0 && c.measured() && c.samples.size() < planned;
     };
+    if (auto st = finishable(recovered); !st)
+        return st.error();
     std::vector<SweepPoint> remaining;
     for (const auto& point : sweepPoints(plan, recovered.fileSize))
         if (!std::all_of(plan.strategies.begin(), plan.strategies.end(),
@@ -139,10 +165,27 @@ Result<ResultDocument> resumeRun(const ResultDocument& recovered, RunSink& sink,
     std::erase_if(merged.cells, [&](const Cell& c) {
         return std::find(remaining.begin(), remaining.end(), c.point()) != remaining.end();
     });
+    // Every measured cell of a point measured again goes on from its rounds (the scheduler
+    // skips a lane that has them all), not only the short ones: a stop in the last round
+    // leaves some lanes whole. At a point stopped mid-round the lanes are cut back to the
+    // rounds they all have, so that the rounds go on numbered alike (pairs are by number).
     ResultDocument partial = recovered;
     std::erase_if(partial.cells, [&](const Cell& c) {
-        return !cutShort(c) || wholeFileSweep(plan) || plan.durationSeconds > 0;
+        const bool remains =
+            std::find(remaining.begin(), remaining.end(), c.point()) != remaining.end();
+        return !remains || c.samples.empty() || wholeFileSweep(plan) || plan.durationSeconds > 0;
     });
+    for (const auto& point : remaining) {
+        std::size_t common = SIZE_MAX;
+        for (const Cell& c : partial.cells)
+            if (c.point() == point)
+                common = std::min(common, c.samples.size());
+        for (Cell& c : partial.cells)
+            if (c.point() == point && c.samples.size() > common) {
+                c.samples.resize(common);
+                c.summarize();
+            }
+    }
     for (Cell& c : partial.cells)
         c.partial = true;
     if (remaining.empty()) {

@@ -13,6 +13,9 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include <atomic>
+#include <csignal>
+#include <functional>
 #include <mutex>
 #include <thread>
 
@@ -25,6 +28,12 @@ namespace readscope {
 using nlohmann::json;
 
 namespace {
+
+// One line of JSON; text that is not valid UTF-8 (a path, a message from the system) is
+// replaced, never thrown on.
+std::string line(const json& value) {
+    return value.dump(-1, ' ', false, json::error_handler_t::replace);
+}
 
 json progressJson(const Progress& p) {
     json out = {{"step", p.step},
@@ -113,12 +122,20 @@ private:
 class LineSink final : public RunSink {
 public:
     explicit LineSink(std::FILE* out) : out_(out) {}
+    // A parent gone (its end of the pipe closed) stops the run: writes fail (SIGPIPE is
+    // ignored in the worker) and `onLost` is called once.
     void write(std::string_view word, const json& value) {
         std::lock_guard lock(mutex_);
-        const std::string text = value.dump();
-        std::fprintf(out_, "%.*s %s\n", int(word.size()), word.data(), text.c_str());
-        std::fflush(out_);
+        const std::string text = line(value);
+        const bool ok =
+            std::fprintf(out_, "%.*s %s\n", int(word.size()), word.data(), text.c_str()) > 0 &&
+            std::fflush(out_) == 0;
+        if (!ok && onLost && !lost_) {
+            lost_ = true;
+            onLost();
+        }
     }
+    std::function<void()> onLost;
     void onStarted(const ResultDocument& header) override {
         header_ = header;
         write("started", json::parse(toJsonLine(header)));
@@ -131,6 +148,7 @@ public:
 private:
     std::FILE* out_;
     std::mutex mutex_;
+    bool lost_ = false;
     ResultDocument header_;
 };
 
@@ -143,6 +161,9 @@ int serveWorker(std::FILE* in, std::FILE* out) {
     (void)in;
     return 2;
 #else
+    // The parent gone mid-write must not kill the run unfinished (it leaves its cgroup and
+    // removes its copies as it ends): a failed write stops it instead.
+    std::signal(SIGPIPE, SIG_IGN);
     lines.write("hello", {{"version", READSCOPE_VERSION}, {"pid", int(::getpid())}});
     auto reader = std::make_shared<FdLines>(::fileno(in));
     const auto request = reader->next();
@@ -157,6 +178,7 @@ int serveWorker(std::FILE* in, std::FILE* out) {
     }
     // The rest of the input only stops the run: a "stop" line, or its end (the parent gone).
     auto stop = std::make_shared<std::stop_source>();
+    lines.onLost = [stop] { stop->request_stop(); };
     std::thread([reader, stop] {
         for (;;) {
             const auto line = reader->next();
@@ -192,9 +214,12 @@ int serveWorker(std::FILE* in, std::FILE* out) {
                                                   r.value("request", ""))));
             return 2;
         }
-    } catch (const std::exception& e) {
+    } catch (const json::exception& e) {
         lines.write("error", json(fmt::format("the worker's request is not valid: {}", e.what())));
         return 2;
+    } catch (const std::exception& e) {
+        lines.write("error", json(fmt::format("the measurement failed: {}", e.what())));
+        return 1;
     }
     if (!result) {
         lines.write("error", json(result.error().message));
@@ -209,6 +234,11 @@ namespace {
 
 // ---- the parent ----
 
+// A line whose document does not read back.
+struct Unreadable : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
 Result<ResultDocument> talkToWorker(const Worker& worker, const json& request, RunSink& sink,
                                     std::stop_token stop) {
     auto started = platform::ChildProcess::start({worker.program, "worker"});
@@ -218,19 +248,23 @@ Result<ResultDocument> talkToWorker(const Worker& worker, const json& request, R
     platform::ChildProcess& child = **started;
     if (worker.onStarted)
         worker.onStarted(child.pid());
-    child.writeLine(request.dump());
-    // A Stop, from whichever thread presses it, reaches the child as a line.
-    std::stop_callback onStop(stop, [&child] { child.writeLine("stop"); });
+    // A Stop, from whichever thread presses it, reaches the child as a line (once it has its
+    // request: before, its end of the run is the request's refusal below).
+    std::atomic<bool> asked{false};
+    std::stop_callback onStop(stop, [&child, &asked] {
+        if (asked)
+            child.writeLine("stop");
+    });
     std::size_t rounds = 0;
     std::optional<Result<ResultDocument>> last;
     ResultDocument header;
     bool greeted = false;
-    while (auto line = child.readLine()) {
-        const auto space = line->find(' ');
-        const std::string word = line->substr(0, space);
+    while (auto text = child.readLine()) {
+        const auto space = text->find(' ');
+        const std::string word = text->substr(0, space);
         try {
             const json value =
-                json::parse(space == std::string::npos ? "null" : line->substr(space + 1));
+                json::parse(space == std::string::npos ? "null" : text->substr(space + 1));
             if (word == "hello") {
                 const auto version = value.at("version").get<std::string>();
                 if (version != READSCOPE_VERSION) {
@@ -240,10 +274,17 @@ Result<ResultDocument> talkToWorker(const Worker& worker, const json& request, R
                                              worker.program, version, READSCOPE_VERSION)};
                 }
                 greeted = true;
+                // The request once the child has said who it is: a program that is not the
+                // worker never gets a request it would not read.
+                if (!child.writeLine(line(request)))
+                    continue; // it ended: its exit says how
+                asked = true;
+                if (stop.stop_requested())
+                    child.writeLine("stop");
             } else if (word == "started") {
                 auto doc = fromJson(value.dump());
                 if (!doc)
-                    throw std::runtime_error(doc.error().message);
+                    throw Unreadable(doc.error().message);
                 header = *doc;
                 sink.onStarted(header);
             } else if (word == "progress") {
@@ -258,23 +299,29 @@ Result<ResultDocument> talkToWorker(const Worker& worker, const json& request, R
             } else if (word == "done") {
                 auto doc = fromJson(value.dump());
                 if (!doc)
-                    throw std::runtime_error(doc.error().message);
+                    throw Unreadable(doc.error().message);
                 last = std::move(*doc);
             } else if (word == "error") {
                 last = Error{value.get<std::string>()};
             }
         } catch (const std::exception& e) {
+            if (!dynamic_cast<const json::exception*>(&e) && !dynamic_cast<const Unreadable*>(&e))
+                throw; // the sink's own, not the line's
             child.kill();
             (void)child.wait();
+            removeLeftoverCopies(header);
             return Error{fmt::format("the measurement's process wrote a line this readscope "
                                      "cannot read ({}): {}",
-                                     e.what(), line->substr(0, 80))};
+                                     e.what(), text->substr(0, 80))};
         }
     }
     child.closeInput();
     const std::string ended = child.wait();
     if (last)
         return *last;
+    // It ended without its last line: a whole-file sweep's copies are its to remove, and it
+    // could not.
+    removeLeftoverCopies(header);
     if (!greeted)
         return Error{fmt::format("the measurement's process, {} worker, ended before it started "
                                  "({}): is it readscope-cli?",

@@ -39,28 +39,36 @@ Status refinable(const ResultDocument& done) {
     return okStatus();
 }
 
+Status sameFileAndMachine(const ResultDocument& done, std::string_view doing) {
+    // The same file on the same machine, or the new rounds would join another's figures.
+    const auto probe = probeFile(done.plan.file);
+    if (!probe)
+        return Error{fmt::format("the file these results read, {}, cannot be read here ({}): "
+                                 "{} adds rounds of the same file on the same machine",
+                                 done.plan.file, probe.error().message, doing)};
+    if (done.fileSize && probe->size != done.fileSize)
+        return Error{fmt::format("{} is {} bytes now and was {} when these results were "
+                                 "measured: {} would mix two files' rounds",
+                                 done.plan.file, probe->size, done.fileSize, doing)};
+    // A document that names no machine (built by hand, a summary CSV) has none to differ from.
+    const SystemInfo here = collectSystemInfo(probe->filesystem);
+    if (!done.system.cpuModel.empty() &&
+        (here.cpuModel != done.system.cpuModel || here.kernel != done.system.kernel))
+        return Error{fmt::format("these results were measured on {} with {}, and this is {} with "
+                                 "{}: {} would mix this machine's rounds into them",
+                                 done.system.cpuModel, done.system.kernel, here.cpuModel,
+                                 here.kernel, doing)};
+    return okStatus();
+}
+
 Result<ResultDocument> refineRun(const ResultDocument& done, double precision,
                                  double maxTimeSeconds, RunSink& sink, std::stop_token stop) {
     if (!(precision > 0))
         return Error{"refining needs a precision above 0%"};
     if (auto st = refinable(done); !st)
         return st.error();
-    // The same file on the same machine, or the new rounds would join another's figures.
-    const auto probe = probeFile(done.plan.file);
-    if (!probe)
-        return Error{fmt::format("the file these results read, {}, cannot be read here ({}): "
-                                 "refining adds rounds of the same file on the same machine",
-                                 done.plan.file, probe.error().message)};
-    if (done.fileSize && probe->size != done.fileSize)
-        return Error{fmt::format("{} is {} bytes now and was {} when these results were "
-                                 "measured: refining would mix two files' rounds",
-                                 done.plan.file, probe->size, done.fileSize)};
-    const SystemInfo here = collectSystemInfo(probe->filesystem);
-    if (here.cpuModel != done.system.cpuModel || here.kernel != done.system.kernel)
-        return Error{fmt::format("these results were measured on {} with {}, and this is {} with "
-                                 "{}: refining would mix this machine's rounds into them",
-                                 done.system.cpuModel, done.system.kernel, here.cpuModel,
-                                 here.kernel)};
+    if (auto st = sameFileAndMachine(done, "refining"); !st)
+        return st.error();
     std::vector<SweepPoint> points;
     for (const auto& c : done.cells)
         if (needsRefining(c, precision) &&

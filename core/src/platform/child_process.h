@@ -39,6 +39,7 @@ private:
     int pid_ = -1;
     int in_ = -1, out_ = -1; // its stdin (ours to write), its stdout (ours to read)
     std::string buffered_;
+    std::size_t scanned_ = 0; // buffered_ holds no newline before this
     std::mutex inputMutex_;
     bool reaped_ = false;
     std::string ended_;

@@ -36,8 +36,23 @@ Result<std::unique_ptr<ChildProcess>> ChildProcess::start(const std::vector<std:
     for (const auto& a : argv)
         args.push_back(const_cast<char*>(a.c_str()));
     args.push_back(nullptr);
+    // Its own process group: a Ctrl+C in the terminal that started the app reaches the app,
+    // whose end closes the child's input, and the child stops as for Stop (leaving its
+    // cgroup, removing its copies) rather than dying mid-run. Default signal handling, not
+    // whatever the app ignores.
+    posix_spawnattr_t attr;
+    posix_spawnattr_init(&attr);
+    sigset_t defaults;
+    sigemptyset(&defaults);
+    sigaddset(&defaults, SIGPIPE);
+    sigaddset(&defaults, SIGINT);
+    sigaddset(&defaults, SIGTERM);
+    posix_spawnattr_setsigdefault(&attr, &defaults);
+    posix_spawnattr_setpgroup(&attr, 0);
+    posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF);
     pid_t pid = 0;
-    const int rc = ::posix_spawn(&pid, args[0], &actions, nullptr, args.data(), environ);
+    const int rc = ::posix_spawn(&pid, args[0], &actions, &attr, args.data(), environ);
+    posix_spawnattr_destroy(&attr);
     posix_spawn_file_actions_destroy(&actions);
     ::close(toChild[0]);
     ::close(fromChild[1]);
@@ -104,7 +119,8 @@ void ChildProcess::closeInput() {
 
 std::optional<std::string> ChildProcess::readLine() {
     for (;;) {
-        if (const auto nl = buffered_.find('\n'); nl != std::string::npos) {
+        if (const auto nl = buffered_.find('\n', scanned_); nl != std::string::npos) {
+            scanned_ = 0;
             std::string line = buffered_.substr(0, nl);
             buffered_.erase(0, nl + 1);
             return line;
@@ -118,10 +134,11 @@ std::optional<std::string> ChildProcess::readLine() {
         if (n <= 0) {
             ::close(out_);
             out_ = -1;
-            if (buffered_.empty())
-                return std::nullopt;
-            return std::exchange(buffered_, {}); // a last line without its newline
+            // A last line without its newline was cut off as the child died: not a line.
+            buffered_.clear();
+            return std::nullopt;
         }
+        scanned_ = buffered_.size(); // no newline before here: search on from it
         buffered_.append(buf, std::size_t(n));
     }
 }
