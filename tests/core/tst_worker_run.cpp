@@ -131,7 +131,7 @@ private slots:
     void aMemoryLimitMovesOnlyTheChild() {
         TestFile file(64 << 20);
         Plan plan = smallPlan(file);
-        plan.memoryLimit = 32 << 20;
+        plan.memoryLimit = 48 << 20;
         const QString self = QString::number(::getpid());
         const QString before = testing::memoryCgroupOf(self);
         QString during, child;
@@ -150,7 +150,7 @@ private slots:
             QSKIP(doc.error().message.c_str());
         QVERIFY2(doc.ok(), doc.ok() ? "" : doc.error().message.c_str());
         QVERIFY(doc->memoryLimit);
-        QCOMPARE(doc->memoryLimit->bytes, std::uint64_t(32 << 20));
+        QCOMPARE(doc->memoryLimit->bytes, std::uint64_t(48 << 20));
         QVERIFY(!before.isEmpty());
         QCOMPARE(during, before);
         QCOMPARE(testing::memoryCgroupOf(self), before);

@@ -44,9 +44,9 @@ private slots:
         QVERIFY(limit);
         limit->setFocus();
         limit->findChild<QLineEdit*>()->selectAll();
-        QTest::keyClicks(limit, "40");
+        QTest::keyClicks(limit, "48");
         QTest::keyClick(limit, Qt::Key_Tab);
-        QCOMPARE(w.config()->plan()->memoryLimit, std::uint64_t(40) << 20);
+        QCOMPARE(w.config()->plan()->memoryLimit, std::uint64_t(48) << 20);
 
         const QString self = QString::number(QCoreApplication::applicationPid());
         const QString before = testing::memoryCgroupOf(self);
@@ -76,7 +76,7 @@ private slots:
         const auto doc = finished.at(0).at(0).value<ResultDocument>();
         QVERIFY(doc.complete);
         QVERIFY(doc.memoryLimit);
-        QCOMPARE(doc.memoryLimit->bytes, std::uint64_t(40) << 20);
+        QCOMPARE(doc.memoryLimit->bytes, std::uint64_t(48) << 20);
         QVERIFY(childPid > 0 && childPid != QCoreApplication::applicationPid());
         QCOMPARE(during, before);
         QCOMPARE(testing::memoryCgroupOf(self), before);
@@ -96,7 +96,7 @@ private slots:
         w.show();
         QVERIFY(testing::openAndWait(w, file.path()));
         Plan plan = testing::tinyPlan(file, 2000);
-        plan.memoryLimit = 40 << 20;
+        plan.memoryLimit = 48 << 20;
         w.config()->setPlan(plan);
         auto* controller = w.findChild<RunController*>();
         std::atomic<int> childPid{0};
