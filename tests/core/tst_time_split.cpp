@@ -244,7 +244,7 @@ private slots:
         slow.summarize();
         doc.cells.push_back(slow);
         const auto lines = timeSplitLines(doc, false);
-        QCOMPARE(lines.size(), std::size_t(2 + 3 + 3));
+        QCOMPARE(lines.size(), std::size_t(2 + 3 + 3 + 2));
         QVERIFY(lines[1].starts_with("strategy ") && lines[1].ends_with(" unexplained"));
         const auto zerofill = timeSplit(doc, doc.cells[0]);
         QVERIFY(lines[2].starts_with("pread-zerofill"));
@@ -264,6 +264,9 @@ private slots:
         QVERIFY2(lines[7] == "More than 15% unexplained: pread-uninit at 1 MiB (" + pct(noFold) +
                                  "), pread-reuse at 1 MiB (" + pct(slow) + ").",
                  lines[7].c_str());
+        // What could not be priced, once per strategy explained too little.
+        QVERIFY2(lines[8].starts_with("Not priced for pread-uninit: "), lines[8].c_str());
+        QVERIFY2(lines[9].starts_with("Not priced for pread-reuse: "), lines[9].c_str());
         const auto withUnits = timeSplitLines(doc, true);
         QCOMPARE(withUnits.back(), unitCostsSentence(doc));
         doc.plan.cache = CacheMode::Cold;

@@ -28,6 +28,14 @@ std::string_view whatIsNotPriced(const StrategyInfo& s) {
     if (s.mapsFile())
         return "mmap, munmap and the page-table work of a mapping are priced as calls that do "
                "nothing, and TLB misses have no count";
+    if (s.access == Access::UringBatch)
+        return "io_uring's own work has no price here: preparing and reaping each entry in the "
+               "rings, and the kernel's io-wq workers, whose time on another core overlaps "
+               "this thread's or waits for it; TLB and cache misses have no count either";
+    if (s.access == Access::Coalesce)
+        return "a merged span's allocation and its first touch (fresh pages for each span), and "
+               "the copy of each range out of the span into its own buffer, have no price "
+               "here";
     return "the reads' misses past the CPU's caches, TLB misses and the allocator's work have no "
            "count here";
 }
@@ -46,6 +54,7 @@ std::string share(double v) {
 
 std::vector<std::string> timeSplitLines(const ResultDocument& doc, bool withUnitCosts) {
     std::vector<std::string> rows, large;
+    std::vector<std::string> underPriced; // strategies with a cell explained too little
     bool anyUnpriced = false;
     // The point column as wide as its longest ("1 MiB @ +16" on an offset sweep).
     std::size_t width = 9;
@@ -68,6 +77,9 @@ std::vector<std::string> timeSplitLines(const ResultDocument& doc, bool withUnit
         if (std::abs(rest) > kLargeUnexplainedShare)
             large.push_back(
                 fmt::format("{} at {} ({})", cell.strategy, pointText(cell.point()), share(rest)));
+        if (rest > kLargeUnexplainedShare &&
+            std::find(underPriced.begin(), underPriced.end(), cell.strategy) == underPriced.end())
+            underPriced.push_back(cell.strategy);
     }
     if (rows.empty())
         return {};
@@ -91,6 +103,10 @@ std::vector<std::string> timeSplitLines(const ResultDocument& doc, bool withUnit
             list += (list.empty() ? "" : ", ") + l;
         lines.push_back(
             fmt::format("More than {:.0f}% unexplained: {}.", kLargeUnexplainedShare * 100, list));
+        // Where the parts explain too little, what this run could not price, per kind.
+        for (const auto& id : underPriced)
+            if (const StrategyInfo* info = findStrategy(id))
+                lines.push_back(fmt::format("Not priced for {}: {}.", id, whatIsNotPriced(*info)));
     }
     if (const auto units = unitCostsSentence(doc); withUnitCosts && !units.empty())
         lines.push_back(units);
