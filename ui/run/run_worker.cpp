@@ -101,15 +101,18 @@ Result<Worker> measurementWorker() {
 
 bool needsOwnProcess(const Plan& plan) { return plan.memoryLimit != 0; }
 
-Result<ResultDocument> measure(const Plan& plan, RunSink& sink, std::stop_token stop,
-                               const RunWorker& worker) {
+// `here()` in this process, or `there(worker)` in the measurement's own process when the
+// plan needs one: the one place a measurement's process is chosen.
+template <class Here, class There>
+Result<ResultDocument> measureWhere(const Plan& plan, const RunWorker& worker, Here here,
+                                    There there) {
     if (!needsOwnProcess(plan))
-        return runPlan(plan, sink, stop);
+        return here();
     auto child = measurementWorker();
     if (!child)
         return child.error();
     child->onStarted = worker.onMeasurementProcess;
-    return runPlanInWorker(*child, plan, sink, stop);
+    return there(*child);
 }
 
 // What finishing a stopped or recovered run reports: its start brings back the cells already
@@ -135,33 +138,40 @@ private:
 
 } // namespace
 
-void RunWorker::resume(quint64 job, const ResultDocument& kept, std::stop_token stop,
-                       const std::string& recoveryPath,
-                       std::shared_ptr<const std::atomic<bool>> keepRecovery) {
+template <class Measure>
+void RunWorker::recorded(quint64 job, const std::string& recoveryPath,
+                         const std::shared_ptr<const std::atomic<bool>>& keepRecovery,
+                         Measure measure) {
     SignalSink toWindow(*this, job);
     std::optional<RecoverySink> recovery;
     if (!recoveryPath.empty())
         recovery.emplace(toWindow, recoveryPath);
-    RunSink& recorded = recovery ? static_cast<RunSink&>(*recovery) : toWindow;
-    ResumeSink sink(recorded, kept);
-    Result<ResultDocument> result = Error{""};
-    if (needsOwnProcess(kept.plan)) {
-        auto child = measurementWorker();
-        if (child)
-            child->onStarted = onMeasurementProcess;
-        result = child ? resumeRunInWorker(*child, kept, sink, stop)
-                       : Result<ResultDocument>(child.error());
-    } else {
-        result = resumeRun(kept, sink, stop);
-    }
-    // A run that failed after it started (the measurement's process killed) keeps its file:
-    // what it sent can be finished now, or offered at the next start.
+    const auto result = measure(recovery ? static_cast<RunSink&>(*recovery) : toWindow);
+    // The run ended: its cells are in the window now, unless the window is closing, whose
+    // next start offers them from the file. A run that failed after it started (the
+    // measurement's process killed) keeps its file: what it sent can be finished now, or
+    // offered at the next start.
     if (recovery && result && !(keepRecovery && keepRecovery->load()))
         recovery->discard();
+    finish(job, result);
+}
+
+void RunWorker::finish(quint64 job, const Result<ResultDocument>& result) {
     if (result)
         emit finished(job, *result, {});
     else
         emit finished(job, ResultDocument{}, QString::fromStdString(result.error().message));
+}
+
+void RunWorker::resume(quint64 job, const ResultDocument& kept, std::stop_token stop,
+                       const std::string& recoveryPath,
+                       std::shared_ptr<const std::atomic<bool>> keepRecovery) {
+    recorded(job, recoveryPath, keepRecovery, [&](RunSink& recording) {
+        ResumeSink sink(recording, kept);
+        return measureWhere(
+            kept.plan, *this, [&] { return resumeRun(kept, sink, stop); },
+            [&](const Worker& w) { return resumeRunInWorker(w, kept, sink, stop); });
+    });
 }
 
 void RunWorker::measureDrift(quint64 job, const Plan& plan, int runs, std::stop_token stop) {
@@ -169,7 +179,9 @@ void RunWorker::measureDrift(quint64 job, const Plan& plan, int runs, std::stop_
     ProgressSink sink(toWindow);
     Plan repeated = plan;
     repeated.repeats = runs;
-    const auto done = measure(repeated, sink, stop, *this);
+    const auto done = measureWhere(
+        repeated, *this, [&] { return runPlan(repeated, sink, stop); },
+        [&](const Worker& w) { return runPlanInWorker(w, repeated, sink, stop); });
     if (!done) {
         emit driftMeasured(job, {}, QString::fromStdString(done.error().message));
         return;
@@ -200,41 +212,22 @@ void RunWorker::refine(quint64 job, const ResultDocument& done, double precision
                        double maxTimeSeconds, std::stop_token stop) {
     SignalSink toWindow(*this, job);
     RefineSink sink(toWindow, done);
-    Result<ResultDocument> result = Error{""};
-    if (needsOwnProcess(done.plan)) {
-        auto child = measurementWorker();
-        if (child)
-            child->onStarted = onMeasurementProcess;
-        result = child ? refineRunInWorker(*child, done, precision, maxTimeSeconds, sink, stop)
-                       : Result<ResultDocument>(child.error());
-    } else {
-        result = refineRun(done, precision, maxTimeSeconds, sink, stop);
-    }
-    if (result)
-        emit finished(job, *result, {});
-    else
-        emit finished(job, ResultDocument{}, QString::fromStdString(result.error().message));
+    finish(job, measureWhere(
+                    done.plan, *this,
+                    [&] { return refineRun(done, precision, maxTimeSeconds, sink, stop); },
+                    [&](const Worker& w) {
+                        return refineRunInWorker(w, done, precision, maxTimeSeconds, sink, stop);
+                    }));
 }
 
 void RunWorker::run(quint64 job, const Plan& plan, std::stop_token stop,
                     const std::string& recoveryPath,
                     std::shared_ptr<const std::atomic<bool>> keepRecovery) {
-    SignalSink toWindow(*this, job);
-    std::optional<RecoverySink> recovery;
-    if (!recoveryPath.empty())
-        recovery.emplace(toWindow, recoveryPath);
-    RunSink& sink = recovery ? static_cast<RunSink&>(*recovery) : toWindow;
-    auto result = measure(plan, sink, stop, *this);
-    // The run ended: its cells are in the window now, unless the window is closing, whose
-    // next start offers them from the file.
-    // A run that failed after it started (the measurement's process killed) keeps its file:
-    // what it sent can be finished now, or offered at the next start.
-    if (recovery && result && !(keepRecovery && keepRecovery->load()))
-        recovery->discard();
-    if (result)
-        emit finished(job, *result, {});
-    else
-        emit finished(job, ResultDocument{}, QString::fromStdString(result.error().message));
+    recorded(job, recoveryPath, keepRecovery, [&](RunSink& sink) {
+        return measureWhere(
+            plan, *this, [&] { return runPlan(plan, sink, stop); },
+            [&](const Worker& w) { return runPlanInWorker(w, plan, sink, stop); });
+    });
 }
 
 } // namespace readscope::ui

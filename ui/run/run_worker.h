@@ -46,6 +46,14 @@ public:
     // a run starts.
     std::function<void(int pid)> onMeasurementProcess;
 
+private:
+    // Builds the window's sink (and the recovery file's, when recoveryPath is set), runs
+    // `measure(sink)`, lets go of the file when the run ended well, and says it finished.
+    template <class Measure>
+    void recorded(quint64 job, const std::string& recoveryPath,
+                  const std::shared_ptr<const std::atomic<bool>>& keepRecovery, Measure measure);
+    void finish(quint64 job, const Result<ResultDocument>& result); // finished, always
+
 signals:
     void started(quint64 job, const readscope::ResultDocument& header);
     void progressed(quint64 job, const readscope::Progress& progress);
