@@ -28,18 +28,6 @@ namespace {
 
 constexpr int kRounds = 12;
 
-// Waits until the run has measured at least `share` of its steps.
-bool waitForShare(MainWindow& w, double share) {
-    auto* controller = w.findChild<RunController*>();
-    bool there = false;
-    QObject context;
-    QObject::connect(controller, &RunController::progressed, &context, [&](const Progress& p) {
-        there |= p.total > 0 && p.at.phase == RunPhase::Round &&
-                 double(p.step) >= share * double(p.total);
-    });
-    return QTest::qWaitFor([&] { return there; }, 60000);
-}
-
 // Every cell of the plan measured with every planned round.
 void verifyWhole(const ResultDocument& doc) {
     QVERIFY(doc.complete);
@@ -90,7 +78,7 @@ private slots:
         QVERIFY(!finish->isEnabled()); // nothing to finish yet
         QSignalSpy ended(&w, &MainWindow::runFinished);
         QVERIFY(w.startRun());
-        QVERIFY(waitForShare(w, 0.5));
+        QVERIFY(testing::waitForMeasuredRound(w, 60000, 0.5));
         QTest::keyClick(&w, Qt::Key_Escape);
         QVERIFY(ended.wait(30000));
         const ResultDocument stopped = w.model()->document();
@@ -159,7 +147,7 @@ private slots:
             QVERIFY(testing::openAndWait(w, file_->path()));
             w.config()->setPlan(testing::tinyPlan(*file_, kRounds));
             QVERIFY(w.startRun());
-            QVERIFY(waitForShare(w, 0.5));
+            QVERIFY(testing::waitForMeasuredRound(w, 60000, 0.5));
             auto* controller = w.findChild<RunController*>();
             QVERIFY(controller->stopKeepingRecovery(30000)); // what Stop and close does
         }

@@ -49,15 +49,17 @@ inline bool runToEnd(ui::MainWindow& w, const Plan& plan) {
 }
 
 // Waits until the window's run reports a measured round under way (the worker's own progress
-// signal, not a guess at how long setting up takes). False after timeoutMs without one.
-inline bool waitForMeasuredRound(ui::MainWindow& w, int timeoutMs = 60000) {
+// signal, not a guess at how long setting up takes), at or past `share` of the run's steps.
+// False after timeoutMs without one.
+inline bool waitForMeasuredRound(ui::MainWindow& w, int timeoutMs = 60000, double share = 0) {
     auto* controller = w.findChild<ui::RunController*>();
     if (!controller)
         return false;
     bool measuring = false;
     QObject context;
     QObject::connect(controller, &ui::RunController::progressed, &context, [&](const Progress& p) {
-        measuring |= p.at.phase == RunPhase::Round || p.at.phase == RunPhase::TimedRound;
+        measuring |= (p.at.phase == RunPhase::Round || p.at.phase == RunPhase::TimedRound) &&
+                     double(p.step) >= share * double(p.total);
     });
     return QTest::qWaitFor([&] { return measuring; }, timeoutMs);
 }
