@@ -76,18 +76,28 @@ void ChartFrame::fitToWidth() {
     placeLegend(plot_->width() < kLegendBelowWidth);
 }
 
-// A legend narrower than its entries clips them ("memcpy 16-21 GB/s (off sca").
-void ChartFrame::fitLegendColumns() {
-    if (!legendBelow_)
-        return;
+// The legend's widest visible entry.
+int ChartFrame::widestLegendEntry() const {
     auto* legend = plot_->legend;
     int widest = 0;
     for (int i = 0; i < legend->itemCount(); ++i)
         if (auto* item = legend->item(i); item && item->visible())
             widest = std::max(widest, item->minimumOuterSizeHint().width());
+    return widest;
+}
+
+// A legend narrower than its entries clips them ("memcpy 16-21 GB/s (off sca").
+void ChartFrame::fitLegendColumns() { fitLegendColumns(plot_->width()); }
+
+// Below the plot: two columns when two of its widest entries fit in `width`, else one.
+void ChartFrame::fitLegendColumns(int width) {
+    if (!legendBelow_)
+        return;
+    auto* legend = plot_->legend;
     const QMargins m = legend->margins();
-    const int two = 2 * widest + legend->columnSpacing() + m.left() + m.right() + 8;
-    const int wrap = two <= plot_->width() ? 2 : 1;
+    const int two = 2 * (widestLegendEntry() - m.left() - m.right()) + legend->columnSpacing() +
+                    m.left() + m.right() + 8;
+    const int wrap = two <= width ? 2 : 1;
     if (legend->wrap() != wrap) {
         legend->setWrap(wrap);
         legend->setFillOrder(QCPLayoutGrid::foColumnsFirst); // rearranges by the new wrap
@@ -132,20 +142,11 @@ void ChartFrame::beginExport(const QString& fullTitle, QCPTextElement* footnote,
     // Beside the plot while the legend's widest entry leaves the plot most of the width; a
     // long entry (a note, a strategy with its read amplification) put it past the picture's
     // right edge with the plot at 60%: below the plot then, in as many columns as fit.
-    auto* legend = plot_->legend;
-    int widest = 0;
-    for (int i = 0; i < legend->itemCount(); ++i)
-        if (auto* item = legend->item(i); item && item->visible())
-            widest = std::max(widest, item->minimumOuterSizeHint().width());
-    const QMargins m = legend->margins();
-    const bool below = widest + m.left() + m.right() > width * 35 / 100;
+    const QMargins m = plot_->legend->margins();
+    const bool below = widestLegendEntry() + m.left() + m.right() > width * 35 / 100;
     if (below != legendBelow_)
         moveLegend(below);
-    if (below) {
-        const int two = 2 * widest + legend->columnSpacing() + m.left() + m.right() + 8;
-        legend->setWrap(two <= width - 16 ? 2 : 1);
-        legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
-    }
+    fitLegendColumns(width - 16);
     plot_->plotLayout()->addElement(legendBelow_ ? 3 : 2, 0, footnote);
     title_->setText(wrapLines(fullTitle, QFontMetrics(title_->font()), width - 16));
     footnote->setText(wrapLines(footnote->text(), QFontMetrics(footnote->font()), width - 16));

@@ -31,6 +31,8 @@ public:
     void endExport(QCPTextElement* footnote);
 
 private:
+    void fitLegendColumns(int width);
+    int widestLegendEntry() const;
     void placeLegend(bool below); // moves it when it must, and fits its columns
     void moveLegend(bool below);
 
