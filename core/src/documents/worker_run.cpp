@@ -87,37 +87,6 @@ Progress progressFrom(const json& j) {
 
 // ---- the child ----
 
-// Lines from a file descriptor, read with read(2) and no stdio buffer, so that what follows
-// the request (a "stop") is never held where the watcher cannot see it.
-class FdLines {
-public:
-    explicit FdLines(int fd) : fd_(fd) {}
-    std::optional<std::string> next() {
-#ifdef _WIN32
-        return std::nullopt;
-#else
-        for (;;) {
-            if (const auto nl = buffer_.find('\n'); nl != std::string::npos) {
-                std::string line = buffer_.substr(0, nl);
-                buffer_.erase(0, nl + 1);
-                return line;
-            }
-            char chunk[65536];
-            const ssize_t n = ::read(fd_, chunk, sizeof chunk);
-            if (n < 0 && errno == EINTR)
-                continue;
-            if (n <= 0)
-                return std::nullopt;
-            buffer_.append(chunk, std::size_t(n));
-        }
-#endif
-    }
-
-private:
-    int fd_;
-    std::string buffer_;
-};
-
 // What the engine reports, as lines on the child's standard output.
 class LineSink final : public RunSink {
 public:
@@ -165,7 +134,9 @@ int serveWorker(std::FILE* in, std::FILE* out) {
     // removes its copies as it ends): a failed write stops it instead.
     std::signal(SIGPIPE, SIG_IGN);
     lines.write("hello", {{"version", READSCOPE_VERSION}, {"pid", int(::getpid())}});
-    auto reader = std::make_shared<FdLines>(::fileno(in));
+    // Read without stdio's buffer: what follows the request (a "stop") stays where the
+    // watcher below reads it.
+    auto reader = std::make_shared<platform::LineReader>(::fileno(in));
     const auto request = reader->next();
     json r;
     try {

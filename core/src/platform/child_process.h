@@ -13,6 +13,21 @@
 
 namespace readscope::platform {
 
+// Lines from a file descriptor, read with read(2) and no stdio buffer (so that what follows
+// a line is never held where another reader of the descriptor cannot see it), without their
+// newlines; none at the end of the input, where a last piece without its newline (cut off as
+// the writer died) is not a line. POSIX; on Windows it reads nothing.
+class LineReader {
+public:
+    explicit LineReader(int fd) : fd_(fd) {}
+    std::optional<std::string> next();
+
+private:
+    int fd_;
+    std::string buffered_;
+    std::size_t scanned_ = 0; // buffered_ holds no newline before this
+};
+
 class ChildProcess {
 public:
     // Starts `argv` (argv[0] a path; no PATH search) with pipes for its standard input and
@@ -37,9 +52,8 @@ public:
 private:
     ChildProcess() = default;
     int pid_ = -1;
-    int in_ = -1, out_ = -1; // its stdin (ours to write), its stdout (ours to read)
-    std::string buffered_;
-    std::size_t scanned_ = 0; // buffered_ holds no newline before this
+    int in_ = -1, out_ = -1;          // its stdin (ours to write), its stdout (ours to read)
+    std::optional<LineReader> lines_; // of out_
     std::mutex inputMutex_;
     bool reaped_ = false;
     std::string ended_;

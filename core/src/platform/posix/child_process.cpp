@@ -65,6 +65,7 @@ Result<std::unique_ptr<ChildProcess>> ChildProcess::start(const std::vector<std:
     child->pid_ = pid;
     child->in_ = toChild[1];
     child->out_ = fromChild[0];
+    child->lines_.emplace(child->out_);
     return child;
 }
 
@@ -117,7 +118,7 @@ void ChildProcess::closeInput() {
     in_ = -1;
 }
 
-std::optional<std::string> ChildProcess::readLine() {
+std::optional<std::string> LineReader::next() {
     for (;;) {
         if (const auto nl = buffered_.find('\n', scanned_); nl != std::string::npos) {
             scanned_ = 0;
@@ -125,22 +126,27 @@ std::optional<std::string> ChildProcess::readLine() {
             buffered_.erase(0, nl + 1);
             return line;
         }
-        if (out_ < 0)
-            return std::nullopt;
-        char buf[65536];
-        const ssize_t n = ::read(out_, buf, sizeof buf);
+        char chunk[65536];
+        const ssize_t n = ::read(fd_, chunk, sizeof chunk);
         if (n < 0 && errno == EINTR)
             continue;
         if (n <= 0) {
-            ::close(out_);
-            out_ = -1;
-            // A last line without its newline was cut off as the child died: not a line.
-            buffered_.clear();
+            buffered_.clear(); // a last piece without its newline is not a line
             return std::nullopt;
         }
         scanned_ = buffered_.size(); // no newline before here: search on from it
-        buffered_.append(buf, std::size_t(n));
+        buffered_.append(chunk, std::size_t(n));
     }
+}
+
+std::optional<std::string> ChildProcess::readLine() {
+    if (out_ < 0)
+        return std::nullopt;
+    if (auto line = lines_->next())
+        return line;
+    ::close(out_);
+    out_ = -1;
+    return std::nullopt;
 }
 
 std::string ChildProcess::wait() {

@@ -6,6 +6,7 @@ namespace readscope::platform {
 Result<std::unique_ptr<ChildProcess>> ChildProcess::start(const std::vector<std::string>&) {
     return Error{"a measurement in its own process is not built for Windows"};
 }
+std::optional<std::string> LineReader::next() { return std::nullopt; }
 ChildProcess::~ChildProcess() = default;
 bool ChildProcess::writeLine(std::string_view) { return false; }
 void ChildProcess::closeInput() {}
