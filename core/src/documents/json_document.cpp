@@ -403,7 +403,6 @@ void readDeviceLimit(const json& j, ResultDocument& doc) {
 
 } // namespace
 
-namespace {
 json documentJson(const ResultDocument& doc) {
     json cells = json::array();
     for (const auto& c : doc.cells)
@@ -426,7 +425,6 @@ json documentJson(const ResultDocument& doc) {
                 {"cost_model", costModelJson(doc)},
                 {"cells", cells}};
 }
-} // namespace
 
 // Text that is not valid UTF-8 (a file's path, a system's message) is replaced in what is
 // written, never thrown on.
@@ -440,7 +438,14 @@ std::string toJsonLine(const ResultDocument& doc) {
 
 Result<ResultDocument> fromJson(std::string_view text) {
     try {
-        const json j = json::parse(text);
+        return documentFrom(json::parse(text));
+    } catch (const json::exception& e) {
+        return Error{fmt::format("the result document is not valid: {}", e.what())};
+    }
+}
+
+Result<ResultDocument> documentFrom(const json& j) {
+    try {
         if (!j.is_object() || j.value("format", "") != "readscope-result")
             return Error{"not a readscope result document (no \"format\": \"readscope-result\")"};
         ResultDocument doc;

@@ -1,6 +1,7 @@
 #pragma once
 // The parts of a result document's JSON (json_document.cpp) that the measurement's process
 // streams one at a time (worker_run.cpp): a plan, a cell. Private to documents/.
+#include "readscope/result.h"
 #include "readscope/result_document.h"
 
 #include "cell_fields.h"
@@ -17,5 +18,8 @@ Plan planFrom(const nlohmann::json& j);
 nlohmann::json cellJson(const ResultDocument& doc, const Cell& cell,
                         std::span<const CellField> fields = kCellFields);
 Cell cellFrom(const nlohmann::json& j, std::span<const CellField> fields = kCellFields);
+// A whole document, as toJson writes it and fromJson reads it, without the text between.
+nlohmann::json documentJson(const ResultDocument& doc);
+Result<ResultDocument> documentFrom(const nlohmann::json& j);
 
 } // namespace readscope

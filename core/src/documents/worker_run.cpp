@@ -107,7 +107,7 @@ public:
     std::function<void()> onLost;
     void onStarted(const ResultDocument& header) override {
         header_ = header;
-        write("started", json::parse(toJsonLine(header)));
+        write("started", documentJson(header));
     }
     void onProgress(const Progress& p) override { write("progress", progressJson(p)); }
     void onRoundMeasured(const Cell& c) override { write("round", cellJson(header_, c)); }
@@ -166,7 +166,7 @@ int serveWorker(std::FILE* in, std::FILE* out) {
             plan.dropCachesAsRoot = r.value("drop_caches_as_root", false);
             result = runPlan(plan, lines, stop->get_token());
         } else if (r.value("request", "") == "refine") {
-            auto done = fromJson(r.at("document").dump());
+            auto done = documentFrom(r.at("document"));
             if (!done) {
                 lines.write("error", json(done.error().message));
                 return 2;
@@ -174,7 +174,7 @@ int serveWorker(std::FILE* in, std::FILE* out) {
             result = refineRun(*done, r.at("precision").get<double>(),
                                r.at("max_time_seconds").get<double>(), lines, stop->get_token());
         } else if (r.value("request", "") == "resume") {
-            auto recovered = fromJson(r.at("document").dump());
+            auto recovered = documentFrom(r.at("document"));
             if (!recovered) {
                 lines.write("error", json(recovered.error().message));
                 return 2;
@@ -196,7 +196,7 @@ int serveWorker(std::FILE* in, std::FILE* out) {
         lines.write("error", json(result.error().message));
         return 1;
     }
-    lines.write("done", json::parse(toJsonLine(*result)));
+    lines.write("done", documentJson(*result));
     return 0;
 #endif
 }
@@ -253,7 +253,7 @@ Result<ResultDocument> talkToWorker(const Worker& worker, const json& request, R
                 if (stop.stop_requested())
                     child.writeLine("stop");
             } else if (word == "started") {
-                auto doc = fromJson(value.dump());
+                auto doc = documentFrom(value);
                 if (!doc)
                     throw Unreadable(doc.error().message);
                 header = *doc;
@@ -268,7 +268,7 @@ Result<ResultDocument> talkToWorker(const Worker& worker, const json& request, R
             } else if (word == "warning") {
                 sink.onWarning(value.get<std::string>());
             } else if (word == "done") {
-                auto doc = fromJson(value.dump());
+                auto doc = documentFrom(value);
                 if (!doc)
                     throw Unreadable(doc.error().message);
                 last = std::move(*doc);
@@ -318,7 +318,7 @@ Result<ResultDocument> refineRunInWorker(const Worker& worker, const ResultDocum
                                          std::stop_token stop) {
     return talkToWorker(worker,
                         {{"request", "refine"},
-                         {"document", json::parse(toJsonLine(done))},
+                         {"document", documentJson(done)},
                          {"precision", precision},
                          {"max_time_seconds", maxTimeSeconds}},
                         sink, stop);
@@ -330,8 +330,7 @@ namespace readscope {
 
 Result<ResultDocument> resumeRunInWorker(const Worker& worker, const ResultDocument& recovered,
                                          RunSink& sink, std::stop_token stop) {
-    return talkToWorker(worker,
-                        {{"request", "resume"}, {"document", json::parse(toJsonLine(recovered))}},
+    return talkToWorker(worker, {{"request", "resume"}, {"document", documentJson(recovered)}},
                         sink, stop);
 }
 
