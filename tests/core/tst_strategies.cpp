@@ -218,6 +218,44 @@ private slots:
         }
     }
 
+    // At most 128 ranges a read are timed, evenly spaced from the first: 1000 ranges time
+    // every 8th (125), 129 every 2nd (65), 3 all of them.
+    void everyStrideThRangeIsTimed() {
+        auto reader = openReader(*findStrategy("pread-uninit"), probe_, 1024);
+        QVERIFY(reader.ok());
+        for (const auto& [count, timed] :
+             {std::pair<std::size_t, std::size_t>{1000, 125}, {129, 65}, {3, 3}}) {
+            Ranges ranges;
+            for (std::size_t i = 0; i < count; ++i)
+                ranges.push_back({i * 1024, 1024});
+            auto out = (*reader)->read(ranges, ConsumeMode::Touch, true, {});
+            QVERIFY(out.ok());
+            QCOMPARE(out->latencies.size(), timed);
+            QCOMPARE((*reader)->read(ranges, ConsumeMode::Touch, false, {})->latencies.size(),
+                     std::size_t(0));
+        }
+    }
+
+    // A range that fails ends the read with the words of what failed (the loop itself carries
+    // only the failure): a whole-file sweep opens the file per range, and it has gone.
+    void aFailedRangeSaysWhatFailed() {
+        TestFile gone(1 << 16, "gone.bin");
+        for (const char* id : {"pread-uninit", "seek-read", "mmap-copy"}) {
+            auto reader = openReader(*findStrategy(id), gone.probe(), 1 << 16);
+            QVERIFY(reader.ok());
+            (*reader)->openEachRead(true);
+            QVERIFY((*reader)->read(Ranges{{0, 1 << 16}}, ConsumeMode::Touch, false, {}).ok());
+            QVERIFY(QFile::rename(QString::fromStdString(gone.path()),
+                                  QString::fromStdString(gone.path() + ".away")));
+            auto out = (*reader)->read(Ranges{{0, 1 << 16}}, ConsumeMode::Touch, false, {});
+            QVERIFY2(!out.ok(), id);
+            QVERIFY2(out.error().message.starts_with("open on '" + gone.path() + "'"),
+                     out.error().message.c_str());
+            QVERIFY(QFile::rename(QString::fromStdString(gone.path() + ".away"),
+                                  QString::fromStdString(gone.path())));
+        }
+    }
+
     void unavailableCarriesReason() {
         // Which filesystems refuse O_DIRECT depends on the kernel (tmpfs accepts it since
         // Linux 6.6); tst_cli checks a real refusal on ramfs. Here: the reason travels.

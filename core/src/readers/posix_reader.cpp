@@ -106,8 +106,8 @@ public:
             return finishRead(out, consumer);
         }
         auto st =
-            readEachRange(ranges, recordLatencies, stop, out,
-                          [&](const Range& r, std::size_t i) -> Result<std::uint64_t> {
+            readEachRange(ranges, recordLatencies, stop, out, failure_,
+                          [&](const Range& r, std::size_t i) -> Count {
                               if (eachRead_)
                                   return readWholeFile(r, i, consumer, mapping, out.syscalls);
                               return readOne(r, i, consumer, mappedBase(mapping), out.syscalls);
@@ -139,26 +139,26 @@ public:
 
 private:
     // A whole-file sweep's read: open, map (for the mapping strategies), read, unmap, close.
-    Result<std::uint64_t> readWholeFile(const Range& r, std::size_t index, Consumer& consumer,
-                                        Mapping& mapping, std::uint64_t& syscalls) {
+    Count readWholeFile(const Range& r, std::size_t index, Consumer& consumer, Mapping& mapping,
+                        std::uint64_t& syscalls) {
         if (s_.access == Access::AsRuntime) // the runtime's own open, size, reads and close
-            return readRuntime(r, index, consumer, syscalls);
+            return counted(readRuntime(r, index, consumer, syscalls));
         fd_ = UniqueFd(openFor(s_, f_.path));
         syscalls += advisesDescriptor(s_) ? 2 : 1; // the open, and its advice
         if (!fd_.valid())
-            return Error{ioError("open", r.offset, std::strerror(errno))};
+            return fail(ioError("open", r.offset, std::strerror(errno)));
         if (asksForSize()) {
             struct stat st {};
             ++syscalls;
             if (::fstat(fd_.get(), &st) != 0)
-                return Error{ioError("fstat", r.offset, std::strerror(errno))};
+                return fail(ioError("fstat", r.offset, std::strerror(errno)));
             if (auto st2 = checkSize(static_cast<std::uint64_t>(st.st_size), r.offset); !st2)
-                return st2.error();
+                return fail(st2.error());
         }
         if (mapsFile())
             if (auto st = setUpMapping(mapping, std::span(&r, 1), syscalls); !st)
-                return st.error();
-        auto got = readOne(r, index, consumer, mapping.base(), syscalls);
+                return fail(st.error());
+        const Count got = readOne(r, index, consumer, mapping.base(), syscalls);
         mapping.unmap(syscalls);
         fd_.reset();
         ++syscalls;
@@ -247,8 +247,7 @@ private:
     }
 
     // One pread (again after EINTR): the bytes it read, 0 at the end of the file.
-    Result<std::uint64_t> readAt(std::byte* buf, std::uint64_t n, std::uint64_t off,
-                                 std::uint64_t& syscalls) {
+    Count readAt(std::byte* buf, std::uint64_t n, std::uint64_t off, std::uint64_t& syscalls) {
         for (;;) {
             const ssize_t got = s_.hint == Hint::DontCache
                                     ? platform::readAtUncached(fd_.get(), buf, n, off)
@@ -257,29 +256,30 @@ private:
             if (got >= 0)
                 return static_cast<std::uint64_t>(got);
             if (errno != EINTR)
-                return Error{
+                return fail(
                     ioError(s_.hint == Hint::DontCache ? "preadv2 (RWF_DONTCACHE)" : "pread", off,
-                            std::strerror(errno))};
+                            std::strerror(errno)));
         }
     }
 
-    Status seekTo(std::uint64_t off, std::uint64_t& syscalls) {
+    // False, with the failure kept, when the seek fails.
+    bool seekTo(std::uint64_t off, std::uint64_t& syscalls) {
         ++syscalls;
-        if (::lseek(fd_.get(), static_cast<off_t>(off), SEEK_SET) < 0)
-            return Error{ioError("lseek", off, std::strerror(errno))};
-        return okStatus();
+        if (::lseek(fd_.get(), static_cast<off_t>(off), SEEK_SET) >= 0)
+            return true;
+        fail(ioError("lseek", off, std::strerror(errno)));
+        return false;
     }
 
     // One read at the file position (off names it in an error).
-    Result<std::uint64_t> readNext(std::byte* buf, std::uint64_t n, std::uint64_t off,
-                                   std::uint64_t& syscalls) {
+    Count readNext(std::byte* buf, std::uint64_t n, std::uint64_t off, std::uint64_t& syscalls) {
         for (;;) {
             const ssize_t got = ::read(fd_.get(), buf, n);
             ++syscalls;
             if (got >= 0)
                 return static_cast<std::uint64_t>(got);
             if (errno != EINTR)
-                return Error{ioError("read", off, std::strerror(errno))};
+                return fail(ioError("read", off, std::strerror(errno)));
         }
     }
 

@@ -119,10 +119,10 @@ public:
                 return st.error();
             return finishRead(out, consumer);
         }
-        auto st =
-            readEachRange(ranges, recordLatencies, stop, out, [&](const Range& r, std::size_t i) {
-                return readOne(r, i, consumer, base, out.syscalls);
-            });
+        auto st = readEachRange(ranges, recordLatencies, stop, out, failure_,
+                                [&](const Range& r, std::size_t i) {
+                                    return readOne(r, i, consumer, base, out.syscalls);
+                                });
         if (!st)
             return st.error();
         view.unmap(&out.syscalls);
@@ -135,27 +135,27 @@ private:
     Result<ReadOutcome> readWholeFiles(std::span<const Range> ranges, bool recordLatencies,
                                        std::stop_token stop, ReadOutcome& out, Consumer& consumer) {
         auto st = readEachRange(
-            ranges, recordLatencies, stop, out,
-            [&](const Range& r, std::size_t i) -> Result<std::uint64_t> {
+            ranges, recordLatencies, stop, out, failure_,
+            [&](const Range& r, std::size_t i) -> Count {
                 h_ = win::openShared(f_.path, openFlags(s_));
                 ++out.syscalls;
                 if (!h_.valid())
-                    return Error{ioError("CreateFile", r.offset, win::errorText(GetLastError()))};
+                    return fail(ioError("CreateFile", r.offset, win::errorText(GetLastError())));
                 if (asksForSize()) {
                     LARGE_INTEGER size{};
                     ++out.syscalls;
                     if (!GetFileSizeEx(h_.get(), &size))
-                        return Error{
-                            ioError("GetFileSizeEx", r.offset, win::errorText(GetLastError()))};
+                        return fail(
+                            ioError("GetFileSizeEx", r.offset, win::errorText(GetLastError())));
                     if (auto st = checkSize(static_cast<std::uint64_t>(size.QuadPart), r.offset);
                         !st)
-                        return st.error();
+                        return fail(st.error());
                 }
                 View view;
                 if (mapsFile())
                     if (auto mapped = view.map(h_.get(), f_, out.syscalls); !mapped)
-                        return mapped.error();
-                auto got = readOne(r, i, consumer, view.base(), out.syscalls);
+                        return fail(mapped.error());
+                const Count got = readOne(r, i, consumer, view.base(), out.syscalls);
                 view.unmap(&out.syscalls);
                 h_.reset();
                 ++out.syscalls;
@@ -177,31 +177,31 @@ private:
 
     // ReadFile with the offset in an OVERLAPPED (on a synchronous handle this is pread), of
     // at most kMaxPiece bytes: the bytes it read, 0 at the end of the file.
-    Result<std::uint64_t> readAt(std::byte* buf, std::uint64_t n, std::uint64_t off,
-                                 std::uint64_t& syscalls) {
+    Count readAt(std::byte* buf, std::uint64_t n, std::uint64_t off, std::uint64_t& syscalls) {
         DWORD got = 0;
         ++syscalls;
         if (!win::readAt(h_.get(), buf, static_cast<DWORD>(std::min(kMaxPiece, n)), off, got))
-            return Error{ioError("ReadFile", off, win::errorText(GetLastError()))};
+            return fail(ioError("ReadFile", off, win::errorText(GetLastError())));
         return std::uint64_t{got};
     }
 
-    Status seekTo(std::uint64_t off, std::uint64_t& syscalls) {
+    // False, with the failure kept, when the seek fails.
+    bool seekTo(std::uint64_t off, std::uint64_t& syscalls) {
         ++syscalls;
         LARGE_INTEGER to;
         to.QuadPart = static_cast<LONGLONG>(off);
-        if (!SetFilePointerEx(h_.get(), to, nullptr, FILE_BEGIN))
-            return Error{ioError("SetFilePointerEx", off, win::errorText(GetLastError()))};
-        return okStatus();
+        if (SetFilePointerEx(h_.get(), to, nullptr, FILE_BEGIN))
+            return true;
+        fail(ioError("SetFilePointerEx", off, win::errorText(GetLastError())));
+        return false;
     }
 
     // One ReadFile at the file pointer (off names it in an error).
-    Result<std::uint64_t> readNext(std::byte* buf, std::uint64_t n, std::uint64_t off,
-                                   std::uint64_t& syscalls) {
+    Count readNext(std::byte* buf, std::uint64_t n, std::uint64_t off, std::uint64_t& syscalls) {
         DWORD got = 0;
         ++syscalls;
         if (!ReadFile(h_.get(), buf, static_cast<DWORD>(std::min(kMaxPiece, n)), &got, nullptr))
-            return Error{ioError("ReadFile", off, win::errorText(GetLastError()))};
+            return fail(ioError("ReadFile", off, win::errorText(GetLastError())));
         return std::uint64_t{got};
     }
 
