@@ -141,7 +141,8 @@ private slots:
         older.kernelCopyGbps.reset();
         const auto priced = timeSplit(doc, older);
         QVERIFY(priced && near(priced->partSeconds(TimePart::Copying), kMiB / 9e9));
-        QVERIFY(priced->unpriced.find("memcpy's rate") != std::string::npos);
+        QCOMPARE(priced->unpriced, std::vector{Unpriced::KernelCopy});
+        QVERIFY(unpricedText(*priced).find("memcpy's rate") != std::string::npos);
         // In place: no copy at all.
         const auto touch = timeSplit(doc, cell("mmap-touch", 0, 16));
         QVERIFY(touch && near(touch->partSeconds(TimePart::Copying), 0));
@@ -156,9 +157,9 @@ private slots:
         QVERIFY(split);
         QVERIFY(!split->partSeconds(TimePart::Faults));
         QVERIFY(!split->partSeconds(TimePart::Zeroing));
-        QVERIFY2(split->unpriced.find("page faults") != std::string::npos &&
-                     split->unpriced.find("zeroing") != std::string::npos,
-                 split->unpriced.c_str());
+        QCOMPARE(split->unpriced, (std::vector{Unpriced::Faults, Unpriced::Zeroing}));
+        QCOMPARE(unpricedText(*split), std::string("page faults (no fault cost measured); "
+                                                   "zeroing (no memset rate measured)"));
         QVERIFY(timeSplitSentence(doc, c).find("not priced: page faults") != std::string::npos);
     }
 

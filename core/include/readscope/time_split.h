@@ -20,14 +20,27 @@ inline constexpr std::array kTimeParts{TimePart::Syscalls,  TimePart::Faults,  T
 // "syscalls", "faults", "zeroing", "page_cache", "copying", "fold": the JSON's and CSV's keys.
 std::string_view partKey(TimePart part);
 
+// A count the split has but whose unit cost the run did not measure (MajorFaults: a warm run
+// should take none, and none is priced); the words are the documents' (time_split_words.h).
+enum class Unpriced {
+    Syscalls,
+    Faults,
+    Unmapping,
+    MajorFaults,
+    Zeroing,
+    KernelCopy,
+    PageCache,
+    Fold
+};
+
 struct TimeSplit {
     double measuredSeconds = 0; // a worker's time per range (secondsPerRange)
     // Each part's predicted seconds per range; none where a count is there but its unit cost
     // was not measured (see unpriced).
     std::array<std::optional<double>, kTimeParts.size()> seconds{};
-    bool copyInUserSpace = false; // memcpy from a mapping; else the kernel's copy
-    bool unmapsPages = false;     // a mapping per round: Faults includes unmapping its pages
-    std::string unpriced;         // "page faults (no fault cost measured)", "; "-separated
+    bool copyInUserSpace = false;   // memcpy from a mapping; else the kernel's copy
+    bool unmapsPages = false;       // a mapping per round: Faults includes unmapping its pages
+    std::vector<Unpriced> unpriced; // in the order of the parts
     // A mapping's faults per range, the pages read per fault (fault-around and the page
     // cache's folios decide how many one fault maps; none for a mapping kept for the run, whose
     // rounds' faults are its buffers') and the price of one.

@@ -12,6 +12,10 @@ namespace readscope {
 // "page-cache work", "fold".
 std::string partName(TimePart part, const TimeSplit& split);
 
+// The counts a split could not price, "; "-separated: "page faults (no fault cost measured);
+// zeroing (no memset rate measured)"; empty when every count has its price.
+std::string unpricedText(const TimeSplit& split);
+
 // "pread-zerofill at 1 MiB, 61.2 µs per range: kernel copy 78%, zeroing (memset) 17%, system
 // calls 1%, unexplained 4%", with what a large unexplained share means; empty without a split.
 std::string timeSplitSentence(const ResultDocument& doc, const Cell& cell);

@@ -108,7 +108,6 @@ std::optional<TimeSplit> timeSplit(const ResultDocument& doc, const Cell& cell) 
     split.measuredSeconds = *measured;
     split.copyInUserSpace = s.access == Access::MapCopy;
     split.unmapsPages = s.mapsFile() && s.mapping == MapLifetime::PerRound;
-    std::vector<std::string> unpriced;
     const auto& u = doc.unitCosts;
 
     const double calls = perRange(cell, [](const Sample& x) { return x.syscalls; });
@@ -117,7 +116,7 @@ std::optional<TimeSplit> timeSplit(const ResultDocument& doc, const Cell& cell) 
         split.seconds[index(TimePart::Syscalls)] =
             std::max(0.0, calls - seeks) * *u.nullSyscall + seeks * doc.lseekSeconds.value_or(0);
     else if (calls > 0)
-        unpriced.push_back("system calls (no call cost measured)");
+        split.unpriced.push_back(Unpriced::Syscalls);
     else
         split.seconds[index(TimePart::Syscalls)] = 0.0; // none made
 
@@ -139,7 +138,7 @@ std::optional<TimeSplit> timeSplit(const ResultDocument& doc, const Cell& cell) 
     if (faultCost)
         split.seconds[index(TimePart::Faults)] = faults * *faultCost;
     else if (faults > 0)
-        unpriced.push_back("page faults (no fault cost measured)");
+        split.unpriced.push_back(Unpriced::Faults);
     else
         split.seconds[index(TimePart::Faults)] = 0.0; // none taken
     const double pageSize = pageSizeOf(doc);
@@ -154,12 +153,12 @@ std::optional<TimeSplit> timeSplit(const ResultDocument& doc, const Cell& cell) 
         const double mapped = std::max(pagesRead, faults);
         const auto unmapCost = cell.mappedUnmapSeconds ? cell.mappedUnmapSeconds : u.unmapPage;
         if (!unmapCost && mapped > 0)
-            unpriced.push_back("unmapping (no cost per unmapped page measured)");
+            split.unpriced.push_back(Unpriced::Unmapping);
         else if (unmapCost && split.seconds[index(TimePart::Faults)])
             *split.seconds[index(TimePart::Faults)] += mapped * *unmapCost;
     }
     if (perRange(cell, [](const Sample& x) { return x.majorFaults; }) > 0)
-        unpriced.push_back("major faults (a warm run should take none)");
+        split.unpriced.push_back(Unpriced::MajorFaults);
 
     // calloc skips the memset for pages fresh from the kernel, which its faults zeroed: the
     // rest it zeroes itself.
@@ -170,7 +169,7 @@ std::optional<TimeSplit> timeSplit(const ResultDocument& doc, const Cell& cell) 
     if (zeroed > 0 && cell.memsetGbps)
         split.seconds[index(TimePart::Zeroing)] = zeroed / (*cell.memsetGbps * 1e9);
     else if (zeroed > 0)
-        unpriced.push_back("zeroing (no memset rate measured)");
+        split.unpriced.push_back(Unpriced::Zeroing);
     else
         split.seconds[index(TimePart::Zeroing)] = 0.0;
 
@@ -188,13 +187,13 @@ std::optional<TimeSplit> timeSplit(const ResultDocument& doc, const Cell& cell) 
         split.seconds[index(TimePart::Copying)] =
             copied * threads / (cell.memcpyGbps.value_or(*cell.copyLimitGbps) * 1e9);
     if (kernelCopies && !cell.kernelCopyGbps && copied > 0)
-        unpriced.push_back("the kernel's copy (priced at memcpy's rate: its own not measured)");
+        split.unpriced.push_back(Unpriced::KernelCopy);
     if (!kernelCopies)
         split.seconds[index(TimePart::PageCache)] = 0.0;
     else if (u.cachedPage)
         split.seconds[index(TimePart::PageCache)] = std::ceil(copied / pageSize) * *u.cachedPage;
     else
-        unpriced.push_back("page-cache work (no cost per cached page measured)");
+        split.unpriced.push_back(Unpriced::PageCache);
 
     if (doc.plan.consume == Consume::All) {
         // In place, the fold reads the file's pages where they lie; else a buffer just written.
@@ -204,12 +203,10 @@ std::optional<TimeSplit> timeSplit(const ResultDocument& doc, const Cell& cell) 
         if (fold)
             split.seconds[index(TimePart::Fold)] = bytes / (*fold * 1e9);
         else
-            unpriced.push_back("the fold (no fold rate measured)");
+            split.unpriced.push_back(Unpriced::Fold);
     } else {
         split.seconds[index(TimePart::Fold)] = 0.0; // a byte per range or page: no fold
     }
-    for (const auto& what : unpriced)
-        split.unpriced += (split.unpriced.empty() ? "" : "; ") + what;
     return split;
 }
 

@@ -3,6 +3,7 @@
 #include "readscope/documents.h"
 #include "readscope/state_words.h"
 #include "readscope/time_split.h"
+#include "readscope/time_split_words.h"
 
 #include "json_parts.h"
 #include "sample_fields.h"
@@ -280,7 +281,7 @@ json timeSplitJson(const ResultDocument& doc, const Cell& c) {
     return {{"per_range_us", split->measuredSeconds * 1e6},
             {"shares", shares},
             {"copy", split->copyInUserSpace ? "memcpy" : "kernel"},
-            {"not_priced", split->unpriced}};
+            {"not_priced", unpricedText(*split)}};
 }
 
 } // namespace

@@ -113,6 +113,28 @@ std::vector<std::string> timeSplitLines(const ResultDocument& doc, bool withUnit
     return lines;
 }
 
+std::string unpricedText(const TimeSplit& split) {
+    std::string text;
+    for (const Unpriced what : split.unpriced) {
+        text += text.empty() ? "" : "; ";
+        switch (what) {
+        case Unpriced::Syscalls: text += "system calls (no call cost measured)"; break;
+        case Unpriced::Faults: text += "page faults (no fault cost measured)"; break;
+        case Unpriced::Unmapping: text += "unmapping (no cost per unmapped page measured)"; break;
+        case Unpriced::MajorFaults: text += "major faults (a warm run should take none)"; break;
+        case Unpriced::Zeroing: text += "zeroing (no memset rate measured)"; break;
+        case Unpriced::KernelCopy:
+            text += "the kernel's copy (priced at memcpy's rate: its own not measured)";
+            break;
+        case Unpriced::PageCache:
+            text += "page-cache work (no cost per cached page measured)";
+            break;
+        case Unpriced::Fold: text += "the fold (no fold rate measured)"; break;
+        }
+    }
+    return text;
+}
+
 std::string partName(TimePart part, const TimeSplit& split) {
     switch (part) {
     case TimePart::Syscalls: return "system calls";
@@ -147,7 +169,7 @@ std::string timeSplitSentence(const ResultDocument& doc, const Cell& cell) {
                             split->faultsPerRange, *split->pagesPerFault,
                             microseconds(*split->secondsPerFault));
     if (!split->unpriced.empty())
-        text += fmt::format(" (not priced: {})", split->unpriced);
+        text += fmt::format(" (not priced: {})", unpricedText(*split));
     const double rest = split->unexplainedShare();
     if (rest > kLargeUnexplainedShare)
         text += fmt::format(". The unit costs explain only {} of it: {}", percent(1 - rest),
