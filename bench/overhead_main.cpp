@@ -87,7 +87,7 @@ int main(int argc, char** argv) {
     if (auto st = warmFile(fd, probe->size, path); !st)
         return 1;
     const std::uint64_t budget = std::min<std::uint64_t>(probe->size, 256ull << 20);
-    const std::uint64_t sizes[] = {64 << 10, 256 << 10, 1 << 20, 8 << 20};
+    const std::uint64_t sizes[] = {16 << 10, 64 << 10, 256 << 10, 1 << 20, 8 << 20};
     std::uint64_t sink = 0;
     auto* reuse = static_cast<unsigned char*>(std::aligned_alloc(4096, 8 << 20));
     std::memset(reuse, 0, 8 << 20);

@@ -1,17 +1,23 @@
 #!/usr/bin/env bash
 # A benchmark, not a test: readscope-cli's figures beside a plain C program's
 # (bench/outside_loop.c, a process of its own, nothing of the engine in it) on the same warm
-# file, per strategy and range size, for one or more file sizes. Runs alternate (engine first,
-# then the loop first, ...); each side's best median over the runs is set against the other's,
-# and each run's own ratio is listed, so that a difference the machine made in one run shows.
+# file, per strategy and range size, for one or more file sizes.
 #
 #   scripts/outside-loop.sh [--file-sizes 256M,1G] [--sizes 16K,64K,256K,1M,8M]
 #                           [--strategies pread-zerofill,pread-uninit,seek-read,mmap-copy]
-#                           [--runs 3] [--rounds 7] [--as-run] [--dir DIR]
+#                           [--pairs 7] [--rounds 5] [--together] [--as-run] [--dir DIR]
 #
-# By default both read the whole file every round (the engine with --round-time 0 and the
-# file as its budget). --as-run leaves the engine's round time and budget as a user's run has
-# them, and the loop reads, each round, the bytes that run's rounds read (its ranges per round).
+# Paired (the default): each cell is measured by one engine run of that cell alone and one loop
+# run, back to back, order alternating, --pairs times; a pair's ratio is the engine's median
+# over the loop's, and a cell's ratio is the median of its pairs'. This VM's speed drifts by up
+# to 30% over seconds (the same loop, pinned or not, runs at 6.5 or 8.6 GB/s at 16 KiB from one
+# run to the next), so only runs seconds apart can be set against each other.
+# --together runs the engine once per pair with every cell interleaved, as a user's run does,
+# then the loop over every cell: the pairs are farther apart in time, so noisier, but the
+# interleaving is the engine's own.
+# Both read the whole file every round (the engine with --round-time 0 and the file as its
+# budget). --as-run (with --together) leaves the engine's round time and budget as a user's run
+# has them, and the loop reads, each round, the bytes that run's rounds read.
 # The files are generated in DIR (default: a temporary folder, removed at the end).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -19,8 +25,9 @@ cd "$(dirname "$0")/.."
 file_sizes=256M,1G
 sizes=16K,64K,256K,1M,8M
 strategies=pread-zerofill,pread-uninit,seek-read,mmap-copy
-runs=3
-rounds=7
+pairs=7
+rounds=5
+together=0
 as_run=0
 dir=""
 while (($#)); do
@@ -28,9 +35,10 @@ while (($#)); do
     --file-sizes) file_sizes=$2; shift ;;
     --sizes) sizes=$2; shift ;;
     --strategies) strategies=$2; shift ;;
-    --runs) runs=$2; shift ;;
+    --pairs | --runs) pairs=$2; shift ;;
     --rounds) rounds=$2; shift ;;
-    --as-run) as_run=1 ;;
+    --together) together=1 ;;
+    --as-run) as_run=1; together=1 ;;
     --dir) dir=$2; shift ;;
     *) echo "outside-loop: unknown option $1" >&2; exit 2 ;;
     esac
@@ -40,7 +48,7 @@ done
 cmake --preset dev >/dev/null
 cmake --build build/dev --target readscope-cli readscope-outside-loop >/dev/null
 cli=build/dev/app/cli/readscope-cli
-loop=build/dev/bench/readscope-outside-loop
+loop_bin=build/dev/bench/readscope-outside-loop
 if [[ -z "$dir" ]]; then
     dir=$(mktemp -d)
     trap 'rm -rf "$dir"' EXIT
@@ -48,72 +56,100 @@ fi
 
 bytes() { numfmt --from=iec "$1"; }
 
-for fs in ${file_sizes//,/ }; do
-    file="$dir/outside-$fs.bin"
-    [[ -f "$file" ]] || "$cli" generate "$file" --size "$fs" >/dev/null
-    cat "$file" >/dev/null # warm
-    out="$dir/$fs"
-    mkdir -p "$out"
-    for ((k = 1; k <= runs; k++)); do
-        engine() {
-            local extra=(--round-time 0 --budget "$fs")
-            ((as_run)) && extra=()
-            "$cli" run "$file" --sizes "$sizes" --strategies "$strategies" --cache warm \
-                --consume minimal --rounds "$rounds" --warmup 1 "${extra[@]}" \
-                --json "$out/engine-$k.json" --quiet >/dev/null 2>&1 || true
-        }
-        plain() {
-            for s in ${strategies//,/ }; do
-                for z in ${sizes//,/ }; do
-                    local span=""
-                    if ((as_run)); then
-                        span=$(python3 - "$out/engine-$k.json" "$s" "$(bytes "$z")" <<'PY'
+# engine OUT.json STRATEGIES SIZES: one readscope-cli run, the whole file every round unless
+# --as-run.
+engine() {
+    local extra=(--round-time 0 --budget "$fs")
+    ((as_run)) && extra=()
+    "$cli" run "$file" --sizes "$3" --strategies "$2" --cache warm --consume minimal \
+        --rounds "$rounds" --warmup 1 "${extra[@]}" --json "$1" --quiet >/dev/null 2>&1 || true
+}
+# loop STRATEGY SIZE [ENGINE.json]: "strategy range_bytes median" of one loop run; with the
+# engine's document, reading per round what that run's rounds read (--as-run).
+loop() {
+    local span=""
+    if ((as_run)); then
+        span=$(python3 - "$3" "$1" "$(bytes "$2")" <<'PY'
 import json, sys
 doc = json.load(open(sys.argv[1]))
 for c in doc["cells"]:
     if c["strategy"] == sys.argv[2] and c["range_bytes"] == int(sys.argv[3]):
         print(c["ranges_per_round"] * c["range_bytes"])
 PY
-                        )
-                    fi
-                    "$loop" "$file" "$s" "$(bytes "$z")" "$rounds" $span |
-                        awk -v s="$s" -v z="$(bytes "$z")" '/^median/ { print s, z, $2 }'
-                done
-            done >"$out/loop-$k.txt"
-        }
-        # --as-run: the loop reads what the engine's rounds read, so the engine goes first.
-        if ((as_run || k % 2 == 1)); then engine; plain; else plain; engine; fi
+        )
+    fi
+    "$loop_bin" "$file" "$1" "$(bytes "$2")" "$rounds" $span |
+        awk -v s="$1" -v z="$(bytes "$2")" '/^median/ { print s, z, $2 }'
+}
+
+for fs in ${file_sizes//,/ }; do
+    file="$dir/outside-$fs.bin"
+    [[ -f "$file" ]] || "$cli" generate "$file" --size "$fs" >/dev/null
+    cat "$file" >/dev/null # warm
+    out="$dir/$fs"
+    rm -rf "$out"
+    mkdir -p "$out"
+    for ((k = 1; k <= pairs; k++)); do
+        if ((together)); then
+            all() { for s in ${strategies//,/ }; do for z in ${sizes//,/ }; do
+                loop "$s" "$z" "$out/engine-$k-all.json"; done; done >>"$out/loop-$k.txt"; }
+            # --as-run: the loop reads what the engine's rounds read, so the engine goes first.
+            if ((as_run || k % 2 == 1)); then
+                engine "$out/engine-$k-all.json" "$strategies" "$sizes"; all
+            else
+                all; engine "$out/engine-$k-all.json" "$strategies" "$sizes"
+            fi
+            continue
+        fi
+        for s in ${strategies//,/ }; do
+            for z in ${sizes//,/ }; do
+                json="$out/engine-$k-$s-$z.json"
+                if ((k % 2 == 1)); then
+                    engine "$json" "$s" "$z"; loop "$s" "$z" >>"$out/loop-$k.txt"
+                else
+                    loop "$s" "$z" >>"$out/loop-$k.txt"; engine "$json" "$s" "$z"
+                fi
+            done
+        done
     done
-    python3 - "$out" "$runs" "$fs" <<'PY'
-import json, sys
-out, runs, fs = sys.argv[1], int(sys.argv[2]), sys.argv[3]
-engine, loop = {}, {}
-for k in range(1, runs + 1):
+    python3 - "$out" "$pairs" "$fs" "$together" <<'PY'
+import glob, json, statistics, sys
+out, pairs, fs, together = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4] == "1"
+engine, loop = {}, {}  # (strategy, range) -> {pair: median GB/s}
+for k in range(1, pairs + 1):
+    for path in glob.glob(f"{out}/engine-{k}-*.json"):
+        try:
+            doc = json.load(open(path))
+        except (OSError, ValueError):
+            continue
+        for c in doc["cells"]:
+            engine.setdefault((c["strategy"], c["range_bytes"]), {})[k] = c["summary"]["median_gbps"]
     try:
-        doc = json.load(open(f"{out}/engine-{k}.json"))
-    except (OSError, ValueError):
-        continue
-    for c in doc["cells"]:
-        engine.setdefault((c["strategy"], c["range_bytes"]), []).append(c["summary"]["median_gbps"])
-    for line in open(f"{out}/loop-{k}.txt"):
-        s, z, g = line.split()
-        loop.setdefault((s, int(z)), []).append(float(g))
+        for line in open(f"{out}/loop-{k}.txt"):
+            s, z, g = line.split()
+            loop.setdefault((s, int(z)), {})[k] = float(g)
+    except OSError:
+        pass
 def size(b):
     for unit, n in (("M", 1 << 20), ("K", 1 << 10)):
         if b % n == 0 and b >= n:
             return f"{b // n} {unit}iB"
     return f"{b} B"
-print(f"\n{fs} file: best median of {runs} runs, GB/s (engine = readscope-cli run, loop = "
-      f"bench/outside_loop.c)")
-print(f"{'strategy':<16} {'range':>8} {'engine':>8} {'loop':>8} {'ratio':>7}  each run's ratio")
+how = "every cell interleaved in one engine run" if together else "each cell alone, back to back"
+print(f"\n{fs} file, {pairs} pairs ({how}); GB/s medians over the pairs; ratio = median of "
+      f"the pairs' engine/loop")
+print(f"{'strategy':<16} {'range':>8} {'engine':>8} {'loop':>8} {'ratio':>7} {'pairs min-max':>14}")
 below = 0
 for key in sorted(loop, key=lambda k: (k[0], k[1])):
-    if key not in engine:
+    both = sorted(set(loop[key]) & set(engine.get(key, {})))
+    if not both:
         continue
-    e, l = max(engine[key]), max(loop[key])
-    each = " ".join(f"{a / b:.2f}" for a, b in zip(engine[key], loop[key]))
-    below += e / l < 0.97
-    print(f"{key[0]:<16} {size(key[1]):>8} {e:8.2f} {l:8.2f} {e / l:7.2f}  {each}")
+    ratios = [engine[key][k] / loop[key][k] for k in both]
+    r = statistics.median(ratios)
+    below += r < 0.97
+    print(f"{key[0]:<16} {size(key[1]):>8} {statistics.median(engine[key][k] for k in both):8.2f} "
+          f"{statistics.median(loop[key][k] for k in both):8.2f} {r:7.2f} "
+          f"{min(ratios):6.2f}-{max(ratios):.2f}")
 print(f"{below} of {len(loop)} cells under 0.97")
 PY
 done
