@@ -3,6 +3,7 @@
 #include "cli_platform.h"
 
 #include "readscope/compare.h"
+#include "readscope/run_notes.h"
 #include "readscope/state_words.h"
 #include "readscope/units.h"
 
@@ -60,11 +61,11 @@ void ConsoleSink::onProgress(const Progress& p) {
     lineShown_ = true;
 }
 
-void ConsoleSink::onWarning(const std::string& message) {
+void ConsoleSink::onWarning(const RunWarning& warning) {
     if (quiet_)
         return;
     clearLine();
-    fmt::print(stderr, "warning: {}\n", message);
+    fmt::print(stderr, "warning: {}\n", warningText(warning));
 }
 
 } // namespace readscope::cli

@@ -12,7 +12,7 @@ public:
     explicit ConsoleSink(bool quiet);
     ~ConsoleSink() override;
     void onProgress(const Progress& progress) override;
-    void onWarning(const std::string& message) override;
+    void onWarning(const RunWarning& warning) override;
     void clearLine();
     // Said once, when the run has started (not when it is refused before that).
     void onStarted(const ResultDocument& header) override;

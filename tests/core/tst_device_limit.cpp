@@ -3,6 +3,7 @@
 #include "device_limit.h" // the engine's own header: how often it measured
 #include "readscope/document_words.h"
 #include "readscope/finding_text.h"
+#include "readscope/run_notes.h"
 #include "readscope/runner.h"
 #include "test_file.h"
 
@@ -19,7 +20,7 @@ namespace {
 
 class Sink : public RunSink {
 public:
-    void onWarning(const std::string& w) override { warnings.push_back(w); }
+    void onWarning(const RunWarning& w) override { warnings.push_back(warningText(w)); }
     std::vector<std::string> warnings;
 };
 

@@ -12,6 +12,7 @@
 
 #include "readscope/cell_conditions.h"
 #include "readscope/ranges.h"
+#include "readscope/run_notes.h"
 #include "readscope/strategy.h"
 
 #include <QDir>
@@ -176,9 +177,13 @@ private slots:
         QCOMPARE(measured, kRoundsLimit.max);
         const auto note = scheduler.roundLimitNote();
         QVERIFY(note);
-        QVERIFY2(note->starts_with("the rounds reached their limit of 10000 after ") &&
-                     note->find("before the 3600 s duration") != std::string::npos,
-                 note->c_str());
+        QCOMPARE(note->limit, 10000);
+        QCOMPARE(note->duration, 3600.0);
+        QVERIFY(note->seconds > 0 && note->seconds < 3600);
+        const std::string said = warningText(*note);
+        QVERIFY2(said.starts_with("the rounds reached their limit of 10000 after ") &&
+                     said.find("before the 3600 s duration") != std::string::npos,
+                 said.c_str());
     }
 
     // A duration run's lanes start spread over the point's ranges and read on round after

@@ -3,6 +3,7 @@
 #include "readscope/generator.h"
 #include "readscope/reader.h"
 #include "readscope/residency.h"
+#include "readscope/run_notes.h"
 #include "readscope/runner.h"
 #include "readscope/strategy.h"
 #include "test_file.h"
@@ -177,6 +178,8 @@ private slots:
         struct TruncatingSink : RunSink {
             std::string path;
             int truncations = 0;
+            std::vector<RunWarning> said;
+            void onWarning(const RunWarning& w) override { said.push_back(w); }
             void onProgress(const Progress& p) override {
                 if (p.strategy == "mmap-touch" && p.rangeBytes == (64 << 10) &&
                     p.at.phase == RunPhase::Round && p.at.round == 2 && truncations++ == 0)
@@ -196,6 +199,15 @@ private slots:
         const Cell* later = doc->find("pread-uninit", 1 << 20);
         QVERIFY(later);
         QVERIFY2(findCondition<FileChanged>(later->conditions), later->notes().c_str());
+        // Each failure said as a value: which cell, and its error's words.
+        const auto failed =
+            std::find_if(sink.said.begin(), sink.said.end(), [](const RunWarning& w) {
+                const auto* f = w.as<CellFailed>();
+                return f && f->strategy == "mmap-touch" && f->point.rangeBytes == (64 << 10);
+            });
+        QVERIFY(failed != sink.said.end());
+        QCOMPARE(failed->as<CellFailed>()->message, mapped->message);
+        QCOMPARE(warningText(*failed), "mmap-touch at 64 KiB failed: " + mapped->message);
     }
 
     void residencyIsMeasuredWhereTheRoundReads() {
@@ -364,7 +376,7 @@ private slots:
         plan.warmup = 0;
         struct WarningSink : RunSink {
             std::vector<std::string> warnings;
-            void onWarning(const std::string& w) override { warnings.push_back(w); }
+            void onWarning(const RunWarning& w) override { warnings.push_back(warningText(w)); }
         } sink;
         auto doc = runPlan(plan, sink);
         ::munmap(map, file.size());

@@ -5,6 +5,7 @@
 #include "readscope/finding_text.h"
 #include "readscope/reader.h"
 #include "readscope/recovery.h"
+#include "readscope/run_notes.h"
 #include "readscope/runner.h"
 #include "readscope/state_words.h"
 #include "readscope/strategy.h"
@@ -49,15 +50,17 @@ public:
         if (onCell)
             onCell(c);
     }
-    void onWarning(const std::string& w) override {
+    void onWarning(const RunWarning& w) override {
         std::lock_guard lock(mutex);
-        warnings.push_back(w);
+        warnings.push_back(warningText(w));
+        said.push_back(w);
     }
     std::mutex mutex;
     bool started = false;
     std::vector<Progress> progress;
     std::vector<Cell> cells;
-    std::vector<std::string> warnings;
+    std::vector<std::string> warnings; // in words
+    std::vector<RunWarning> said;      // as values
     std::function<void(const Cell&)> onCell;
 };
 
@@ -1141,6 +1144,21 @@ private slots:
         const Cell& c = doc->cells[0];
         QVERIFY2(c.status != CellStatus::Failed, c.message.c_str());
         QCOMPARE(c.checksum, Checksum::NotCheckedFileChanged);
+        // Said once, as a value: which file, from which range size; its words are the
+        // documents'.
+        std::vector<FileChangedDuringRun> changes;
+        for (const RunWarning& w : sink.said)
+            if (const auto* change = w.as<FileChangedDuringRun>())
+                changes.push_back(*change);
+        QCOMPARE(changes.size(), std::size_t(1));
+        QCOMPARE(changes[0].path, own.path());
+        QCOMPARE(changes[0].fromRangeBytes, c.rangeBytes);
+        QCOMPARE(changes[0].change.how, FileChange::How::Modified);
+        const auto said = std::find_if(sink.said.begin(), sink.said.end(), [](const auto& w) {
+            return w.template as<FileChangedDuringRun>();
+        });
+        const std::string words = warningText(*said);
+        QVERIFY2(words.starts_with("'" + own.path() + "' changed during the run ("), words.c_str());
     }
 
     // Every cell's rounds are spread over the run: each round visits every point (in a seeded

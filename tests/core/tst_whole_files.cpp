@@ -2,6 +2,7 @@
 // bytes (open, read to the end, close, all timed), verified, and no copy left behind after
 // the run, a stop, or a crash that a resume clears up.
 #include "readscope/recovery.h"
+#include "readscope/run_notes.h"
 #include "readscope/runner.h"
 #include "test_file.h"
 
@@ -22,9 +23,9 @@ public:
         if (onRound && p.at.phase == RunPhase::Round)
             onRound(p);
     }
-    void onWarning(const std::string& w) override {
+    void onWarning(const RunWarning& w) override {
         std::lock_guard lock(mutex);
-        warnings.push_back(w);
+        warnings.push_back(warningText(w));
     }
     std::mutex mutex;
     std::vector<std::string> warnings;
@@ -166,7 +167,8 @@ private slots:
                    w.find("skipped") != std::string::npos;
         });
         QVERIFY(said);
-        QVERIFY2(doc->note.find("are larger than") != std::string::npos, doc->note.c_str());
+        QVERIFY2(documentNote(*doc).find("are larger than") != std::string::npos,
+                 documentNote(*doc).c_str());
         // None left: refused before anything runs.
         plan.fileSizes = {4 << 20};
         auto none = runPlan(plan, sink);

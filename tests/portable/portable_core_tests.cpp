@@ -11,6 +11,7 @@
 #include "readscope/generator.h"
 #include "readscope/probe.h"
 #include "readscope/reader.h"
+#include "readscope/run_notes.h"
 #include "readscope/runner.h"
 #include "readscope/state_words.h"
 #include "readscope/strategy.h"
@@ -84,7 +85,7 @@ std::string fileFingerprint(const std::string& path) {
 
 struct QuietSink : RunSink {
     std::vector<std::string> warnings;
-    void onWarning(const std::string& m) override { warnings.push_back(m); }
+    void onWarning(const RunWarning& m) override { warnings.push_back(warningText(m)); }
 };
 
 } // namespace

@@ -3,6 +3,7 @@
 #include "readscope/machine_drift.h"
 #include "readscope/machine_drift_store.h"
 #include "readscope/recovery.h"
+#include "readscope/run_notes.h"
 #include "readscope/worker_run.h"
 
 #include <QCoreApplication>
@@ -26,8 +27,8 @@ public:
     void onProgress(const Progress& p) override { emit worker_.progressed(job_, p); }
     void onRoundMeasured(const Cell& c) override { emit worker_.cellMeasured(job_, c); }
     void onCellFinished(const Cell& c) override { emit worker_.cellFinished(job_, c); }
-    void onWarning(const std::string& m) override {
-        emit worker_.warned(job_, QString::fromStdString(m));
+    void onWarning(const RunWarning& w) override {
+        emit worker_.warned(job_, QString::fromStdString(warningText(w)));
     }
 
 private:
@@ -58,7 +59,7 @@ public:
         to_.onRoundMeasured(c);
     }
     void onCellFinished(const Cell& c) override { to_.onCellFinished(c); }
-    void onWarning(const std::string& m) override { to_.onWarning(m); }
+    void onWarning(const RunWarning& w) override { to_.onWarning(w); }
 
 private:
     struct Rounds {
@@ -75,7 +76,7 @@ class ProgressSink final : public RunSink {
 public:
     explicit ProgressSink(RunSink& to) : to_(to) {}
     void onProgress(const Progress& p) override { to_.onProgress(p); }
-    void onWarning(const std::string& m) override { to_.onWarning(m); }
+    void onWarning(const RunWarning& w) override { to_.onWarning(w); }
 
 private:
     RunSink& to_;
@@ -129,7 +130,7 @@ public:
     void onProgress(const Progress& p) override { to_.onProgress(p); }
     void onRoundMeasured(const Cell& c) override { to_.onRoundMeasured(c); }
     void onCellFinished(const Cell& c) override { to_.onCellFinished(c); }
-    void onWarning(const std::string& m) override { to_.onWarning(m); }
+    void onWarning(const RunWarning& w) override { to_.onWarning(w); }
 
 private:
     RunSink& to_;

@@ -24,7 +24,7 @@ public:
     void onProgress(const Progress& progress) override { inner_.onProgress(progress); }
     void onRoundMeasured(const Cell& cell) override;
     void onCellFinished(const Cell& cell) override;
-    void onWarning(const std::string& message) override { inner_.onWarning(message); }
+    void onWarning(const RunWarning& warning) override { inner_.onWarning(warning); }
 
     const std::string& path() const { return path_; }
     void discard(); // the run ended normally: the file is no longer needed

@@ -4,6 +4,7 @@
 #include "readscope/buffer_offsets.h"
 #include "readscope/cell_conditions.h"
 #include "readscope/plan.h"
+#include "readscope/run_warning.h"
 #include "readscope/stats.h"
 #include "readscope/system_info.h"
 
@@ -267,6 +268,10 @@ struct ResultDocument {
         std::string how;
     };
     std::optional<MemoryLimit> memoryLimit;
+    // What the run said while it went that is kept with its figures, as values; `note` holds
+    // words from elsewhere (a document read back, a refinement, a recovery). documentNote
+    // (run_notes.h) says both, and that a run stopped.
+    std::vector<RunWarning> notes;
     std::string note;
     // The first cell of this strategy at this range size (any buffer offset).
     const Cell* find(std::string_view strategy, std::uint64_t rangeBytes) const;

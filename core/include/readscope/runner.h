@@ -69,7 +69,8 @@ public:
     // take them, so a crash late in a run loses only the round it was in.
     virtual void onRoundMeasured(const Cell& /*cell*/) {}
     virtual void onCellFinished(const Cell& /*cell*/) {}
-    virtual void onWarning(const std::string& /*message*/) {}
+    // What the run says while it goes, as a value (run_notes.h words it).
+    virtual void onWarning(const RunWarning& /*warning*/) {}
 };
 
 // A plan checked against its file, once: the file probed and validatePlan passed. Only

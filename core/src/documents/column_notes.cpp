@@ -23,7 +23,7 @@ std::string limitColumnNote(const ResultDocument& doc) {
                copyCeilingNote() + " 100%; an in-place mapping can)";
     if (const auto limit = deviceLimitText(doc); !limit.empty())
         return "device: the median as a share of the " + limit;
-    return "device: " + noDeviceLimitWarning(doc.deviceLimitMissing);
+    return "device: " + noDeviceLimitText(doc.deviceLimitMissing);
 }
 
 std::string fetchedMeaning() {

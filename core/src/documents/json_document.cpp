@@ -1,6 +1,7 @@
 #include "readscope/cost_model.h"
 #include "readscope/cost_model_words.h"
 #include "readscope/documents.h"
+#include "readscope/run_notes.h"
 #include "readscope/state_words.h"
 #include "readscope/time_split.h"
 #include "readscope/time_split_words.h"
@@ -422,7 +423,7 @@ json documentJson(const ResultDocument& doc) {
                 {"memory_limit", doc.memoryLimit ? json{{"bytes", doc.memoryLimit->bytes},
                                                         {"how", doc.memoryLimit->how}}
                                                  : json(nullptr)},
-                {"note", doc.note},
+                {"note", documentNote(doc)},
                 {"cost_model", costModelJson(doc)},
                 {"cells", cells}};
 }

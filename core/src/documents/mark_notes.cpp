@@ -1,5 +1,6 @@
 // The words for a cell's marks and a chart's lines: the only place they are written.
 #include "readscope/mark_notes.h"
+#include "readscope/run_notes.h"
 
 #include "readscope/stats.h"
 
@@ -44,7 +45,7 @@ std::string tlbMachineWideNote() {
 }
 
 std::string tlbUncountedNote(const ResultDocument& doc) {
-    return doc.note.find("TLB") != std::string::npos
+    return documentNote(doc).find("TLB") != std::string::npos
                ? "not counted in this run (its notes say why)"
                : "not counted in this run (the system it ran on keeps none)";
 }

@@ -27,8 +27,8 @@ void RecoverySink::appendLine(const std::string& line) {
         return;
     if ((!writeAll(fd_, line.data(), line.size()) || !platform::flushToDisk(fd_)) && !warned_) {
         warned_ = true;
-        inner_.onWarning(fmt::format("could not append to the recovery file '{}': {}", path_,
-                                     std::strerror(errno)));
+        inner_.onWarning(SaidAsIs{fmt::format("could not append to the recovery file '{}': {}",
+                                              path_, std::strerror(errno))});
     }
 }
 
@@ -40,9 +40,9 @@ void RecoverySink::onStarted(const ResultDocument& header) {
             removeLeftoverCopies(*old);
     fd_ = platform::createForWriting(path_);
     if (fd_ < 0)
-        inner_.onWarning(fmt::format("cannot create the recovery file '{}': {}; finished cells "
-                                     "will not survive a crash",
-                                     path_, std::strerror(errno)));
+        inner_.onWarning(SaidAsIs{fmt::format("cannot create the recovery file '{}': {}; finished "
+                                              "cells will not survive a crash",
+                                              path_, std::strerror(errno))});
     ResultDocument h = header;
     h.cells.clear();
     h.complete = false;

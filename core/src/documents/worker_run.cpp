@@ -2,6 +2,7 @@
 // with the engine and writes what it reports as lines; the parent starts it, reads the lines
 // into its sink, and tells it to stop.
 #include "readscope/worker_run.h"
+#include "readscope/run_notes.h"
 
 #include "readscope/documents.h"
 #include "readscope/recovery.h"
@@ -112,7 +113,8 @@ public:
     void onProgress(const Progress& p) override { write("progress", progressJson(p)); }
     void onRoundMeasured(const Cell& c) override { write("round", cellJson(header_, c)); }
     void onCellFinished(const Cell& c) override { write("cell", cellJson(header_, c)); }
-    void onWarning(const std::string& m) override { write("warning", json(m)); }
+    // In words: the app shows them as they are.
+    void onWarning(const RunWarning& w) override { write("warning", json(warningText(w))); }
 
 private:
     std::FILE* out_;
@@ -266,7 +268,7 @@ Result<ResultDocument> talkToWorker(const Worker& worker, const json& request, R
             } else if (word == "cell") {
                 sink.onCellFinished(cellFrom(value));
             } else if (word == "warning") {
-                sink.onWarning(value.get<std::string>());
+                sink.onWarning(SaidAsIs{value.get<std::string>()});
             } else if (word == "done") {
                 auto doc = documentFrom(value);
                 if (!doc)

@@ -27,14 +27,14 @@ public:
             const std::vector<SweepPoint>* only, const ResultDocument* resumeFrom)
         : plan_(plan), file_(file), sink_(sink), stop_(stop), only_(only), resumeFrom_(resumeFrom),
           progress_(sink), cache_(plan.cache, plan.dropCachesAsRoot,
-                                  [&sink](const std::string& m) { sink.onWarning(m); }),
+                                  [&sink](const std::string& m) { sink.onWarning(SaidAsIs{m}); }),
           calibrator_(plan, cache_, lanes_, wholeFileSweep(plan), stop) {}
 
     Result<ResultDocument> run();
 
 private:
     // Said, and kept with the figures (not only said), after any note before it.
-    void keepNote(const std::string& note);
+    void keepNote(RunWarning note);
 
     // What the run says once, before its rounds; and the size of its progress.
     void warnBeforeRounds();

@@ -64,8 +64,11 @@ public:
     }
     void onRoundMeasured(const Cell& c) override { inner_.onRoundMeasured(pooled(c)); }
     void onCellFinished(const Cell& c) override { inner_.onCellFinished(pooled(c)); }
-    void onWarning(const std::string& m) override {
-        inner_.onWarning(repeat_ == 0 ? m : fmt::format("repeat {}: {}", repeat_ + 1, m));
+    void onWarning(const RunWarning& w) override {
+        RunWarning tagged = w;
+        if (repeat_ > 0)
+            tagged.repeat = repeat_ + 1;
+        inner_.onWarning(tagged);
     }
 
 private:
@@ -110,7 +113,7 @@ public:
         if (fd.valid()) {
             const Range whole{0, file.size};
             evictUntilCold(fd.get(), file, std::span(&whole, 1), plan_.dropCachesAsRoot,
-                           [&](const std::string& w) { sink.onWarning(w); });
+                           [&](const std::string& w) { sink.onWarning(SaidAsIs{w}); });
         }
         return okStatus();
     }
@@ -122,7 +125,7 @@ public:
         if (doc)
             doc->memoryLimit = ResultDocument::MemoryLimit{scope_->bytes(), scope_->how()};
         if (auto st = scope_->leave(); !st)
-            sink.onWarning(st.error().message);
+            sink.onWarning(SaidAsIs{st.error().message});
         return doc;
     }
 

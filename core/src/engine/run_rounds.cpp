@@ -3,7 +3,6 @@
 #include "plan_run_class.h"
 
 #include "platform.h"
-#include "readscope/run_notes.h"
 
 #include <algorithm>
 #include <atomic>

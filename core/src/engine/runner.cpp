@@ -10,7 +10,6 @@
 #include "readscope/file_status.h"
 #include "readscope/generator.h"
 #include "readscope/ranges.h"
-#include "readscope/run_notes.h"
 #include "verifier.h"
 
 #include <fmt/format.h>
@@ -61,32 +60,30 @@ Result<ResultDocument> PlanRun::run() {
         runInterleaved();
     }
     doc_.complete = !stop_.stop_requested();
-    if (!doc_.complete)
-        doc_.note = stoppedNote(doc_.note);
     return std::move(doc_);
 }
 
-void PlanRun::keepNote(const std::string& note) {
+void PlanRun::keepNote(RunWarning note) {
     sink_.onWarning(note);
-    doc_.note += (doc_.note.empty() ? "" : "; ") + note;
+    doc_.notes.push_back(std::move(note));
 }
 
 void PlanRun::warnBeforeRounds() {
     for (const auto& lane : lanes_)
         if (!lane.unavailable.empty())
-            sink_.onWarning(unavailableWarning(lane.info->id, lane.unavailable));
+            sink_.onWarning(StrategyUnavailable{std::string(lane.info->id), lane.unavailable});
     if (auto skipped = skippedFileSizesText(plan_, file_); !skipped.empty())
-        keepNote(skipped);
+        keepNote(SaidAsIs{skipped});
     if (!file_.residencyVerifiable && !file_.residencyByNowait)
-        sink_.onWarning(residencyUnverifiableWarning(file_.residencyReason));
+        sink_.onWarning(ResidencyUnverifiable{file_.residencyReason});
     if (const auto why = platform::faultsUncountedReason(); !why.empty())
-        keepNote(why);
+        keepNote(SaidAsIs{why});
     // Asked of every run, so that the one-time probe never falls inside a round; said where
     // a strategy maps the file, the reads a shootdown count is about.
     const bool maps =
         std::any_of(lanes_.begin(), lanes_.end(), [](const Lane& l) { return l.info->mapsFile(); });
     if (const auto why = platform::shootdownsUncountedReason(); !why.empty() && maps)
-        keepNote(why);
+        keepNote(SaidAsIs{why});
     const auto active = std::count_if(lanes_.begin(), lanes_.end(),
                                       [](const Lane& l) { return l.unavailable.empty(); });
     // A duration run's rounds are counted in its time: 1000 steps of it.
@@ -99,12 +96,15 @@ void PlanRun::warnBeforeRounds() {
 
 void PlanRun::measureDeviceLimit() {
     if (sweep_ && !sweep_->elsewhereBecause().empty()) {
-        doc_.deviceLimitMissing = copiesElsewhereNoLimit(sweep_->elsewhereBecause());
+        doc_.deviceLimitMissing = fmt::format("the whole-file sweep reads copies in another "
+                                              "folder ({}), maybe on another device than the one "
+                                              "measured",
+                                              sweep_->elsewhereBecause());
     } else {
         measureDeviceLimitNow();
     }
     if (!doc_.deviceLimitMissing.empty())
-        sink_.onWarning(noDeviceLimitWarning(doc_.deviceLimitMissing));
+        sink_.onWarning(NoDeviceLimit{doc_.deviceLimitMissing});
 }
 
 void PlanRun::measureDeviceLimitNow() {
@@ -121,7 +121,7 @@ void PlanRun::measureDeviceLimitNow() {
 void PlanRun::fail(Cell& cell, std::string message) {
     cell.status = CellStatus::Failed;
     cell.message = std::move(message);
-    sink_.onWarning(cellFailedWarning(cell));
+    sink_.onWarning(CellFailed{cell.strategy, cell.point(), cell.message});
 }
 
 PointRun PlanRun::makePoint(const SweepPoint& point) const {
@@ -280,7 +280,7 @@ void PlanRun::finishPoint(PointRun& run, bool stopped) {
     const auto change = changeSince(file_);
     if (change && !changeReported_) {
         changeReported_ = true;
-        sink_.onWarning(fileChangedWarning(file_.path, *change, run.point.rangeBytes));
+        sink_.onWarning(FileChangedDuringRun{file_.path, *change, run.point.rangeBytes});
     }
     if (plan_.durationSeconds > 0)
         verifyRangesRead(run, stopped, change.has_value());
@@ -332,7 +332,7 @@ void PlanRun::finishCell(Cell& cell, const std::optional<FileChange>& change, bo
     const FinishedCellContext context{plan_,  file_,  cache_.reading(), sweep_ ? &*sweep_ : nullptr,
                                       change, stopped};
     if (finishWithConditions(cell, context) && cell.measured())
-        sink_.onWarning(cellNotesWarning(cell));
+        sink_.onWarning(CellNoted{cell.strategy, cell.point(), cell.message, cell.conditions});
     sink_.onCellFinished(cell);
     doc_.cells.push_back(cell);
 }

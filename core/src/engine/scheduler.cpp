@@ -1,7 +1,5 @@
 #include "scheduler.h"
 
-#include "readscope/run_notes.h"
-
 #include <algorithm>
 #include <numeric>
 
@@ -46,10 +44,10 @@ RoundEnd Scheduler::planned(const Measure& measure) {
     return RoundEnd::Measured;
 }
 
-std::optional<std::string> Scheduler::roundLimitNote() const {
+std::optional<RoundLimitReached> Scheduler::roundLimitNote() const {
     if (!roundLimitReached_)
         return std::nullopt;
-    return readscope::roundLimitNote(kRoundsLimit.max, *roundLimitReached_, plan_.durationSeconds);
+    return RoundLimitReached{kRoundsLimit.max, *roundLimitReached_, plan_.durationSeconds};
 }
 
 RoundEnd Scheduler::refine(const MeasureWide& measureWide) {

@@ -41,7 +41,7 @@ public:
     RoundEnd planned(const Measure& measure);
     // After planned(): what to say when a duration run's rounds reached kRoundsLimit.max
     // before its duration (nothing otherwise).
-    std::optional<std::string> roundLimitNote() const;
+    std::optional<RoundLimitReached> roundLimitNote() const;
     // --precision: more rounds, each visiting the points in a seeded order, numbered on after
     // the planned ones, until no point measured anything in a round (it had no cell left too
     // wide) or the run has taken its maximum time. measureWide(k, r) measures the point's wide
