@@ -2,6 +2,7 @@
 
 #include "readscope/column_notes.h"
 #include "readscope/comparison_text.h"
+#include "readscope/condition_words.h"
 #include "readscope/cost_model.h"
 #include "readscope/cost_model_words.h"
 #include "readscope/document_words.h"
@@ -65,8 +66,8 @@ std::string plainTable(const ResultDocument& doc) {
         last = c->point();
         const auto& s = c->summary;
         std::string status = statusText(*c);
-        if (!c->notes().empty())
-            status += ": " + c->notes();
+        if (!cellNotes(*c).empty())
+            status += ": " + cellNotes(*c);
         const std::string where = pointLabel(axis, c->point());
         if (!c->measured()) {
             out += fmt::format(fmt::runtime(row), where, c->strategy, "-", "-", "-", "-", "-", "-",

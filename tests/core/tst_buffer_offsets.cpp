@@ -1,6 +1,7 @@
 // Where destination buffers land: recorded for every cell, pinned by --buffer-offset, swept as
 // an axis; and the text forms that CSV and the command line use.
 #include "readscope/buffer_offsets.h"
+#include "readscope/condition_words.h"
 #include "readscope/documents.h"
 #include "readscope/finding_text.h"
 #include "readscope/offset_trap.h"
@@ -155,7 +156,7 @@ private slots:
         QVERIFY(doc.ok());
         const Cell& c = doc->cells.at(0);
         const auto* kept = findCondition<OffsetNotApplied>(c.conditions);
-        QVERIFY2(kept, c.notes().c_str());
+        QVERIFY2(kept, cellNotes(c).c_str());
         QCOMPARE(kept->offset, std::uint32_t(16));
         QCOMPARE(kept->alignment, probe.directAlign);
         QCOMPARE(c.bufferPageOffsets.size(), std::size_t(1));

@@ -3,6 +3,7 @@
 // measures that after each round), and a file system that refuses the flag makes the strategy
 // unavailable with the reason; random 4 KiB reads through a mapping fetch many times what
 // they use with the default advice and about what they use with MADV_RANDOM.
+#include "readscope/condition_words.h"
 #include "readscope/probe.h"
 #include "readscope/runner.h"
 #include "readscope/strategy.h"
@@ -56,7 +57,7 @@ private slots:
         QVERIFY2(doc.ok(), doc.ok() ? "" : doc.error().message.c_str());
         QCOMPARE(doc->cells.size(), std::size_t(2));
         for (const Cell& cell : doc->cells) {
-            QVERIFY2(cell.measured(), cell.notes().c_str());
+            QVERIFY2(cell.measured(), cellNotes(cell).c_str());
             QCOMPARE(cell.checksum, Checksum::Verified);
             QVERIFY2(cell.residentBefore && *cell.residentBefore < 0.05, cell.strategy.c_str());
             QVERIFY2(cell.residentAfter, cell.strategy.c_str());

@@ -11,6 +11,7 @@
 #include "whole_file_sweep.h"
 
 #include "readscope/cell_conditions.h"
+#include "readscope/condition_words.h"
 #include "readscope/ranges.h"
 #include "readscope/run_notes.h"
 #include "readscope/strategy.h"

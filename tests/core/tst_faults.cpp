@@ -1,5 +1,6 @@
 // Faults the engine must survive: a file truncated under a mapping (SIGBUS), a file changed
 // between cells, and the target file never being written.
+#include "readscope/condition_words.h"
 #include "readscope/generator.h"
 #include "readscope/reader.h"
 #include "readscope/residency.h"
@@ -198,7 +199,7 @@ private slots:
         // The file changed under the run: later cells say so.
         const Cell* later = doc->find("pread-uninit", 1 << 20);
         QVERIFY(later);
-        QVERIFY2(findCondition<FileChanged>(later->conditions), later->notes().c_str());
+        QVERIFY2(findCondition<FileChanged>(later->conditions), cellNotes(*later).c_str());
         // Each failure said as a value: which cell, and its error's words.
         const auto failed =
             std::find_if(sink.said.begin(), sink.said.end(), [](const RunWarning& w) {
@@ -387,7 +388,7 @@ private slots:
         QCOMPARE(testing::name(cell.status), testing::name(CellStatus::NotCold));
         QVERIFY(cell.measured()); // its figures are kept, labelled for what they are
         const auto* notCold = findCondition<NotCold>(cell.conditions);
-        QVERIFY2(notCold && notCold->rounds == 3 && notCold->of == 3, cell.notes().c_str());
+        QVERIFY2(notCold && notCold->rounds == 3 && notCold->of == 3, cellNotes(cell).c_str());
         bool logged = false;
         for (const auto& w : sink.warnings)
             logged |= w.find("did not go cold") != std::string::npos;

@@ -5,6 +5,7 @@
 // used as it is. Needs permission to make memory cgroups (root here); skipped, with the
 // reason, where there is none.
 #include "cgroups.h"
+#include "readscope/condition_words.h"
 #include "readscope/document_words.h"
 #include "readscope/runner.h"
 #include "test_file.h"
@@ -68,7 +69,7 @@ private slots:
         }
         // Its rounds finding the file partly evicted is what the limit is for, not a warm run
         // gone wrong: no "cache not warm" on the cell; the footnote says why instead.
-        QVERIFY2(!findCondition<NotWarm>(cell.conditions), cell.notes().c_str());
+        QVERIFY2(!findCondition<NotWarm>(cell.conditions), cellNotes(cell).c_str());
         QVERIFY2(memoryLimitSentence(*doc).find("cannot keep it cached") != std::string::npos,
                  memoryLimitSentence(*doc).c_str());
         QCOMPARE(testing::memoryCgroupOf("self"), before);

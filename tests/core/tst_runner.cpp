@@ -1,6 +1,7 @@
 // The runner end to end on small files: interleaving, verification, cache modes, threads, and
 // a stop that is honoured promptly while keeping finished cells.
 #include "readscope/compare.h"
+#include "readscope/condition_words.h"
 #include "readscope/document_words.h"
 #include "readscope/finding_text.h"
 #include "readscope/reader.h"
@@ -401,7 +402,7 @@ private slots:
                 QCOMPARE(c.checksum, Checksum::Verified);
                 // The most reads that were in flight at once: what was asked, with 128 ranges.
                 QCOMPARE(*c.queueDepth, *c.pointQueueDepth);
-                QVERIFY2(!findCondition<ShallowQueue>(c.conditions), c.notes().c_str());
+                QVERIFY2(!findCondition<ShallowQueue>(c.conditions), cellNotes(c).c_str());
             }
         }
         // 8 ranges of 1 MiB cannot keep 16 reads in flight: the cell says how many it kept.
@@ -417,7 +418,7 @@ private slots:
         QCOMPARE(*sixteen->queueDepth, 8u);
         const auto* shallow = findCondition<ShallowQueue>(sixteen->conditions);
         QVERIFY2(shallow && shallow->reached == 8 && shallow->asked == 16,
-                 sixteen->notes().c_str());
+                 cellNotes(*sixteen).c_str());
         QVERIFY(!findCondition<ShallowQueue>(four->conditions));
     }
 
@@ -519,7 +520,7 @@ private slots:
         for (const auto& c : doc->cells) {
             QVERIFY2(c.samples.size() > std::size_t(plan.rounds),
                      qPrintable(QString::number(c.samples.size())));
-            QVERIFY2(!findCondition<RoundsCut>(c.conditions), c.notes().c_str());
+            QVERIFY2(!findCondition<RoundsCut>(c.conditions), cellNotes(c).c_str());
             double previous = 0;
             for (const auto& s : c.samples) {
                 QVERIFY(s.startedAt && *s.startedAt >= previous);
@@ -896,7 +897,7 @@ private slots:
                 QCOMPARE(c.samples[r].round, int(r) + 1);
             if (c.summary.uncertainty() > plan.precision) {
                 const auto* missed = findCondition<PrecisionNotMet>(c.conditions);
-                QVERIFY2(missed, c.notes().c_str());
+                QVERIFY2(missed, cellNotes(c).c_str());
                 QCOMPARE(missed->asked, plan.precision);
                 QCOMPARE(missed->rounds, int(c.samples.size()));
             }
@@ -926,7 +927,7 @@ private slots:
             }
             ++judged;
             QCOMPARE(c.samples.size(), std::size_t(12));
-            QVERIFY2(!findCondition<PrecisionNotMet>(c.conditions), c.notes().c_str());
+            QVERIFY2(!findCondition<PrecisionNotMet>(c.conditions), cellNotes(c).c_str());
         }
         QVERIFY2(judged > 0, "every cell's planned rounds were wider than ±50%");
     }
@@ -1045,7 +1046,7 @@ private slots:
         for (const auto& c : doc->cells) {
             QVERIFY(!c.samples.empty() && c.samples.size() < 10);
             const auto* cut = findCondition<RoundsCut>(c.conditions);
-            QVERIFY2(cut && cut->stopped, c.notes().c_str());
+            QVERIFY2(cut && cut->stopped, cellNotes(c).c_str());
         }
         qInfo("stop honoured %lld ms after it was requested", ms);
         // Time is the thing tested here: the stop is checked before every range, so the run

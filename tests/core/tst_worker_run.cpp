@@ -3,6 +3,7 @@
 // gives, Stop reaches the child, a killed child is an error that names how it ended and keeps
 // what it sent, and a memory-limited run moves only the child into its cgroup.
 #include "cgroups.h"
+#include "readscope/condition_words.h"
 #include "readscope/worker_run.h"
 #include "test_file.h"
 
@@ -67,7 +68,7 @@ private slots:
             QCOMPARE(c.samples.size(), std::size_t(4));
             QVERIFY2(c.status == CellStatus::Ok || c.status == CellStatus::Noisy ||
                          c.status == CellStatus::TooFewRounds,
-                     c.notes().c_str());
+                     cellNotes(c).c_str());
             QCOMPARE(c.checksum, Checksum::Verified);
         }
         // Started first, a round per cell per round (4 x 4), each cell finished once.

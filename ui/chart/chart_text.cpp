@@ -2,6 +2,7 @@
 #include "qt_text.h"
 
 #include "readscope/compare.h"
+#include "readscope/condition_words.h"
 #include "readscope/document_words.h"
 #include "readscope/documents.h"
 #include "readscope/mark_notes.h"
@@ -189,8 +190,8 @@ QString pointTooltip(const QString& lineName, const QString& pointName, const Ce
     } else {
         text += QString("%1").arg(value, 0, 'f', 2) + " — " + axisLabel.toHtmlEscaped();
     }
-    if (cell && !cell->notes().empty())
-        text += "<br><i>" + QString::fromStdString(cell->notes()).toHtmlEscaped() + "</i>";
+    if (cell && !cellNotes(*cell).empty())
+        text += "<br><i>" + QString::fromStdString(cellNotes(*cell)).toHtmlEscaped() + "</i>";
     return text;
 }
 

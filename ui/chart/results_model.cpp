@@ -7,6 +7,7 @@
 
 #include "readscope/buffer_offsets.h"
 #include "readscope/column_notes.h"
+#include "readscope/condition_words.h"
 #include "readscope/document_words.h"
 #include "readscope/units.h"
 
@@ -83,7 +84,7 @@ QVariant ResultsModel::data(const QModelIndex& index, int role) const {
         case Resident: return c->residentBefore ? *c->residentBefore : -1.0;
         case Fetched: return c->fetchedPerWanted.value_or(-1);
         case Status: return QString::fromStdString(statusText(*c));
-        case Message: return QString::fromStdString(c->notes());
+        case Message: return QString::fromStdString(cellNotes(*c));
         }
         return {};
     }
@@ -121,7 +122,7 @@ QVariant ResultsModel::data(const QModelIndex& index, int role) const {
             return c->fetchedPerWanted ? QString::number(*c->fetchedPerWanted, 'f', 2) + "x"
                                        : QString("not measured");
         case Status: return QString::fromStdString(statusText(*c));
-        case Message: return QString::fromStdString(c->notes());
+        case Message: return QString::fromStdString(cellNotes(*c));
         }
     }
     if (role == Qt::TextAlignmentRole && index.column() >= Range && index.column() <= Buffers)
@@ -145,8 +146,8 @@ QVariant ResultsModel::data(const QModelIndex& index, int role) const {
         return sentence(buffersColumnNote()) +
                " A copy into a buffer a few bytes past a page boundary can be several times "
                "slower.";
-    if (role == Qt::ToolTipRole && !c->notes().empty())
-        return QString::fromStdString(c->notes());
+    if (role == Qt::ToolTipRole && !cellNotes(*c).empty())
+        return QString::fromStdString(cellNotes(*c));
     return {};
 }
 

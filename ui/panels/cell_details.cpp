@@ -1,6 +1,7 @@
 #include "cell_details.h"
 #include "qt_text.h"
 
+#include "readscope/condition_words.h"
 #include "readscope/cost_model.h"
 #include "readscope/state_words.h"
 
@@ -45,8 +46,8 @@ QString cellDetailsHtml(const Cell& c, const ResultDocument& doc) {
         QString("<h3>%1 at %2</h3><table cellspacing=4>")
             .arg(QString::fromStdString(c.strategy), QString::fromStdString(pointText(c.point())));
     html += row("Status", QString::fromStdString(statusText(c)));
-    if (!c.notes().empty())
-        html += row("Message", QString::fromStdString(c.notes()).toHtmlEscaped());
+    if (!cellNotes(c).empty())
+        html += row("Message", QString::fromStdString(cellNotes(c)).toHtmlEscaped());
     html += row("Checksum", QString::fromUtf8(checksumText(c.checksum)));
     if (c.queueDepth)
         html += row("Queue depth",

@@ -89,15 +89,8 @@ template <class T> const T* findCondition(const std::vector<CellCondition>& cond
     return nullptr;
 }
 
-// "its size went from 1048576 to 4096 bytes"
-std::string fileChangeText(const FileChange& change);
-// "cache did not go cold: 3 of 15 rounds started with up to 100.0% ..." ("repeat 2: " first
-// for a later repeat's).
-std::string conditionText(const CellCondition& condition);
 // Whether a condition is worth a warning when the cell finishes (residency unverified is said
 // once for the run instead).
 bool worthWarning(const CellCondition& condition);
-// The failure reason (if any) and every condition's text, joined with "; ".
-std::string cellNotes(const std::string& reason, const std::vector<CellCondition>& conditions);
 
 } // namespace readscope

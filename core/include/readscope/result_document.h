@@ -162,8 +162,6 @@ struct Cell {
                status == CellStatus::Unverified;
     }
     SweepPoint point() const { return {rangeBytes, bufferOffset, pointThreads, pointQueueDepth}; }
-    // The reason and the conditions, as every document's "message" says them.
-    std::string notes() const { return cellNotes(message, conditions); }
     // Each round's GB/s, in the order the rounds were recorded (rounds without a time left out).
     std::vector<double> roundRates() const;
 };

@@ -1,5 +1,6 @@
 #include "csv_document.h"
 #include "cell_fields.h"
+#include "readscope/condition_words.h"
 #include "readscope/document_words.h"
 #include "readscope/documents.h"
 #include "readscope/state_words.h"
@@ -197,7 +198,7 @@ std::vector<Column> summaryColumns(std::span<const CellField> fields) {
         figure(summaryField("cv")),
         placed("resident_before"),
         {"status", [](const Cell& c, D) { return std::string(toString(c.status)); }},
-        {"message", [](const Cell& c, D) { return c.notes(); }},
+        {"message", [](const Cell& c, D) { return cellNotes(c); }},
         {"consume", [](const Cell&, D d) { return std::string(toString(d.plan.consume)); }},
         {"checksum", [](const Cell& c, D) { return std::string(checksumText(c.checksum)); }},
         {"ranges_per_round", [](const Cell& c, D) { return std::to_string(c.rangesPerRound); }},

@@ -1,3 +1,4 @@
+#include "readscope/condition_words.h"
 #include "readscope/cost_model.h"
 #include "readscope/cost_model_words.h"
 #include "readscope/documents.h"
@@ -307,7 +308,7 @@ json cellJson(const ResultDocument& doc, const Cell& c, std::span<const CellFiel
                 {"pct_of_device_limit", optionalNumber(pctOfDeviceLimit(doc, c))},
                 {"median_iops", optionalNumber(medianIops(c))},
                 {"status", toString(c.status)},
-                {"message", c.notes()},
+                {"message", cellNotes(c)},
                 {"checksum", checksumText(c.checksum)},
                 {"residency_method", c.residencyMethod},
                 {"summary", summaryJson(m, rate)},

@@ -1,5 +1,6 @@
 #include "readscope/run_notes.h"
 
+#include "readscope/condition_words.h"
 #include "readscope/units.h"
 
 #include <fmt/format.h>
