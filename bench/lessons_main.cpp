@@ -7,6 +7,7 @@
 
 #include "readscope/cache_fill.h"
 #include "readscope/finding.h"
+#include "readscope/lesson_words.h"
 #include "readscope/runner.h"
 
 #include <QCoreApplication>
@@ -45,7 +46,7 @@ int main(int argc, char** argv) {
             continue;
         }
         const auto verdict = judgeFinding(*doc, *lesson.finding);
-        std::printf("%s\n\n", verdict ? verdict->text.c_str()
+        std::printf("%s\n\n", verdict ? findingVerdictText(*lesson.finding, *verdict).c_str()
                                       : "This run measured neither side of the finding.");
         std::fflush(stdout);
     }

@@ -2,6 +2,7 @@
 #include "readscope/compare.h"
 #include "readscope/comparison_text.h"
 #include "readscope/finding.h"
+#include "readscope/lesson_words.h"
 #include "readscope/machine_drift_store.h"
 #include "readscope/rank_tests.h"
 #include "readscope/verdict.h"
@@ -612,16 +613,23 @@ private slots:
         QCOMPARE(int(v->agreement), int(Agreement::Agrees));
         QCOMPARE(v->sizesFaster, 2);
         QVERIFY(qAbs(v->lowChange - 0.10) < 1e-9 && qAbs(v->highChange - 0.15) < 1e-9);
-        QVERIFY2(v->text.find("+10% … +15%") != std::string::npos, v->text.c_str());
-        QVERIFY2(v->text.find("published: +8% … +19% (M3 Max)") != std::string::npos,
-                 v->text.c_str());
-        QVERIFY2(v->text.find("agrees, within the published range") != std::string::npos,
-                 v->text.c_str());
-        // A published curve is also judged size by size.
+        QVERIFY2(findingVerdictText(f, *v).find("+10% … +15%") != std::string::npos,
+                 findingVerdictText(f, *v).c_str());
+        QVERIFY2(findingVerdictText(f, *v).find("published: +8% … +19% (M3 Max)") !=
+                     std::string::npos,
+                 findingVerdictText(f, *v).c_str());
+        QVERIFY2(findingVerdictText(f, *v).find("agrees, within the published range") !=
+                     std::string::npos,
+                 findingVerdictText(f, *v).c_str());
+        // A published curve is also judged size by size, as values first.
         QCOMPARE(v->sizesWithinPublished, 2);
-        QVERIFY2(v->text.find("Per size here: 64 KiB +15%, 1 MiB +10%; 2 of 2 within the "
-                              "published +8% … +19%.") != std::string::npos,
-                 v->text.c_str());
+        QCOMPARE(v->perSize.size(), std::size_t(2));
+        QCOMPARE(v->perSize[0].first, std::uint64_t(65536));
+        QVERIFY(v->withinPublished && v->sizesNamed == 2 && v->namedCannotTell == 0);
+        QVERIFY2(findingVerdictText(f, *v).find(
+                     "Per size here: 64 KiB +15%, 1 MiB +10%; 2 of 2 within the "
+                     "published +8% … +19%.") != std::string::npos,
+                 findingVerdictText(f, *v).c_str());
 
         doc.cells[3] = cellWith("pread-uninit", 1 << 20, kTight); // a tie at 1 MiB
         v = judgeFinding(doc, f);
@@ -629,17 +637,18 @@ private slots:
         doc.cells[1] = cellWith("pread-uninit", 65536, scaled(kTight, 0.8)); // slower
         v = judgeFinding(doc, f);
         QCOMPARE(int(v->agreement), int(Agreement::Disagrees));
-        QVERIFY2(v->text.find("does not agree") != std::string::npos, v->text.c_str());
+        QVERIFY2(findingVerdictText(f, *v).find("does not agree") != std::string::npos,
+                 findingVerdictText(f, *v).c_str());
 
         const Samples three{10, 10, 10};
         doc.cells = {cellWith("pread-zerofill", 65536, three),
                      cellWith("pread-uninit", 65536, scaled(three, 1.2))};
         v = judgeFinding(doc, f);
         QCOMPARE(int(v->agreement), int(Agreement::Undecided));
-        QVERIFY2(v->text.find("This run cannot tell") != std::string::npos &&
-                     v->text.find("does not agree") == std::string::npos &&
-                     v->text.find("run 3 more rounds") != std::string::npos,
-                 v->text.c_str());
+        QVERIFY2(findingVerdictText(f, *v).find("This run cannot tell") != std::string::npos &&
+                     findingVerdictText(f, *v).find("does not agree") == std::string::npos &&
+                     findingVerdictText(f, *v).find("run 3 more rounds") != std::string::npos,
+                 findingVerdictText(f, *v).c_str());
         f.faster = "mmap-touch"; // not measured
         QVERIFY(!judgeFinding(doc, f));
     }
@@ -662,12 +671,16 @@ private slots:
         auto v = judgeFinding(doc, f);
         QVERIFY(v);
         QCOMPARE(v->roundsNeeded, 7);
-        QVERIFY2(v->sizesFaster == 2, v->text.c_str());
+        QVERIFY2(v->sizesFaster == 2, findingVerdictText(f, *v).c_str());
         QCOMPARE(v->tiesHeld, 1);
         QCOMPARE(int(v->agreement), int(Agreement::Agrees));
-        QVERIFY2(v->text.find("at 8 MiB, where the finding says they tie: +1%, a tie here") !=
+        QCOMPARE(v->tieSizes.size(), std::size_t(1));
+        QCOMPARE(v->tieSizes[0].rangeBytes, std::uint64_t(8 << 20));
+        QCOMPARE(int(v->tieSizes[0].here), int(TieHere::Held));
+        QVERIFY2(findingVerdictText(f, *v).find(
+                     "at 8 MiB, where the finding says they tie: +1%, a tie here") !=
                      std::string::npos,
-                 v->text.c_str());
+                 findingVerdictText(f, *v).c_str());
         // Five rounds cannot reach a verdict among three comparisons: the run cannot tell,
         // and says how many more rounds it needs.
         for (auto& c : doc.cells) {
@@ -676,9 +689,10 @@ private slots:
         }
         v = judgeFinding(doc, f);
         QCOMPARE(int(v->agreement), int(Agreement::Undecided));
-        QVERIFY2(v->text.find("With 5 paired rounds and 3 comparisons, no difference can reach "
-                              "p < 0.05: run 2 more rounds.") != std::string::npos,
-                 v->text.c_str());
+        QVERIFY2(findingVerdictText(f, *v).find(
+                     "With 5 paired rounds and 3 comparisons, no difference can reach "
+                     "p < 0.05: run 2 more rounds.") != std::string::npos,
+                 findingVerdictText(f, *v).c_str());
     }
 };
 

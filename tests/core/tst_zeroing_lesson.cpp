@@ -1,6 +1,7 @@
 // "Why zero-filling costs what it costs": zeroing's share of the zero-filler's time per size,
 // whether it accounts for the measured gap to the uninitialised buffer, and what the L2
 // boundary changes, each said only as far as the run measured it.
+#include "readscope/lesson_words.h"
 #include "readscope/time_split.h"
 #include "readscope/zeroing_lesson.h"
 
@@ -87,6 +88,11 @@ Finding published() {
 
 class TestZeroingLesson : public QObject {
     Q_OBJECT
+    // The verdict in words, as the lesson panel shows it.
+    static std::string said(const ResultDocument& doc, const ZeroingVerdict& v) {
+        return zeroingVerdictText(doc, published(), v);
+    }
+
 private slots:
     void zeroingsShareIsTheMemsetOverTheMeasuredTime() {
         const auto doc = lessonRun();
@@ -116,42 +122,46 @@ private slots:
     // Where the uninitialised buffer saves the memset, the measured interval holds the
     // predicted gain; where it saves nothing (8 MiB here), it does not, and the text says so.
     void theGapIsTheZeroingOnlyWhereTheMeasuredIntervalHoldsIt() {
-        const auto v = judgeZeroing(lessonRun(), published());
+        const auto doc = lessonRun();
+        const auto v = judgeZeroing(doc, published());
         QVERIFY(v);
         for (const auto& z : v->sizes) {
             QVERIFY(z.gain && z.gain->interval);
             QCOMPARE(z.zeroingIsTheGap, z.size < 2 * kMiB);
         }
-        QVERIFY2(v->text.find("holds that at 2 of 3 sizes") != std::string::npos, v->text.c_str());
-        QVERIFY2(v->text.find("Past the 2 MiB L2 cache (8 MiB)") != std::string::npos,
-                 v->text.c_str());
-        QVERIFY2(v->text.find("at 0 of 1 size.") != std::string::npos, v->text.c_str());
+        QVERIFY2(said(doc, *v).find("holds that at 2 of 3 sizes") != std::string::npos,
+                 said(doc, *v).c_str());
+        QVERIFY2(said(doc, *v).find("Past the 2 MiB L2 cache (8 MiB)") != std::string::npos,
+                 said(doc, *v).c_str());
+        QVERIFY2(said(doc, *v).find("at 0 of 1 size.") != std::string::npos, said(doc, *v).c_str());
         // The published gap is judged as every lesson's finding is, first.
         QVERIFY(v->finding);
-        QCOMPARE(v->text.rfind(v->finding->text, 0), std::size_t(0));
-        QVERIFY2(v->text.find("pread-calloc's: 64 KiB 6%") != std::string::npos, v->text.c_str());
+        QCOMPARE(said(doc, *v).rfind(findingVerdictText(published(), *v->finding), 0),
+                 std::size_t(0));
+        QVERIFY2(said(doc, *v).find("pread-calloc's: 64 KiB 6%") != std::string::npos,
+                 said(doc, *v).c_str());
     }
 
     void whatCrossingTheL2ChangesIsMeasuredNotAssumed() {
         auto doc = lessonRun();
         // A machine whose memset is as cheap past the L2 as under it: the share holds.
         auto v = judgeZeroing(doc, published());
-        QVERIFY2(v->text.find("zeroing's share holds (12% under it, 12% past it)") !=
+        QVERIFY2(said(doc, *v).find("zeroing's share holds (12% under it, 12% past it)") !=
                      std::string::npos,
-                 v->text.c_str());
+                 said(doc, *v).c_str());
         // Make the 8 MiB memset slower (a write to memory, not to the cache): the share rises.
         for (auto& c : doc.cells)
             if (c.rangeBytes == 8 * kMiB)
                 c.memsetGbps = 5;
         v = judgeZeroing(doc, published());
-        QVERIFY2(v->text.find("zeroing's share rises (12% under it, 48% past it)") !=
+        QVERIFY2(said(doc, *v).find("zeroing's share rises (12% under it, 48% past it)") !=
                      std::string::npos,
-                 v->text.c_str());
+                 said(doc, *v).c_str());
         // Without the L2's size, nothing is said about crossing it.
         doc.system.caches = {};
         v = judgeZeroing(doc, published());
-        QVERIFY(v->text.find("Past the") == std::string::npos);
-        QVERIFY(v->text.find("did not say how large its L2") != std::string::npos);
+        QVERIFY(said(doc, *v).find("Past the") == std::string::npos);
+        QVERIFY(said(doc, *v).find("did not say how large its L2") != std::string::npos);
         for (const auto& z : v->sizes)
             QVERIFY(!z.pastL2);
     }
@@ -170,8 +180,8 @@ private slots:
             doc.cells.push_back(cell("pread-reuse", size, memsetSeconds(size) * 7, 0));
         auto v = judgeZeroing(doc, published());
         QVERIFY(v);
-        QVERIFY2(v->text.find("page faults'") == std::string::npos, v->text.c_str());
-        QVERIFY(v->text.find("pread-reuse's") == std::string::npos);
+        QVERIFY2(said(doc, *v).find("page faults'") == std::string::npos, said(doc, *v).c_str());
+        QVERIFY(said(doc, *v).find("pread-reuse's") == std::string::npos);
         for (const auto& z : v->sizes) {
             QVERIFY(!z.faultShare);
             QCOMPARE(z.others.size(), std::size_t(1)); // pread-calloc only
@@ -182,15 +192,15 @@ private slots:
                 c.memsetGbps = 1;
         v = judgeZeroing(doc, published());
         QVERIFY(!v->sizes.front().predictedGain && !v->sizes.front().zeroingIsTheGap);
-        QVERIFY2(v->text.find("holds that at 1 of 2 sizes (64 KiB none predicted") !=
+        QVERIFY2(said(doc, *v).find("holds that at 1 of 2 sizes (64 KiB none predicted") !=
                      std::string::npos,
-                 v->text.c_str());
+                 said(doc, *v).c_str());
         // Every size under the L2.
         std::erase_if(doc.cells, [](const Cell& c) { return c.rangeBytes > 2 * kMiB; });
         v = judgeZeroing(doc, published());
-        QVERIFY2(v->text.find("Every size measured lies at or under the 2 MiB L2 cache") !=
+        QVERIFY2(said(doc, *v).find("Every size measured lies at or under the 2 MiB L2 cache") !=
                      std::string::npos,
-                 v->text.c_str());
+                 said(doc, *v).c_str());
     }
 
     void aRunWithoutASplitSaysWhy() {
@@ -199,15 +209,15 @@ private slots:
         const auto v = judgeZeroing(doc, published());
         QVERIFY(v);
         QVERIFY(v->sizes.empty());
-        QVERIFY2(v->text.find("cannot be said for this run: a cold run") != std::string::npos,
-                 v->text.c_str());
+        QVERIFY2(said(doc, *v).find("cannot be said for this run: a cold run") != std::string::npos,
+                 said(doc, *v).c_str());
         // No memset rate: said, not priced at zero.
         doc = lessonRun();
         for (auto& c : doc.cells)
             c.memsetGbps.reset();
         const auto w = judgeZeroing(doc, published());
         QVERIFY(w->sizes.empty());
-        QVERIFY(w->text.find("measured no memset rate") != std::string::npos);
+        QVERIFY(said(doc, *w).find("measured no memset rate") != std::string::npos);
     }
 
     void aRunWithoutTheZeroFillerHasNoVerdict() {

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "readscope/finding.h"
+#include "readscope/lesson_words.h"
 #include "readscope/units.h"
 #include "readscope/zeroing_lesson.h"
 
@@ -129,12 +130,13 @@ QString LessonPanel::judge(const ResultDocument& doc) {
                                  "(a duration run, where residency can be verified, does).");
     } else if (lesson_->explainsZeroing) {
         const auto verdict = judgeZeroing(doc, *lesson_->finding);
-        text = verdict ? QString::fromStdString(verdict->text)
-                       : QString("This run measured no %1.")
-                             .arg(QString::fromStdString(lesson_->finding->than));
+        text = verdict
+                   ? QString::fromStdString(zeroingVerdictText(doc, *lesson_->finding, *verdict))
+                   : QString("This run measured no %1.")
+                         .arg(QString::fromStdString(lesson_->finding->than));
     } else {
         const auto verdict = judgeFinding(doc, *lesson_->finding);
-        text = verdict ? QString::fromStdString(verdict->text)
+        text = verdict ? QString::fromStdString(findingVerdictText(*lesson_->finding, *verdict))
                        : QString("This run measured neither side of the finding.");
     }
     // A verdict of several lines (judgeZeroing's) keeps them.

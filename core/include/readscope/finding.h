@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace readscope {
@@ -23,6 +24,9 @@ struct Finding {
 // Undecided: this run cannot tell (too few rounds for the test to reach p < 0.05 with the
 // comparisons the finding makes, or too much noise), never counted as disagreement.
 enum class Agreement { Agrees, Partly, Disagrees, Undecided };
+// A size where the finding says the two tie: a tie here, told apart here, or this run cannot
+// tell.
+enum class TieHere { Held, Broken, CannotTell };
 
 struct FindingVerdict {
     Agreement agreement = Agreement::Undecided;
@@ -32,7 +36,24 @@ struct FindingVerdict {
     int roundsNeeded = 0;                 // paired rounds for a verdict to be reachable at all
     double lowChange = 0, highChange = 0; // the measured changes' range over those sizes
     int sizesWithinPublished = 0;         // sizes whose change lies in the published range
-    std::string text;                     // the sentence the lesson shows
+    // The sizes the finding says differ, measured here: how many, their span, and at how many
+    // this run cannot tell.
+    int sizesNamed = 0, namedCannotTell = 0;
+    std::uint64_t smallest = 0, largest = 0;
+    // The finding's tie sizes measured here: each one's change and what it is here.
+    struct TieSize {
+        std::uint64_t rangeBytes = 0;
+        double change = 0;
+        TieHere here = TieHere::CannotTell;
+    };
+    std::vector<TieSize> tieSizes;
+    // Whether any difference can reach p < 0.05 with the fewest paired rounds a cell has, over
+    // the finding's comparisons.
+    bool reachable = false;
+    int fewestPairs = 0, comparisons = 0;
+    bool withinPublished = false; // the changes' range lies in the published one (2% slack)
+    // With a published range and two sizes or more: each size's change, by size.
+    std::vector<std::pair<std::uint64_t, double>> perSize;
 };
 
 // A tie: the same within this (the whole interval inside it: an equivalence test).

@@ -40,9 +40,10 @@ struct ZeroingVerdict {
     std::optional<FindingVerdict> finding; // the published gap, judged as any lesson's
     std::vector<ZeroingAtSize> sizes;      // sizes where the zero-filler has a time split
     std::uint64_t l2 = 0;                  // the run's L2 size; 0 where it is not known
-    // The lesson's sentences, a line each ('\n' between) for the published gap, the shares,
-    // the predicted gains and the L2.
-    std::string text;
+    // A zero-filler cell with no zeroing part (the last one): doc.cells' index, and whether it
+    // had a split (then the run measured no memset rate) or none (timeSplitMissing says why).
+    std::optional<std::size_t> unsplitCell;
+    bool noMemsetRate = false;
 };
 
 // finding: faster = the uninitialised buffer, than = the zero-filler, with the published

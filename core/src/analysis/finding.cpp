@@ -3,28 +3,12 @@
 #include "readscope/compare.h"
 #include "readscope/units.h"
 
-#include <fmt/format.h>
-
 #include <algorithm>
 #include <climits>
 #include <cmath>
 #include <cstdint>
 
 namespace readscope {
-
-namespace {
-
-std::string range(double lo, double hi) {
-    return std::abs(hi - lo) < 0.005
-               ? formatSignedPercent(lo)
-               : fmt::format("{} … {}", formatSignedPercent(lo), formatSignedPercent(hi));
-}
-
-std::string sizeSpan(std::uint64_t lo, std::uint64_t hi) {
-    return lo == hi ? formatSize(lo) : fmt::format("{}–{}", formatSize(lo), formatSize(hi));
-}
-
-} // namespace
 
 std::optional<FindingVerdict> judgeFinding(const ResultDocument& doc, const Finding& finding) {
     auto isTie = [&](std::uint64_t size) {
@@ -104,75 +88,35 @@ std::optional<FindingVerdict> judgeFinding(const ResultDocument& doc, const Find
     else
         v.agreement = Agreement::Undecided;
 
-    const int n = int(rows.size());
-    std::string text;
-    if (n > 0) {
-        text = fmt::format("{} against {} at {} here: {} (faster by the paired test at {} of {} "
-                           "size{}",
-                           finding.faster, finding.than, sizeSpan(smallest, largest),
-                           range(v.lowChange, v.highChange), v.sizesFaster, n, n == 1 ? "" : "s");
-        const int rowsCannotTell = v.sizesCannotTell - (int(ties.size()) - v.tiesJudged);
-        if (rowsCannotTell > 0)
-            text += fmt::format("; this run cannot tell at {}", rowsCannotTell);
-        text += ")";
-    }
+    v.sizesNamed = int(rows.size());
+    v.smallest = smallest;
+    v.largest = largest;
+    v.namedCannotTell = v.sizesCannotTell - (int(ties.size()) - v.tiesJudged);
     for (const auto* cc : ties)
-        text += fmt::format("{}at {}, where the finding says they tie: {}, {}",
-                            text.empty() ? "" : "; ", formatSize(cc->at.rangeBytes),
-                            formatSignedPercent(cc->verdict.change.value_or(0)),
-                            tie(cc->verdict)    ? "a tie here"
-                            : told(cc->verdict) ? "not a tie here"
-                                                : "this run cannot tell");
-    if (finding.publishedLow && finding.publishedHigh)
-        text +=
-            fmt::format("; published: {}{}", range(*finding.publishedLow, *finding.publishedHigh),
-                        finding.published.empty() ? "" : " " + finding.published);
-    else if (!finding.published.empty())
-        text += "; published: " + finding.published;
-    switch (v.agreement) {
-    case Agreement::Agrees: text += ". This machine agrees"; break;
-    case Agreement::Partly: text += ". This machine agrees at some sizes only"; break;
-    case Agreement::Disagrees: text += ". This machine does not agree"; break;
-    case Agreement::Undecided: text += ". This run cannot tell"; break;
-    }
-    if (v.agreement != Agreement::Undecided && n > 0 && finding.publishedLow &&
-        finding.publishedHigh) {
-        const bool within = v.lowChange >= *finding.publishedLow - 0.02 &&
+        v.tieSizes.push_back({cc->at.rangeBytes, cc->verdict.change.value_or(0),
+                              tie(cc->verdict)    ? TieHere::Held
+                              : told(cc->verdict) ? TieHere::Broken
+                                                  : TieHere::CannotTell});
+    v.reachable = reachable;
+    v.fewestPairs = fewestPairs == SIZE_MAX ? 0 : int(fewestPairs);
+    v.comparisons = all;
+    if (finding.publishedLow && finding.publishedHigh) {
+        v.withinPublished = v.lowChange >= *finding.publishedLow - 0.02 &&
                             v.highChange <= *finding.publishedHigh + 0.02;
-        text += within ? ", within the published range." : ", by a different margin.";
-    } else {
-        text += ".";
-    }
-    if (v.sizesCannotTell > 0) {
-        if (!reachable)
-            text += fmt::format(" With {} paired round{} and {} comparison{}, no difference can "
-                                "reach p < 0.05: run {} more round{}.",
-                                fewestPairs, fewestPairs == 1 ? "" : "s", all, all == 1 ? "" : "s",
-                                v.roundsNeeded - int(fewestPairs),
-                                v.roundsNeeded - int(fewestPairs) == 1 ? "" : "s");
-        else
-            text += fmt::format(" Where it cannot tell, the rounds disagree among themselves: "
-                                "run {} more rounds to narrow them.",
-                                fewestPairs);
-    }
-    if (n > 1 && finding.publishedLow && finding.publishedHigh) {
-        // A published curve is judged point by point: where on it this machine differs.
-        std::vector<const CellComparison*> bySize = rows;
-        std::sort(bySize.begin(), bySize.end(),
-                  [](auto* a, auto* b) { return a->at.rangeBytes < b->at.rangeBytes; });
-        std::string list;
-        for (const auto* cc : bySize) {
-            const double change = cc->verdict.change.value_or(0);
-            if (change >= *finding.publishedLow - 0.02 && change <= *finding.publishedHigh + 0.02)
-                ++v.sizesWithinPublished;
-            list += fmt::format("{}{} {}", list.empty() ? "" : ", ", formatSize(cc->at.rangeBytes),
-                                formatSignedPercent(change));
+        if (rows.size() > 1) {
+            // A published curve is judged point by point: where on it this machine differs.
+            std::vector<const CellComparison*> bySize = rows;
+            std::sort(bySize.begin(), bySize.end(),
+                      [](auto* a, auto* b) { return a->at.rangeBytes < b->at.rangeBytes; });
+            for (const auto* cc : bySize) {
+                const double change = cc->verdict.change.value_or(0);
+                if (change >= *finding.publishedLow - 0.02 &&
+                    change <= *finding.publishedHigh + 0.02)
+                    ++v.sizesWithinPublished;
+                v.perSize.emplace_back(cc->at.rangeBytes, change);
+            }
         }
-        text += fmt::format(" Per size here: {}; {} of {} within the published {}.", list,
-                            v.sizesWithinPublished, n,
-                            range(*finding.publishedLow, *finding.publishedHigh));
     }
-    v.text = text;
     return v;
 }
 

@@ -1,0 +1,19 @@
+#pragma once
+// The words of a lesson's verdicts (finding.h and zeroing_lesson.h hold the values).
+#include "readscope/finding.h"
+#include "readscope/zeroing_lesson.h"
+
+#include <string>
+
+namespace readscope {
+
+// "pread-uninit against pread-zerofill at 64 KiB–1 MiB here: +10% … +15% (faster by the paired
+// test at 2 of 2 sizes); published: +8% … +19% (M3 Max). This machine agrees, within the
+// published range." and what more rounds would tell.
+std::string findingVerdictText(const Finding& finding, const FindingVerdict& verdict);
+// The zeroing lesson's lines ('\n' between): the published gap, zeroing's shares, the
+// predicted gains and what crossing the L2 changes.
+std::string zeroingVerdictText(const ResultDocument& doc, const Finding& finding,
+                               const ZeroingVerdict& verdict);
+
+} // namespace readscope
