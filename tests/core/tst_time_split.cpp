@@ -167,12 +167,14 @@ private slots:
         auto doc = warmDoc();
         doc.plan.cache = CacheMode::Cold;
         QVERIFY(!timeSplit(doc, cell("pread-uninit", 1, 0)));
+        QCOMPARE(int(whyNoSplit(doc, cell("pread-uninit", 1, 0))->why), int(NoSplit::Why::ColdRun));
         QVERIFY(timeSplitMissing(doc, cell("pread-uninit", 1, 0)).find("cold") !=
                 std::string::npos);
         doc = warmDoc();
         auto noLimit = cell("pread-uninit", 1, 0);
         noLimit.copyLimitGbps.reset();
         QVERIFY(!timeSplit(doc, noLimit));
+        QCOMPARE(int(whyNoSplit(doc, noLimit)->why), int(NoSplit::Why::NoMemcpyRate));
         auto noRounds = cell("pread-uninit", 1, 0);
         noRounds.samples.clear();
         QVERIFY(!timeSplit(doc, noRounds));
@@ -185,6 +187,8 @@ private slots:
         for (auto& x : fetched.samples)
             x.deviceBytes = 0.6 * double(x.bytes);
         QVERIFY(!timeSplit(doc, fetched));
+        QCOMPARE(int(whyNoSplit(doc, fetched)->why), int(NoSplit::Why::Fetched));
+        QVERIFY(std::abs(whyNoSplit(doc, fetched)->fetchedShare - 0.6) < 1e-9);
         QVERIFY2(timeSplitMissing(doc, fetched).find("fetched 60% of the bytes") !=
                      std::string::npos,
                  timeSplitMissing(doc, fetched).c_str());

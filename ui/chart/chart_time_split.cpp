@@ -1,5 +1,6 @@
 #include "chart_time_split.h"
 
+#include "readscope/time_split_words.h"
 #include "readscope/units.h"
 
 #include <qcustomplot.h>

@@ -15,6 +15,7 @@
 #include "readscope/compare.h"
 #include "readscope/documents.h"
 #include "readscope/mark_notes.h"
+#include "readscope/time_split_words.h"
 #include "readscope/units.h"
 
 #include <QCheckBox>

@@ -56,11 +56,28 @@ struct TimeSplit {
     double unexplainedShare() const;
 };
 
+// Why a cell has no split: no figures, a cold run or a direct read (the device's time, which
+// no unit cost prices), rounds that fetched from storage (and what share of their bytes), no
+// memcpy rate, no per-round counts (a summary CSV), a strategy this build does not know.
+struct NoSplit {
+    enum class Why {
+        NoFigures,
+        ColdRun,
+        DirectRead,
+        Fetched,
+        NoMemcpyRate,
+        NoCounts,
+        UnknownStrategy
+    };
+    Why why = Why::NoFigures;
+    double fetchedShare = 0; // Fetched: of the bytes the rounds read, 0-1 (or more)
+};
+// Nothing when the cell has a split.
+std::optional<NoSplit> whyNoSplit(const ResultDocument& doc, const Cell& cell);
+
 // The split of a measured cell of a warm run whose rounds carry counts; none otherwise
-// (timeSplitMissing says why).
+// (whyNoSplit says why).
 std::optional<TimeSplit> timeSplit(const ResultDocument& doc, const Cell& cell);
-// Why a cell has no split: "a cold run's time is the device's", ...; empty when it has one.
-std::string timeSplitMissing(const ResultDocument& doc, const Cell& cell);
 
 // Above this unexplained share (of the measured time, either way) the sentence says so.
 inline constexpr double kLargeUnexplainedShare = 0.15;

@@ -16,6 +16,10 @@ std::string partName(TimePart part, const TimeSplit& split);
 // zeroing (no memset rate measured)"; empty when every count has its price.
 std::string unpricedText(const TimeSplit& split);
 
+// Why a cell has no split, in words: "a cold run's time is mostly the device's, which no unit
+// cost here prices", ...; empty when it has one.
+std::string timeSplitMissing(const ResultDocument& doc, const Cell& cell);
+
 // "pread-zerofill at 1 MiB, 61.2 µs per range: kernel copy 78%, zeroing (memset) 17%, system
 // calls 1%, unexplained 4%", with what a large unexplained share means; empty without a split.
 std::string timeSplitSentence(const ResultDocument& doc, const Cell& cell);

@@ -5,8 +5,6 @@
 #include "readscope/strategy.h"
 #include "readscope/units.h"
 
-#include <fmt/format.h>
-
 #include <algorithm>
 #include <cmath>
 
@@ -19,11 +17,6 @@ constexpr std::size_t index(TimePart part) { return static_cast<std::size_t>(par
 // A round's count per range, median over the rounds.
 template <class Field> double perRange(const Cell& cell, Field field) {
     return medianOverRounds(cell, field) / static_cast<double>(cell.rangesPerRound);
-}
-
-std::string percent(double share) {
-    const double pct = share * 100;
-    return std::abs(pct) >= 10 ? fmt::format("{:.0f}%", pct) : fmt::format("{:.1f}%", pct);
 }
 
 double pageSizeOf(const ResultDocument& doc) {
@@ -74,30 +67,28 @@ double TimeSplit::unexplainedShare() const {
     return measuredSeconds > 0 ? unexplainedSeconds() / measuredSeconds : 0;
 }
 
-std::string timeSplitMissing(const ResultDocument& doc, const Cell& cell) {
+std::optional<NoSplit> whyNoSplit(const ResultDocument& doc, const Cell& cell) {
+    using Why = NoSplit::Why;
     const StrategyInfo* s = findStrategy(cell.strategy);
     if (!cell.measured())
-        return "no figures";
+        return NoSplit{Why::NoFigures};
     if (readsStorage(doc))
-        return "a cold run's time is mostly the device's, which no unit cost here prices";
+        return NoSplit{Why::ColdRun};
     if (s && s->access == Access::Direct)
-        return "a direct read's time is the device's, which no unit cost here prices";
+        return NoSplit{Why::DirectRead};
     if (const double fetched = fetchedShare(cell, pageSizeOf(doc)); fetched >= kFetchedForNoSplit)
-        return fmt::format("its rounds fetched {} from storage (the file did not stay "
-                           "cached), and the device's time no unit cost here prices",
-                           fetched >= 1 ? std::string("as many bytes as they read, or more")
-                                        : percent(fetched) + " of the bytes they read");
+        return NoSplit{Why::Fetched, fetched};
     if (!cell.copyLimitGbps)
-        return "no memcpy rate was measured for this cell";
+        return NoSplit{Why::NoMemcpyRate};
     if (cell.samples.empty() || cell.rangesPerRound == 0)
-        return "its rounds' counts are not in this document (a summary CSV keeps none)";
+        return NoSplit{Why::NoCounts};
     if (!s)
-        return "its strategy is not one this build knows";
-    return {};
+        return NoSplit{Why::UnknownStrategy};
+    return std::nullopt;
 }
 
 std::optional<TimeSplit> timeSplit(const ResultDocument& doc, const Cell& cell) {
-    if (!timeSplitMissing(doc, cell).empty())
+    if (whyNoSplit(doc, cell))
         return std::nullopt;
     const StrategyInfo& s = *findStrategy(cell.strategy);
     const int threads = threadsAt(doc.plan, cell.point());
