@@ -41,8 +41,9 @@ int main(int argc, char** argv) {
         }
         if (lesson.fill) {
             const auto verdict = judgeCacheFill(*doc, *lesson.fill);
-            std::printf("%s\n\n", verdict ? verdict->text.c_str()
-                                          : "This run did not measure the file's residency.");
+            std::printf("%s\n\n", verdict
+                                      ? cacheFillVerdictText(*doc, *lesson.fill, *verdict).c_str()
+                                      : "This run did not measure the file's residency.");
             continue;
         }
         const auto verdict = judgeFinding(*doc, *lesson.finding);

@@ -2,6 +2,7 @@
 // of its peak), each strategy's rounds before it against after it, and what that says of the
 // published finding that mmap falls and the others hold.
 #include "readscope/cache_fill.h"
+#include "readscope/lesson_words.h"
 
 #include <QTest>
 
@@ -49,13 +50,24 @@ ResultDocument run(double peak, double seconds, double mmapBefore, double mmapAf
 
 const CacheFillFinding kFinding{"mmap-random", "mmap fell from 900k to 27k reads/s"};
 
+// A verdict with its words, as the lesson panel shows them.
+struct Judged : CacheFillVerdict {
+    std::string text;
+};
+std::optional<Judged> judged(const ResultDocument& doc) {
+    const auto v = judgeCacheFill(doc, kFinding);
+    if (!v)
+        return std::nullopt;
+    return Judged{{*v}, cacheFillVerdictText(doc, kFinding, *v)};
+}
+
 } // namespace
 
 class TestCacheFill : public QObject {
     Q_OBJECT
 private slots:
     void mmapFallsAndPreadHolds() {
-        const auto v = judgeCacheFill(run(0.2, 20, 1.0, 0.4), kFinding);
+        const auto v = judged(run(0.2, 20, 1.0, 0.4));
         QVERIFY(v);
         QCOMPARE(int(v->agreement), int(Agreement::Agrees));
         QVERIFY2(v->filledAt && std::abs(*v->filledAt - 9.0) < 0.3,
@@ -81,13 +93,13 @@ private slots:
     // mmap and pread fell, direct I/O held: in part. (mmap and pread alone, both falling, is
     // every strategy: the machine, below.)
     void anotherFallingIsAgreementInPart() {
-        const auto v = judgeCacheFill(run(0.2, 20, 1.0, 0.4, 0.2, true), kFinding);
+        const auto v = judged(run(0.2, 20, 1.0, 0.4, 0.2, true));
         QVERIFY(v);
         QCOMPARE(int(v->agreement), int(Agreement::Partly));
     }
 
     void mmapHoldingDisagrees() {
-        const auto v = judgeCacheFill(run(0.2, 20, 0.5, 0.5), kFinding);
+        const auto v = judged(run(0.2, 20, 0.5, 0.5));
         QVERIFY(v);
         QCOMPARE(int(v->agreement), int(Agreement::Disagrees));
         QVERIFY2(v->text.find("does not agree") != std::string::npos, v->text.c_str());
@@ -96,15 +108,16 @@ private slots:
     // Everything rose (or fell) after the fill: the machine changed speed, and no strategy can
     // be told apart from it.
     void everyStrategyMovingIsTheMachine() {
-        const auto v = judgeCacheFill(run(0.2, 20, 0.5, 0.7, 0.7), kFinding);
+        const auto v = judged(run(0.2, 20, 0.5, 0.7, 0.7));
         QVERIFY(v);
         QCOMPARE(int(v->agreement), int(Agreement::Undecided));
+        QCOMPARE(int(v->cannotTell), int(CacheFillVerdict::CannotTell::AllRose));
         QVERIFY2(v->text.find("every strategy rose after the fill, so the device or the machine "
                               "changed speed") != std::string::npos,
                  v->text.c_str());
-        const auto down = judgeCacheFill(run(0.2, 20, 1.0, 0.4, 0.3), kFinding);
+        const auto down = judged(run(0.2, 20, 1.0, 0.4, 0.3));
         QCOMPARE(int(down->agreement), int(Agreement::Undecided));
-        const auto apart = judgeCacheFill(run(0.2, 20, 1.0, 0.4), kFinding);
+        const auto apart = judged(run(0.2, 20, 1.0, 0.4));
         QVERIFY(apart->text.find("Every strategy") == std::string::npos);
     }
 
@@ -115,9 +128,10 @@ private slots:
         int r = 0;
         for (auto& s : doc.cells.at(0).samples)
             s.seconds = 1e-3 / (0.2 + 0.8 * double((r++ * 7) % 11) / 10);
-        const auto v = judgeCacheFill(doc, kFinding);
+        const auto v = judged(doc);
         QVERIFY(v);
         QCOMPARE(int(v->agreement), int(Agreement::Undecided));
+        QCOMPARE(int(v->cannotTell), int(CacheFillVerdict::CannotTell::FallVaries));
         QVERIFY2(v->text.find("its rounds vary too much to say") != std::string::npos,
                  v->text.c_str());
     }
@@ -127,12 +141,13 @@ private slots:
     void whatCannotBeJudgedSaysWhy() {
         auto unlimited = run(0.2, 20, 1.0, 0.4);
         unlimited.plan.memoryLimit = 0;
-        auto v = judgeCacheFill(unlimited, kFinding);
+        auto v = judged(unlimited);
         QCOMPARE(int(v->agreement), int(Agreement::Undecided));
+        QCOMPARE(int(v->noFill), int(CacheFillVerdict::NoFill::NoLimit));
         QVERIFY2(v->text.find("no memory limit") != std::string::npos, v->text.c_str());
         auto failed = run(0.2, 20, 1.0, 0.4);
         failed.cells.at(0).status = CellStatus::Failed;
-        v = judgeCacheFill(failed, kFinding);
+        v = judged(failed);
         QCOMPARE(int(v->agreement), int(Agreement::Undecided));
         QVERIFY2(v->text.find("mmap-random measured nothing here") != std::string::npos,
                  v->text.c_str());
@@ -140,8 +155,10 @@ private slots:
         for (auto& c : climbing.cells)
             for (auto& s : c.samples)
                 s.fileResidentAfter = 0.01 * (*s.startedAt - 1e9); // up to the last round
-        v = judgeCacheFill(climbing, kFinding);
+        v = judged(climbing);
         QCOMPARE(int(v->agreement), int(Agreement::Undecided));
+        QCOMPARE(int(v->noFill), int(CacheFillVerdict::NoFill::StillClimbing));
+        QCOMPARE(v->longerSeconds, 60.0);
         QVERIFY2(v->text.find("still climbing late in the run") != std::string::npos,
                  v->text.c_str());
         // How much longer, and where to set it: twice this 18 s run, at least 60 s.
@@ -150,7 +167,7 @@ private slots:
     }
 
     void aFileThatFitsCannotTell() {
-        const auto v = judgeCacheFill(run(1.0, 20, 1.0, 0.4), kFinding);
+        const auto v = judged(run(1.0, 20, 1.0, 0.4));
         QVERIFY(v);
         QCOMPARE(int(v->agreement), int(Agreement::Undecided));
         QVERIFY2(v->text.find("fit in the page cache") != std::string::npos, v->text.c_str());
@@ -158,7 +175,7 @@ private slots:
 
     void tooFewRoundsAfterTheFillCannotTell() {
         // 2 s: 4 rounds a side.
-        const auto v = judgeCacheFill(run(0.2, 2, 1.0, 0.4), kFinding);
+        const auto v = judged(run(0.2, 2, 1.0, 0.4));
         QVERIFY(v);
         QCOMPARE(int(v->agreement), int(Agreement::Undecided));
         QVERIFY2(v->text.find("fewer than 6 rounds") != std::string::npos, v->text.c_str());
@@ -169,7 +186,7 @@ private slots:
         for (auto& c : doc.cells)
             for (auto& s : c.samples)
                 s.fileResidentAfter.reset();
-        QVERIFY(!judgeCacheFill(doc, kFinding));
+        QVERIFY(!judged(doc));
     }
 };
 

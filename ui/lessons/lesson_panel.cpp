@@ -125,7 +125,7 @@ QString LessonPanel::judge(const ResultDocument& doc) {
     QString text;
     if (lesson_->fill) {
         const auto verdict = judgeCacheFill(doc, *lesson_->fill);
-        text = verdict ? QString::fromStdString(verdict->text)
+        text = verdict ? QString::fromStdString(cacheFillVerdictText(doc, *lesson_->fill, *verdict))
                        : QString("This run did not measure the file's residency round by round "
                                  "(a duration run, where residency can be verified, does).");
     } else if (lesson_->explainsZeroing) {

@@ -37,7 +37,27 @@ struct CacheFillVerdict {
     double peakResident = 0;        // the largest share of the file cached after any round
     std::optional<double> filledAt; // seconds after the first round: residency at 90% of peak
     std::vector<StrategyAcrossFill> strategies;
-    std::string text;
+    std::optional<SweepPoint> at; // the point judged: the falling strategy's first measured one
+    double span = 0;              // seconds from the first round judged to the last
+    double longerSeconds = 0;     // a Duration long enough to tell: twice this run's, >= 60 s
+    // Why there is no fill to judge: the falling strategy measured nothing, the run had no
+    // memory limit, the whole file fit, almost none of it was ever cached, its residency was
+    // still climbing late in the run, or too few rounds lie on a side of the fill.
+    enum class NoFill {
+        None,
+        NothingMeasured,
+        NoLimit,
+        Fit,
+        NeverCached,
+        StillClimbing,
+        TooFewRounds
+    };
+    NoFill noFill = NoFill::None;
+    // Why a fill judged cannot tell: every strategy rose or fell alike (the machine changed
+    // speed), the falling one fell but the others vary too much, or the falling one's rounds
+    // vary too much to tell a fall.
+    enum class CannotTell { None, AllRose, AllFell, OthersVary, FallVaries };
+    CannotTell cannotTell = CannotTell::None;
 };
 
 // Rounds on each side of the fill a strategy needs before it is judged.

@@ -1,5 +1,6 @@
 #pragma once
 // The words of a lesson's verdicts (finding.h and zeroing_lesson.h hold the values).
+#include "readscope/cache_fill.h"
 #include "readscope/finding.h"
 #include "readscope/zeroing_lesson.h"
 
@@ -15,5 +16,10 @@ std::string findingVerdictText(const Finding& finding, const FindingVerdict& ver
 // predicted gains and what crossing the L2 changes.
 std::string zeroingVerdictText(const ResultDocument& doc, const Finding& finding,
                                const ZeroingVerdict& verdict);
+
+// The cache-fill lesson's verdict: when the cache filled, each strategy's rounds before it
+// against after it, and whether this machine agrees, or why it cannot tell.
+std::string cacheFillVerdictText(const ResultDocument& doc, const CacheFillFinding& finding,
+                                 const CacheFillVerdict& verdict);
 
 } // namespace readscope

@@ -113,6 +113,42 @@ std::string acrossL2(const std::vector<ZeroingAtSize>& sizes, std::uint64_t l2) 
     return text + ".";
 }
 
+// "27.1k": reads per second, as the published small-read figures are given.
+std::string readsPerSecond(double gbps, std::uint64_t rangeBytes) {
+    const double rate = gbps * 1e9 / double(rangeBytes);
+    return rate >= 1e6   ? fmt::format("{:.3g}M", rate / 1e6)
+           : rate >= 1e3 ? fmt::format("{:.3g}k", rate / 1e3)
+                         : fmt::format("{:.3g}", rate);
+}
+
+// Small reads are counted in reads per second where they are published (4 KiB pages): said
+// beside GB/s up to this size.
+constexpr std::uint64_t kReadsPerSecondUpTo = 64 << 10;
+
+std::string sideText(const StrategyAcrossFill& s, std::uint64_t rangeBytes) {
+    const auto& i = s.verdict.interval;
+    const std::string interval =
+        i ? fmt::format(", interval {} to {} ({:.0f}% coverage)", formatSignedPercent(i->low),
+                        formatSignedPercent(i->high), std::floor(i->coverage * 100 + 1e-9))
+          : "";
+    std::string_view said = "this run cannot tell";
+    if (s.fell)
+        said = "fell";
+    else if (s.verdict.outcome == Outcome::Faster)
+        said = "rose";
+    else if (s.verdict.outcome == Outcome::Slower)
+        said = "slower by less than 5%";
+    else if (s.verdict.outcome == Outcome::Same || s.held())
+        said = "held";
+    const std::string reads =
+        rangeBytes > 0 && rangeBytes <= kReadsPerSecondUpTo
+            ? fmt::format(", {} -> {} reads/s", readsPerSecond(s.before, rangeBytes),
+                          readsPerSecond(s.after, rangeBytes))
+            : "";
+    return fmt::format("{} {:.3g} -> {:.3g} GB/s{} ({}{}, {})", s.strategy, s.before, s.after,
+                       reads, formatSignedPercent(s.change()), interval, said);
+}
+
 } // namespace
 
 std::string findingVerdictText(const Finding& finding, const FindingVerdict& v) {
@@ -221,6 +257,113 @@ std::string zeroingVerdictText(const ResultDocument& doc, const Finding& finding
         text += "\nThis machine did not say how large its L2 cache is.";
     else
         text += acrossL2(v.sizes, v.l2);
+    return text;
+}
+
+std::string cacheFillVerdictText(const ResultDocument& doc, const CacheFillFinding& finding,
+                                 const CacheFillVerdict& v) {
+    using NoFill = CacheFillVerdict::NoFill;
+    using CannotTell = CacheFillVerdict::CannotTell;
+    const std::string runLonger =
+        fmt::format("run longer: set Duration to {:.0f} s or more (--duration {:.0f})",
+                    v.longerSeconds, v.longerSeconds);
+    std::string text;
+    switch (v.noFill) {
+    case NoFill::NothingMeasured:
+        text = fmt::format("{} measured nothing here (unavailable or failed): there is nothing "
+                           "to judge",
+                           finding.falls);
+        break;
+    case NoFill::NoLimit:
+        text = "This run had no memory limit: nothing forced the cache to evict the file while "
+               "it was read, so there is no fill to judge";
+        break;
+    case NoFill::Fit:
+        text = fmt::format("The whole file fit in the page cache ({:.0f}% of it cached at the "
+                           "most): nothing had to be evicted, so there was no fill to judge. Use "
+                           "a file several times larger than the memory limit",
+                           v.peakResident * 100);
+        break;
+    case NoFill::NeverCached:
+        text = fmt::format("At most {:.1f}% of the file was ever cached: no strategy's reads "
+                           "filled the cache, so there is no fill to judge",
+                           v.peakResident * 100);
+        break;
+    case NoFill::StillClimbing:
+        text = fmt::format("The file's residency was still climbing late in the run (90% of its "
+                           "peak, {:.0f}% of the file, only at {:.1f} s of {:.1f} s): {}",
+                           v.peakResident * 100, v.filledAt.value_or(0), v.span, runLonger);
+        break;
+    case NoFill::TooFewRounds:
+        text = fmt::format("The cache filled at {:.1f} s ({:.0f}% of the file cached at the "
+                           "most), leaving fewer than {} rounds of some strategy on a side of "
+                           "it: {}, or use a larger file",
+                           v.filledAt.value_or(0), v.peakResident * 100, kRoundsEachSideOfFill,
+                           runLonger);
+        break;
+    case NoFill::None: {
+        const auto judged =
+            std::find_if(v.strategies.begin(), v.strategies.end(),
+                         [&](const auto& s) { return s.strategy == finding.falls; });
+        const std::uint64_t rangeBytes = v.at ? v.at->rangeBytes : 0;
+        text = fmt::format("The cache filled at {:.1f} s ({:.0f}% of the file cached at the most). "
+                           "Median of the rounds before it against after it{}",
+                           v.filledAt.value_or(0), v.peakResident * 100,
+                           doc.plan.sizes.size() > 1 && v.at ? " at " + pointText(*v.at)
+                                                             : std::string());
+        if (judged != v.strategies.end())
+            text += ": " + sideText(*judged, rangeBytes);
+        for (const auto& s : v.strategies)
+            if (s.strategy != finding.falls)
+                text += "; " + sideText(s, rangeBytes);
+        break;
+    }
+    }
+    if (!finding.published.empty())
+        text += ". Published: " + finding.published;
+    std::string undecided;
+    switch (v.cannotTell) {
+    case CannotTell::None: break;
+    case CannotTell::AllRose:
+    case CannotTell::AllFell:
+        undecided = fmt::format("every strategy {} after the fill, so the device or the machine "
+                                "changed speed during the run",
+                                v.cannotTell == CannotTell::AllRose ? "rose" : "fell");
+        break;
+    case CannotTell::OthersVary:
+        undecided = fmt::format("{} fell, but whether the others held, their rounds vary too "
+                                "much to say",
+                                finding.falls);
+        break;
+    case CannotTell::FallVaries:
+        undecided = fmt::format("whether {} fell, its rounds vary too much to say (its interval "
+                                "reaches a fall of {:.0f}% or more without being sure of one)",
+                                finding.falls, kHeldFall * 100);
+        break;
+    }
+    switch (v.agreement) {
+    case Agreement::Agrees:
+        text += v.strategies.size() > 1
+                    ? fmt::format(". This machine agrees: {} fell, the others held.", finding.falls)
+                    : fmt::format(". This machine agrees that {} fell (no other strategy was "
+                                  "measured beside it).",
+                                  finding.falls);
+        break;
+    case Agreement::Partly:
+        text += fmt::format(". This machine agrees in part: {} fell, and so did another.",
+                            finding.falls);
+        break;
+    case Agreement::Disagrees:
+        text += fmt::format(". This machine does not agree: {} did not fall once the cache was "
+                            "full (its interval leaves no room for a fall of {:.0f}% or more).",
+                            finding.falls, kHeldFall * 100);
+        break;
+    case Agreement::Undecided:
+        text += undecided.empty()
+                    ? ". This run cannot tell."
+                    : ". This run cannot tell: " + undecided + ". To tell, " + runLonger + ".";
+        break;
+    }
     return text;
 }
 
