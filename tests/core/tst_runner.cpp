@@ -982,12 +982,19 @@ private slots:
                 QCOMPARE(now.message, was.message);
             }
         }
-        QVERIFY2(refined->note.find("refined toward ±5%: 1 cells got more rounds") == 0,
-                 refined->note.c_str());
+        const auto* outcome = refined->notes.back().as<Refined>();
+        QVERIFY(outcome);
+        QCOMPARE(outcome->gained, std::size_t(1));
+        QVERIFY(!outcome->stopped);
+        QVERIFY2(documentNote(*refined).find("refined toward ±5%: 1 cells got more rounds") !=
+                     std::string::npos,
+                 documentNote(*refined).c_str());
         // Nothing noisy: nothing measured, and it says so.
         auto again = refineRun(before, 5.0, 2, sink);
         QVERIFY(again.ok());
-        QVERIFY2(again->note.find("nothing to refine") != std::string::npos, again->note.c_str());
+        QVERIFY(again->notes.back().as<NothingToRefine>());
+        QVERIFY2(documentNote(*again).find("nothing to refine") != std::string::npos,
+                 documentNote(*again).c_str());
         // Results of another machine, or of a file that changed, are not refined here.
         ResultDocument elsewhere = before;
         elsewhere.system.cpuModel = "Another CPU";

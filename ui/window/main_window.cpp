@@ -15,6 +15,7 @@
 #include "recovery_file.h"
 
 #include "readscope/recovery.h"
+#include "readscope/run_notes.h"
 #include "result_exports.h"
 #include "result_tabs.h"
 #include "results_model.h"
@@ -246,7 +247,7 @@ bool MainWindow::refineRun() {
     const double precision = config_->precision() > 0 ? config_->precision() : kNoisyUncertainty;
     const std::size_t wide = cellsToRefine(doc, precision);
     if (wide == 0) {
-        QString text = QString::fromStdString(nothingToRefineText(precision));
+        QString text = QString::fromStdString(warningText(NothingToRefine{precision}));
         text[0] = text[0].toUpper();
         status_->flash(text + ".", 8000);
         return false;
@@ -312,8 +313,11 @@ void MainWindow::onFinished(const ResultDocument& doc, const QString& error) {
     }
     model_->finishRun(doc);
     if (refined) {
-        status_->finished(QString::fromStdString(doc.note), true);
-        log(QString::fromStdString(doc.note));
+        // The refinement's own outcome (a run measured in the worker brings its notes as words).
+        const QString said = QString::fromStdString(
+            doc.notes.empty() ? documentNote(doc) : warningText(doc.notes.back()));
+        status_->finished(said, true);
+        log(said);
         lessons_->showFor(doc.plan); // the verdict about the rounds before goes
     } else {
         const KeptCells kept = keptCells(doc);

@@ -48,6 +48,16 @@ struct RoundLimitReached {
     int limit = 0;
     double seconds = 0, duration = 0;
 };
+// A refinement's outcome: toward which precision, whether it was stopped, how many cells got
+// rounds and how many are still wider; or that every cell was already within it.
+struct Refined {
+    double precision = 0;
+    bool stopped = false;
+    std::size_t gained = 0, stillWider = 0;
+};
+struct NothingToRefine {
+    double precision = 0;
+};
 // Words that come from below the engine or from outside it, said as they are: the platform's
 // reasons, an error's message, the page cache's eviction, a note read from a document.
 struct SaidAsIs {
@@ -56,7 +66,7 @@ struct SaidAsIs {
 
 using RunWarningWhat =
     std::variant<StrategyUnavailable, ResidencyUnverifiable, NoDeviceLimit, CellFailed, CellNoted,
-                 FileChangedDuringRun, RoundLimitReached, SaidAsIs>;
+                 FileChangedDuringRun, RoundLimitReached, Refined, NothingToRefine, SaidAsIs>;
 
 struct RunWarning {
     RunWarningWhat what;

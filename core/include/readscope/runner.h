@@ -122,8 +122,6 @@ bool meetsPrecision(const Cell& cell, double precision);
 // refineRun adds rounds to.
 bool needsRefining(const Cell& cell, double precision);
 std::size_t cellsToRefine(const ResultDocument& done, double precision);
-// "every cell is already within ±5%: nothing to refine", for when cellsToRefine is 0.
-std::string nothingToRefineText(double precision);
 
 // A whole-file sweep's copies that a crash or kill left behind, in the folder the document
 // names (copiesFolder): removes those copies and the folder, nothing else. Resuming the run,

@@ -41,6 +41,16 @@ std::string whatText(const RunWarningWhat& what) {
                                    "the {:g} s duration: the figures cover {:.1f} s",
                                    w.limit, w.seconds, w.duration, w.seconds);
             },
+            [](const Refined& w) {
+                return fmt::format("refined toward ±{:g}%{}: {} cells got more rounds, {} still "
+                                   "wider",
+                                   w.precision * 100, w.stopped ? " (stopped)" : "", w.gained,
+                                   w.stillWider);
+            },
+            [](const NothingToRefine& w) {
+                return fmt::format("every cell is already within ±{:g}%: nothing to refine",
+                                   w.precision * 100);
+            },
             [](const SaidAsIs& w) { return w.text; },
         },
         what);

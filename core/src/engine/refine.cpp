@@ -28,10 +28,6 @@ std::size_t cellsToRefine(const ResultDocument& done, double precision) {
                                      [&](const Cell& c) { return needsRefining(c, precision); }));
 }
 
-std::string nothingToRefineText(double precision) {
-    return fmt::format("every cell is already within ±{:g}%: nothing to refine", precision * 100);
-}
-
 Status refinable(const ResultDocument& done) {
     if (wholeFileSweep(done.plan))
         return Error{"a whole-file sweep cannot be refined: each size read a copy of the file "
@@ -76,7 +72,7 @@ Result<ResultDocument> refineRun(const ResultDocument& done, double precision,
             points.push_back(c.point());
     if (points.empty()) {
         ResultDocument same = done;
-        same.note = nothingToRefineText(precision);
+        same.notes.push_back(NothingToRefine{precision});
         return same;
     }
     auto atRefinedPoint = [&](const Cell& c) {
@@ -124,8 +120,7 @@ Result<ResultDocument> refineRun(const ResultDocument& done, double precision,
     const auto still = std::count_if(merged.cells.begin(), merged.cells.end(), [&](const Cell& c) {
         return c.measured() && !c.samples.empty() && !meetsPrecision(c, precision);
     });
-    merged.note = fmt::format("refined toward ±{:g}%{}: {} cells got more rounds, {} still wider",
-                              precision * 100, more->complete ? "" : " (stopped)", refined, still);
+    merged.notes.push_back(Refined{precision, !more->complete, refined, std::size_t(still)});
     return merged;
 }
 
