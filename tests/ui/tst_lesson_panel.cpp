@@ -247,6 +247,11 @@ private slots:
             QVERIFY2(text.contains(QString("Past the %1 L2 cache (4 MiB)")
                                        .arg(QString::fromStdString(formatSize(l2)))),
                      qPrintable(text));
+        // The window looks at the file again after every run: the verdict stays when that look
+        // ends (the same file, the same size).
+        QTRY_VERIFY(!w.isInspectingFile());
+        QTest::qWait(200);
+        QVERIFY2(w.lessonText().contains("This machine:"), qPrintable(w.lessonText()));
     }
 };
 

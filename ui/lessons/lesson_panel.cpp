@@ -52,13 +52,17 @@ QString LessonPanel::fileNeed() const {
 }
 
 void LessonPanel::setFileSize(std::uint64_t bytes) {
+    const bool changed = bytes != fileBytes_;
     fileBytes_ = bytes;
     const bool small = !fileNeed().isEmpty();
     if (lesson_ && small)
         generate_->setText(QString("Generate a %1 file…")
                                .arg(QString::fromStdString(formatSize(lesson_->minFileBytes))));
     generate_->setVisible(small);
-    resetText();
+    // The window looks at its file again after every run: the same size keeps the verdict
+    // that run just gave.
+    if (changed)
+        resetText();
 }
 
 void LessonPanel::showLesson(const Lesson& lesson) {
@@ -73,6 +77,7 @@ void LessonPanel::showLesson(const Lesson& lesson) {
                       .arg(lesson.reference);
     pendingReference_ = lesson.reference;
     setFileSize(fileBytes_);
+    resetText();
     show();
 }
 
