@@ -5,8 +5,11 @@
 #include "readscope/cell_conditions.h"
 #include "readscope/plan.h"
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
+#include <type_traits>
+#include <utility>
 #include <variant>
 #include <vector>
 
