@@ -105,17 +105,16 @@ public:
                 return st.error();
             return finishRead(out, consumer);
         }
-        auto st =
-            readEachRange(ranges, recordLatencies, stop, out, failure_,
-                          [&](const Range& r, std::size_t i) -> Count {
-                              if (eachRead_)
-                                  return readWholeFile(r, i, consumer, mapping, out.syscalls);
-                              return readOne(r, i, consumer, mappedBase(mapping), out.syscalls);
-                          });
+        const bool ok =
+            readEachRange(ranges, recordLatencies, stop, out, [&](const Range& r, std::size_t i) {
+                if (eachRead_)
+                    return readWholeFile(r, i, consumer, mapping, out.syscalls);
+                return readOne(r, i, consumer, mappedBase(mapping), out.syscalls);
+            });
         if (eachRead_)
             fd_.reset(); // a read that failed midway leaves nothing open
-        if (!st)
-            return st.error();
+        if (!ok)
+            return failedRead();
         mapping.unmap(out.syscalls);
         return finishRead(out, consumer);
     }

@@ -119,12 +119,12 @@ public:
                 return st.error();
             return finishRead(out, consumer);
         }
-        auto st = readEachRange(ranges, recordLatencies, stop, out, failure_,
-                                [&](const Range& r, std::size_t i) {
-                                    return readOne(r, i, consumer, base, out.syscalls);
-                                });
-        if (!st)
-            return st.error();
+        const bool ok =
+            readEachRange(ranges, recordLatencies, stop, out, [&](const Range& r, std::size_t i) {
+                return readOne(r, i, consumer, base, out.syscalls);
+            });
+        if (!ok)
+            return failedRead();
         view.unmap(&out.syscalls);
         return finishRead(out, consumer);
     }
@@ -134,9 +134,8 @@ private:
     // strategies), reads, unmaps and closes it, all timed.
     Result<ReadOutcome> readWholeFiles(std::span<const Range> ranges, bool recordLatencies,
                                        std::stop_token stop, ReadOutcome& out, Consumer& consumer) {
-        auto st = readEachRange(
-            ranges, recordLatencies, stop, out, failure_,
-            [&](const Range& r, std::size_t i) -> Count {
+        const bool ok = readEachRange(
+            ranges, recordLatencies, stop, out, [&](const Range& r, std::size_t i) -> Count {
                 h_ = win::openShared(f_.path, openFlags(s_));
                 ++out.syscalls;
                 if (!h_.valid())
@@ -162,8 +161,8 @@ private:
                 return got;
             });
         h_.reset();
-        if (!st)
-            return st.error();
+        if (!ok)
+            return failedRead();
         return finishRead(out, consumer);
     }
 
