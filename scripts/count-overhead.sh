@@ -2,7 +2,7 @@
 # Counts, instead of timing, what the engine's timed loop adds per range over the plainest C
 # loop making the same calls: user-space instructions under valgrind's callgrind, which repeat
 # exactly run after run whatever the machine's noise. One warm-up and one measured round of
-# each of 64 KiB, 256 KiB, 1 MiB and 8 MiB ranges over a 16 MiB page-cache file (676 ranges),
+# each of 16 KiB, 64 KiB, 256 KiB, 1 MiB and 8 MiB ranges over a 16 MiB page-cache file (2724 ranges),
 # for each strategy named (default: the pread family, seek-read and mmap-copy). Prints
 # instructions per range for the engine's reader, for the C loop, and the difference; the
 # copies and memsets both do are the same instructions, so the difference is the engine's own.
@@ -16,8 +16,8 @@ bash scripts/build.sh dev >/dev/null
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 build/dev/app/cli/readscope-cli generate "$dir/f.bin" --size 16M >/dev/null
-# 16 MiB / 64 KiB + / 256 KiB + / 1 MiB + / 8 MiB = 338 ranges a round; two rounds.
-ranges=676
+# 16 MiB / 16 KiB + / 64 KiB + / 256 KiB + / 1 MiB + / 8 MiB = 1362 ranges a round; two rounds.
+ranges=2724
 twin() {
     case "$1" in
         mmap-copy-kept) echo minimal_mapped_copy ;;

@@ -982,6 +982,9 @@ private slots:
                 QCOMPARE(now.message, was.message);
             }
         }
+        // What the refinement says replaces the run's notes (once, however often it ran).
+        QCOMPARE(refined->notes.size(), std::size_t(1));
+        QVERIFY(refined->note.empty());
         const auto* outcome = refined->notes.back().as<Refined>();
         QVERIFY(outcome);
         QCOMPARE(outcome->gained, std::size_t(1));

@@ -190,6 +190,7 @@ Result<ResultDocument> resumeRun(const ResultDocument& recovered, RunSink& sink,
         c.partial = true;
     if (remaining.empty()) {
         merged.complete = true;
+        merged.notes.clear(); // the stopped run's: what the resume says replaces them
         merged.note = "every cell was already recovered";
         return merged;
     }
@@ -201,6 +202,7 @@ Result<ResultDocument> resumeRun(const ResultDocument& recovered, RunSink& sink,
     merged.complete = more->complete;
     merged.system = more->system;
     merged.memoryLimit = more->memoryLimit; // the limit the resumed cells ran under
+    merged.notes.clear();                   // the stopped run's: what the resume says replaces them
     merged.note = fmt::format("resumed: {} cells recovered, {} measured now",
                               recovered.cells.size(), more->cells.size());
     return merged;

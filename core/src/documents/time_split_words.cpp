@@ -123,16 +123,12 @@ std::string timeSplitMissing(const ResultDocument& doc, const Cell& cell) {
         return "a cold run's time is mostly the device's, which no unit cost here prices";
     case NoSplit::Why::DirectRead:
         return "a direct read's time is the device's, which no unit cost here prices";
-    case NoSplit::Why::Fetched: {
-        const double pct = no->fetchedShare * 100;
+    case NoSplit::Why::Fetched:
         return fmt::format("its rounds fetched {} from storage (the file did not stay "
                            "cached), and the device's time no unit cost here prices",
                            no->fetchedShare >= 1
                                ? std::string("as many bytes as they read, or more")
-                               : (std::abs(pct) >= 10 ? fmt::format("{:.0f}%", pct)
-                                                      : fmt::format("{:.1f}%", pct)) +
-                                     " of the bytes they read");
-    }
+                               : percent(no->fetchedShare) + " of the bytes they read");
     case NoSplit::Why::NoMemcpyRate: return "no memcpy rate was measured for this cell";
     case NoSplit::Why::NoCounts:
         return "its rounds' counts are not in this document (a summary CSV keeps none)";

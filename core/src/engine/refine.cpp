@@ -72,7 +72,9 @@ Result<ResultDocument> refineRun(const ResultDocument& done, double precision,
             points.push_back(c.point());
     if (points.empty()) {
         ResultDocument same = done;
-        same.notes.push_back(NothingToRefine{precision});
+        // What the refinement says replaces the run's notes (in memory or read back as words).
+        same.notes = {NothingToRefine{precision}};
+        same.note.clear();
         return same;
     }
     auto atRefinedPoint = [&](const Cell& c) {
@@ -120,7 +122,8 @@ Result<ResultDocument> refineRun(const ResultDocument& done, double precision,
     const auto still = std::count_if(merged.cells.begin(), merged.cells.end(), [&](const Cell& c) {
         return c.measured() && !c.samples.empty() && !meetsPrecision(c, precision);
     });
-    merged.notes.push_back(Refined{precision, !more->complete, refined, std::size_t(still)});
+    merged.notes = {Refined{precision, !more->complete, refined, std::size_t(still)}};
+    merged.note.clear();
     return merged;
 }
 

@@ -321,7 +321,7 @@ protected:
         if (end > start) {
             auto n = readAtFull(span.get(), end - start, start, out.syscalls);
             if (!n)
-                return failure_;
+                return std::exchange(failure_, Error{});
             got = *n;
         }
         out.bytesRead += got;
