@@ -109,7 +109,7 @@ std::string acrossL2(const std::vector<ZeroingAtSize>& sizes, std::uint64_t l2) 
     if (told > 0)
         text += fmt::format("; there the measured interval holds the predicted gain at {} of {} "
                             "size{}",
-                            held, told, told == 1 ? "" : "s");
+                            held, told, plural(told));
     return text + ".";
 }
 
@@ -247,7 +247,7 @@ std::string zeroingVerdictText(const ResultDocument& doc, const Finding& finding
                             finding.faster, finding.than);
         text += told > 0 ? fmt::format("where the measured gain's interval tells that from no "
                                        "gain, it holds that at {} of {} size{} ({}).",
-                                       held, told, told == 1 ? "" : "s", perSize(v.sizes, gainText))
+                                       held, told, plural(told), perSize(v.sizes, gainText))
                          : fmt::format("at no size does the measured gain's interval tell that "
                                        "from no gain ({}): this run cannot tell whether zeroing "
                                        "is the difference.",
