@@ -3,6 +3,7 @@
 #include "cli_parse.h"
 #include "commands.h"
 
+#include "readscope/comparison_text.h"
 #include "readscope/documents.h"
 #include "readscope/machine_drift.h"
 #include "readscope/machine_drift_store.h"

@@ -1,6 +1,6 @@
 // What each strategy should cost, and the disagreements the teaching panel states.
 #include "readscope/strategy.h"
-#include "readscope/teaching.h"
+#include "readscope/teaching_words.h"
 
 #include <QTest>
 
@@ -33,6 +33,12 @@ bool mentions(const std::vector<std::string>& lines, const char* word) {
             return true;
     return false;
 }
+std::vector<Disagreement::Kind> kinds(const std::vector<Disagreement>& found) {
+    std::vector<Disagreement::Kind> out;
+    for (const auto& d : found)
+        out.push_back(d.kind);
+    return out;
+}
 } // namespace
 
 class TestTeaching : public QObject {
@@ -40,27 +46,29 @@ class TestTeaching : public QObject {
 private slots:
     void expectedCostsFollowTheDefinitions() {
         const auto seek = expectedCost(*findStrategy("seek-read"), 65536);
-        QCOMPARE(seek.syscallsPerRangeMin, 2.0);
-        QVERIFY(seek.syscalls.find("lseek") != std::string::npos);
+        QCOMPARE(seek.calls.perRangeMin, 2.0);
+        QVERIFY(seek.words.syscalls.find("lseek") != std::string::npos);
         const auto zero = expectedCost(*findStrategy("pread-zerofill"), 65536);
-        QVERIFY(zero.passes.find("memset") != std::string::npos);
+        QVERIFY(zero.words.passes.find("memset") != std::string::npos);
         const auto grow = expectedCost(*findStrategy("read-grow"), 1 << 20);
-        QVERIFY(grow.syscallsPerRangeMin >= 8); // 8K, 16K ... 1M
+        QVERIFY(grow.calls.perRangeMin >= 8); // 8K, 16K ... 1M
     }
 
     void windowsStrategiesAreExplainedInWin32Terms() {
         const auto offset = expectedCost(*findStrategy("readfile-offset"), 64 << 10);
-        QVERIFY2(offset.syscalls.find("ReadFile") != std::string::npos, offset.syscalls.c_str());
-        QVERIFY(offset.passes.find("cache manager") != std::string::npos);
+        QVERIFY2(offset.words.syscalls.find("ReadFile") != std::string::npos,
+                 offset.words.syscalls.c_str());
+        QVERIFY(offset.words.passes.find("cache manager") != std::string::npos);
         const auto seek = expectedCost(*findStrategy("setpointer-readfile"), 64 << 10);
-        QVERIFY2(seek.syscalls.find("SetFilePointerEx") != std::string::npos,
-                 seek.syscalls.c_str());
-        QCOMPARE(seek.syscallsPerRangeMin, 2.0);
+        QVERIFY2(seek.words.syscalls.find("SetFilePointerEx") != std::string::npos,
+                 seek.words.syscalls.c_str());
+        QCOMPARE(seek.calls.perRangeMin, 2.0);
         const auto prefetch = expectedCost(*findStrategy("mapview-prefetch"), 64 << 10);
-        QVERIFY2(prefetch.syscalls.find("PrefetchVirtualMemory") != std::string::npos,
-                 prefetch.syscalls.c_str());
-        QVERIFY(expectedCost(*findStrategy("pread-uninit"), 64 << 10).syscalls.find("pread") !=
-                std::string::npos);
+        QVERIFY2(prefetch.words.syscalls.find("PrefetchVirtualMemory") != std::string::npos,
+                 prefetch.words.syscalls.c_str());
+        QVERIFY(
+            expectedCost(*findStrategy("pread-uninit"), 64 << 10).words.syscalls.find("pread") !=
+            std::string::npos);
     }
 
     void agreementIsSilent() {
@@ -70,19 +78,28 @@ private slots:
         QVERIFY(disagreements(*reuse, measuredCell("pread-reuse", 1 << 20, 10, 10, 0)).empty());
     }
 
-    void disagreementsAreSaid() {
-        auto lines = disagreements(*findStrategy("seek-read"),
-                                   measuredCell("seek-read", 65536, 100, 100, 0));
-        QVERIFY(mentions(lines, "lseek"));
-        lines = disagreements(*findStrategy("pread-reuse"),
-                              measuredCell("pread-reuse", 1 << 20, 10, 10, 2560));
-        QVERIFY(mentions(lines, "expected none"));
-        lines = disagreements(*findStrategy("pread-uninit"),
-                              measuredCell("pread-uninit", 1 << 20, 10, 10, 0));
-        QVERIFY(mentions(lines, "malloc"));
-        lines = disagreements(*findStrategy("mmap-touch"),
-                              measuredCell("mmap-touch", 1 << 20, 10, 2, 0));
-        QVERIFY(mentions(lines, "fault on first touch"));
+    // Each disagreement is a value; its words name what was expected and what was measured.
+    void disagreementsAreFoundAndSaid() {
+        const auto* seek = findStrategy("seek-read");
+        auto found = disagreements(*seek, measuredCell("seek-read", 65536, 100, 100, 0));
+        QCOMPARE(found.size(), std::size_t(1));
+        QCOMPARE(found[0].kind, Disagreement::Syscalls);
+        QCOMPARE(found[0].measured, 1.0);
+        QVERIFY(mentions(disagreementLines(*seek, found), "lseek"));
+        const auto* reuse = findStrategy("pread-reuse");
+        found = disagreements(*reuse, measuredCell("pread-reuse", 1 << 20, 10, 10, 2560));
+        QCOMPARE(kinds(found), std::vector{Disagreement::FaultsWhereNone});
+        QCOMPARE(found[0].measured, 256.0);
+        QVERIFY(mentions(disagreementLines(*reuse, found), "expected none"));
+        const auto* uninit = findStrategy("pread-uninit");
+        found = disagreements(*uninit, measuredCell("pread-uninit", 1 << 20, 10, 10, 0));
+        QCOMPARE(kinds(found), std::vector{Disagreement::FreshBuffersWarm});
+        QCOMPARE(found[0].expected, 256.0); // 4 KiB pages per MiB
+        QVERIFY(mentions(disagreementLines(*uninit, found), "malloc"));
+        const auto* touch = findStrategy("mmap-touch");
+        found = disagreements(*touch, measuredCell("mmap-touch", 1 << 20, 10, 2, 0));
+        QCOMPARE(kinds(found), std::vector{Disagreement::NoMappingFaults});
+        QVERIFY(mentions(disagreementLines(*touch, found), "fault on first touch"));
     }
 
     // A mapping's calls come once per round: over 5 ranges of 8 MiB, mmap, munmap and the
@@ -90,9 +107,10 @@ private slots:
     // it; 13 calls a round are. Two workers make theirs each.
     void perRoundCallsOverFewRangesAgree() {
         const auto* s = findStrategy("mmap-copy");
-        const auto quiet = [](const std::vector<std::string>& lines) {
-            return std::none_of(lines.begin(), lines.end(),
-                                [](const std::string& l) { return l.starts_with("system calls"); });
+        const auto quiet = [](const std::vector<Disagreement>& found) {
+            return std::none_of(found.begin(), found.end(), [](const Disagreement& d) {
+                return d.kind == Disagreement::Syscalls;
+            });
         };
         QVERIFY(quiet(disagreements(*s, measuredCell("mmap-copy", 8 << 20, 5, 3, 0))));
         QVERIFY(!quiet(disagreements(*s, measuredCell("mmap-copy", 8 << 20, 5, 13, 0))));
@@ -107,9 +125,7 @@ private slots:
         const auto cell = measuredCell("pread-uninit", 1 << 20, 10, 10, 0);
         const auto* s = findStrategy("pread-uninit");
         const auto counted = disagreements(*s, cell, 4096, true);
-        QVERIFY(std::any_of(counted.begin(), counted.end(), [](const std::string& l) {
-            return l.find("malloc") != std::string::npos;
-        }));
+        QCOMPARE(kinds(counted), std::vector{Disagreement::FreshBuffersWarm});
         QVERIFY(disagreements(*s, cell, 4096, false).empty());
     }
 

@@ -167,6 +167,14 @@ private slots:
                    w.find("skipped") != std::string::npos;
         });
         QVERIFY(said);
+        // Kept as a value: the sizes skipped, the file and its size.
+        const FileSizesSkipped* kept = nullptr;
+        for (const auto& note : doc->notes)
+            kept = kept ? kept : note.as<FileSizesSkipped>();
+        QVERIFY(kept);
+        QCOMPARE(kept->sizes, (std::vector<std::uint64_t>{4 << 20, 16 << 20}));
+        QCOMPARE(kept->fileBytes, file_->probe().size);
+        QCOMPARE(kept->path, file_->path());
         QVERIFY2(documentNote(*doc).find("are larger than") != std::string::npos,
                  documentNote(*doc).c_str());
         // None left: refused before anything runs.

@@ -7,7 +7,7 @@
 #include "readscope/finding_text.h"
 #include "readscope/mark_notes.h"
 #include "readscope/strategy.h"
-#include "readscope/teaching.h"
+#include "readscope/teaching_words.h"
 #include "readscope/time_split.h"
 #include "readscope/time_split_words.h"
 #include "readscope/units.h"
@@ -37,10 +37,10 @@ QString strategyHtml(const std::string& id, const ResultDocument& doc, const Slo
     const std::uint64_t typical = cells.empty() ? 64 << 10 : cells.front()->rangeBytes;
     const ExpectedCost e = expectedCost(*s, typical);
     html += "<h4>Per range, by definition</h4><ul>";
-    html += "<li><b>System calls:</b> " + qs(e.syscalls).toHtmlEscaped() + "</li>";
-    html += "<li><b>Passes over the bytes:</b> " + qs(e.passes).toHtmlEscaped() + "</li>";
-    html += "<li><b>Allocations:</b> " + qs(e.allocations).toHtmlEscaped() + "</li>";
-    html += "<li><b>Page faults:</b> " + qs(e.faults).toHtmlEscaped() + "</li></ul>";
+    html += "<li><b>System calls:</b> " + qs(e.words.syscalls).toHtmlEscaped() + "</li>";
+    html += "<li><b>Passes over the bytes:</b> " + qs(e.words.passes).toHtmlEscaped() + "</li>";
+    html += "<li><b>Allocations:</b> " + qs(e.words.allocations).toHtmlEscaped() + "</li>";
+    html += "<li><b>Page faults:</b> " + qs(e.words.faults).toHtmlEscaped() + "</li></ul>";
     if (cells.empty())
         return html + (doc.cells.empty()
                            ? "<p><i>Run a sweep with this strategy to see what it measured.</i></p>"
@@ -72,8 +72,9 @@ QString strategyHtml(const std::string& id, const ResultDocument& doc, const Slo
                          : QString("%1 in all").arg(m.userMsPerGB + m.systemMsPerGB, 0, 'f', 1))
                 .arg(m.tlbShootdownsPerMiB ? QString::number(*m.tlbShootdownsPerMiB, 'g', 3)
                                            : QString("n/c"));
-        for (const auto& line : disagreements(*s, *c, pageSize, doc.system.faultsCounted,
-                                              threadsAt(doc.plan, c->point())))
+        for (const auto& line :
+             disagreementLines(*s, disagreements(*s, *c, pageSize, doc.system.faultsCounted,
+                                                 threadsAt(doc.plan, c->point()))))
             disagree << QString("<b>%1:</b> %2")
                             .arg(qs(pointText(c->point())), qs(line).toHtmlEscaped());
         if (band)

@@ -56,4 +56,9 @@ ComparisonRowText comparisonRowText(const CellComparison& cc);
 std::string comparisonMarkdown(const Comparison& c);
 std::string comparisonText(const Comparison& c);
 
+// What a machine drift's floor means, for people: "if every cell were as spread as the pooled
+// figure, about 1 row in 300 would move that far with nothing changed (noisier cells do more
+// often)".
+std::string driftFloorMeaning();
+
 } // namespace readscope

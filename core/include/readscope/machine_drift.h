@@ -34,10 +34,6 @@ struct MachineDrift {
     std::string measuredAt;  // ISO 8601, UTC
 };
 
-// What the floor means, for people: "if every cell were as spread as the pooled figure, about
-// 1 row in 300 would move that far with nothing changed (noisier cells do more often)".
-std::string driftFloorMeaning();
-
 // From at least three runs of one plan on one machine (two give one difference per cell: no
 // spread to speak of). An error names what does not match.
 Result<MachineDrift> measureMachineDrift(const std::vector<ResultDocument>& runs);

@@ -205,8 +205,6 @@ bool warmCannotHold(const Plan& plan, std::uint64_t fileSize);
 void takeSizesAsFileSizes(Plan& plan);
 // The file sizes a whole-file sweep skips because the target is smaller.
 std::vector<std::uint64_t> skippedFileSizes(const Plan& plan, std::uint64_t fileSize);
-// "file sizes 512 MiB, 1 GiB are larger than 'f' (256 MiB): skipped ..."; empty when none is.
-std::string skippedFileSizesText(const Plan& plan, const FileProbe& file);
 // A whole-file sweep's reads per round at most (small files are read this many times).
 inline constexpr std::size_t kMaxWholeFileReads = 65536;
 

@@ -61,15 +61,22 @@ struct Refined {
 struct NothingToRefine {
     double precision = 0;
 };
+// A whole-file sweep's file sizes larger than the file (each size's file is a copy of the
+// file's first bytes): skipped.
+struct FileSizesSkipped {
+    std::vector<std::uint64_t> sizes;
+    std::string path;
+    std::uint64_t fileBytes = 0;
+};
 // Words that come from below the engine or from outside it, said as they are: the platform's
 // reasons, an error's message, the page cache's eviction, a note read from a document.
 struct SaidAsIs {
     std::string text;
 };
 
-using RunWarningWhat =
-    std::variant<StrategyUnavailable, ResidencyUnverifiable, NoDeviceLimit, CellFailed, CellNoted,
-                 FileChangedDuringRun, RoundLimitReached, Refined, NothingToRefine, SaidAsIs>;
+using RunWarningWhat = std::variant<StrategyUnavailable, ResidencyUnverifiable, NoDeviceLimit,
+                                    CellFailed, CellNoted, FileChangedDuringRun, RoundLimitReached,
+                                    Refined, NothingToRefine, FileSizesSkipped, SaidAsIs>;
 
 struct RunWarning {
     RunWarningWhat what;

@@ -97,11 +97,6 @@ Result<MachineDrift> measureMachineDriftFromRepeats(const ResultDocument& repeat
     return measureMachineDrift(runs);
 }
 
-std::string driftFloorMeaning() {
-    return "if every cell were as spread as the pooled figure, about 1 row in 300 would move "
-           "that far with nothing changed (noisier cells do more often)";
-}
-
 bool measuredWhere(const MachineDrift& d, const ResultDocument& doc) {
     return d.cpuModel == doc.system.cpuModel && d.kernel == doc.system.kernel &&
            d.filesystem == doc.system.filesystem && d.cache == toString(doc.plan.cache);

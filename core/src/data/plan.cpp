@@ -234,19 +234,6 @@ std::vector<std::uint64_t> skippedFileSizes(const Plan& plan, std::uint64_t file
     return skipped;
 }
 
-std::string skippedFileSizesText(const Plan& plan, const FileProbe& file) {
-    const auto skipped = skippedFileSizes(plan, file.size);
-    if (skipped.empty())
-        return {};
-    std::string list;
-    for (auto size : skipped)
-        list += (list.empty() ? "" : ", ") + formatSize(size);
-    return fmt::format("file size{} {} {} larger than '{}' ({}): skipped, since each size's file "
-                       "is a copy of its first bytes",
-                       skipped.size() > 1 ? "s" : "", list, skipped.size() > 1 ? "are" : "is",
-                       file.path, formatSize(file.size));
-}
-
 int sweepListCount(const Plan& plan) {
     return int(plan.bufferOffsets.size() > 1) + int(plan.threadCounts.size() > 1) +
            int(plan.queueDepths.size() > 1);

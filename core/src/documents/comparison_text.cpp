@@ -292,4 +292,9 @@ std::string comparisonText(const Comparison& c) {
     return out + footer(c);
 }
 
+std::string driftFloorMeaning() {
+    return "if every cell were as spread as the pooled figure, about 1 row in 300 would move "
+           "that far with nothing changed (noisier cells do more often)";
+}
+
 } // namespace readscope

@@ -4,6 +4,7 @@
 #include "readscope/units.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 namespace readscope {
 
@@ -50,6 +51,16 @@ std::string whatText(const RunWarningWhat& what) {
             [](const NothingToRefine& w) {
                 return fmt::format("every cell is already within ±{:g}%: nothing to refine",
                                    w.precision * 100);
+            },
+            [](const FileSizesSkipped& w) {
+                std::vector<std::string> sizes;
+                for (auto size : w.sizes)
+                    sizes.push_back(formatSize(size));
+                const bool many = w.sizes.size() > 1;
+                return fmt::format("file size{} {} {} larger than '{}' ({}): skipped, since each "
+                                   "size's file is a copy of its first bytes",
+                                   many ? "s" : "", fmt::join(sizes, ", "), many ? "are" : "is",
+                                   w.path, formatSize(w.fileBytes));
             },
             [](const SaidAsIs& w) { return w.text; },
         },

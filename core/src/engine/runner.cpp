@@ -72,8 +72,8 @@ void PlanRun::warnBeforeRounds() {
     for (const auto& lane : lanes_)
         if (!lane.unavailable.empty())
             sink_.onWarning(StrategyUnavailable{std::string(lane.info->id), lane.unavailable});
-    if (auto skipped = skippedFileSizesText(plan_, file_); !skipped.empty())
-        keepNote(SaidAsIs{skipped});
+    if (auto skipped = skippedFileSizes(plan_, file_.size); !skipped.empty())
+        keepNote(FileSizesSkipped{std::move(skipped), file_.path, file_.size});
     if (!file_.residencyVerifiable && !file_.residencyByNowait)
         sink_.onWarning(ResidencyUnverifiable{file_.residencyReason});
     if (const auto why = platform::faultsUncountedReason(); !why.empty())
