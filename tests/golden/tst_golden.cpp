@@ -10,6 +10,7 @@
 #include "readscope/comparison_text.h"
 #include "readscope/documents.h"
 #include "readscope/report.h"
+#include "readscope/run_findings.h"
 
 #include <QDir>
 #include <QFile>
@@ -226,6 +227,26 @@ private slots:
                              .arg(line + 1)
                              .arg(QString::fromUtf8(line < a.size() ? a[line] : "(end)"),
                                   QString::fromUtf8(line < b.size() ? b[line] : "(end)"))));
+    }
+
+    // The eventful document's findings as values, the ones its golden files word: one cell
+    // past the device limit (pread-uninit at 1 MiB, 122% of 1.25 GB/s), one cell not cold.
+    void eventfulFindingsAreValues() {
+        const ResultDocument doc = eventful();
+        const auto findings = runFindings(doc);
+        std::vector<FindingKind> kinds;
+        for (const auto& f : findings)
+            kinds.push_back(f.kind());
+        QCOMPARE(kinds, (std::vector{FindingKind::AboveDeviceLimit, FindingKind::NotCold}));
+        const auto& device = std::get<AboveDeviceLimitFinding>(findings[0].value);
+        QCOMPARE(device.limitGbps, 1.25);
+        QCOMPARE(device.cells.size(), std::size_t(1));
+        const Cell& past = doc.cells.at(device.cells[0].cell);
+        QCOMPARE(past.strategy, std::string("pread-uninit"));
+        QCOMPARE(past.rangeBytes, std::uint64_t(1) << 20);
+        QCOMPARE(qRound(device.cells[0].pct), 122);
+        QCOMPARE(std::get<NotColdFinding>(findings[1].value).cells, std::size_t(1));
+        QVERIFY(findings[0].serious() && findings[1].serious());
     }
 };
 
