@@ -1,7 +1,9 @@
 #pragma once
 #include "readscope/result.h"
+#include "readscope/trace.h"
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -10,7 +12,8 @@ namespace readscope {
 
 struct FileProbe;
 
-enum class Pattern { Sequential, Random, Whole };
+// Trace: a recorded program's reads (Plan::trace), replayed in their order.
+enum class Pattern { Sequential, Random, Whole, Trace };
 enum class CacheMode { Warm, Cold, Direct };
 enum class Consume { Minimal, All };
 // What a run varies along its x axis: the range size (the usual sweep), or, at one range size,
@@ -115,6 +118,11 @@ struct Plan {
     // do, so that a file larger than the memory limit fills the cache and then must be evicted
     // while it is read. Each sample's started_at places its GB/s in time. 0: rounds as planned.
     double durationSeconds = 0;
+    // Pattern::Trace: the reads every round replays whole, in their order, and the file they
+    // were read from (the rerun command's --trace). The run's one point is at the trace's
+    // largest read, the size each strategy's buffers are prepared for.
+    std::shared_ptr<const Trace> trace;
+    std::string tracePath;
 };
 
 // A duration run's longest: an hour.

@@ -1,6 +1,7 @@
 #include "readscope/plan.h"
 
 #include "plan_memory_limit.h"
+#include "plan_trace.h"
 
 #include "readscope/buffer_offsets.h"
 #include "readscope/probe.h"
@@ -22,6 +23,7 @@ std::string_view toString(Pattern p) {
     case Pattern::Sequential: return "sequential";
     case Pattern::Random: return "random";
     case Pattern::Whole: return "whole";
+    case Pattern::Trace: return "trace";
     }
     return "?";
 }
@@ -48,10 +50,11 @@ std::string_view toString(SweepAxis a) {
 }
 
 Result<Pattern> parsePattern(std::string_view text) {
-    for (auto p : {Pattern::Sequential, Pattern::Random, Pattern::Whole})
+    for (auto p : {Pattern::Sequential, Pattern::Random, Pattern::Whole, Pattern::Trace})
         if (toString(p) == text)
             return p;
-    return Error{fmt::format("unknown pattern '{}': use sequential, random or whole", text)};
+    return Error{fmt::format(
+        "unknown pattern '{}': use sequential, random or whole (a trace: --trace)", text)};
 }
 
 Result<CacheMode> parseCacheMode(std::string_view text) {
@@ -152,6 +155,11 @@ std::string patternWords(const Plan& plan) {
         return "whole files (open, read, close)";
     if (plan.pattern == Pattern::Whole)
         return "whole file";
+    if (plan.pattern == Pattern::Trace && plan.trace && !plan.trace->reads.empty())
+        return fmt::format("a trace's {} reads ({}, digest {})", plan.trace->reads.size(),
+                           plan.trace->source, traceDigest(plan.trace->reads));
+    if (plan.pattern == Pattern::Trace)
+        return fmt::format("a trace ({})", plan.tracePath);
     return fmt::format("{} ranges", toString(plan.pattern));
 }
 
@@ -214,6 +222,10 @@ void takeSizesAsFileSizes(Plan& plan) {
 }
 
 std::vector<std::uint64_t> effectiveSizes(const Plan& plan, std::uint64_t fileSize) {
+    if (plan.pattern == Pattern::Trace)
+        return plan.trace && !plan.trace->reads.empty()
+                   ? std::vector<std::uint64_t>{plan.trace->largest()}
+                   : std::vector<std::uint64_t>{};
     if (plan.pattern != Pattern::Whole)
         return plan.sizes;
     if (plan.fileSizes.empty())
@@ -313,7 +325,8 @@ Status validateAxes(const Plan& plan) {
                                  sweepAxis(plan) == SweepAxis::BufferOffset ? "buffer offsets"
                                  : sweepAxis(plan) == SweepAxis::Threads    ? "thread counts"
                                                                             : "queue depths")};
-    if (sweepAxis(plan) != SweepAxis::RangeSize && plan.pattern != Pattern::Whole &&
+    if (sweepAxis(plan) != SweepAxis::RangeSize &&
+        (plan.pattern == Pattern::Sequential || plan.pattern == Pattern::Random) &&
         plan.sizes.size() != 1)
         return Error{fmt::format("a {} sweep measures one range size, and {} were given: keep "
                                  "one (e.g. 64K)",
@@ -386,7 +399,9 @@ Status validatePlan(const Plan& plan, const FileProbe& file) {
                 "bytes, so choose sizes up to {} or a larger file",
                 file.path, formatSize(file.size), formatSize(file.size))};
     }
-    if (plan.pattern != Pattern::Whole) {
+    if (auto st = validateTrace(plan, file); !st)
+        return st;
+    if (plan.pattern == Pattern::Sequential || plan.pattern == Pattern::Random) {
         if (plan.sizes.empty())
             return Error{"no range sizes given: name at least one, e.g. 64K"};
         for (auto size : plan.sizes) {
@@ -446,7 +461,8 @@ Status validatePlan(const Plan& plan, const FileProbe& file) {
     if (!(plan.roundTimeSeconds >= 0) || plan.roundTimeSeconds > kMaxRoundTimeSeconds)
         return Error{fmt::format("round time must be 0 (read the whole budget) to {} seconds",
                                  kMaxRoundTimeSeconds)};
-    if (plan.budget != 0 && plan.pattern != Pattern::Whole) {
+    if (plan.budget != 0 &&
+        (plan.pattern == Pattern::Sequential || plan.pattern == Pattern::Random)) {
         const auto smallest = *std::min_element(plan.sizes.begin(), plan.sizes.end());
         if (plan.budget < smallest)
             return Error{fmt::format("budget {} is smaller than the range size {}: each round "

@@ -274,6 +274,11 @@ std::vector<Column> summaryColumns(std::span<const CellField> fields) {
             columns.push_back(column(f));
     for (auto& c : timeSplitColumns())
         columns.push_back(std::move(c));
+    // A trace run's trace: its path (what a rerun gives --trace) and the digest of its reads.
+    columns.push_back({"trace", [](const Cell&, D d) { return d.plan.tracePath; }});
+    columns.push_back({"trace_digest", [](const Cell&, D d) {
+                           return d.plan.trace ? traceDigest(d.plan.trace->reads) : std::string();
+                       }});
     return columns;
 }
 
@@ -425,6 +430,7 @@ Result<ResultDocument> fromSummaryCsv(std::string_view text, std::span<const Cel
             parseNumber(get(row, "round_time"), doc.plan.roundTimeSeconds);
             parseNumber(get(row, "memory_limit"), doc.plan.memoryLimit);
             parseNumber(get(row, "duration_s"), doc.plan.durationSeconds);
+            doc.plan.tracePath = get(row, "trace");
             if (double limit = 0; parseNumber(get(row, "device_limit_gbps"), limit)) {
                 doc.deviceLimit.emplace();
                 doc.deviceLimit->gbps = limit;

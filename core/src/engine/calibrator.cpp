@@ -4,13 +4,14 @@
 #include "round.h"
 
 #include <algorithm>
+#include <limits>
 
 namespace readscope {
 
 LanePrefix lanePrefix(const Lane& lane, std::uint64_t rangeBytes, std::span<const Range> ranges,
-                      std::size_t count, int threads) {
+                      std::size_t count, int threads, bool everyRange) {
     const std::size_t whole = coalesceBatchRanges(rangeBytes) * std::size_t(threads);
-    if (lane.info->access == Access::Coalesce && count > whole)
+    if (lane.info->access == Access::Coalesce && count > whole && !everyRange)
         count -= count % whole;
     const auto prefix = ranges.first(count);
     return {count, splitRanges({prefix.begin(), prefix.end()}, threads)};
@@ -24,6 +25,8 @@ std::size_t Calibrator::roundFloor(const Lane& lane, const SweepPoint& point, in
     const std::uint64_t size = point.rangeBytes;
     if (wholeFile_)
         return 1;
+    if (plan_.pattern == Pattern::Trace) // every round replays the whole trace
+        return std::numeric_limits<std::size_t>::max();
     if (lane.info->access == Access::UringBatch)
         return std::max<std::size_t>(minRangesPerRound(size),
                                      std::size_t(8) * std::size_t(threads) *

@@ -22,9 +22,9 @@ struct LanePrefix {
 
 // The first `count` ranges split among `threads` workers. A coalescing strategy's share per
 // worker is whole batches (what merges depends on how many ranges a batch holds), unless the
-// cell has fewer ranges than that.
+// cell has fewer ranges than that or everyRange (a trace's replay reads all of its reads).
 LanePrefix lanePrefix(const Lane& lane, std::uint64_t rangeBytes, std::span<const Range> ranges,
-                      std::size_t count, int threads);
+                      std::size_t count, int threads, bool everyRange = false);
 
 class Calibrator {
 public:

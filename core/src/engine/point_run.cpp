@@ -18,10 +18,13 @@ PointRun startPoint(const Plan& plan, const FileProbe& target, bool wholeFile,
     const std::uint64_t size = point.rangeBytes;
     // A copy's reads are not bounded by the target's size: a 1 MiB copy of a 1 MiB target
     // is read as often a round as one of a 1 GiB target, up to the round time.
+    // A trace's reads are replayed as recorded, in their order.
     run.ranges = wholeFile ? wholeFileReads(size, plan.budget ? plan.budget : kDefaultBudget,
                                             plan.cache == CacheMode::Cold)
-                           : makeRanges(plan.pattern, size, target.size,
-                                        effectiveBudget(plan, target.size), plan.seed);
+                 : plan.pattern == Pattern::Trace && plan.trace
+                     ? plan.trace->ranges()
+                     : makeRanges(plan.pattern, size, target.size,
+                                  effectiveBudget(plan, target.size), plan.seed);
     run.cells.resize(lanes.size());
     for (std::size_t i = 0; i < lanes.size(); ++i) {
         Cell& cell = run.cells[i];

@@ -17,6 +17,7 @@ std::vector<Range> makeRanges(Pattern pattern, std::uint64_t rangeSize, std::uin
         return ranges;
     switch (pattern) {
     case Pattern::Whole: ranges.push_back({0, fileSize}); break;
+    case Pattern::Trace: break; // a trace's reads come from Plan::trace (point_run.cpp)
     case Pattern::Sequential: {
         // Non-overlapping ranges from the start; at least the budget's worth unless the file
         // ends first. The last range may run past end of file and read what is there.

@@ -263,8 +263,8 @@ bool PlanRun::setUpPoint(PointRun& run) {
 }
 
 void PlanRun::usePrefix(PointRun& run, std::size_t i, std::size_t count) {
-    run.prefixes[i] =
-        lanePrefix(lanes_[i], run.point.rangeBytes, run.ranges, count, threadsAt(plan_, run.point));
+    run.prefixes[i] = lanePrefix(lanes_[i], run.point.rangeBytes, run.ranges, count,
+                                 threadsAt(plan_, run.point), plan_.pattern == Pattern::Trace);
     run.cells[i].rangesPerRound = run.prefixes[i].count;
 }
 

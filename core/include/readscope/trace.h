@@ -1,0 +1,50 @@
+#pragma once
+// A program's reads of one file, in the order it made them: what a trace run replays with
+// each strategy (Pattern::Trace). Read from and written to text by trace_formats.h.
+#include "readscope/range.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace readscope {
+
+struct TraceRead {
+    std::uint64_t offset = 0, length = 0;
+    std::uint32_t thread = 0; // the recorded threads, numbered 0, 1, ... as they first read
+    bool operator==(const TraceRead&) const = default;
+};
+
+struct Trace {
+    std::string source;                     // "strace: python3 reader.py", "fio iolog v2: job.log"
+    std::string file;                       // the traced file's path, when the source names it
+    std::optional<std::uint64_t> fileBytes; // its size when recorded, when known
+    std::vector<TraceRead> reads;
+    // What the source showed but a replay cannot repeat: the file mapped (its reads are page
+    // faults no syscall trace sees), reads of other files left out.
+    std::vector<std::string> notReplayed;
+
+    std::uint64_t bytes() const;
+    std::uint64_t largest() const;
+    std::uint64_t end() const; // one past the last byte any read asks for
+    std::vector<Range> ranges() const;
+};
+
+// 16 hex digits naming the reads (offsets, lengths and order; not the threads): two traces with
+// the same digest replay the same ranges.
+std::string traceDigest(const std::vector<TraceRead>& reads);
+
+struct TraceSummary {
+    std::uint64_t reads = 0, bytes = 0, uniqueBytes = 0, median = 0;
+    std::uint32_t threads = 0;
+    // Reads per power-of-two size class: {upper bound in bytes, count}, smallest first.
+    std::vector<std::pair<std::uint64_t, std::uint64_t>> histogram;
+    // Shares of the file touched at least once and of the bytes read more than once; no
+    // share of the file when its size is unknown.
+    std::optional<double> fileTouched;
+    double reRead = 0;
+};
+TraceSummary summarize(const Trace& trace, std::optional<std::uint64_t> fileBytes);
+
+} // namespace readscope

@@ -1,0 +1,94 @@
+#include "readscope/trace.h"
+
+#include <algorithm>
+#include <bit>
+#include <cstdio>
+#include <map>
+#include <set>
+
+namespace readscope {
+
+std::uint64_t Trace::bytes() const {
+    std::uint64_t sum = 0;
+    for (const auto& r : reads)
+        sum += r.length;
+    return sum;
+}
+
+std::uint64_t Trace::largest() const {
+    std::uint64_t most = 0;
+    for (const auto& r : reads)
+        most = std::max(most, r.length);
+    return most;
+}
+
+std::uint64_t Trace::end() const {
+    std::uint64_t last = 0;
+    for (const auto& r : reads)
+        last = std::max(last, r.offset + r.length);
+    return last;
+}
+
+std::vector<Range> Trace::ranges() const {
+    std::vector<Range> out;
+    out.reserve(reads.size());
+    for (const auto& r : reads)
+        out.push_back({r.offset, r.length});
+    return out;
+}
+
+std::string traceDigest(const std::vector<TraceRead>& reads) {
+    // FNV-1a, 64 bits, over each read's offset and length in little-endian bytes.
+    std::uint64_t h = 0xcbf29ce484222325ull;
+    auto mix = [&h](std::uint64_t v) {
+        for (int i = 0; i < 8; ++i) {
+            h ^= (v >> (8 * i)) & 0xff;
+            h *= 0x100000001b3ull;
+        }
+    };
+    for (const auto& r : reads) {
+        mix(r.offset);
+        mix(r.length);
+    }
+    char text[17];
+    std::snprintf(text, sizeof text, "%016llx", static_cast<unsigned long long>(h));
+    return text;
+}
+
+TraceSummary summarize(const Trace& trace, std::optional<std::uint64_t> fileBytes) {
+    TraceSummary s;
+    s.reads = trace.reads.size();
+    s.bytes = trace.bytes();
+    std::map<std::uint64_t, std::uint64_t> classes;
+    std::set<std::uint32_t> threads;
+    std::vector<std::uint64_t> lengths;
+    std::vector<std::pair<std::uint64_t, std::uint64_t>> spans;
+    for (const auto& r : trace.reads) {
+        ++classes[std::bit_ceil(std::max<std::uint64_t>(r.length, 1))];
+        threads.insert(r.thread);
+        lengths.push_back(r.length);
+        if (r.length)
+            spans.emplace_back(r.offset, r.offset + r.length);
+    }
+    s.histogram.assign(classes.begin(), classes.end());
+    s.threads = std::uint32_t(threads.size());
+    if (!lengths.empty()) {
+        std::nth_element(lengths.begin(), lengths.begin() + lengths.size() / 2, lengths.end());
+        s.median = lengths[lengths.size() / 2];
+    }
+    std::sort(spans.begin(), spans.end());
+    std::uint64_t covered = 0, reach = 0;
+    for (const auto& [from, to] : spans) {
+        const std::uint64_t start = std::max(from, reach);
+        if (to > start)
+            covered += to - start;
+        reach = std::max(reach, to);
+    }
+    s.uniqueBytes = covered;
+    s.reRead = s.bytes ? double(s.bytes - covered) / double(s.bytes) : 0;
+    if (const auto size = fileBytes ? fileBytes : trace.fileBytes; size && *size)
+        s.fileTouched = std::min(1.0, double(covered) / double(*size));
+    return s;
+}
+
+} // namespace readscope

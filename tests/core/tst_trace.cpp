@@ -1,0 +1,234 @@
+// Traces: each format readscope reads (its own, CSV, fio I/O logs v2 and v3, strace logs) gives
+// the reads the source holds, in order; what cannot be replayed is said; bad traces are refused
+// with a message naming the problem; a plan refuses a trace that reads past its file's end.
+#include "readscope/documents.h"
+#include "readscope/plan.h"
+#include "readscope/probe.h"
+#include "readscope/trace_formats.h"
+
+#include <QTest>
+
+using namespace readscope;
+
+namespace {
+
+std::vector<TraceRead> pairs(std::initializer_list<std::pair<std::uint64_t, std::uint64_t>> l) {
+    std::vector<TraceRead> out;
+    for (auto [o, n] : l)
+        out.push_back({o, n, 0});
+    return out;
+}
+
+QByteArray said(const Error& e) { return QByteArray::fromStdString(e.message); }
+
+} // namespace
+
+class TestTrace : public QObject {
+    Q_OBJECT
+private slots:
+    void ownFormatRoundTrips() {
+        Trace t;
+        t.source = "strace: python3 reader.py";
+        t.file = "/data/f.bin";
+        t.fileBytes = 1 << 20;
+        t.reads = {{1000, 24, 0}, {0, 4096, 1}, {8192, 65536, 0}};
+        t.notReplayed = {"the program mapped the file once"};
+        const std::string text = traceText(t);
+        QVERIFY(text.starts_with("# readscope trace 1\n"));
+        auto back = parseTrace(text, "t.trace");
+        QVERIFY2(back, back ? "" : back.error().message.c_str());
+        QCOMPARE(back->reads.size(), t.reads.size());
+        QVERIFY(back->reads == t.reads);
+        QCOMPARE(back->source, t.source);
+        QCOMPARE(back->file, t.file);
+        QCOMPARE(back->fileBytes.value_or(0), std::uint64_t(1 << 20));
+        QVERIFY(back->notReplayed == t.notReplayed);
+    }
+
+    void anEditedTraceIsRefused() {
+        Trace t;
+        t.source = "csv: x";
+        t.reads = pairs({{0, 4096}, {4096, 4096}});
+        std::string text = traceText(t);
+        // One length changed: the header's bytes and digest no longer match.
+        const auto at = text.rfind("4096,4096");
+        text.replace(at, 9, "4096,4095");
+        auto back = parseTrace(text, "t.trace");
+        QVERIFY(!back);
+        QVERIFY2(said(back.error()).contains("do not match its header"), said(back.error()));
+    }
+
+    void csvWithAndWithoutHeader() {
+        auto plain = parseTrace("0,4096\n8192,100,1\n", "a.csv");
+        QVERIFY(plain);
+        QVERIFY(plain->reads == (std::vector<TraceRead>{{0, 4096, 0}, {8192, 100, 1}}));
+        auto headed = parseTrace("offset,length,thread\n5,6,0\n", "b.csv");
+        QVERIFY(headed);
+        QVERIFY(headed->reads == pairs({{5, 6}}));
+        auto bad = parseTrace("offset,length\n5,6\n7,x\n", "c.csv");
+        QVERIFY(!bad);
+        QVERIFY2(said(bad.error()).contains("c.csv line 3"), said(bad.error()));
+        auto zero = parseTrace("0,0\n", "d.csv");
+        QVERIFY(!zero);
+        QVERIFY2(said(zero.error()).contains("0 bytes"), said(zero.error()));
+    }
+
+    void emptyAndUnknownAreRefused() {
+        auto empty = parseTrace("\n\n", "e.trace");
+        QVERIFY(!empty);
+        QVERIFY2(said(empty.error()).contains("empty"), said(empty.error()));
+        auto unknown = parseTrace("hello world\n", "u.txt");
+        QVERIFY(!unknown);
+        QVERIFY2(said(unknown.error()).contains("unknown trace format"), said(unknown.error()));
+        auto headerOnly = parseTrace("offset,length\n", "h.csv");
+        QVERIFY(!headerOnly);
+        QVERIFY2(said(headerOnly.error()).contains("no reads"), said(headerOnly.error()));
+        auto missing = loadTrace("/nonexistent/readscope.trace");
+        QVERIFY(!missing);
+        QVERIFY2(said(missing.error()).contains("cannot read the trace"), said(missing.error()));
+    }
+
+    void fioLogsBothVersions() {
+        const char* v2 = "fio version 2 iolog\n"
+                         "/tmp/my file.bin add\n"
+                         "/tmp/other.bin add\n"
+                         "/tmp/my file.bin open\n"
+                         "/tmp/my file.bin read 61440 4096\n"
+                         "/tmp/my file.bin write 0 4096\n"
+                         "/tmp/other.bin read 0 512\n"
+                         "/tmp/my file.bin read 774144 8192\n"
+                         "/tmp/my file.bin close\n";
+        auto t2 = parseTrace(v2, "job.log");
+        QVERIFY2(t2, t2 ? "" : t2.error().message.c_str());
+        QCOMPARE(t2->file, std::string("/tmp/my file.bin")); // the file most bytes were read from
+        QVERIFY(t2->reads == pairs({{61440, 4096}, {774144, 8192}}));
+        QCOMPARE(t2->notReplayed.size(), std::size_t(2)); // the other file; the write
+        auto other = parseTrace(v2, "job.log", "/tmp/other.bin");
+        QVERIFY(other);
+        QVERIFY(other->reads == pairs({{0, 512}}));
+        const char* v3 = "fio version 3 iolog\n"
+                         "15 /tmp/d.bin add\n"
+                         "127 /tmp/d.bin open\n"
+                         "130 /tmp/d.bin read 61440 4096\n"
+                         "393 /tmp/d.bin read 880640 4096\n"
+                         "400 /tmp/d.bin close\n";
+        auto t3 = parseTrace(v3, "job3.log");
+        QVERIFY(t3);
+        QVERIFY(t3->reads == pairs({{61440, 4096}, {880640, 4096}}));
+        QVERIFY(t3->source.starts_with("fio iolog v3"));
+    }
+
+    void straceLogPositionsAndThreads() {
+        // Two threads: pread64 at offsets, lseek + read at the position, preadv2 at -1 (the
+        // position), a split unfinished/resumed read, a mapping, another file, a failed read.
+        const char* log =
+            "100 openat(AT_FDCWD</w>, \"/d/f.bin\", O_RDONLY) = 3</d/f.bin>\n"
+            "100 openat(AT_FDCWD</w>, \"/d/g.bin\", O_RDONLY) = 4</d/g.bin>\n"
+            "100 pread64(3</d/f.bin>, \"\"..., 4096, 1048576) = 4096\n"
+            "100 lseek(3</d/f.bin>, 8192, SEEK_SET) = 8192\n"
+            "100 read(3</d/f.bin>, \"\"..., 3000) = 3000\n"
+            "100 read(3</d/f.bin>, \"\"..., 1000) = 1000\n"
+            "100 preadv2(3</d/f.bin>, [{iov_base=\"\"..., iov_len=500}], 1, -1, 0) = 500\n"
+            "101 pread64(3</d/f.bin>, <unfinished ...>\n"
+            "100 read(4</d/g.bin>, \"\"..., 100) = 100\n"
+            "101 <... pread64 resumed>\"\"..., 2048, 65536) = 2048\n"
+            "100 pread64(3</d/f.bin>, 0x7f, 4096, 999999999) = -1 EINVAL (Invalid argument)\n"
+            "100 mmap(NULL, 65536, PROT_READ, MAP_SHARED, 3</d/f.bin>, 0) = 0x7f0000000000\n"
+            "100 read(3</d/f.bin>, \"\"..., 4096) = 0\n";
+        auto t = parseTrace(log, "s.log");
+        QVERIFY2(t, t ? "" : t.error().message.c_str());
+        QCOMPARE(t->file, std::string("/d/f.bin"));
+        const std::vector<TraceRead> expected{{1048576, 4096, 0},
+                                              {8192, 3000, 0},
+                                              {11192, 1000, 0},
+                                              {12192, 500, 0},
+                                              {65536, 2048, 1}};
+        QVERIFY(t->reads == expected);
+        QCOMPARE(summarize(*t, std::nullopt).threads, std::uint32_t(2));
+        bool mapped = false, others = false;
+        for (const auto& note : t->notReplayed) {
+            mapped = mapped || note.find("mapped the file") != std::string::npos;
+            others = others || note.find("other file") != std::string::npos;
+        }
+        QVERIFY(mapped);
+        QVERIFY(others);
+    }
+
+    void summaryCountsSharesAndSizes() {
+        Trace t;
+        t.reads = pairs({{0, 4096}, {0, 4096}, {8192, 100}, {65536, 65536}});
+        const auto s = summarize(t, std::uint64_t(1 << 20));
+        QCOMPARE(s.reads, std::uint64_t(4));
+        QCOMPARE(s.bytes, std::uint64_t(4096 * 2 + 100 + 65536));
+        QCOMPARE(s.uniqueBytes, std::uint64_t(4096 + 100 + 65536));
+        QVERIFY(s.fileTouched);
+        QCOMPARE(*s.fileTouched, double(4096 + 100 + 65536) / double(1 << 20));
+        QCOMPARE(s.reRead, 4096.0 / double(s.bytes));
+        std::uint64_t counted = 0;
+        for (auto [upTo, count] : s.histogram)
+            counted += count;
+        QCOMPARE(counted, std::uint64_t(4));
+    }
+
+    void documentsCarryTheTrace() {
+        auto trace = std::make_shared<Trace>();
+        trace->source = "fio iolog v3: job.log";
+        trace->file = "/d/f.bin";
+        trace->reads = {{4096, 512, 0}, {0, 100, 1}};
+        ResultDocument doc;
+        doc.plan.pattern = Pattern::Trace;
+        doc.plan.trace = trace;
+        doc.plan.tracePath = "/t/job.trace";
+        doc.plan.strategies = {"pread-uninit"};
+        Cell cell;
+        cell.strategy = "pread-uninit";
+        cell.rangeBytes = 512;
+        doc.cells.push_back(cell);
+        // JSON holds the reads themselves: a resumed run or the worker replays the same ones.
+        auto back = fromJson(toJson(doc));
+        QVERIFY2(back, back ? "" : back.error().message.c_str());
+        QVERIFY(back->plan.pattern == Pattern::Trace);
+        QVERIFY(back->plan.trace);
+        QVERIFY(back->plan.trace->reads == trace->reads);
+        QCOMPARE(back->plan.trace->source, trace->source);
+        QCOMPARE(back->plan.tracePath, doc.plan.tracePath);
+        QCOMPARE(patternWords(back->plan), patternWords(doc.plan));
+        // CSV names the trace by path and digest; read back, the rerun has its path.
+        const std::string csv = toSummaryCsv(doc);
+        QVERIFY(csv.find("/t/job.trace," + traceDigest(trace->reads)) != std::string::npos);
+        auto fromCsv = fromSummaryCsv(csv);
+        QVERIFY(fromCsv);
+        QVERIFY(fromCsv->plan.pattern == Pattern::Trace);
+        QCOMPARE(fromCsv->plan.tracePath, doc.plan.tracePath);
+    }
+
+    void aPlanRefusesReadsPastTheEnd() {
+        auto trace = std::make_shared<Trace>();
+        trace->source = "csv: t";
+        trace->reads = pairs({{0, 4096}, {1 << 20, 4096}});
+        Plan plan;
+        plan.pattern = Pattern::Trace;
+        plan.trace = trace;
+        plan.tracePath = "/t/trace.csv";
+        plan.strategies = {"pread-uninit"};
+        plan.sizes.clear();
+        FileProbe file;
+        file.path = "/t/data.bin";
+        file.size = 1 << 20;
+        const auto st = validatePlan(plan, file);
+        QVERIFY(!st);
+        QVERIFY2(said(st.error()).contains("reads past the end") &&
+                     said(st.error()).contains("read 2"),
+                 said(st.error()));
+        file.size = (1 << 20) + 4096;
+        const auto fits = validatePlan(plan, file);
+        QVERIFY2(fits, fits ? "" : fits.error().message.c_str());
+        QVERIFY(effectiveSizes(plan, file.size) == std::vector<std::uint64_t>{4096});
+        Plan none = plan;
+        none.trace = nullptr;
+        QVERIFY(!validatePlan(none, file));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestTrace)
+#include "tst_trace.moc"
