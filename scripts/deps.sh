@@ -4,7 +4,8 @@
 #
 #   deps.sh          what building and running the app and the CLI needs (scripts/run.sh)
 #   deps.sh --test   that and what the test command needs (scripts/test.sh): the formatter,
-#                    the package tools, mingw-w64 and Wine, strace, Xvfb with openbox and
+#                    the package tools, mingw-w64 and Wine, strace and fio (the trace
+#                    tests record and import with them), Xvfb with openbox and
 #                    xdotool (the first-start keyboard check), and the runtimes whose
 #                    reads the runtime traces compare with, each only where its command is
 #                    missing (a rustup toolchain or a newer Node already on PATH is used)
@@ -19,7 +20,7 @@ packages=(
 )
 if [[ "${1:-}" == "--test" ]]; then
     packages+=(
-        doctest-dev clang-format strace xauth xvfb openbox xdotool
+        doctest-dev clang-format strace fio xauth xvfb openbox xdotool
         dpkg-dev desktop-file-utils appstream
         g++-mingw-w64-x86-64-posix wine64
     )

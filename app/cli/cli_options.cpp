@@ -8,12 +8,14 @@
 #include "readscope/generator.h"
 #include "readscope/plan_flags.h"
 #include "readscope/plan_help.h"
+#include "readscope/trace_formats.h"
 #include "readscope/units.h"
 
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <cctype>
+#include <filesystem>
 #include <utility>
 
 namespace readscope::cli {
@@ -23,6 +25,12 @@ namespace {
 constexpr const char* kExitCodes =
     R"(Exit codes: 0 success, 1 a cell failed, a cold cell did not go cold (not-cold), or the run
 could not finish, 2 a usage error.)";
+
+std::string absolutePath(const std::string& path) {
+    std::error_code ec;
+    const auto absolute = std::filesystem::absolute(path, ec);
+    return ec ? path : absolute.lexically_normal().string();
+}
 
 // "all", or ids that all name a strategy.
 Status setStrategies(RunOptions& o, const std::string& value) {
@@ -108,6 +116,18 @@ void declarePlanOptions(CLI::App& run, RunOptions& o) {
         flag::pattern, "P", "sequential, random, or whole (open, read to the end, close)",
         [&p](const std::string& v) { return assign(p.pattern, parsePattern(v), flag::pattern); })
         ->default_str(std::string(toString(defaults.pattern)));
+    planValue(flag::trace, "TRACE",
+              "replay a recorded program's reads (see 'readscope-cli record'):\n"
+              "readscope's trace, an strace log, a fio I/O log or offset,length CSV",
+              [&p](const std::string& v) -> Status {
+                  auto trace = loadTrace(v);
+                  if (!trace)
+                      return Error{fmt::format("{}: {}", flag::trace, trace.error().message)};
+                  p.trace = std::make_shared<const Trace>(std::move(*trace));
+                  p.tracePath = absolutePath(v);
+                  p.pattern = Pattern::Trace;
+                  return okStatus();
+              });
     planValue(
         flag::cache, "MODE",
         flagHelp(cacheHelp(CacheMode::Warm) + " " + cacheHelp(CacheMode::Cold) + " " +
@@ -212,13 +232,21 @@ void declareOutputOptions(CLI::App& run, RunOptions& o) {
 
 } // namespace
 
-void finishPlan(RunOptions& o) {
+Status finishPlan(RunOptions& o) {
+    // A trace's reads keep their recorded lengths.
+    if (o.plan.pattern == Pattern::Trace) {
+        if (o.sizesGiven)
+            return Error{"--sizes does not apply to a trace: its reads keep the lengths they "
+                         "were recorded with"};
+        o.plan.sizes.clear();
+    }
     if (o.sizesGiven)
         takeSizesAsFileSizes(o.plan);
     // A queue-depth sweep measures io_uring strategies: "all" means all of those.
     if (o.allStrategies && sweepAxis(o.plan) == SweepAxis::QueueDepth)
         std::erase_if(o.plan.strategies,
                       [](const std::string& id) { return !queueDepthSweepExclusion(id).empty(); });
+    return okStatus();
 }
 
 CLI::App* addRunOptions(CLI::App& root, RunOptions& o) {

@@ -33,7 +33,7 @@ struct RunOptions {
 // Adds `run` to root: FILE and run's options, each writing into o as it is parsed.
 CLI::App* addRunOptions(CLI::App& root, RunOptions& o);
 // After parsing: what the options mean together (with the whole pattern, --sizes are file
-// sizes; a queue-depth sweep's "all" is all io_uring strategies).
-void finishPlan(RunOptions& o);
+// sizes; a queue-depth sweep's "all" is all io_uring strategies; a trace takes no sizes).
+Status finishPlan(RunOptions& o);
 
 } // namespace readscope::cli

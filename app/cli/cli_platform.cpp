@@ -13,7 +13,10 @@
 #include <io.h>
 #include <process.h>
 #else
+#include <spawn.h>
+#include <sys/wait.h>
 #include <unistd.h>
+extern char** environ;
 #endif
 
 namespace readscope::cli {
@@ -110,5 +113,47 @@ void restoreInterrupts() {
 }
 
 bool interrupted() { return gInterrupted != 0; }
+
+std::string findProgram(const std::string& name) {
+    const char* path = std::getenv("PATH");
+    if (!path || name.find('/') != std::string::npos)
+        return {};
+    std::string dirs = path;
+    std::size_t at = 0;
+    while (at <= dirs.size()) {
+        auto end = dirs.find(':', at);
+        if (end == std::string::npos)
+            end = dirs.size();
+        const fs::path candidate = fs::path(dirs.substr(at, end - at)) / name;
+        std::error_code ec;
+        if (end > at && fs::is_regular_file(candidate, ec) &&
+            (fs::status(candidate, ec).permissions() & fs::perms::owner_exec) != fs::perms::none)
+            return candidate.string();
+        at = end + 1;
+    }
+    return {};
+}
+
+Result<int> runProgram(const std::vector<std::string>& argv) {
+#ifdef _WIN32
+    (void)argv;
+    return Error{"starting a program to record is not supported on Windows"};
+#else
+    if (argv.empty())
+        return Error{"no program to run"};
+    std::vector<char*> args;
+    for (const auto& a : argv)
+        args.push_back(const_cast<char*>(a.c_str()));
+    args.push_back(nullptr);
+    pid_t pid = 0;
+    if (int err = posix_spawnp(&pid, args[0], nullptr, nullptr, args.data(), environ); err != 0)
+        return Error{fmt::format("cannot start '{}': {}", argv[0], std::strerror(err))};
+    int status = 0;
+    while (waitpid(pid, &status, 0) < 0)
+        if (errno != EINTR)
+            return Error{fmt::format("waiting for '{}': {}", argv[0], std::strerror(errno))};
+    return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+#endif
+}
 
 } // namespace readscope::cli

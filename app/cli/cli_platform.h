@@ -3,6 +3,7 @@
 #include "readscope/result.h"
 
 #include <string>
+#include <vector>
 
 namespace readscope::cli {
 
@@ -18,5 +19,11 @@ bool stderrIsTerminal();
 void catchInterrupts();
 void restoreInterrupts();
 bool interrupted();
+
+// The full path of a program found on PATH; empty when it is not there.
+std::string findProgram(const std::string& name);
+// Runs argv[0] (found on PATH) with argv, waits for it and returns its exit status (128 + the
+// signal that ended it). Refused where programs cannot be started this way (Windows).
+Result<int> runProgram(const std::vector<std::string>& argv);
 
 } // namespace readscope::cli

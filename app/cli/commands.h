@@ -20,6 +20,8 @@ Command addGenerateCommand(CLI::App& root);
 Command addCompareCommand(CLI::App& root);
 Command addDriftCommand(CLI::App& root);
 Command addWorkerCommand(CLI::App& root);
+Command addRecordCommand(CLI::App& root);
+Command addTraceCommand(CLI::App& root);
 
 inline constexpr int kExitOk = 0;
 inline constexpr int kExitFailed = 1;

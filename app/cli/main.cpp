@@ -11,7 +11,9 @@ namespace {
 constexpr const char* kExamples = R"(Examples:
   readscope-cli run
   readscope-cli run data.parquet --sizes 64K,1M --strategies pread-zerofill,pread-uninit
-  readscope-cli run big.bin --cache cold --markdown --json result.json)";
+  readscope-cli run big.bin --cache cold --markdown --json result.json
+  readscope-cli record -o reads.trace -- python3 reader.py data.parquet
+  readscope-cli run data.parquet --trace reads.trace)";
 
 } // namespace
 
@@ -23,7 +25,8 @@ int main(int argc, char** argv) {
     app.set_help_flag("-h,--help", "help (also after a command: 'readscope-cli run --help')");
     const std::array commands = {addRunCommand(app),      addStrategiesCommand(app),
                                  addGenerateCommand(app), addCompareCommand(app),
-                                 addDriftCommand(app),    addWorkerCommand(app)};
+                                 addDriftCommand(app),    addRecordCommand(app),
+                                 addTraceCommand(app),    addWorkerCommand(app)};
     CLI::App* help = app.add_subcommand("help")->group(""); // as --help; not listed
     app.footer(kExamples);
     try {

@@ -122,7 +122,8 @@ int runCommand(RunOptions& o) {
                                         *o.reportDir, ec.message()),
                             kExitUsage);
     }
-    finishPlan(o);
+    if (auto st = finishPlan(o); !st)
+        return complain(st.error().message, kExitUsage);
     std::optional<ResultDocument> recovered;
     if (o.resumePath) {
         if (o.planFlagsGiven || !o.plan.file.empty())

@@ -59,7 +59,8 @@ Plan parsed(const std::string& command) {
     for (auto& w : words)
         argv.push_back(w.data());
     root.parse(int(argv.size()), argv.data());
-    cli::finishPlan(o);
+    if (auto st = cli::finishPlan(o); !st)
+        qFatal("%s", st.error().message.c_str());
     return o.plan;
 }
 

@@ -22,7 +22,8 @@ inline constexpr std::string_view sizes = "--sizes", strategies = "--strategies"
                                   timeCap = "--time-cap", bufferOffset = "--buffer-offset",
                                   dropCaches = "--drop-caches", repeat = "--repeat",
                                   precision = "--precision", maxTime = "--max-time",
-                                  memoryLimit = "--memory-limit", duration = "--duration";
+                                  memoryLimit = "--memory-limit", duration = "--duration",
+                                  trace = "--trace";
 } // namespace flag
 
 struct PlanFlag {

@@ -30,7 +30,7 @@ template <class T> std::string text(const T& v) { return fmt::format("{}", v); }
 // all), and a rerun must mean the same run on a later version. The optional ones (queue
 // depth, budget, buffer offsets, drop caches, repeat, precision, max time, memory limit, duration)
 // are said when set.
-const std::array<PlanFlag, 20> kFlags{{
+const std::array<PlanFlag, 21> kFlags{{
     // The whole pattern's --sizes are its file sizes (none: the file itself).
     {flag::sizes,
      [](const Plan& p) -> Value {
@@ -44,7 +44,13 @@ const std::array<PlanFlag, 20> kFlags{{
              ids += (ids.empty() ? "" : ",") + id;
          return ids.empty() ? Value() : ids;
      }},
-    {flag::pattern, [](const Plan& p) -> Value { return std::string(toString(p.pattern)); }},
+    // A trace run says its trace instead (--trace sets the pattern).
+    {flag::pattern,
+     [](const Plan& p) -> Value {
+         return p.pattern == Pattern::Trace ? Value() : std::string(toString(p.pattern));
+     }},
+    {flag::trace,
+     [](const Plan& p) -> Value { return p.pattern == Pattern::Trace ? p.tracePath : Value(); }},
     {flag::cache, [](const Plan& p) -> Value { return std::string(toString(p.cache)); }},
     {flag::threads, [](const Plan& p) -> Value { return threadsListText(p); }},
     {flag::rounds, [](const Plan& p) -> Value { return text(p.rounds); }},

@@ -1,0 +1,260 @@
+// readscope-cli record, trace and run --trace end to end: a Python reader's ranges recorded
+// exactly, replayed as the same preads, fio's I/O log imported as fio's ranges, and bad traces
+// refused with exit 2 while the target file stays as it was.
+#include "readscope/trace_formats.h"
+#include "test_file.h"
+
+#include <QDir>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QStandardPaths>
+#include <QTest>
+
+using namespace readscope;
+using readscope::testing::fileFingerprint;
+using readscope::testing::TestFile;
+
+namespace {
+
+struct Outcome {
+    int code = -1;
+    QString out, err;
+};
+
+Outcome run(const QString& program, const QStringList& args,
+            const QProcessEnvironment& env = QProcessEnvironment::systemEnvironment()) {
+    QProcess p;
+    p.setProcessEnvironment(env);
+    p.start(program, args);
+    p.waitForFinished(300000);
+    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1,
+            QString::fromUtf8(p.readAllStandardOutput()),
+            QString::fromUtf8(p.readAllStandardError())};
+}
+
+Outcome cli(const QStringList& args) { return run(QStringLiteral(READSCOPE_CLI), args); }
+
+// A reader as Parquet readers go: the footer's length, the footer, then 200 - 2 chunks of 3 KiB
+// to 2 MiB at uneven offsets, some by os.pread and some by seek + read (unbuffered, so each is
+// one read call). It writes the (offset, length) pairs it read to argv[2], one per line.
+constexpr const char* kReader = R"(import os, random, sys
+path, out = sys.argv[1], sys.argv[2]
+size = os.path.getsize(path)
+rng = random.Random(46)
+done = []
+fd = os.open(path, os.O_RDONLY)
+f = open(path, 'rb', buffering=0)
+def pread(off, n):
+    assert len(os.pread(fd, n, off)) == n
+    done.append((off, n))
+def seekread(off, n):
+    f.seek(off)
+    assert len(f.read(n)) == n
+    done.append((off, n))
+pread(size - 8, 8)
+pread(size - 8 - 40000, 40000)
+while len(done) < 200:
+    n = rng.randint(3 * 1024, 2 * 1024 * 1024)
+    off = rng.randrange(0, size - n)
+    (seekread if rng.random() < 0.3 else pread)(off, n)
+with open(out, 'w') as o:
+    for off, n in done:
+        o.write(f'{off},{n}\n')
+)";
+
+std::vector<TraceRead> pairsIn(const QString& path) {
+    std::vector<TraceRead> out;
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly))
+        return out;
+    for (const auto& line : f.readAll().split('\n')) {
+        const auto cells = line.split(',');
+        if (cells.size() == 2)
+            out.push_back({cells[0].toULongLong(), cells[1].toULongLong(), 0});
+    }
+    return out;
+}
+
+// How many times `needle` occurs in `hay` as a contiguous run of (offset, length).
+int occurrences(const std::vector<TraceRead>& hay, const std::vector<TraceRead>& needle) {
+    int found = 0;
+    for (std::size_t i = 0; i + needle.size() <= hay.size(); ++i) {
+        bool same = true;
+        for (std::size_t j = 0; j < needle.size() && same; ++j)
+            same = hay[i + j].offset == needle[j].offset && hay[i + j].length == needle[j].length;
+        found += same ? 1 : 0;
+    }
+    return found;
+}
+
+bool sameRanges(const std::vector<TraceRead>& a, const std::vector<TraceRead>& b) {
+    return a.size() == b.size() && occurrences(a, b) == 1;
+}
+
+QByteArray lines(const Outcome& o) { return (o.out + o.err).toUtf8(); }
+
+} // namespace
+
+class TestCliTrace : public QObject {
+    Q_OBJECT
+    std::unique_ptr<TestFile> file_;
+    QString path_, dir_, python_, strace_;
+
+private slots:
+    void initTestCase() {
+        file_ = std::make_unique<TestFile>(24 << 20);
+        path_ = QString::fromStdString(file_->path());
+        dir_ = file_->dir();
+        // Debian's python3 (not a version manager's shim, which is a script of its own).
+        python_ = QFile::exists("/usr/bin/python3")
+                      ? QStringLiteral("/usr/bin/python3")
+                      : QStandardPaths::findExecutable(QStringLiteral("python3"));
+        strace_ = QStandardPaths::findExecutable(QStringLiteral("strace"));
+        if (strace_.isEmpty())
+            QSKIP("strace is not installed (scripts/deps.sh --test installs it)");
+        if (python_.isEmpty())
+            QSKIP("python3 is not installed");
+    }
+
+    void recordsThePythonReadersRangesInOrder() {
+        QFile script(dir_ + "/reader.py");
+        QVERIFY(script.open(QIODevice::WriteOnly));
+        script.write(kReader);
+        script.close();
+        const QString trace = dir_ + "/reader.trace", done = dir_ + "/done.csv";
+        const auto before = fileFingerprint(file_->path());
+        const auto o = cli({"record", "--file", path_, "-o", trace, "--", python_,
+                            script.fileName(), path_, done});
+        QVERIFY2(o.code == 0, lines(o));
+        QVERIFY2(o.out.contains("200 reads"), lines(o));
+        const auto expected = pairsIn(done);
+        QCOMPARE(expected.size(), std::size_t(200));
+        auto recorded = loadTrace(trace.toStdString());
+        QVERIFY2(recorded, recorded ? "" : recorded.error().message.c_str());
+        QCOMPARE(recorded->reads.size(), expected.size());
+        for (std::size_t i = 0; i < expected.size(); ++i) {
+            QVERIFY2(recorded->reads[i].offset == expected[i].offset &&
+                         recorded->reads[i].length == expected[i].length,
+                     qPrintable(QString("read %1: recorded %2,%3, read %4,%5")
+                                    .arg(i + 1)
+                                    .arg(recorded->reads[i].offset)
+                                    .arg(recorded->reads[i].length)
+                                    .arg(expected[i].offset)
+                                    .arg(expected[i].length)));
+        }
+        QVERIFY(recorded->source.find("strace: ") == 0);
+        QCOMPARE(recorded->fileBytes.value_or(0), file_->size());
+        QCOMPARE(fileFingerprint(file_->path()), before);
+    }
+
+    void replayMakesTheSamePreadsInOrder() {
+        const QString trace = dir_ + "/replay.csv", log = dir_ + "/replay.strace";
+        QFile f(trace);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("offset,length\n");
+        const std::vector<TraceRead> reads{{20 << 20, 8, 0},    {(20 << 20) - 40000, 40000, 0},
+                                           {12345, 3 << 10, 0}, {4 << 20, 2 << 20, 0},
+                                           {99999, 70000, 0},   {1 << 20, 5000, 0}};
+        for (const auto& r : reads)
+            f.write(QByteArray::number(qulonglong(r.offset)) + "," +
+                    QByteArray::number(qulonglong(r.length)) + "\n");
+        f.close();
+        const QString json = dir_ + "/replay.json";
+        const auto o =
+            run(strace_, {"-f",           "-qq",           "-s",      "0",        "-y",
+                          "-e",           "trace=pread64", "-o",      log,        READSCOPE_CLI,
+                          "run",          path_,           "--trace", trace,      "--strategies",
+                          "pread-uninit", "--rounds",      "3",       "--warmup", "0",
+                          "--quiet",      "--json",        json});
+        QVERIFY2(o.code == 0, lines(o));
+        auto seen = loadTrace(log.toStdString(), file_->path());
+        QVERIFY2(seen, seen ? "" : seen.error().message.c_str());
+        // Every measured round replays the whole trace, in its order.
+        QVERIFY2(occurrences(seen->reads, reads) >= 3,
+                 qPrintable(QString("the trace's preads were made in order %1 times")
+                                .arg(occurrences(seen->reads, reads))));
+        // The result names the trace, and its rerun command carries it.
+        QFile result(json);
+        QVERIFY(result.open(QIODevice::ReadOnly));
+        const auto doc = QJsonDocument::fromJson(result.readAll()).object();
+        const auto named = doc["plan"].toObject()["trace"].toObject();
+        QCOMPARE(named["path"].toString(), trace);
+        QCOMPARE(named["reads"].toArray().size(), qsizetype(reads.size()));
+        QCOMPARE(named["digest"].toString(), QString::fromStdString(traceDigest(reads)));
+        const auto table = cli({"compare", json, json});
+        QVERIFY2(table.code == 0, lines(table));
+    }
+
+    void fioLogImportsFiosRanges() {
+        const QString fio = QStandardPaths::findExecutable(QStringLiteral("fio"));
+        if (fio.isEmpty())
+            QSKIP("fio is not installed (scripts/deps.sh --test installs it)");
+        const QString log = dir_ + "/fio.log", out = dir_ + "/fio.trace";
+        const auto ran =
+            run(fio, {"--name=j", "--filename=" + path_, "--rw=randread", "--bs=4k", "--size=16M",
+                      "--io_size=256k", "--ioengine=psync", "--write_iolog=" + log});
+        QVERIFY2(ran.code == 0, lines(ran));
+        // fio's own reads, from its log's read lines.
+        std::vector<TraceRead> fios;
+        QFile f(log);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        for (const auto& line : f.readAll().split('\n')) {
+            const auto w = line.simplified().split(' ');
+            if (w.size() >= 4 && w[w.size() - 3] == "read")
+                fios.push_back({w[w.size() - 2].toULongLong(), w.back().toULongLong(), 0});
+        }
+        QCOMPARE(fios.size(), std::size_t(64));
+        const auto o = cli({"trace", log, "-o", out});
+        QVERIFY2(o.code == 0, lines(o));
+        QVERIFY2(o.out.contains("64 reads"), lines(o));
+        auto imported = loadTrace(out.toStdString());
+        QVERIFY(imported);
+        QVERIFY(sameRanges(imported->reads, fios));
+        QVERIFY(imported->source.find("fio iolog v") == 0);
+    }
+
+    void badTracesExitTwoAndLeaveTheFile() {
+        const auto before = fileFingerprint(file_->path());
+        auto write = [this](const QString& name, const QByteArray& content) {
+            QFile f(dir_ + "/" + name);
+            if (f.open(QIODevice::WriteOnly))
+                f.write(content);
+            return f.fileName();
+        };
+        const struct {
+            QString trace;
+            const char* said;
+        } cases[] = {
+            {write("past.csv", "0,4096\n25165000,4096\n"), "reads past the end"},
+            {write("empty.trace", ""), "is empty"},
+            {write("unknown.txt", "hello, world\n"), "unknown trace format"},
+            {dir_ + "/missing.trace", "cannot read the trace"},
+        };
+        for (const auto& c : cases) {
+            const auto o = cli({"run", path_, "--trace", c.trace, "--strategies", "pread-uninit",
+                                "--rounds", "2", "--warmup", "0", "--quiet"});
+            QVERIFY2(o.code == 2, lines(o));
+            QVERIFY2(o.err.contains(c.said), lines(o));
+            QVERIFY2(o.err.contains(c.trace), lines(o));
+        }
+        const auto sized = cli({"run", path_, "--trace", dir_ + "/past.csv", "--sizes", "4K"});
+        QCOMPARE(sized.code, 2);
+        QCOMPARE(fileFingerprint(file_->path()), before);
+    }
+
+    void recordSaysWhenStraceIsMissing() {
+        auto env = QProcessEnvironment::systemEnvironment();
+        env.insert("PATH", dir_ + "/no-such-folder");
+        const auto o = run(READSCOPE_CLI,
+                           {"record", "-o", dir_ + "/x.trace", "--", python_, "-c", "pass"}, env);
+        QCOMPARE(o.code, 1);
+        QVERIFY2(o.err.contains("strace") && o.err.contains("not on PATH"), lines(o));
+        QVERIFY(!QFile::exists(dir_ + "/x.trace"));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCliTrace)
+#include "tst_cli_trace.moc"
