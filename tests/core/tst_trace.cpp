@@ -1,6 +1,7 @@
 // Traces: each format readscope reads (its own, CSV, fio I/O logs v2 and v3, strace logs) gives
 // the reads the source holds, in order; what cannot be replayed is said; bad traces are refused
 // with a message naming the problem; a plan refuses a trace that reads past its file's end.
+#include "readscope/cost_model.h"
 #include "readscope/documents.h"
 #include "readscope/plan.h"
 #include "readscope/probe.h"
@@ -200,6 +201,22 @@ private slots:
         QVERIFY(fromCsv);
         QVERIFY(fromCsv->plan.pattern == Pattern::Trace);
         QCOMPARE(fromCsv->plan.tracePath, doc.plan.tracePath);
+    }
+
+    void aTraceCellsTimeIsPerItsOwnReads() {
+        // A trace of a 2 MiB read and a 4 KiB one: a read takes its share of the round's
+        // bytes, not the largest read's.
+        Cell cell;
+        cell.status = CellStatus::Ok;
+        cell.rangeBytes = 2 << 20;
+        cell.rangesPerRound = 2;
+        Sample sample;
+        sample.bytes = (2 << 20) + 4096;
+        cell.samples = {sample, sample, sample};
+        cell.summary.median = 2.0; // GB/s
+        const auto t = secondsPerRange(cell, 1);
+        QVERIFY(t);
+        QCOMPARE(*t, double((2 << 20) + 4096) / 2 / 2e9);
     }
 
     void aPlanRefusesReadsPastTheEnd() {

@@ -156,8 +156,11 @@ std::string patternWords(const Plan& plan) {
     if (plan.pattern == Pattern::Whole)
         return "whole file";
     if (plan.pattern == Pattern::Trace && plan.trace && !plan.trace->reads.empty())
-        return fmt::format("a trace's {} reads ({}, digest {})", plan.trace->reads.size(),
-                           plan.trace->source, traceDigest(plan.trace->reads));
+        // The size shown for its cells is the largest read's.
+        return fmt::format("a trace's {} reads of {} in all, the largest {} ({}, digest {})",
+                           plan.trace->reads.size(), formatSize(plan.trace->bytes()),
+                           formatSize(plan.trace->largest()), plan.trace->source,
+                           traceDigest(plan.trace->reads));
     if (plan.pattern == Pattern::Trace)
         return fmt::format("a trace ({})", plan.tracePath);
     return fmt::format("{} ranges", toString(plan.pattern));
