@@ -11,6 +11,9 @@
 namespace readscope {
 
 nlohmann::json planJson(const Plan& plan);
+// A trace run's trace (trace_json.cpp): its path, source, digest and reads, and back.
+nlohmann::json traceJson(const Plan& plan);
+void traceFrom(const nlohmann::json& j, Plan& plan);
 Plan planFrom(const nlohmann::json& j);
 // A cell as the document's "cells" hold it; `doc` gives what it is judged against (its device
 // limit, the other cells its time split is fitted with).
