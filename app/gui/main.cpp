@@ -71,6 +71,12 @@ int main(int argc, char** argv) {
         if (const QString e = window.openResults(options->results); !e.isEmpty())
             std::fprintf(stderr, "readscope: %s\n", qPrintable(e));
     }
+    if (!finishing && !options->trace.isEmpty()) {
+        if (const QString e = window.openTrace(options->trace); !e.isEmpty()) {
+            std::fprintf(stderr, "readscope: %s\n", qPrintable(e));
+            QMessageBox::warning(&window, "Open trace", e);
+        }
+    }
     if (!options->baseline.isEmpty()) {
         if (const QString e = window.loadBaseline(options->baseline); !e.isEmpty())
             std::fprintf(stderr, "readscope: %s\n", qPrintable(e));

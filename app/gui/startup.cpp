@@ -15,7 +15,8 @@
 namespace readscope::app {
 
 namespace {
-constexpr const char* kHelp = R"(Usage: readscope [FILE] [--results RESULTS.json] [--run]
+constexpr const char* kHelp =
+    R"(Usage: readscope [FILE] [--trace TRACE] [--results RESULTS.json] [--run]
 
 The readscope desktop app: pick a file, range sizes and strategies, press Run, and watch GB/s
 per range size fill in. Without FILE it opens the last file, or generates a 256 MiB test file
@@ -24,6 +25,7 @@ in the cache folder on first start.
 Options:
   --results PATH   open a saved result document (JSON or CSV summary)
   --baseline PATH  load a saved result document as the baseline to compare against
+  --trace PATH     replay a program's recorded reads of FILE (readscope-cli record)
   --run            start the sweep right away
   --export-chart PATH
                    with --results: write its chart (.png, .pdf or .svg) and quit
@@ -61,6 +63,12 @@ std::optional<StartOptions> parseStartOptions(const QStringList& args, QString* 
                 return std::nullopt;
             }
             o.results = args[++i];
+        } else if (a == "--trace") {
+            if (i + 1 >= args.size()) {
+                *error = "--trace needs a path";
+                return std::nullopt;
+            }
+            o.trace = args[++i];
         } else if (a == "--baseline") {
             if (i + 1 >= args.size()) {
                 *error = "--baseline needs a path";

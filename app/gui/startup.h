@@ -10,6 +10,7 @@ struct StartOptions {
     QString file;        // file to measure
     QString results;     // results document to open
     QString baseline;    // results document to compare against
+    QString trace;       // a trace to replay (Pattern::Trace)
     bool run = false;    // start the sweep at once
     QString exportChart; // write the chart of --results here and quit
 };

@@ -28,7 +28,9 @@ QString alongTheAxis(const Plan& plan) {
 
 QString modeTitle(ChartMode mode, const QString& reference, const Plan& plan) {
     switch (mode) {
-    case ChartMode::Throughput: return "GB/s " + alongTheAxis(plan);
+    case ChartMode::Throughput:
+        return plan.pattern == Pattern::Trace ? "GB/s per strategy (the trace's reads)"
+                                              : "GB/s " + alongTheAxis(plan);
     case ChartMode::Relative: return "GB/s relative to " + reference;
     case ChartMode::CpuPerGB: return "CPU time per GB read";
     case ChartMode::Latency: return "Latency per range";

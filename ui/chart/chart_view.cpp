@@ -8,6 +8,7 @@
 #include "chart_graphs.h"
 #include "chart_text.h"
 #include "chart_time_split.h"
+#include "chart_trace.h"
 #include "decade_ticker.h"
 #include "results_model.h"
 #include "size_axis_ticker.h"
@@ -219,6 +220,8 @@ void ChartView::rebuild() {
     plot_->xAxis->setTickLabelRotation(0);
     if (mode_ == ChartMode::TimeSplit)
         return rebuildTimeSplit();
+    if (mode_ == ChartMode::Throughput && doc.plan.pattern == Pattern::Trace)
+        return rebuildTraceBars();
     const auto picked = overTimeMode(mode_) ? pickOverTimePoint() : std::nullopt;
     if (picked) // the title says which rounds the lines are, for an exported picture too
         frame_->setTitle(planTitle(doc, mode_, referenceBox_->currentText(), false) +
@@ -401,6 +404,16 @@ void ChartView::rebuildTimeSplit() {
     drawTimeSplit(*plot_, bars, palette().color(QPalette::WindowText));
     plot_->legend->setVisible(plot_->legend->itemCount() > 0);
     frame_->fitLegendColumns();
+    plot_->yAxis2->setVisible(false);
+    plot_->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void ChartView::rebuildTraceBars() {
+    logY_->setEnabled(false);
+    barsBox_->setVisible(true);
+    drawTraceBars(*plot_, traceBars(model_->document(), barKind()),
+                  palette().color(QPalette::WindowText));
+    plot_->legend->setVisible(false); // each bar is labelled under it
     plot_->yAxis2->setVisible(false);
     plot_->replot(QCustomPlot::rpQueuedReplot);
 }

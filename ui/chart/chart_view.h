@@ -86,6 +86,7 @@ private:
     void showTooltip(QMouseEvent* event);
     void refreshReferenceChoices();
     void rebuildTimeSplit();
+    void rebuildTraceBars(); // a trace run's GB/s: one bar per strategy
     // Over time: the picker filled with overTimeChoices (the choice kept by its label), and
     // the point it picks (none: every size).
     std::optional<SweepPoint>

@@ -23,6 +23,16 @@ QString askResultsFile(QWidget* parent, const QString& title) {
     return path;
 }
 
+QString askTraceFile(QWidget* parent) {
+    QSettings settings;
+    const QString path =
+        QFileDialog::getOpenFileName(parent, "Open trace", rememberedFolder(settings, "trace", {}),
+                                     "Traces (*.trace *.log *.iolog *.csv);;All files (*)");
+    if (!path.isEmpty())
+        rememberFolder(settings, "trace", path);
+    return path;
+}
+
 QString askSavePath(QWidget* parent, const QString& title, const QString& filter,
                     const QString& suggestedName, const QString& suffix) {
     QSettings settings;

@@ -18,6 +18,8 @@ QString askSavePath(QWidget* parent, const QString& title, const QString& filter
                     const QString& suggestedName, const QString& suffix);
 // A folder for a report.
 QString askReportFolder(QWidget* parent, const QString& title);
+// A trace to replay (readscope's, an strace log, a fio I/O log, a CSV of offset,length).
+QString askTraceFile(QWidget* parent);
 // The file to measure; starts at current when there is one.
 QString askTargetFile(QWidget* parent, const QString& current);
 

@@ -1,5 +1,7 @@
 #include "settings_store.h"
+
 #include "qt_text.h"
+#include "readscope/trace_formats.h"
 
 #include "readscope/buffer_offsets.h"
 
@@ -60,6 +62,7 @@ void savePlanSettings(QSettings& s, const QString& file, const Plan& plan) {
         ids << QString::fromStdString(id);
     s.setValue("strategies", ids);
     s.setValue("pattern", qs(toString(plan.pattern)));
+    s.setValue("trace", QString::fromStdString(plan.tracePath));
     s.setValue("cache", qs(toString(plan.cache)));
     s.setValue("consume", qs(toString(plan.consume)));
     s.setValue("threads", plan.threads);
@@ -102,6 +105,17 @@ Plan loadPlanSettings(const QSettings& s, const Plan& defaults) {
     }
     plan.fileSizes = sizesFrom(s.value("fileSizes").toStringList()); // none: the file itself
     plan.pattern = enumSetting(s, "pattern", defaults.pattern, parsePattern);
+    // A trace is read again from where it was opened; gone or changed, the pattern is the
+    // default one (Run would have nothing to replay).
+    if (plan.pattern == Pattern::Trace) {
+        const std::string path = s.value("trace").toString().toStdString();
+        if (auto trace = path.empty() ? Result<Trace>(Error{""}) : loadTrace(path)) {
+            plan.trace = std::make_shared<const Trace>(std::move(*trace));
+            plan.tracePath = path;
+        } else {
+            plan.pattern = defaults.pattern;
+        }
+    }
     plan.cache = enumSetting(s, "cache", defaults.cache, parseCacheMode);
     plan.consume = enumSetting(s, "consume", defaults.consume, parseConsume);
     plan.threads = intSetting(s, "threads", defaults.threads, kThreadsLimit);

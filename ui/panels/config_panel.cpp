@@ -2,6 +2,7 @@
 
 #include "config_fields.h"
 #include "strategy_picker.h"
+#include "trace_field.h"
 
 #include "readscope/buffer_offsets.h"
 #include "readscope/comparison_text.h"
@@ -100,6 +101,9 @@ ConfigPanel::ConfigPanel(QWidget* parent) : QWidget(parent) {
     pattern_->addItem("Sequential ranges", int(Pattern::Sequential));
     pattern_->addItem("Random ranges", int(Pattern::Random));
     pattern_->addItem("Whole files (open, read, close)", int(Pattern::Whole));
+    pattern_->addItem("A trace (a program's recorded reads)", int(Pattern::Trace));
+    traceField_ = new TraceField(runBox);
+    traceField_->setVisible(false);
     seed_ = new QSpinBox(runBox);
     seed_->setRange(0, 1'000'000'000);
     seed_->setValue(42);
@@ -156,6 +160,7 @@ ConfigPanel::ConfigPanel(QWidget* parent) : QWidget(parent) {
         listBox(runBox, "bufferOffset", {"auto", "0", "16", "0,8,16,32,64,2048,4096+16"});
     bufferOffset_->setToolTip(helpTip(bufferOffsetHelp()));
     form->addRow("Pattern", pattern_);
+    form->addRow(traceField_);
     form->addRow("Seed", seed_);
     form->addRow("Cache", cache_);
     form->addRow(cacheText_);
@@ -200,6 +205,8 @@ ConfigPanel::ConfigPanel(QWidget* parent) : QWidget(parent) {
     connect(pattern_, &QComboBox::currentIndexChanged, this, [this] {
         const auto p = Pattern(pattern_->currentData().toInt());
         seed_->setEnabled(p == Pattern::Random);
+        traceField_->setVisible(p == Pattern::Trace);
+        sizeBox_->setEnabled(p != Pattern::Trace); // a trace's reads keep their lengths
         showSizesFor(p);
         emit changed();
     });
@@ -384,7 +391,13 @@ Result<Plan> ConfigPanel::plan() const {
         return Error{kNoFileChosen};
     p.pattern = Pattern(pattern_->currentData().toInt());
     const std::string sizeText = sizes_->text().trimmed().toStdString();
-    if (p.pattern != Pattern::Whole) {
+    if (p.pattern == Pattern::Trace) {
+        if (!traceField_->trace())
+            return Error{"Open a trace first (File ▸ Open trace…, or drop a .trace file on the "
+                         "window)."};
+        p.trace = traceField_->trace();
+        p.tracePath = traceField_->path().toStdString();
+    } else if (p.pattern != Pattern::Whole) {
         auto sizes = parseSizeList(sizeText);
         if (!sizes)
             return Error{"Range sizes: " + sizes.error().message};
@@ -428,6 +441,8 @@ void ConfigPanel::setPlan(const Plan& p) {
         file_->setText(QString::fromStdString(p.file));
     if (!p.strategies.empty())
         picker_->setChecked(p.strategies);
+    if (p.pattern == Pattern::Trace && p.trace)
+        traceField_->setTrace(p.trace, QString::fromStdString(p.tracePath));
     pattern_->setCurrentIndex(pattern_->findData(int(p.pattern)));
     // Both kinds of sizes, the shown one in the field (the pattern chose which).
     const bool files = p.pattern == Pattern::Whole;
@@ -461,6 +476,12 @@ QString ConfigPanel::planProblem() const {
         if (auto st = validatePlan(*chosen, status_->probe); !st)
             return QString::fromStdString(st.error().message);
     return {};
+}
+
+void ConfigPanel::setTrace(std::shared_ptr<const Trace> trace, const QString& path) {
+    traceField_->setTrace(std::move(trace), path);
+    pattern_->setCurrentIndex(pattern_->findData(int(Pattern::Trace)));
+    emit changed();
 }
 
 bool ConfigPanel::showPlanKeepingFile(const Plan& plan) {

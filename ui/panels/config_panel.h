@@ -6,6 +6,7 @@
 
 #include <QWidget>
 
+#include <memory>
 #include <optional>
 
 class QComboBox;
@@ -19,6 +20,7 @@ class QDoubleSpinBox;
 namespace readscope::ui {
 
 class StrategyPicker;
+class TraceField;
 
 // What the banner says when no file is named.
 inline constexpr const char* kNoFileChosen =
@@ -49,6 +51,9 @@ public:
     // The status last shown (nullptr when the file could not be inspected).
     const FileStatus* fileStatus() const { return status_ ? &*status_ : nullptr; }
     StrategyPicker* strategyPicker() const { return picker_; }
+    // A loaded trace: kept, and the Trace pattern chosen, so Run replays it.
+    void setTrace(std::shared_ptr<const Trace> trace, const QString& path);
+    TraceField* traceField() const { return traceField_; }
     // The Precision field as a fraction (0: off) and the Max time that goes with it.
     double precision() const;
     double maxTimeSeconds() const;
@@ -89,6 +94,7 @@ private:
     QLabel* sizeError_;
     StrategyPicker* picker_;
     QComboBox* pattern_;
+    TraceField* traceField_;
     QSpinBox* seed_;
     QComboBox* cache_;
     QLabel* cacheText_;

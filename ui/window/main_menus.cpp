@@ -77,6 +77,11 @@ void MainMenus::addFileMenu() {
     add(file, "Open &file to measure…", QKeySequence("Ctrl+Shift+O"),
         [w] { w->chooseTargetFile(); });
     add(file, "&Generate test file…", QKeySequence(), [w] { w->generateTargetFile(); });
+    add(file, "Open &trace…", QKeySequence("Ctrl+T"), [w] {
+        if (const QString path = askTraceFile(w); !path.isEmpty())
+            if (const QString error = w->openTrace(path); !error.isEmpty())
+                QMessageBox::warning(w, "Open trace", error);
+    });
     file->addSeparator();
     add(file, "&Open results…", QKeySequence::Open, [w] {
         if (const QString path = askResultsFile(w, "Open results"); !path.isEmpty())

@@ -34,6 +34,7 @@
 
 #include <QCloseEvent>
 #include <QFileInfo>
+#include <QMessageBox>
 #include <QMimeData>
 #include <QScreen>
 #include <QScrollArea>
@@ -415,7 +416,12 @@ void MainWindow::dropEvent(QDropEvent* event) {
     const QString path = urls.front().toLocalFile();
     event->acceptProposedAction();
     if (path.endsWith(".json") && openResults(path).isEmpty())
-        return; // a saved result document opens as results
+        return;                    // a saved result document opens as results
+    if (path.endsWith(".trace")) { // readscope-cli record's and trace's output
+        if (const QString error = openTrace(path); !error.isEmpty())
+            QMessageBox::warning(this, "Open trace", error);
+        return;
+    }
     openTargetFile(path);
 }
 

@@ -61,6 +61,9 @@ public:
     bool measureDrift();
     bool isRunning() const;
 
+    // File ▸ Open trace… and a dropped .trace: the trace in the panel, the Trace pattern
+    // chosen, so Run replays it; empty, or why not (an unreadable or unknown trace).
+    QString openTrace(const QString& path);
     // Shows saved results (JSON or CSV) as if just run: empty, or why not.
     QString openResults(const QString& path);
     // The cells a crashed or killed run left in the recovery file, shown as if just run.

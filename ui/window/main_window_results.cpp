@@ -18,6 +18,7 @@
 #include "readscope/documents.h"
 #include "readscope/recovery.h"
 #include "readscope/state_words.h"
+#include "readscope/trace_formats.h"
 
 #include <QFileInfo>
 
@@ -46,6 +47,20 @@ QString MainWindow::openResults(const QString& path) {
     logFindings(*doc);
     reportOffsetSweep(*doc, false);
     setWindowTitle(QString("readscope — %1").arg(QFileInfo(path).fileName()));
+    return {};
+}
+
+QString MainWindow::openTrace(const QString& path) {
+    if (controller_->isRunning())
+        return "A run is in progress: stop it before opening a trace.";
+    auto trace = loadTrace(path.toStdString());
+    if (!trace)
+        return QString::fromStdString(trace.error().message);
+    const auto reads = trace->reads.size();
+    config_->setTrace(std::make_shared<const Trace>(std::move(*trace)), path);
+    log(QString("opened trace %1 (%2 reads): Run replays them with each strategy")
+            .arg(path)
+            .arg(reads));
     return {};
 }
 
