@@ -245,6 +245,24 @@ private slots:
         QCOMPARE(fileFingerprint(file_->path()), before);
     }
 
+    void theShippedTraceIsWhatItsProgramReads() {
+        // The lesson's trace against the ranges its program says it reads, on a file as large
+        // as the one it was recorded from.
+        const QString dir = QStringLiteral(READSCOPE_RESOURCES) + "/traces";
+        auto shipped = loadTrace((dir + "/columnar-reader.trace").toStdString());
+        QVERIFY2(shipped, shipped ? "" : shipped.error().message.c_str());
+        TestFile file(shipped->fileBytes.value_or(0));
+        const auto o = run(
+            python_, {dir + "/columnar_reader.py", QString::fromStdString(file.path()), "--print"});
+        QVERIFY2(o.code == 0, lines(o));
+        const QString printed = dir_ + "/printed.csv";
+        QFile out(printed);
+        QVERIFY(out.open(QIODevice::WriteOnly));
+        out.write(o.out.toUtf8());
+        out.close();
+        QVERIFY(sameRanges(shipped->reads, pairsIn(printed)));
+    }
+
     void recordSaysWhenStraceIsMissing() {
         auto env = QProcessEnvironment::systemEnvironment();
         env.insert("PATH", dir_ + "/no-such-folder");

@@ -2,6 +2,7 @@
 // the Trace pattern and shows its reads; Run (the button, clicked) replays it; the chart is one
 // bar per strategy. A bad trace is refused with its reason; Run without a trace says what to do.
 #include "chart_view.h"
+#include "lessons.h"
 #include "results_model.h"
 #include "strategy_picker.h"
 #include "trace_field.h"
@@ -112,6 +113,27 @@ private slots:
         QVERIFY2(error.contains("unknown trace format"), qPrintable(error));
         QVERIFY(w.openTrace(file_->dir() + "/missing.trace").contains("cannot read the trace"));
         QVERIFY(!w.config()->traceField()->trace());
+    }
+
+    void theTraceLessonOpensItsShippedTrace() {
+        ui::MainWindow w;
+        w.show();
+        QVERIFY(openAndWait(w, file_->path()));
+        const auto lessons = ui::loadLessons();
+        int index = -1;
+        for (int i = 0; i < lessons.size(); ++i)
+            if (lessons[i].plan.pattern == Pattern::Trace)
+                index = i;
+        QVERIFY2(index >= 0, "no lesson replays a trace");
+        QVERIFY(lessons[index].plan.trace);
+        QCOMPARE(lessons[index].plan.trace->reads.size(), std::size_t(38));
+        w.applyLesson(index);
+        auto* pattern = w.findChild<QComboBox*>("pattern");
+        QVERIFY(Pattern(pattern->currentData().toInt()) == Pattern::Trace);
+        QVERIFY2(w.findChild<QLabel*>("traceSummary")->text().contains("38 reads"),
+                 qPrintable(w.findChild<QLabel*>("traceSummary")->text()));
+        // The lesson asks for a file as large as the one the trace was read from.
+        QCOMPARE(lessons[index].minFileBytes, std::uint64_t(24) << 20);
     }
 
     void runWithoutATraceSaysWhatToDo() {

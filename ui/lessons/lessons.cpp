@@ -1,6 +1,7 @@
 #include "lessons.h"
 
 #include "readscope/buffer_offsets.h"
+#include "readscope/trace_formats.h"
 #include "readscope/units.h"
 
 #include <QFile>
@@ -44,6 +45,21 @@ QList<Lesson> loadLessons() {
         if (auto p = parsePattern(o["pattern"].toString().toStdString()))
             l.plan.pattern = *p;
         takeSizesAsFileSizes(l.plan);
+        // A lesson on a trace: the trace shipped beside lessons.json, read from the resources;
+        // its path as a checkout holds it, for the rerun command.
+        if (o.contains("trace")) {
+            QFile traceFile(":/" + o["trace"].toString());
+            if (!traceFile.open(QIODevice::ReadOnly))
+                continue;
+            auto trace =
+                parseTrace(traceFile.readAll().toStdString(), o["trace"].toString().toStdString());
+            if (!trace)
+                continue;
+            l.plan.trace = std::make_shared<const Trace>(std::move(*trace));
+            l.plan.tracePath = "resources/" + o["trace"].toString().toStdString();
+            l.plan.pattern = Pattern::Trace;
+            l.plan.sizes.clear();
+        }
         if (auto c = parseCacheMode(o["cache"].toString().toStdString()))
             l.plan.cache = *c;
         if (auto c = parseConsume(o["consume"].toString("all").toStdString()))
