@@ -13,6 +13,9 @@
 #include <QStandardPaths>
 #include <QTest>
 
+#include <map>
+#include <set>
+
 using namespace readscope;
 using readscope::testing::fileFingerprint;
 using readscope::testing::TestFile;
@@ -186,6 +189,62 @@ private slots:
         QCOMPARE(named["digest"].toString(), QString::fromStdString(traceDigest(reads)));
         const auto table = cli({"compare", json, json});
         QVERIFY2(table.code == 0, lines(table));
+    }
+
+    void recordedThreadsAreReplayedAsThreads() {
+        // Two recorded threads, interleaved; replayed with two threads, each worker reads its
+        // thread's reads in their order (the strace log's pids show which thread read what).
+        const QString trace = dir_ + "/threads.csv", log = dir_ + "/threads.strace";
+        QFile f(trace);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("offset,length,thread\n");
+        std::vector<TraceRead> reads[2];
+        for (int i = 0; i < 12; ++i) {
+            const TraceRead r{std::uint64_t(i) * 1234567 % (20 << 20),
+                              4096 + std::uint64_t(i) * 999, std::uint32_t(i % 3 == 0 ? 1 : 0)};
+            reads[r.thread].push_back(r);
+            f.write(QByteArray::number(qulonglong(r.offset)) + "," +
+                    QByteArray::number(qulonglong(r.length)) + "," + QByteArray::number(r.thread) +
+                    "\n");
+        }
+        f.close();
+        const auto o = run(strace_, {"-f",
+                                     "-qq",
+                                     "-s",
+                                     "0",
+                                     "-y",
+                                     "-e",
+                                     "trace=pread64",
+                                     "-o",
+                                     log,
+                                     READSCOPE_CLI,
+                                     "run",
+                                     path_,
+                                     "--trace",
+                                     trace,
+                                     "--strategies",
+                                     "pread-uninit",
+                                     "--threads",
+                                     "2",
+                                     "--rounds",
+                                     "3",
+                                     "--warmup",
+                                     "0",
+                                     "--quiet"});
+        QVERIFY2(o.code == 0, lines(o));
+        auto seen = loadTrace(log.toStdString(), file_->path());
+        QVERIFY2(seen, seen ? "" : seen.error().message.c_str());
+        std::map<std::uint32_t, std::vector<TraceRead>> byPid;
+        for (const auto& r : seen->reads)
+            byPid[r.thread].push_back(r);
+        std::set<std::uint32_t> readers[2];
+        for (const auto& [pid, pidReads] : byPid)
+            for (int t = 0; t < 2; ++t)
+                if (occurrences(pidReads, reads[t]) >= 3)
+                    readers[t].insert(pid);
+        QVERIFY2(!readers[0].empty() && !readers[1].empty(),
+                 "each recorded thread's reads were not made in order by a thread of their own");
+        QVERIFY(readers[0] != readers[1]);
     }
 
     void fioLogImportsFiosRanges() {

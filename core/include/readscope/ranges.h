@@ -3,6 +3,7 @@
 #include "readscope/range.h"
 
 #include <cstdint>
+#include <span>
 #include <vector>
 
 namespace readscope {
@@ -17,5 +18,8 @@ std::vector<Range> wholeFileReads(std::uint64_t fileSize, std::uint64_t budget, 
 
 // Splits ranges over workers in contiguous blocks of (nearly) equal count.
 std::vector<std::vector<Range>> splitRanges(const std::vector<Range>& ranges, int workers);
+// A trace's reads by the thread that made each (threadOf[i] < workers), each in its order.
+std::vector<std::vector<Range>> splitByThread(const std::vector<Range>& ranges,
+                                              std::span<const std::uint32_t> threadOf, int workers);
 
 } // namespace readscope

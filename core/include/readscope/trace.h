@@ -29,6 +29,11 @@ struct Trace {
     std::uint64_t largest() const;
     std::uint64_t end() const; // one past the last byte any read asks for
     std::vector<Range> ranges() const;
+    std::uint32_t threadCount() const; // recorded threads (1 when none was said)
+    // Each read's recorded thread, when a replay with `workers` threads gives each recorded
+    // thread its own (workers equal to the recorded threads, more than one); else none, and
+    // the reads are split among the workers in order as any run's ranges are.
+    std::vector<std::uint32_t> threadsFor(int workers) const;
 };
 
 // 16 hex digits naming the reads (offsets, lengths and order; not the threads): two traces with

@@ -157,10 +157,14 @@ std::string patternWords(const Plan& plan) {
         return "whole file";
     if (plan.pattern == Pattern::Trace && plan.trace && !plan.trace->reads.empty())
         // The size shown for its cells is the largest read's.
-        return fmt::format("a trace's {} reads of {} in all, the largest {} ({}, digest {})",
-                           plan.trace->reads.size(), formatSize(plan.trace->bytes()),
-                           formatSize(plan.trace->largest()), plan.trace->source,
-                           traceDigest(plan.trace->reads));
+        return fmt::format(
+            "a trace's {} reads of {} in all, the largest {}{} ({}, digest {})",
+            plan.trace->reads.size(), formatSize(plan.trace->bytes()),
+            formatSize(plan.trace->largest()),
+            plan.trace->threadsFor(plan.threads).empty()
+                ? std::string()
+                : fmt::format(", its {} recorded threads each a thread", plan.threads),
+            plan.trace->source, traceDigest(plan.trace->reads));
     if (plan.pattern == Pattern::Trace)
         return fmt::format("a trace ({})", plan.tracePath);
     return fmt::format("{} ranges", toString(plan.pattern));

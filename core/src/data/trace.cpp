@@ -37,6 +37,23 @@ std::vector<Range> Trace::ranges() const {
     return out;
 }
 
+std::uint32_t Trace::threadCount() const {
+    std::uint32_t most = 0;
+    for (const auto& r : reads)
+        most = std::max(most, r.thread + 1);
+    return std::max<std::uint32_t>(most, 1);
+}
+
+std::vector<std::uint32_t> Trace::threadsFor(int workers) const {
+    if (workers < 2 || std::uint32_t(workers) != threadCount())
+        return {};
+    std::vector<std::uint32_t> out;
+    out.reserve(reads.size());
+    for (const auto& r : reads)
+        out.push_back(r.thread);
+    return out;
+}
+
 std::string traceDigest(const std::vector<TraceRead>& reads) {
     // FNV-1a, 64 bits, over each read's offset and length in little-endian bytes.
     std::uint64_t h = 0xcbf29ce484222325ull;

@@ -9,11 +9,14 @@
 namespace readscope {
 
 LanePrefix lanePrefix(const Lane& lane, std::uint64_t rangeBytes, std::span<const Range> ranges,
-                      std::size_t count, int threads, bool everyRange) {
+                      std::size_t count, int threads, bool everyRange,
+                      std::span<const std::uint32_t> threadOf) {
     const std::size_t whole = coalesceBatchRanges(rangeBytes) * std::size_t(threads);
     if (lane.info->access == Access::Coalesce && count > whole && !everyRange)
         count -= count % whole;
     const auto prefix = ranges.first(count);
+    if (!threadOf.empty() && count == threadOf.size())
+        return {count, splitByThread({prefix.begin(), prefix.end()}, threadOf, threads)};
     return {count, splitRanges({prefix.begin(), prefix.end()}, threads)};
 }
 

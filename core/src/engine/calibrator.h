@@ -23,8 +23,10 @@ struct LanePrefix {
 // The first `count` ranges split among `threads` workers. A coalescing strategy's share per
 // worker is whole batches (what merges depends on how many ranges a batch holds), unless the
 // cell has fewer ranges than that or everyRange (a trace's replay reads all of its reads).
+// threadOf (a trace's recorded threads, one per range): each worker reads its thread's.
 LanePrefix lanePrefix(const Lane& lane, std::uint64_t rangeBytes, std::span<const Range> ranges,
-                      std::size_t count, int threads, bool everyRange = false);
+                      std::size_t count, int threads, bool everyRange = false,
+                      std::span<const std::uint32_t> threadOf = {});
 
 class Calibrator {
 public:

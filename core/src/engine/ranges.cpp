@@ -83,4 +83,13 @@ std::vector<std::vector<Range>> splitRanges(const std::vector<Range>& ranges, in
     return parts;
 }
 
+std::vector<std::vector<Range>> splitByThread(const std::vector<Range>& ranges,
+                                              std::span<const std::uint32_t> threadOf,
+                                              int workers) {
+    std::vector<std::vector<Range>> parts(static_cast<std::size_t>(std::max(1, workers)));
+    for (std::size_t i = 0; i < ranges.size() && i < threadOf.size(); ++i)
+        parts[threadOf[i] % parts.size()].push_back(ranges[i]);
+    return parts;
+}
+
 } // namespace readscope
