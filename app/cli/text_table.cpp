@@ -128,7 +128,9 @@ std::string runOutput(const ResultDocument& doc, const std::vector<RunFinding>& 
     // An offset sweep's verdict is the run's answer: on stdout with the table (the Markdown
     // says it among its findings already).
     for (const auto& finding : findings)
-        if (finding.kind() == FindingKind::OffsetVerdict && !markdown)
+        if ((finding.kind() == FindingKind::OffsetVerdict ||
+             finding.kind() == FindingKind::TraceRanking) &&
+            !markdown)
             out += fmt::format("\n{}.\n", findingText(finding, doc, "--rounds"));
     if (comparison)
         out +=
@@ -141,7 +143,8 @@ std::vector<FindingLine> runWarnings(const ResultDocument& doc,
                                      const std::vector<RunFinding>& findings) {
     std::vector<FindingLine> out;
     for (const auto& finding : findings) {
-        if (finding.kind() == FindingKind::OffsetVerdict)
+        if (finding.kind() == FindingKind::OffsetVerdict ||
+            finding.kind() == FindingKind::TraceRanking)
             continue; // on stdout, with the table (runOutput)
         const bool fails = finding.kind() == FindingKind::NotCold;
         out.push_back(

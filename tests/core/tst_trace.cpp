@@ -3,8 +3,10 @@
 // with a message naming the problem; a plan refuses a trace that reads past its file's end.
 #include "readscope/cost_model.h"
 #include "readscope/documents.h"
+#include "readscope/finding_text.h"
 #include "readscope/plan.h"
 #include "readscope/probe.h"
+#include "readscope/run_findings.h"
 #include "readscope/trace_formats.h"
 
 #include <QTest>
@@ -21,6 +23,22 @@ std::vector<TraceRead> pairs(std::initializer_list<std::pair<std::uint64_t, std:
 }
 
 QByteArray said(const Error& e) { return QByteArray::fromStdString(e.message); }
+
+Cell rounds(const char* id, std::uint64_t size, std::vector<double> gbps) {
+    Cell c;
+    c.strategy = id;
+    c.rangeBytes = size;
+    int r = 0;
+    for (double g : gbps) {
+        Sample s;
+        s.round = ++r;
+        s.bytes = 1'000'000'000;
+        s.seconds = 1.0 / g;
+        c.samples.push_back(s);
+    }
+    c.summarize();
+    return c;
+}
 
 } // namespace
 
@@ -217,6 +235,50 @@ private slots:
         const auto t = secondsPerRange(cell, 1);
         QVERIFY(t);
         QCOMPARE(*t, double((2 << 20) + 4096) / 2 / 2e9);
+    }
+
+    void aTraceRunIsRankedRoundForRound() {
+        ResultDocument doc;
+        doc.complete = true;
+        doc.plan.pattern = Pattern::Trace;
+        auto trace = std::make_shared<Trace>();
+        trace->reads = pairs({{0, 500'000}, {1'000'000, 500'000}});
+        doc.plan.trace = trace;
+        const std::vector<double> tight{10.0, 10.1, 9.9, 10.05, 9.95, 10.02, 9.98, 10.0, 10.03};
+        std::vector<double> slower, noisy;
+        for (std::size_t i = 0; i < tight.size(); ++i) {
+            slower.push_back(tight[i] * 0.7);
+            noisy.push_back(tight[i] * (i % 2 ? 1.3 : 0.72)); // a median near, rounds apart
+        }
+        doc.cells = {rounds("mmap-copy", 500'000, slower), rounds("pread-uninit", 500'000, tight),
+                     rounds("pread-coalesce", 500'000, noisy)};
+        const auto found = traceRanking(doc);
+        QVERIFY(found);
+        QCOMPARE(doc.cells[found->top].strategy, std::string("pread-uninit"));
+        QCOMPARE(found->others.size(), std::size_t(2));
+        for (const auto& cc : found->others) {
+            if (cc.strategy == "mmap-copy") {
+                QCOMPARE(int(cc.verdict.outcome), int(Outcome::Slower));
+                QVERIFY(qAbs(*cc.verdict.change + 0.3) < 1e-9);
+            } else {
+                QCOMPARE(int(cc.verdict.outcome), int(Outcome::CannotTell)); // not "slower"
+            }
+        }
+        const auto text = traceRankingText(*found, doc);
+        QVERIFY2(text.find("pread-uninit has the highest median") != std::string::npos &&
+                     text.find("0.10 ms a replay") != std::string::npos &&
+                     text.find("mmap-copy 7.00 GB/s, -30% (slower)") != std::string::npos &&
+                     text.find("cannot tell") != std::string::npos,
+                 text.c_str());
+        // In the run's findings, once; not for a fixed-size run.
+        const auto all = runFindings(doc);
+        QCOMPARE(std::count_if(all.begin(), all.end(),
+                               [](const RunFinding& f) {
+                                   return f.kind() == FindingKind::TraceRanking && !f.serious();
+                               }),
+                 std::ptrdiff_t(1));
+        doc.plan.pattern = Pattern::Random;
+        QVERIFY(!traceRanking(doc));
     }
 
     void aPlanRefusesReadsPastTheEnd() {

@@ -26,6 +26,9 @@ std::string notColdText(const NotColdFinding& f);
 // "mmap-copy-kept at 1 MiB ran at two speeds, 7 rounds at about 17.1 GB/s and 5 at about
 // 1.02: ... the slow rounds differ in system time (ms per GB) ..." (or that no counter does).
 std::string twoSpeedsFindingText(const TwoSpeedsFinding& f, const ResultDocument& doc);
+// "For this trace, pread-uninit has the highest median: 8.66 GB/s, 0.92 ms a replay of its
+// 7.6 MiB; mmap-copy 6.64 GB/s, -23% (slower); pread-coalesce ... (cannot tell: ...)".
+std::string traceRankingText(const TraceRankingFinding& f, const ResultDocument& doc);
 // The verdict of a buffer-offset sweep in a sentence or two, ending with a full stop: "Cliff
 // seen (256 KiB ranges on <CPU>): ...", "No cliff on this machine (...)", "Cannot tell (...)".
 std::string offsetVerdictText(const OffsetSweepVerdict& v);

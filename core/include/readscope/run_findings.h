@@ -4,6 +4,7 @@
 // did not go cold, cells whose rounds ran at two speeds, and an offset sweep's verdict. The
 // CLI, the Markdown documents and the app's log each render this one list
 // (finding_text.h words it), so none of them leaves one out and none of them recomputes it.
+#include "readscope/compare.h"
 #include "readscope/offset_trap.h"
 #include "readscope/result_document.h"
 #include "readscope/two_speeds.h"
@@ -68,16 +69,26 @@ struct OffsetVerdictFinding {
     OffsetSweepVerdict verdict;
 };
 
+// A trace run's answer: the strategy with the highest median (doc.cells[top]), and every
+// other one against it, round for round (compareToReference: faster, slower, the same or
+// cannot tell, Holm-adjusted over them).
+struct TraceRankingFinding {
+    std::size_t top = 0;
+    std::vector<CellComparison> others;
+};
+
 // In the order runFindings() gives them, and FindingKind's order.
-using FindingValue = std::variant<NoiseFinding, AboveCopyLimitFinding, AboveDeviceLimitFinding,
-                                  NotColdFinding, TwoSpeedsFinding, OffsetVerdictFinding>;
+using FindingValue =
+    std::variant<NoiseFinding, AboveCopyLimitFinding, AboveDeviceLimitFinding, NotColdFinding,
+                 TwoSpeedsFinding, OffsetVerdictFinding, TraceRankingFinding>;
 enum class FindingKind {
     Noise,
     AboveCopyLimit,
     AboveDeviceLimit,
     NotCold,
     TwoSpeeds,
-    OffsetVerdict
+    OffsetVerdict,
+    TraceRanking
 };
 
 struct RunFinding {
@@ -90,12 +101,14 @@ struct RunFinding {
 
 // Every finding the run holds, in this order: noise, above memcpy, above the device limit, not
 // cold, each cell whose rounds ran at two speeds (two_speeds.h), the offset sweep's verdict (a
-// stopped sweep's figures are no verdict about the machine).
+// stopped sweep's figures are no verdict about the machine), a trace run's ranking.
 std::vector<RunFinding> runFindings(const ResultDocument& doc);
 
 std::optional<NoiseFinding> noiseFinding(const ResultDocument& doc);
 std::optional<AboveCopyLimitFinding> aboveCopyLimit(const ResultDocument& doc);
 std::optional<AboveDeviceLimitFinding> aboveDeviceLimit(const ResultDocument& doc);
 std::optional<NotColdFinding> notCold(const ResultDocument& doc);
+// Two or more measured strategies of a trace run.
+std::optional<TraceRankingFinding> traceRanking(const ResultDocument& doc);
 
 } // namespace readscope

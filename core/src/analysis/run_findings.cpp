@@ -6,15 +6,15 @@
 
 namespace readscope {
 
-static_assert(std::is_same_v<
-                  std::variant_alternative_t<std::size_t(FindingKind::OffsetVerdict), FindingValue>,
-                  OffsetVerdictFinding>,
-              "FindingKind follows FindingValue's alternatives");
+static_assert(
+    std::is_same_v<std::variant_alternative_t<std::size_t(FindingKind::TraceRanking), FindingValue>,
+                   TraceRankingFinding>,
+    "FindingKind follows FindingValue's alternatives");
 
 bool RunFinding::serious() const {
     if (const auto* verdict = std::get_if<OffsetVerdictFinding>(&value))
         return verdict->verdict.cliff;
-    return kind() != FindingKind::Noise;
+    return kind() != FindingKind::Noise && kind() != FindingKind::TraceRanking;
 }
 
 std::vector<RunFinding> runFindings(const ResultDocument& doc) {
@@ -33,7 +33,31 @@ std::vector<RunFinding> runFindings(const ResultDocument& doc) {
                 out.push_back({TwoSpeedsFinding{i, std::move(*split)}});
     if (auto verdict = doc.complete ? judgeOffsetSweep(doc) : std::nullopt)
         out.push_back({OffsetVerdictFinding{std::move(*verdict)}});
+    if (doc.complete)
+        add(traceRanking(doc));
     return out;
+}
+
+std::optional<TraceRankingFinding> traceRanking(const ResultDocument& doc) {
+    if (doc.plan.pattern != Pattern::Trace)
+        return std::nullopt;
+    std::optional<std::size_t> top;
+    std::size_t measured = 0;
+    for (std::size_t i = 0; i < doc.cells.size(); ++i) {
+        const Cell& c = doc.cells[i];
+        if (!c.measured() || !(c.summary.median > 0))
+            continue;
+        ++measured;
+        if (!top || c.summary.median > doc.cells[*top].summary.median)
+            top = i;
+    }
+    if (!top || measured < 2)
+        return std::nullopt;
+    TraceRankingFinding found{*top, {}};
+    for (auto& cc : compareToReference(doc, doc.cells[*top].strategy).cells)
+        if (cc.strategy != doc.cells[*top].strategy)
+            found.others.push_back(std::move(cc));
+    return found;
 }
 
 std::optional<AboveCopyLimitFinding> aboveCopyLimit(const ResultDocument& doc) {

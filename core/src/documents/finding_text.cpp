@@ -1,5 +1,6 @@
 #include "readscope/finding_text.h"
 
+#include "readscope/comparison_text.h"
 #include "readscope/document_words.h"
 #include "readscope/mark_notes.h"
 #include "readscope/strategy.h"
@@ -70,6 +71,9 @@ std::string findingText(const RunFinding& finding, const ResultDocument& doc,
         std::string operator()(const TwoSpeedsFinding& f) const {
             return twoSpeedsFindingText(f, doc);
         }
+        std::string operator()(const TraceRankingFinding& f) const {
+            return traceRankingText(f, doc);
+        }
         std::string operator()(const OffsetVerdictFinding& f) const {
             std::string text = offsetVerdictText(f.verdict);
             if (text.ends_with('.'))
@@ -78,6 +82,29 @@ std::string findingText(const RunFinding& finding, const ResultDocument& doc,
         }
     };
     return std::visit(Words{doc, roundsOption}, finding.value);
+}
+
+std::string traceRankingText(const TraceRankingFinding& f, const ResultDocument& doc) {
+    const Cell& top = doc.cells.at(f.top);
+    const double bytes = doc.plan.trace ? double(doc.plan.trace->bytes()) : 0;
+    auto replay = [&](double gbps) {
+        return bytes > 0 && gbps > 0
+                   ? fmt::format(", {:.2f} ms a replay", bytes / (gbps * 1e9) * 1e3)
+                   : std::string();
+    };
+    std::string text = fmt::format(
+        "For this trace, {} has the highest median: {:.2f} GB/s{}{}", top.strategy,
+        top.summary.median, replay(top.summary.median),
+        bytes > 0 ? fmt::format(" of its {}", formatSize(std::uint64_t(bytes))) : std::string());
+    for (const auto& cc : f.others) {
+        const Verdict& v = cc.verdict;
+        std::string how = outcomeText(v);
+        if (const auto cause = causeText(cc); !cause.empty())
+            how += ": " + cause;
+        text += fmt::format("; {} {:.2f} GB/s{} ({})", cc.strategy, cc.currentMedian,
+                            v.change ? ", " + formatSignedPercent(*v.change) : std::string(), how);
+    }
+    return text;
 }
 
 std::string aboveCopyLimitText(const AboveCopyLimitFinding& f, const ResultDocument& doc) {
