@@ -8,7 +8,9 @@
 #include "readscope/verdict.h"
 #include "test_file.h"
 
+#include "round_cells.h"
 #include <QTemporaryDir>
+
 #include <QTest>
 
 using namespace readscope;
@@ -18,19 +20,7 @@ Q_DECLARE_METATYPE(Samples)
 namespace {
 
 Cell cellWith(const char* id, std::uint64_t size, const Samples& gbps) {
-    Cell c;
-    c.strategy = id;
-    c.rangeBytes = size;
-    int r = 0;
-    for (double g : gbps) {
-        Sample s;
-        s.round = ++r;
-        s.bytes = 1'000'000'000;
-        s.seconds = 1.0 / g;
-        c.samples.push_back(s);
-    }
-    c.summarize();
-    return c;
+    return readscope::testing::cellWithRounds(id, size, gbps);
 }
 
 const Samples kTight = {10.0, 10.1, 9.9, 10.05, 9.95, 10.02, 9.98, 10.0, 10.03, 9.97};

@@ -9,6 +9,8 @@
 #include "readscope/run_findings.h"
 #include "readscope/trace_formats.h"
 
+#include "round_cells.h"
+
 #include <QTest>
 
 using namespace readscope;
@@ -23,22 +25,6 @@ std::vector<TraceRead> pairs(std::initializer_list<std::pair<std::uint64_t, std:
 }
 
 QByteArray said(const Error& e) { return QByteArray::fromStdString(e.message); }
-
-Cell rounds(const char* id, std::uint64_t size, std::vector<double> gbps) {
-    Cell c;
-    c.strategy = id;
-    c.rangeBytes = size;
-    int r = 0;
-    for (double g : gbps) {
-        Sample s;
-        s.round = ++r;
-        s.bytes = 1'000'000'000;
-        s.seconds = 1.0 / g;
-        c.samples.push_back(s);
-    }
-    c.summarize();
-    return c;
-}
 
 } // namespace
 
@@ -250,8 +236,9 @@ private slots:
             slower.push_back(tight[i] * 0.7);
             noisy.push_back(tight[i] * (i % 2 ? 1.3 : 0.72)); // a median near, rounds apart
         }
-        doc.cells = {rounds("mmap-copy", 500'000, slower), rounds("pread-uninit", 500'000, tight),
-                     rounds("pread-coalesce", 500'000, noisy)};
+        doc.cells = {readscope::testing::cellWithRounds("mmap-copy", 500'000, slower),
+                     readscope::testing::cellWithRounds("pread-uninit", 500'000, tight),
+                     readscope::testing::cellWithRounds("pread-coalesce", 500'000, noisy)};
         const auto found = traceRanking(doc);
         QVERIFY(found);
         QCOMPARE(doc.cells[found->top].strategy, std::string("pread-uninit"));
