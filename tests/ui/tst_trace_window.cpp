@@ -82,6 +82,8 @@ private slots:
         auto* summary = w.findChild<QLabel*>("traceSummary");
         QVERIFY(summary && summary->isVisible());
         QVERIFY2(summary->text().contains("6 reads"), qPrintable(summary->text()));
+        auto* shape = w.findChild<QWidget*>("traceShape"); // its histogram and offsets, drawn
+        QVERIFY(shape && shape->isVisible() && shape->height() > 0);
         QVERIFY(w.findChild<QWidget*>("sizeBox") && !w.findChild<QWidget*>("sizeBox")->isEnabled());
         w.config()->strategyPicker()->setChecked({"pread-uninit", "mmap-copy", "pread-coalesce"});
         w.findChild<QSpinBox*>("rounds")->setValue(3);

@@ -1,5 +1,7 @@
 #include "trace_field.h"
 
+#include "trace_shape.h"
+
 #include "readscope/trace_formats.h"
 
 #include <QFileInfo>
@@ -21,11 +23,15 @@ TraceField::TraceField(QWidget* parent) : QWidget(parent), label_(new QLabel(kNo
     label_->setWordWrap(true);
     label_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     layout->addWidget(label_);
+    shape_ = new TraceShape(this);
+    shape_->setVisible(false);
+    layout->addWidget(shape_);
 }
 
 void TraceField::setTrace(std::shared_ptr<const Trace> trace, const QString& path) {
     trace_ = std::move(trace);
     path_ = path;
+    shape_->setTrace(trace_);
     if (!trace_) {
         label_->setText(kNoTrace);
         label_->setToolTip({});

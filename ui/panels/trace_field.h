@@ -10,6 +10,10 @@
 class QLabel;
 
 namespace readscope::ui {
+class TraceShape;
+}
+
+namespace readscope::ui {
 
 class TraceField : public QWidget {
     Q_OBJECT
@@ -23,6 +27,7 @@ public:
 
 private:
     QLabel* label_;
+    TraceShape* shape_; // its size histogram and offsets, drawn
     std::shared_ptr<const Trace> trace_;
     QString path_;
 };
