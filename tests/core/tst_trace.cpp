@@ -159,6 +159,21 @@ private slots:
         QVERIFY(others);
     }
 
+    void aLongTracesWindowIsItsFirstReadsWithinTheBudget() {
+        Trace t;
+        t.reads = pairs({{0, 100}, {100, 200}, {300, 300}, {600, 400}});
+        QCOMPARE(t.windowReads(0), std::size_t(4));   // no budget: all of it
+        QCOMPARE(t.windowReads(300), std::size_t(2)); // 100 + 200
+        QCOMPARE(t.windowReads(599), std::size_t(2));
+        QCOMPARE(t.windowReads(50), std::size_t(1)); // at least one read
+        Plan plan;
+        plan.pattern = Pattern::Trace;
+        plan.trace = std::make_shared<Trace>(t);
+        plan.budget = 300;
+        QVERIFY(
+            patternWords(plan).starts_with("the first 2 reads (--budget 300 B) of a trace's 4"));
+    }
+
     void summaryCountsSharesAndSizes() {
         Trace t;
         t.reads = pairs({{0, 4096}, {0, 4096}, {8192, 100}, {65536, 65536}});

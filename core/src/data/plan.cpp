@@ -158,7 +158,11 @@ std::string patternWords(const Plan& plan) {
     if (plan.pattern == Pattern::Trace && plan.trace && !plan.trace->reads.empty())
         // The size shown for its cells is the largest read's.
         return fmt::format(
-            "a trace's {} reads of {} in all, the largest {}{} ({}, digest {})",
+            "{}a trace's {} reads of {} in all, the largest {}{} ({}, digest {})",
+            plan.trace->windowReads(plan.budget) < plan.trace->reads.size()
+                ? fmt::format("the first {} reads (--budget {}) of ",
+                              plan.trace->windowReads(plan.budget), formatSize(plan.budget))
+                : std::string(),
             plan.trace->reads.size(), formatSize(plan.trace->bytes()),
             formatSize(plan.trace->largest()),
             plan.trace->threadsFor(plan.threads).empty()

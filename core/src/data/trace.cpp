@@ -37,6 +37,16 @@ std::vector<Range> Trace::ranges() const {
     return out;
 }
 
+std::size_t Trace::windowReads(std::uint64_t budget) const {
+    if (budget == 0)
+        return reads.size();
+    std::size_t n = 0;
+    std::uint64_t bytes = 0;
+    while (n < reads.size() && (n == 0 || bytes + reads[n].length <= budget))
+        bytes += reads[n++].length;
+    return n;
+}
+
 std::uint32_t Trace::threadCount() const {
     std::uint32_t most = 0;
     for (const auto& r : reads)

@@ -10,6 +10,13 @@ const Cell* resumedCell(const ResultDocument* from, const Cell& cell) {
     return from ? from->find(cell.strategy, cell.point()) : nullptr;
 }
 
+namespace {
+std::vector<Range> windowOf(std::vector<Range> ranges, std::size_t count) {
+    ranges.resize(std::min(ranges.size(), count));
+    return ranges;
+}
+} // namespace
+
 PointRun startPoint(const Plan& plan, const FileProbe& target, bool wholeFile,
                     const std::vector<Lane>& lanes, const ResultDocument* resumeFrom,
                     const SweepPoint& point) {
@@ -22,7 +29,7 @@ PointRun startPoint(const Plan& plan, const FileProbe& target, bool wholeFile,
     run.ranges = wholeFile ? wholeFileReads(size, plan.budget ? plan.budget : kDefaultBudget,
                                             plan.cache == CacheMode::Cold)
                  : plan.pattern == Pattern::Trace && plan.trace
-                     ? plan.trace->ranges()
+                     ? windowOf(plan.trace->ranges(), plan.trace->windowReads(plan.budget))
                      : makeRanges(plan.pattern, size, target.size,
                                   effectiveBudget(plan, target.size), plan.seed);
     run.cells.resize(lanes.size());

@@ -265,7 +265,8 @@ bool PlanRun::setUpPoint(PointRun& run) {
 void PlanRun::usePrefix(PointRun& run, std::size_t i, std::size_t count) {
     const int threads = threadsAt(plan_, run.point);
     const bool trace = plan_.pattern == Pattern::Trace && plan_.trace;
-    const auto threadOf = trace ? plan_.trace->threadsFor(threads) : std::vector<std::uint32_t>{};
+    auto threadOf = trace ? plan_.trace->threadsFor(threads) : std::vector<std::uint32_t>{};
+    threadOf.resize(std::min(threadOf.size(), run.ranges.size())); // a long trace's window
     run.prefixes[i] =
         lanePrefix(lanes_[i], run.point.rangeBytes, run.ranges, count, threads, trace, threadOf);
     run.cells[i].rangesPerRound = run.prefixes[i].count;
