@@ -98,6 +98,11 @@ std::string usageMessage(const CLI::App& root, const CLI::Error& error) {
         const std::string what = error.what();
         return fmt::format("{} needs a value {}", what.substr(0, what.find(':')), seeHelp);
     }
+    // record runs a command of its own: its options are the command's, after --.
+    if (!extras.empty() && command.get_name() == "record")
+        return fmt::format("unknown option '{}': put -- before the command to record, e.g. "
+                           "readscope-cli record -o reads.trace -- python3 -c ... {}",
+                           extras.front(), seeHelp);
     if (!extras.empty())
         return fmt::format("unknown option '{}' {}", extras.front(), seeHelp);
     return fmt::format("{} {}", error.what(), seeHelp);

@@ -53,8 +53,10 @@ void noteFileSize(Trace& trace) {
             trace.fileBytes = size;
 }
 
-int finish(Trace trace, const std::string& output) {
+int finish(Trace trace, const std::string& output, bool named) {
     noteFileSize(trace);
+    if (!named && !trace.file.empty())
+        fmt::print("Kept the reads of {} (the most read; --file names another)\n", trace.file);
     if (!output.empty())
         if (auto st = writeFileAtomically(output, traceText(trace)); !st)
             return complain(st.error().message, kExitFailed);
@@ -71,10 +73,36 @@ std::string canonical(const std::string& path) {
     return ec ? path : real.string();
 }
 
-int record(const TraceOptions& o) {
+// The files the command line names (a word, or what follows '=' in --flag=PATH), as
+// canonical paths: the data a reader was asked to read is usually among them.
+std::vector<std::string> namedFiles(const std::vector<std::string>& command) {
+    std::vector<std::string> out;
+    for (std::size_t i = 1; i < command.size(); ++i)
+        for (std::string word : {command[i], command[i].substr(command[i].find('=') + 1)}) {
+            std::error_code ec;
+            if (!word.empty() && fs::is_regular_file(word, ec))
+                out.push_back(canonical(word));
+        }
+    return out;
+}
+
+bool runnable(const std::string& program) {
+    std::error_code ec;
+    return program.find('/') == std::string::npos ? !findProgram(program).empty()
+                                                  : fs::is_regular_file(program, ec);
+}
+
+int record(TraceOptions o) {
+    if (!o.command.empty() && o.command.front() == "--")
+        o.command.erase(o.command.begin());
     if (o.command.empty())
         return complain("record: give the command to run after --, e.g. readscope-cli record -o "
                         "reads.trace -- python3 reader.py data.parquet",
+                        kExitUsage);
+    if (o.output.empty())
+        return complain("record: give -o TRACE, the file the trace is written to", kExitUsage);
+    if (!runnable(o.command.front()))
+        return complain(fmt::format("record: cannot find the command '{}'", o.command.front()),
                         kExitUsage);
     std::error_code ec;
     if (!o.file.empty() && !fs::is_regular_file(o.file, ec))
@@ -113,11 +141,12 @@ int record(const TraceOptions& o) {
     std::ostringstream text;
     text << in.rdbuf();
     const std::string source = fmt::format("strace: {}", fmt::join(o.command, " "));
-    auto trace = parseStraceLog(text.str(), source, o.file.empty() ? "" : canonical(o.file));
+    const auto named = namedFiles(o.command);
+    auto trace = parseStraceLog(text.str(), source, o.file.empty() ? "" : canonical(o.file), named);
     if (!trace)
         return complain(trace.error().message, kExitFailed);
     trace->source = source;
-    return finish(std::move(*trace), o.output);
+    return finish(std::move(*trace), o.output, !o.file.empty());
 }
 
 int import(const TraceOptions& o) {
@@ -127,7 +156,7 @@ int import(const TraceOptions& o) {
     auto trace = loadTrace(o.input, o.file.empty() ? "" : canonical(o.file));
     if (!trace)
         return complain(trace.error().message, kExitUsage);
-    return finish(std::move(*trace), o.output);
+    return finish(std::move(*trace), o.output, !o.file.empty() || trace->file.empty());
 }
 
 } // namespace
@@ -151,12 +180,12 @@ Command addRecordCommand(CLI::App& root) {
                  o->file = v;
                  return okStatus();
              });
-    addValue(*command, "-o,--output", "TRACE", "where the trace is written",
+    addValue(*command, "-o,--output", "TRACE", "where the trace is written (required)",
              [o](const std::string& v) {
                  o->output = v;
                  return okStatus();
-             })
-        ->required();
+             });
+    // The command and its own options, after --.
     addPositionals(*command, "CMD", [o](const std::vector<std::string>& words) {
         o->command = words;
         return okStatus();

@@ -322,6 +322,32 @@ private slots:
         QVERIFY(sameRanges(shipped->reads, pairsIn(printed)));
     }
 
+    void recordKeepsTheFileTheCommandNamed() {
+        // A reader that reads less of its data than Python reads of its own files: the file
+        // on the command line is kept, not the interpreter's.
+        const QString trace = dir_ + "/small.trace";
+        const auto o = cli({"record", "-o", trace, "--", python_, "-c",
+                            "import os,sys\nfd=os.open(sys.argv[1],os.O_RDONLY)\n"
+                            "[os.pread(fd,100,i*9000) for i in range(3)]",
+                            path_});
+        QVERIFY2(o.code == 0, lines(o));
+        QVERIFY2(o.out.contains("Kept the reads of " + path_), lines(o));
+        auto kept = loadTrace(trace.toStdString());
+        QVERIFY(kept);
+        QVERIFY(kept->reads ==
+                (std::vector<TraceRead>{{0, 100, 0}, {9000, 100, 0}, {18000, 100, 0}}));
+        // Its options without -- are taken for record's own: said, with the way out.
+        const auto bare = cli({"record", "-o", trace, python_, "-c", "pass"});
+        QCOMPARE(bare.code, 2);
+        QVERIFY2(bare.err.contains("put -- before the command"), lines(bare));
+        const auto missing = cli({"record", "-o", trace, "--", dir_ + "/no-such-program"});
+        QCOMPARE(missing.code, 2);
+        QVERIFY2(missing.err.contains("cannot find the command"), lines(missing));
+        const auto noOutput = cli({"record", "--", python_, "-c", "pass"});
+        QCOMPARE(noOutput.code, 2);
+        QVERIFY2(noOutput.err.contains("give -o TRACE"), lines(noOutput));
+    }
+
     void recordSaysWhenStraceIsMissing() {
         auto env = QProcessEnvironment::systemEnvironment();
         env.insert("PATH", dir_ + "/no-such-folder");

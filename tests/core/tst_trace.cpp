@@ -33,7 +33,7 @@ class TestTrace : public QObject {
 private slots:
     void ownFormatRoundTrips() {
         Trace t;
-        t.source = "strace: python3 reader.py";
+        t.source = "strace: python3 -c import os\nprint(1)";
         t.file = "/data/f.bin";
         t.fileBytes = 1 << 20;
         t.reads = {{1000, 24, 0}, {0, 4096, 1}, {8192, 65536, 0}};
@@ -44,7 +44,7 @@ private slots:
         QVERIFY2(back, back ? "" : back.error().message.c_str());
         QCOMPARE(back->reads.size(), t.reads.size());
         QVERIFY(back->reads == t.reads);
-        QCOMPARE(back->source, t.source);
+        QCOMPARE(back->source, std::string("strace: python3 -c import os print(1)")); // one line
         QCOMPARE(back->file, t.file);
         QCOMPARE(back->fileBytes.value_or(0), std::uint64_t(1 << 20));
         QVERIFY(back->notReplayed == t.notReplayed);
@@ -172,6 +172,31 @@ private slots:
         plan.budget = 300;
         QVERIFY(
             patternWords(plan).starts_with("the first 2 reads (--budget 300 B) of a trace's 4"));
+    }
+
+    void aRuntimesOwnFilesAreNotTheTrace() {
+        // The interpreter reads more of its libraries than the program reads of its data.
+        const char* log =
+            "openat(AT_FDCWD, \"/usr/lib/libc.so.6\", O_RDONLY) = 3</usr/lib/libc.so.6>\n"
+            "read(3</usr/lib/libc.so.6>, \"\"..., 832) = 832\n"
+            "openat(AT_FDCWD, \"/h/.pyenv/x/enc.pyc\", O_RDONLY) = 4</h/.pyenv/x/enc.pyc>\n"
+            "read(4</h/.pyenv/x/enc.pyc>, \"\"..., 12000) = 12000\n"
+            "openat(AT_FDCWD, \"/d/notes.txt\", O_RDONLY) = 6</d/notes.txt>\n"
+            "read(6</d/notes.txt>, \"\"..., 500) = 500\n"
+            "openat(AT_FDCWD, \"/d/f.bin\", O_RDONLY) = 5</d/f.bin>\n"
+            "pread64(5</d/f.bin>, \"\"..., 100, 0) = 100\n";
+        auto t = parseTrace(log, "s.log");
+        QVERIFY(t);
+        QCOMPARE(t->file, std::string("/d/notes.txt")); // the most read that is not the runtime's
+        const std::vector<std::string> named{"/d/f.bin"};
+        auto fromNamed = parseStraceLog(log, "s.log", {}, named); // a file the command named
+        QVERIFY(fromNamed);
+        QCOMPARE(fromNamed->file, std::string("/d/f.bin"));
+        QVERIFY(fromNamed->reads == pairs({{0, 100}}));
+        const std::string onlyRuntime(log, std::string_view(log).find("openat(AT_FDCWD, \"/d/"));
+        auto none = parseTrace(onlyRuntime, "r.log");
+        QVERIFY(!none);
+        QVERIFY2(said(none.error()).contains("--file"), said(none.error()));
     }
 
     void summaryCountsSharesAndSizes() {

@@ -17,6 +17,7 @@
 #include "readscope/result.h"
 #include "readscope/trace.h"
 
+#include <span>
 #include <string>
 #include <string_view>
 
@@ -39,8 +40,13 @@ Result<Trace> loadTrace(const std::string& path, const std::string& file = {});
 // starts it at 0, lseek moves it, each read advances it by what it returned), each as long as
 // what it returned; failed and empty reads are left out. Mappings of the file are said in
 // notReplayed. Threads are the log's pids, numbered as they first read the file.
+// file: the file whose reads are kept. Empty: the most read of `candidates` (the files named on
+// the traced command line, as canonical paths); none read, the most read file that is not a
+// system file (a runtime's libraries, modules and byte code: under /usr, /lib, /etc, a .so or
+// .pyc...); refused when only such files were read.
 Result<Trace> parseStraceLog(std::string_view text, const std::string& name,
-                             const std::string& file = {});
+                             const std::string& file = {},
+                             std::span<const std::string> candidates = {});
 
 // readscope's format, as above.
 std::string traceText(const Trace& trace);

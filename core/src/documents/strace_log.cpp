@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <charconv>
 #include <map>
 #include <optional>
@@ -94,6 +95,50 @@ std::optional<Call> parseCall(std::string_view line, std::string pid) {
     return c;
 }
 
+// What a program's runtime reads for itself, not the data it was asked to read: its libraries,
+// its own modules and byte code, the system's configuration.
+bool isSystemFile(const std::string& path) {
+    for (const char* prefix : {"/usr/", "/lib/", "/lib32/", "/lib64/", "/etc/", "/bin/", "/sbin/",
+                               "/snap/", "/nix/", "/opt/"})
+        if (path.starts_with(prefix))
+            return true;
+    for (const char* part : {"/site-packages/", "/dist-packages/", "/__pycache__/", "/.pyenv/",
+                             "/.rustup/", "/.cargo/", "/node_modules/", "/.m2/"})
+        if (path.find(part) != std::string::npos)
+            return true;
+    for (const char* suffix : {".so", ".pyc", ".jar", ".class"})
+        if (path.ends_with(suffix))
+            return true;
+    return path.find(".so.") != std::string::npos;
+}
+
+// The file the trace keeps when none was named: the most read of the candidates (the files
+// named on the command line) that were read; else the most read that is not a system file;
+// none when only system files were read.
+std::string mostRead(const std::map<std::string, std::uint64_t>& bytesOf,
+                     std::span<const std::string> candidates) {
+    auto best = [&](auto keep) {
+        std::string chosen;
+        for (const auto& [path, bytes] : bytesOf)
+            if (keep(path) && (chosen.empty() || bytes > bytesOf.at(chosen)))
+                chosen = path;
+        return chosen;
+    };
+    std::string chosen = best([&](const std::string& path) {
+        return std::find(candidates.begin(), candidates.end(), path) != candidates.end();
+    });
+    return chosen.empty() ? best([](const std::string& path) { return !isSystemFile(path); })
+                          : chosen;
+}
+
+std::string mostReadOf(const std::map<std::string, std::uint64_t>& bytesOf) {
+    std::string chosen;
+    for (const auto& [path, bytes] : bytesOf)
+        if (chosen.empty() || bytes > bytesOf.at(chosen))
+            chosen = path;
+    return chosen;
+}
+
 bool isDataFile(const std::string& path) {
     return path.starts_with("/") && !path.starts_with("/dev/") && !path.starts_with("/proc/") &&
            !path.starts_with("/sys/");
@@ -108,7 +153,7 @@ struct Seen {
 } // namespace
 
 Result<Trace> parseStraceLog(std::string_view text, const std::string& name,
-                             const std::string& file) {
+                             const std::string& file, std::span<const std::string> candidates) {
     Seen seen;
     std::unordered_map<std::string, std::string> pending; // pid: the unfinished call's start
     std::map<int, std::uint64_t> position;                // fd: the file position
@@ -194,11 +239,11 @@ Result<Trace> parseStraceLog(std::string_view text, const std::string& name,
         seen.reads.push_back({path, TraceRead{*offset, std::uint64_t(*ret), thread.first->second}});
         seen.bytesOf[path] += std::uint64_t(*ret);
     }
-    std::string chosen = file;
-    if (chosen.empty())
-        for (const auto& [path, bytes] : seen.bytesOf)
-            if (chosen.empty() || bytes > seen.bytesOf[chosen])
-                chosen = path;
+    std::string chosen = file.empty() ? mostRead(seen.bytesOf, candidates) : file;
+    if (chosen.empty() && !seen.bytesOf.empty())
+        return Error{fmt::format("{}: the only files read are the program's runtime's own (the "
+                                 "most read: {}); name the file to keep with --file",
+                                 name, mostReadOf(seen.bytesOf))};
     if (chosen.empty())
         return Error{fmt::format("{}: the strace log shows no reads of a file (was it made with "
                                  "-y, and does it trace pread64, read and lseek?)",

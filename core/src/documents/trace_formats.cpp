@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <charconv>
 #include <fstream>
 #include <map>
@@ -266,16 +267,23 @@ Result<Trace> loadTrace(const std::string& path, const std::string& file) {
     return parseTrace(text.str(), path, file);
 }
 
+// A header value on one line: a command's newlines (python3 -c "...") become spaces.
+std::string oneLine(std::string text) {
+    std::replace_if(
+        text.begin(), text.end(), [](char c) { return c == '\n' || c == '\r'; }, ' ');
+    return text;
+}
+
 std::string traceText(const Trace& t) {
-    std::string out = fmt::format("{}\n# source: {}\n", kMagic, t.source);
+    std::string out = fmt::format("{}\n# source: {}\n", kMagic, oneLine(t.source));
     if (!t.file.empty())
-        out += fmt::format("# file: {}\n", t.file);
+        out += fmt::format("# file: {}\n", oneLine(t.file));
     if (t.fileBytes)
         out += fmt::format("# file-bytes: {}\n", *t.fileBytes);
     out += fmt::format("# reads: {}\n# bytes: {}\n# digest: {}\n", t.reads.size(), t.bytes(),
                        traceDigest(t.reads));
     for (const auto& note : t.notReplayed)
-        out += fmt::format("# not replayed: {}\n", note);
+        out += fmt::format("# not replayed: {}\n", oneLine(note));
     out += "offset,length,thread\n";
     for (const auto& r : t.reads)
         out += fmt::format("{},{},{}\n", r.offset, r.length, r.thread);
