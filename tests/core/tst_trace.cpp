@@ -261,6 +261,8 @@ private slots:
         const auto t = secondsPerRange(cell, 1);
         QVERIFY(t);
         QCOMPARE(*t, double((2 << 20) + 4096) / 2 / 2e9);
+        // ... and reads per second are the trace's reads, not as many of its largest.
+        QCOMPARE(medianIops(cell).value_or(0), 2e9 / (double((2 << 20) + 4096) / 2));
     }
 
     void aTraceRunIsRankedRoundForRound() {

@@ -283,6 +283,9 @@ struct ResultDocument {
 // Ranges per second at the median (for a whole-file sweep, files per second): how fio and
 // CrystalDiskMark readers read small-range figures. None for a cell without figures.
 std::optional<double> medianIops(const Cell& cell);
+// A range's bytes as the cell's rounds read them (the median round's bytes over its ranges):
+// rangeBytes for a fixed-size pattern, a trace's mean read (its rangeBytes is the largest).
+double bytesPerRange(const Cell& cell);
 // The median as a percentage of the cell's memcpy limit; none without either.
 std::optional<double> pctOfCopyLimit(const Cell& cell);
 

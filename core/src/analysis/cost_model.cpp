@@ -43,14 +43,7 @@ std::string microseconds(double seconds) {
 std::optional<double> secondsPerRange(const Cell& cell, int threads) {
     if (!cell.measured() || cell.summary.median <= 0)
         return std::nullopt;
-    // A range's bytes as its rounds read them: a trace's reads are of many sizes (rangeBytes
-    // is its largest), a fixed-size pattern's all rangeBytes long.
-    double bytes = static_cast<double>(cell.rangeBytes);
-    if (cell.rangesPerRound > 0 && !cell.samples.empty())
-        if (const double read = medianOverRounds(cell, [](const Sample& x) { return x.bytes; });
-            read > 0)
-            bytes = read / static_cast<double>(cell.rangesPerRound);
-    return bytes * threads / (cell.summary.median * 1e9);
+    return bytesPerRange(cell) * threads / (cell.summary.median * 1e9);
 }
 
 std::optional<CostFit> fitCost(std::span<const CostPoint> points) {

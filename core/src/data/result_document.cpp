@@ -234,7 +234,15 @@ std::string fetchedText(const ResultDocument& doc, std::string_view strategy) {
 std::optional<double> medianIops(const Cell& cell) {
     if (!cell.measured() || cell.rangeBytes == 0 || cell.summary.median <= 0)
         return std::nullopt;
-    return cell.summary.median * 1e9 / static_cast<double>(cell.rangeBytes);
+    return cell.summary.median * 1e9 / bytesPerRange(cell);
+}
+
+double bytesPerRange(const Cell& cell) {
+    if (cell.rangesPerRound > 0 && !cell.samples.empty())
+        if (const double read = medianOverRounds(cell, [](const Sample& x) { return x.bytes; });
+            read > 0)
+            return read / static_cast<double>(cell.rangesPerRound);
+    return static_cast<double>(cell.rangeBytes);
 }
 
 std::optional<double> pctOfCopyLimit(const Cell& cell) {
