@@ -112,9 +112,13 @@ void declarePlanOptions(CLI::App& run, RunOptions& o) {
               "strategy ids separated by commas, or 'all';\nsee 'readscope-cli strategies'",
               [&o](const std::string& v) { return setStrategies(o, v); })
         ->default_str("all");
-    planValue(
-        flag::pattern, "P", "sequential, random, or whole (open, read to the end, close)",
-        [&p](const std::string& v) { return assign(p.pattern, parsePattern(v), flag::pattern); })
+    planValue(flag::pattern, "P", "sequential, random, or whole (open, read to the end, close)",
+              [&p, &o](const std::string& v) {
+                  auto st = assign(p.pattern, parsePattern(v), flag::pattern);
+                  if (st)
+                      o.patternGiven = p.pattern;
+                  return st;
+              })
         ->default_str(std::string(toString(defaults.pattern)));
     planValue(flag::trace, "TRACE",
               "replay a recorded program's reads (see 'readscope-cli record'):\n"
@@ -233,6 +237,12 @@ void declareOutputOptions(CLI::App& run, RunOptions& o) {
 } // namespace
 
 Status finishPlan(RunOptions& o) {
+    if (o.plan.trace && o.patternGiven && *o.patternGiven != Pattern::Trace)
+        return Error{fmt::format("--pattern {} does not apply to a trace: its reads keep the "
+                                 "offsets and order they were recorded in",
+                                 toString(*o.patternGiven))};
+    if (o.plan.trace)
+        o.plan.pattern = Pattern::Trace;
     // A trace's reads keep their recorded lengths.
     if (o.plan.pattern == Pattern::Trace) {
         if (o.sizesGiven)

@@ -24,6 +24,7 @@ struct RunOptions {
     std::optional<std::string> recoveryPath, resumePath;
     bool planFlagsGiven = false; // sizes, strategies, modes...: not allowed with --resume
     bool sizesGiven = false;
+    std::optional<Pattern> patternGiven; // --pattern's value, kept apart from --trace's
     double threshold = kDefaultNoiseThreshold;
     bool markdown = false;
     bool quiet = false;

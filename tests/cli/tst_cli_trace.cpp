@@ -291,6 +291,11 @@ private slots:
             {write("empty.trace", ""), "is empty"},
             {write("unknown.txt", "hello, world\n"), "unknown trace format"},
             {dir_ + "/missing.trace", "cannot read the trace"},
+            {dir_, "is a folder"},
+            {write("binary.trace", QByteArray("\x7f"
+                                              "ELF\x02\x01\x01\0\0\0",
+                                              10)),
+             "first line is '?ELF"},
         };
         for (const auto& c : cases) {
             const auto o = cli({"run", path_, "--trace", c.trace, "--strategies", "pread-uninit",
@@ -301,6 +306,14 @@ private slots:
         }
         const auto sized = cli({"run", path_, "--trace", dir_ + "/past.csv", "--sizes", "4K"});
         QCOMPARE(sized.code, 2);
+        for (const char* pattern : {"random", "whole"}) // before --trace and after it
+            for (bool first : {true, false}) {
+                QStringList args{"run", path_, "--trace", dir_ + "/past.csv"};
+                args.insert(first ? 2 : 4, "--pattern");
+                args.insert(first ? 3 : 5, pattern);
+                const auto o = cli(args);
+                QVERIFY2(o.code == 2 && o.err.contains("does not apply to a trace"), lines(o));
+            }
         QCOMPARE(fileFingerprint(file_->path()), before);
     }
 

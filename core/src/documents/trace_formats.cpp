@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <sstream>
@@ -200,6 +201,15 @@ Result<Trace> fioLog(const std::vector<std::string_view>& lines, const std::stri
     return t;
 }
 
+// A line as it can be shown: bytes that are not printable ASCII as '?'.
+std::string printable(std::string_view line) {
+    std::string out(line);
+    for (char& c : out)
+        if (static_cast<unsigned char>(c) < 0x20 || static_cast<unsigned char>(c) > 0x7e)
+            c = '?';
+    return out;
+}
+
 bool looksLikeStrace(const std::vector<std::string_view>& lines) {
     for (std::size_t i = 0; i < lines.size() && i < 20; ++i) {
         auto w = words(lines[i]);
@@ -250,13 +260,16 @@ Result<Trace> parseTrace(std::string_view text, const std::string& name, const s
         return Error{fmt::format("{}: unknown trace format (its first line is '{}'): give a "
                                  "readscope trace, a CSV of offset,length[,thread], a fio I/O "
                                  "log or an strace -f -y log",
-                                 name, head.substr(0, 60))};
+                                 name, printable(head.substr(0, 60)))};
     if (trace && trace->reads.empty())
         return Error{fmt::format("{} holds no reads to replay", name)};
     return trace;
 }
 
 Result<Trace> loadTrace(const std::string& path, const std::string& file) {
+    std::error_code ec;
+    if (std::filesystem::is_directory(path, ec))
+        return Error{fmt::format("the trace '{}' is a folder: give a trace file", path)};
     std::ifstream in(path, std::ios::binary);
     if (!in)
         return Error{fmt::format("cannot read the trace '{}'", path)};
