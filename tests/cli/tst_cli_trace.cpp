@@ -187,6 +187,23 @@ private slots:
         QCOMPARE(named["path"].toString(), trace);
         QCOMPARE(named["reads"].toArray().size(), qsizetype(reads.size()));
         QCOMPARE(named["digest"].toString(), QString::fromStdString(traceDigest(reads)));
+        // Warm, a round replays the trace whole as often as the round time asks: whole
+        // replays, more than one for a trace this short.
+        for (const auto& cell : doc["cells"].toArray()) {
+            const auto perRound = cell.toObject()["ranges_per_round"].toInteger();
+            QVERIFY2(perRound % qint64(reads.size()) == 0 && perRound > qint64(reads.size()),
+                     qPrintable(QString::number(perRound)));
+        }
+        // Cold, once: a second replay would find the first one's pages in the cache.
+        const QString coldJson = dir_ + "/replay-cold.json";
+        const auto cold =
+            cli({"run", path_, "--trace", trace, "--strategies", "pread-uninit", "--cache", "cold",
+                 "--rounds", "3", "--warmup", "0", "--quiet", "--json", coldJson});
+        QVERIFY2(cold.code == 0, lines(cold));
+        QFile coldResult(coldJson);
+        QVERIFY(coldResult.open(QIODevice::ReadOnly));
+        for (const auto& cell : QJsonDocument::fromJson(coldResult.readAll())["cells"].toArray())
+            QCOMPARE(cell.toObject()["ranges_per_round"].toInteger(), qint64(reads.size()));
         const auto table = cli({"compare", json, json});
         QVERIFY2(table.code == 0, lines(table));
     }

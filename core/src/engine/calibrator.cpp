@@ -1,5 +1,6 @@
 #include "calibrator.h"
 
+#include "point_run.h"
 #include "readscope/ranges.h"
 #include "round.h"
 
@@ -28,8 +29,11 @@ std::size_t Calibrator::roundFloor(const Lane& lane, const SweepPoint& point, in
     const std::uint64_t size = point.rangeBytes;
     if (wholeFile_)
         return 1;
-    if (plan_.pattern == Pattern::Trace) // every round replays the whole trace
-        return std::numeric_limits<std::size_t>::max();
+    // Every round replays the trace's window whole: once when cold, else as often as the
+    // round time asks (the runner keeps whole replays).
+    if (plan_.pattern == Pattern::Trace)
+        return plan_.cache == CacheMode::Cold ? std::numeric_limits<std::size_t>::max()
+                                              : traceWindow(plan_);
     if (lane.info->access == Access::UringBatch)
         return std::max<std::size_t>(minRangesPerRound(size),
                                      std::size_t(8) * std::size_t(threads) *

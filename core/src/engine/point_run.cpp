@@ -11,11 +11,35 @@ const Cell* resumedCell(const ResultDocument* from, const Cell& cell) {
 }
 
 namespace {
-std::vector<Range> windowOf(std::vector<Range> ranges, std::size_t count) {
-    ranges.resize(std::min(ranges.size(), count));
-    return ranges;
+// A trace's replays, each its window in order: one for a cold run (a second replay would find
+// the first's pages cached), else as many as fit in 256 MiB of reads (or a million of them),
+// of which the calibrator takes whole replays up to the round time: a 30-read trace replayed
+// once in 25 µs is a round of noise.
+constexpr std::uint64_t kTraceReplayBytes = 256ull << 20;
+constexpr std::size_t kTraceReplayReads = std::size_t(1) << 20;
+
+std::vector<Range> traceReplays(const Plan& plan) {
+    const auto all = plan.trace->ranges();
+    const std::vector<Range> window(all.begin(), all.begin() + std::ptrdiff_t(traceWindow(plan)));
+    std::uint64_t bytes = 0;
+    for (const auto& r : window)
+        bytes += r.length;
+    std::size_t replays = 1;
+    if (plan.cache != CacheMode::Cold)
+        replays = std::max<std::size_t>(
+            1, std::min<std::size_t>(kTraceReplayBytes / std::max<std::uint64_t>(bytes, 1),
+                                     kTraceReplayReads / window.size()));
+    std::vector<Range> out;
+    out.reserve(window.size() * replays);
+    for (std::size_t i = 0; i < replays; ++i)
+        out.insert(out.end(), window.begin(), window.end());
+    return out;
 }
 } // namespace
+
+std::size_t traceWindow(const Plan& plan) {
+    return plan.trace ? std::max<std::size_t>(1, plan.trace->windowReads(plan.budget)) : 1;
+}
 
 PointRun startPoint(const Plan& plan, const FileProbe& target, bool wholeFile,
                     const std::vector<Lane>& lanes, const ResultDocument* resumeFrom,
@@ -29,7 +53,7 @@ PointRun startPoint(const Plan& plan, const FileProbe& target, bool wholeFile,
     run.ranges = wholeFile ? wholeFileReads(size, plan.budget ? plan.budget : kDefaultBudget,
                                             plan.cache == CacheMode::Cold)
                  : plan.pattern == Pattern::Trace && plan.trace
-                     ? windowOf(plan.trace->ranges(), plan.trace->windowReads(plan.budget))
+                     ? traceReplays(plan)
                      : makeRanges(plan.pattern, size, target.size,
                                   effectiveBudget(plan, target.size), plan.seed);
     run.cells.resize(lanes.size());

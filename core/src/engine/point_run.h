@@ -41,6 +41,8 @@ std::vector<Range> rangesRead(const PointRun& run, std::size_t i);
 // The cell a resumed run's recovery file (`from`, none: not resumed) kept for this strategy and
 // point, if any.
 const Cell* resumedCell(const ResultDocument* from, const Cell& cell);
+// A trace run's reads in one replay of it: its window (--budget), at least one read.
+std::size_t traceWindow(const Plan& plan);
 
 // The point's ranges (a whole-file sweep's: reads of its copy) and a cell per lane, unavailable
 // where its lane is; a resumed cell starts from the rounds `resumeFrom` kept of it.

@@ -265,8 +265,16 @@ bool PlanRun::setUpPoint(PointRun& run) {
 void PlanRun::usePrefix(PointRun& run, std::size_t i, std::size_t count) {
     const int threads = threadsAt(plan_, run.point);
     const bool trace = plan_.pattern == Pattern::Trace && plan_.trace;
-    auto threadOf = trace ? plan_.trace->threadsFor(threads) : std::vector<std::uint32_t>{};
-    threadOf.resize(std::min(threadOf.size(), run.ranges.size())); // a long trace's window
+    std::vector<std::uint32_t> threadOf;
+    if (trace) {
+        // Whole replays of the trace's window, each read by its recorded thread where the
+        // threads match (Trace::threadsFor).
+        const std::size_t window = traceWindow(plan_);
+        count = std::max(window, count - count % window);
+        if (auto recorded = plan_.trace->threadsFor(threads); !recorded.empty())
+            for (std::size_t k = 0; k < count; ++k)
+                threadOf.push_back(recorded[k % window]);
+    }
     run.prefixes[i] =
         lanePrefix(lanes_[i], run.point.rangeBytes, run.ranges, count, threads, trace, threadOf);
     run.cells[i].rangesPerRound = run.prefixes[i].count;
