@@ -52,11 +52,12 @@ std::string plainTable(const ResultDocument& doc) {
         return fetched ? fmt::format(" {:>8}", text) : std::string();
     };
     std::string out = fmt::format(fmt::runtime(row),
-                                  axis == SweepAxis::BufferOffset ? "offset"
-                                  : axis == SweepAxis::Threads    ? "threads"
-                                  : axis == SweepAxis::QueueDepth ? "in flight"
-                                  : wholeFileSweep(doc.plan)      ? "file"
-                                                                  : "range",
+                                  axis == SweepAxis::BufferOffset      ? "offset"
+                                  : axis == SweepAxis::Threads         ? "threads"
+                                  : axis == SweepAxis::QueueDepth      ? "in flight"
+                                  : wholeFileSweep(doc.plan)           ? "file"
+                                  : doc.plan.pattern == Pattern::Trace ? "reads"
+                                                                       : "range",
                                   "strategy", "GB/s", "min", "max", "cv", "IOPS", runLimitName(doc),
                                   "resident", fetchedColumn("fetched"), "buffers", "status");
     std::optional<SweepPoint> last;
@@ -68,7 +69,8 @@ std::string plainTable(const ResultDocument& doc) {
         std::string status = statusText(*c);
         if (!cellNotes(*c).empty())
             status += ": " + cellNotes(*c);
-        const std::string where = pointLabel(axis, c->point());
+        const std::string where = doc.plan.pattern == Pattern::Trace ? rowLabel(doc, c->point())
+                                                                     : pointLabel(axis, c->point());
         if (!c->measured()) {
             out += fmt::format(fmt::runtime(row), where, c->strategy, "-", "-", "-", "-", "-", "-",
                                "-", fetchedColumn("-"), "-", status);

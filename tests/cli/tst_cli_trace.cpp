@@ -173,6 +173,10 @@ private slots:
                           "pread-uninit", "--rounds",      "3",       "--warmup", "0",
                           "--quiet",      "--json",        json});
         QVERIFY2(o.code == 0, lines(o));
+        // Its row is the trace (not its largest read), and the footer names it.
+        QVERIFY2(o.out.contains("\ntrace     pread-uninit") &&
+                     o.out.contains("a trace's 6 reads of"),
+                 lines(o));
         auto seen = loadTrace(log.toStdString(), file_->path());
         QVERIFY2(seen, seen ? "" : seen.error().message.c_str());
         // Every measured round replays the whole trace, in its order.

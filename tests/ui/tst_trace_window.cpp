@@ -97,6 +97,10 @@ private slots:
         QVERIFY(mode);
         QCOMPARE(mode->currentText(), QString("GB/s per strategy (the trace's reads)"));
         QCOMPARE(barsOf(w.chart()->plot()), 3);
+        // The table's rows are the trace, not its largest read's size.
+        auto* model = w.model();
+        QCOMPARE(model->data(model->index(0, ui::ResultsModel::Range)).toString(),
+                 QString("trace"));
         // The run replayed the trace: its plan holds it, and every round read it whole, one
         // or more times over (warm: as often as the round time asks).
         const auto& doc = w.model()->document();

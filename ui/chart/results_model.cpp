@@ -92,7 +92,10 @@ QVariant ResultsModel::data(const QModelIndex& index, int role) const {
         auto rate = [&](double v) { return hasFigures ? rateText(v) : QString("–"); };
         switch (index.column()) {
         case Strategy: return qs(c->strategy);
-        case Range: return QString::fromStdString(formatSize(c->rangeBytes));
+        case Range: // a trace's reads are of many sizes: its row is the trace
+            return doc_.plan.pattern == Pattern::Trace
+                       ? QString::fromStdString(rowLabel(doc_, c->point()))
+                       : QString::fromStdString(formatSize(c->rangeBytes));
         case Offset: return offsetText(*c);
         case Threads: return threadsAt(doc_.plan, c->point());
         case InFlight: return c->queueDepth ? QString::number(*c->queueDepth) : QString("–");

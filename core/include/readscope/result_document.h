@@ -348,6 +348,9 @@ KeptCells keptCells(const ResultDocument& doc);
 // chose; "4" for threads or a queue depth).
 double axisValue(SweepAxis axis, const SweepPoint& point);
 std::string pointLabel(SweepAxis axis, const SweepPoint& point);
+// A cell's point as its row names it: pointText(), or "trace" for a trace run's cells (their
+// rangeBytes is only the largest read; the footer names the trace).
+std::string rowLabel(const ResultDocument& doc, const SweepPoint& point);
 
 // The cells in the order a table reads them: along the sweep's axis (axisValue), then in the
 // plan's strategy order. A run's document holds them in the order they finished, which the

@@ -237,6 +237,10 @@ std::optional<double> medianIops(const Cell& cell) {
     return cell.summary.median * 1e9 / bytesPerRange(cell);
 }
 
+std::string rowLabel(const ResultDocument& doc, const SweepPoint& point) {
+    return doc.plan.pattern == Pattern::Trace ? std::string("trace") : pointText(point);
+}
+
 double bytesPerRange(const Cell& cell) {
     if (cell.rangesPerRound > 0 && !cell.samples.empty())
         if (const double read = medianOverRounds(cell, [](const Sample& x) { return x.bytes; });

@@ -70,7 +70,9 @@ std::string toMarkdown(const ResultDocument& doc) { return toMarkdown(doc, runFi
 std::string toMarkdown(const ResultDocument& doc, const std::vector<RunFinding>& findings) {
     const auto ids = doc.measuredStrategies();
     const SweepAxis axis = sweepAxis(doc.plan);
-    std::string out = axis == SweepAxis::RangeSize && !wholeFileSweep(doc.plan)
+    const bool trace = doc.plan.pattern == Pattern::Trace;
+    std::string out = trace ? std::string("| reads |")
+                      : axis == SweepAxis::RangeSize && !wholeFileSweep(doc.plan)
                           ? std::string("| range |")
                           : fmt::format("| {} |", axisName(doc.plan));
     std::string rule = "|---:|";
@@ -87,7 +89,7 @@ std::string toMarkdown(const ResultDocument& doc, const std::vector<RunFinding>&
     }
     out += "\n" + rule + "\n";
     for (const auto& point : doc.points()) {
-        out += fmt::format("| {} |", pointLabel(axis, point));
+        out += fmt::format("| {} |", trace ? rowLabel(doc, point) : pointLabel(axis, point));
         for (const auto& id : ids)
             out += fmt::format(" {} |", cellText(doc.find(id, point)));
         out += "\n";
