@@ -15,6 +15,7 @@
 #include <QDropEvent>
 #include <QFile>
 #include <QLabel>
+#include <QLineEdit>
 #include <QMimeData>
 #include <QPushButton>
 #include <QSpinBox>
@@ -75,7 +76,12 @@ private slots:
         ui::MainWindow w;
         w.show();
         QVERIFY(openAndWait(w, file_->path()));
+        // A size larger than the file is said ... until a trace makes the sizes unused.
+        w.findChild<QLineEdit*>("sizes")->setText("16M");
+        auto* sizeError = w.findChild<QLabel*>("sizeError");
+        QVERIFY(sizeError && sizeError->isVisible());
         dropOn(w, trace_);
+        QVERIFY(!sizeError->isVisible());
         auto* pattern = w.findChild<QComboBox*>("pattern");
         QVERIFY(pattern);
         QVERIFY(Pattern(pattern->currentData().toInt()) == Pattern::Trace);

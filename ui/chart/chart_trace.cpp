@@ -24,8 +24,11 @@ TraceBars traceBars(const ResultDocument& doc, BarKind kind) {
             continue;
         const Summary& s = cell->summary;
         QString label = QString::fromStdString(order[i]);
-        if (traceBytes > 0) // a replay of the whole trace at the median
-            label += QString("\n%1 ms").arg(traceBytes / (s.median * 1e9) * 1e3, 0, 'f', 2);
+        if (traceBytes > 0) { // a replay of the whole trace at the median
+            const double seconds = traceBytes / (s.median * 1e9);
+            label += seconds >= 1e-3 ? QString("\n%1 ms").arg(seconds * 1e3, 0, 'f', 2)
+                                     : QString("\n%1 µs").arg(seconds * 1e6, 0, 'f', 1);
+        }
         out.labels << label;
         out.median << s.median;
         out.low << (kind == BarKind::MedianInterval ? s.ciLow

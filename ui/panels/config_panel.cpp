@@ -208,6 +208,7 @@ ConfigPanel::ConfigPanel(QWidget* parent) : QWidget(parent) {
         traceField_->setVisible(p == Pattern::Trace);
         sizeBox_->setEnabled(p != Pattern::Trace); // a trace's reads keep their lengths
         showSizesFor(p);
+        updateSizeFeedback();
         emit changed();
     });
     connect(cache_, &QComboBox::currentIndexChanged, this, [this] {
@@ -320,7 +321,9 @@ void ConfigPanel::showSizeList(const QString& list) {
 void ConfigPanel::updateSizeFeedback() {
     auto sizes = parseSizeList(sizes_->text().toStdString());
     QString error;
-    if (showsFileSizes()) {
+    if (Pattern(pattern_->currentData().toInt()) == Pattern::Trace) {
+        // A trace's reads keep their lengths: the sizes are not used, so nothing to say.
+    } else if (showsFileSizes()) {
         // Empty reads the file itself; sizes over the file are skipped, unless all are.
         QStringList over;
         if (sizes && status_)

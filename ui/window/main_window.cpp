@@ -226,9 +226,12 @@ bool MainWindow::startRun() {
     auto plan = config_->plan();
     saveSettings();
     tabs_->clearWarningCount();
-    log(QString("run started: %1 strategies × %2 sizes, %3, %4")
+    const auto sizes = effectiveSizes(*plan, config_->fileStatus()->probe.size).size();
+    log(QString("run started: %1 strategies × %2, %3, %4")
             .arg(plan->strategies.size())
-            .arg(effectiveSizes(*plan, config_->fileStatus()->probe.size).size())
+            .arg(plan->pattern == Pattern::Trace
+                     ? QString("a trace of %1 reads").arg(plan->trace->reads.size())
+                     : QString("%1 size%2").arg(sizes).arg(sizes == 1 ? "" : "s"))
             .arg(QString::fromStdString(cacheConditionText(*plan)))
             .arg(plan->durationSeconds > 0 ? QString("rounds for the duration")
                                            : QString("%1 rounds").arg(plan->rounds)));
