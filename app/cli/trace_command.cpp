@@ -55,6 +55,8 @@ void noteFileSize(Trace& trace) {
 
 int finish(Trace trace, const std::string& output, bool named) {
     noteFileSize(trace);
+    if (auto st = outputAllowed(output, trace.file); !output.empty() && !st)
+        return complain(st.error().message, kExitUsage);
     if (!named && !trace.file.empty())
         fmt::print("Kept the reads of {} (the most read; --file names another)\n", trace.file);
     if (!output.empty())

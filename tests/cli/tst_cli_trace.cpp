@@ -313,6 +313,7 @@ private slots:
             {write("unknown.txt", "hello, world\n"), "unknown trace format"},
             {dir_ + "/missing.trace", "cannot read the trace"},
             {dir_, "is a folder"},
+            {"/dev/zero", "not a regular file"},
             {write("binary.trace", QByteArray("\x7f"
                                               "ELF\x02\x01\x01\0\0\0",
                                               10)),
@@ -377,6 +378,13 @@ private slots:
         const auto missing = cli({"record", "-o", trace, "--", dir_ + "/no-such-program"});
         QCOMPARE(missing.code, 2);
         QVERIFY2(missing.err.contains("cannot find the command"), lines(missing));
+        // The trace never goes over the file it was read from.
+        const auto before = fileFingerprint(file_->path());
+        const auto over =
+            cli({"record", "-o", path_, "--", python_, "-c",
+                 "import os,sys\nos.pread(os.open(sys.argv[1],os.O_RDONLY),100,0)", path_});
+        QVERIFY2(over.code == 2 && over.err.contains("never writes to it"), lines(over));
+        QCOMPARE(fileFingerprint(file_->path()), before);
         const auto noOutput = cli({"record", "--", python_, "-c", "pass"});
         QCOMPARE(noOutput.code, 2);
         QVERIFY2(noOutput.err.contains("give -o TRACE"), lines(noOutput));

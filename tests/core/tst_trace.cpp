@@ -63,6 +63,30 @@ private slots:
         QVERIFY2(said(back.error()).contains("do not match its header"), said(back.error()));
     }
 
+    void reorderedReadsFailTheDigestAlone() {
+        Trace t;
+        t.source = "csv: x";
+        t.reads = pairs({{0, 4096}, {8192, 100}});
+        std::string text = traceText(t);
+        // The same reads and bytes in another order: only the digest tells.
+        const auto first = text.find("0,4096,0\n"), second = text.find("8192,100,0\n");
+        text = text.substr(0, first) + "8192,100,0\n0,4096,0\n" + text.substr(second + 11);
+        auto back = parseTrace(text, "t.trace");
+        QVERIFY(!back);
+        QVERIFY2(said(back.error()).contains("do not match its header"), said(back.error()));
+    }
+
+    void threadsAreNumberedDenselyAndEndsStayInRange() {
+        auto sparse = parseTrace("0,10,0\n10,10,7\n20,10,7\n", "t.csv");
+        QVERIFY(sparse);
+        QVERIFY(sparse->reads == (std::vector<TraceRead>{{0, 10, 0}, {10, 10, 1}, {20, 10, 1}}));
+        QCOMPARE(sparse->threadCount(), std::uint32_t(2));
+        QVERIFY(!sparse->threadsFor(2).empty());
+        auto huge = parseTrace("18446744073709551000,4096\n", "h.csv");
+        QVERIFY(!huge);
+        QVERIFY2(said(huge.error()).contains("past 2^64"), said(huge.error()));
+    }
+
     void csvWithAndWithoutHeader() {
         auto plain = parseTrace("0,4096\n8192,100,1\n", "a.csv");
         QVERIFY(plain);
@@ -123,6 +147,15 @@ private slots:
         QVERIFY(t3->source.starts_with("fio iolog v3"));
     }
 
+    void straceWithoutDashOMarksThreadsInBrackets() {
+        const char* log = "openat(AT_FDCWD, \"/d/f.bin\", O_RDONLY) = 3</d/f.bin>\n"
+                          "pread64(3</d/f.bin>, \"\"..., 100, 5) = 100\n"
+                          "[pid  4242] pread64(3</d/f.bin>, \"\"..., 200, 900) = 200\n";
+        auto t = parseTrace(log, "s.log");
+        QVERIFY2(t, t ? "" : t.error().message.c_str());
+        QVERIFY(t->reads == (std::vector<TraceRead>{{5, 100, 0}, {900, 200, 1}}));
+    }
+
     void straceLogPositionsAndThreads() {
         // Two threads: pread64 at offsets, lseek + read at the position, preadv2 at -1 (the
         // position), a split unfinished/resumed read, a mapping, another file, a failed read.
@@ -166,6 +199,8 @@ private slots:
         QCOMPARE(t.windowReads(300), std::size_t(2)); // 100 + 200
         QCOMPARE(t.windowReads(599), std::size_t(2));
         QCOMPARE(t.windowReads(50), std::size_t(1)); // at least one read
+        QCOMPARE(t.windowBytes(300), std::uint64_t(300));
+        QCOMPARE(t.windowBytes(0), std::uint64_t(1000));
         Plan plan;
         plan.pattern = Pattern::Trace;
         plan.trace = std::make_shared<Trace>(t);
@@ -335,6 +370,15 @@ private slots:
         Plan none = plan;
         none.trace = nullptr;
         QVERIFY(!validatePlan(none, file));
+        // One point only, and in rounds: no sweep over a trace, no duration.
+        Plan swept = plan;
+        swept.threadCounts = {1, 2};
+        QVERIFY2(!validatePlan(swept, file) &&
+                     said(validatePlan(swept, file).error()).contains("at one point"),
+                 "a threads sweep over a trace");
+        Plan timed = plan;
+        timed.durationSeconds = 10;
+        QVERIFY(!validatePlan(timed, file));
     }
 };
 

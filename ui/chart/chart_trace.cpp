@@ -14,7 +14,8 @@ TraceBars traceBars(const ResultDocument& doc, BarKind kind) {
                      .arg(kind == BarKind::MedianInterval ? "CI of the median"
                           : kind == BarKind::Quartiles    ? "quartiles"
                                                           : "min-max");
-    const double traceBytes = doc.plan.trace ? double(doc.plan.trace->bytes()) : 0;
+    const double traceBytes = // one replay: the window a --budget keeps
+        doc.plan.trace ? double(doc.plan.trace->windowBytes(doc.plan.budget)) : 0;
     const auto order = strategyOrder(doc);
     for (std::size_t i = 0; i < order.size(); ++i) {
         const auto cell = std::find_if(doc.cells.begin(), doc.cells.end(), [&](const Cell& c) {

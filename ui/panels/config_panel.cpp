@@ -444,7 +444,7 @@ void ConfigPanel::setPlan(const Plan& p) {
         file_->setText(QString::fromStdString(p.file));
     if (!p.strategies.empty())
         picker_->setChecked(p.strategies);
-    if (p.pattern == Pattern::Trace && p.trace)
+    if (p.pattern == Pattern::Trace) // none with results that name it only (a CSV summary)
         traceField_->setTrace(p.trace, QString::fromStdString(p.tracePath));
     pattern_->setCurrentIndex(pattern_->findData(int(p.pattern)));
     // Both kinds of sizes, the shown one in the field (the pattern chose which).

@@ -33,6 +33,8 @@ struct Trace {
     // A long trace's window: the first reads whose bytes fit in `budget` (at least one; all of
     // them when budget is 0). Every round replays the same window, so rounds compare.
     std::size_t windowReads(std::uint64_t budget) const;
+    // The bytes of one replay of that window.
+    std::uint64_t windowBytes(std::uint64_t budget) const;
     // Each read's recorded thread, when a replay with `workers` threads gives each recorded
     // thread its own (workers equal to the recorded threads, more than one); else none, and
     // the reads are split among the workers in order as any run's ranges are.

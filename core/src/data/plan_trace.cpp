@@ -16,6 +16,15 @@ Status validateTrace(const Plan& plan, const FileProbe& file) {
     const Trace& t = *plan.trace;
     if (t.reads.empty())
         return Error{fmt::format("the trace '{}' holds no reads to replay", plan.tracePath)};
+    if (sweepAxis(plan) != SweepAxis::RangeSize)
+        return Error{fmt::format("a trace run replays the trace at one point: give one {} (a "
+                                 "sweep of them over a trace is not supported)",
+                                 sweepAxis(plan) == SweepAxis::Threads      ? "thread count"
+                                 : sweepAxis(plan) == SweepAxis::QueueDepth ? "queue depth"
+                                                                            : "buffer offset")};
+    if (plan.durationSeconds > 0)
+        return Error{"a duration run reads ranges for a time; a trace is replayed in rounds: "
+                     "leave the duration at 0"};
     if (!plan.fileSizes.empty())
         return Error{"file sizes are for the whole pattern, not a trace"};
     for (std::size_t i = 0; i < t.reads.size(); ++i) {

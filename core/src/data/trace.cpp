@@ -47,6 +47,13 @@ std::size_t Trace::windowReads(std::uint64_t budget) const {
     return n;
 }
 
+std::uint64_t Trace::windowBytes(std::uint64_t budget) const {
+    std::uint64_t sum = 0;
+    for (std::size_t i = 0, n = windowReads(budget); i < n; ++i)
+        sum += reads[i].length;
+    return sum;
+}
+
 std::uint32_t Trace::threadCount() const {
     std::uint32_t most = 0;
     for (const auto& r : reads)

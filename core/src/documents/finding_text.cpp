@@ -86,7 +86,8 @@ std::string findingText(const RunFinding& finding, const ResultDocument& doc,
 
 std::string traceRankingText(const TraceRankingFinding& f, const ResultDocument& doc) {
     const Cell& top = doc.cells.at(f.top);
-    const double bytes = doc.plan.trace ? double(doc.plan.trace->bytes()) : 0;
+    // One replay: the trace's window (--budget), the whole of it without one.
+    const double bytes = doc.plan.trace ? double(doc.plan.trace->windowBytes(doc.plan.budget)) : 0;
     auto replay = [&](double gbps) {
         return bytes > 0 && gbps > 0
                    ? fmt::format(", {:.2f} ms a replay", bytes / (gbps * 1e9) * 1e3)

@@ -163,9 +163,22 @@ Result<Trace> parseStraceLog(std::string_view text, const std::string& name,
         std::string_view line = text.substr(0, nl);
         text.remove_prefix(nl == std::string_view::npos ? text.size() : nl + 1);
         std::string pid;
-        if (const auto space = line.find(' ');
-            space != std::string_view::npos && integer(line.substr(0, space)) &&
-            line.substr(0, space).find_first_not_of("0123456789") == std::string_view::npos) {
+        // strace -f without -o marks another thread's lines "[pid  1234] ".
+        if (line.starts_with("[pid ")) {
+            const auto close = line.find(']');
+            if (close == std::string_view::npos)
+                continue;
+            auto number = line.substr(5, close - 5);
+            while (!number.empty() && number.front() == ' ')
+                number.remove_prefix(1);
+            pid = std::string(number);
+            line.remove_prefix(close + 1);
+            while (!line.empty() && line.front() == ' ')
+                line.remove_prefix(1);
+        } else if (const auto space = line.find(' ');
+                   space != std::string_view::npos && integer(line.substr(0, space)) &&
+                   line.substr(0, space).find_first_not_of("0123456789") ==
+                       std::string_view::npos) {
             pid = std::string(line.substr(0, space));
             line.remove_prefix(space);
             while (!line.empty() && line.front() == ' ')

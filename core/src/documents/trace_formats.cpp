@@ -17,6 +17,7 @@ namespace readscope {
 namespace {
 
 constexpr std::string_view kMagic = "# readscope trace 1";
+constexpr std::uint64_t kMaxTraceFileBytes = 512ull << 20;
 
 std::vector<std::string_view> linesOf(std::string_view text) {
     std::vector<std::string_view> lines;
@@ -104,6 +105,8 @@ Result<std::vector<TraceRead>> csvRows(const std::vector<std::string_view>& line
             return lineError(name, i + 1, "an offset, length or thread that is not a number");
         if (*length == 0)
             return lineError(name, i + 1, "a read of 0 bytes");
+        if (*length > UINT64_MAX - *offset)
+            return lineError(name, i + 1, "a read that ends past 2^64 bytes");
         reads.push_back({*offset, *length, std::uint32_t(*thread)});
     }
     return reads;
@@ -166,6 +169,8 @@ Result<Trace> fioLog(const std::vector<std::string_view>& lines, const std::stri
             const auto offset = number(w[w.size() - 2]), length = number(w.back());
             if (!offset || !length)
                 return lineError(name, i + 1, "a read whose offset or length is not a number");
+            if (*length > UINT64_MAX - *offset)
+                return lineError(name, i + 1, "a read that ends past 2^64 bytes");
             const auto path = std::string(lines[i].substr(
                 std::size_t(w.front().data() - lines[i].data()),
                 std::size_t(w[w.size() - 4].data() + w[w.size() - 4].size() - w.front().data())));
@@ -199,6 +204,12 @@ Result<Trace> fioLog(const std::vector<std::string_view>& lines, const std::stri
     if (writes)
         t.notReplayed.push_back(fmt::format("{} writes left out", writes));
     return t;
+}
+
+void denseThreads(std::vector<TraceRead>& reads) {
+    std::map<std::uint32_t, std::uint32_t> number;
+    for (auto& r : reads)
+        r.thread = number.try_emplace(r.thread, std::uint32_t(number.size())).first->second;
 }
 
 // A line as it can be shown: bytes that are not printable ASCII as '?'.
@@ -263,6 +274,8 @@ Result<Trace> parseTrace(std::string_view text, const std::string& name, const s
                                  name, printable(head.substr(0, 60)))};
     if (trace && trace->reads.empty())
         return Error{fmt::format("{} holds no reads to replay", name)};
+    if (trace) // threads numbered 0, 1, ... as they first read, whatever ids the source used
+        denseThreads(trace->reads);
     return trace;
 }
 
@@ -270,6 +283,14 @@ Result<Trace> loadTrace(const std::string& path, const std::string& file) {
     std::error_code ec;
     if (std::filesystem::is_directory(path, ec))
         return Error{fmt::format("the trace '{}' is a folder: give a trace file", path)};
+    // Not a pipe or a device (a FIFO would block, /dev/zero never ends), nor a data file chosen
+    // by mistake: a trace of a million reads is some 30 MB.
+    if (std::filesystem::exists(path, ec) && !std::filesystem::is_regular_file(path, ec))
+        return Error{fmt::format("the trace '{}' is not a regular file", path)};
+    if (const auto size = std::filesystem::file_size(path, ec); !ec && size > kMaxTraceFileBytes)
+        return Error{fmt::format("the trace '{}' is {} MiB: larger than any trace readscope "
+                                 "replays ({} MiB); is it the data file?",
+                                 path, size >> 20, kMaxTraceFileBytes >> 20)};
     std::ifstream in(path, std::ios::binary);
     if (!in)
         return Error{fmt::format("cannot read the trace '{}'", path)};
