@@ -114,6 +114,23 @@ void restoreInterrupts() {
 
 bool interrupted() { return gInterrupted != 0; }
 
+Status checkOutputPath(const std::string& path, std::string_view flag, const std::string& target,
+                       std::string_view targetIs) {
+    const fs::path p(path);
+    const fs::path parent = p.has_parent_path() ? p.parent_path() : fs::path(".");
+    std::error_code ec;
+    if (!fs::is_directory(parent, ec))
+        return Error{fmt::format("{} '{}': the folder '{}' does not exist; create it first", flag,
+                                 path, parent.string())};
+    if (fs::is_directory(p, ec))
+        return Error{fmt::format("{} '{}' is a directory: give a file name", flag, path)};
+    if (!target.empty() && fs::exists(p, ec) && fs::equivalent(p, target, ec))
+        return Error{fmt::format("{} '{}' is {}: readscope never writes to it; choose another "
+                                 "output path",
+                                 flag, path, targetIs)};
+    return okStatus();
+}
+
 std::string findProgram(const std::string& name) {
     const char* path = std::getenv("PATH");
     if (!path || name.find('/') != std::string::npos)

@@ -3,6 +3,7 @@
 #include "readscope/result.h"
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace readscope::cli {
@@ -19,6 +20,12 @@ bool stderrIsTerminal();
 void catchInterrupts();
 void restoreInterrupts();
 bool interrupted();
+
+// Where an output flag may write: a file in a folder that exists, never `target` (what is
+// measured or traced; empty: none). The message names the flag, the path and, for target,
+// what it is ("the file being measured").
+Status checkOutputPath(const std::string& path, std::string_view flag, const std::string& target,
+                       std::string_view targetIs);
 
 // The full path of a program found on PATH; empty when it is not there.
 std::string findProgram(const std::string& name);

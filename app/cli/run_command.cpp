@@ -88,30 +88,13 @@ std::string defaultRecoveryPath() {
     return (fs::path(stateFolder()) / fmt::format("recovery-{}.jsonl", processId())).string();
 }
 
-Status checkOutput(const std::optional<std::string>& path, const char* flag,
-                   const std::string& target) {
-    if (!path)
-        return okStatus();
-    fs::path p(*path);
-    const fs::path parent = p.has_parent_path() ? p.parent_path() : fs::path(".");
-    std::error_code ec;
-    if (!fs::is_directory(parent, ec))
-        return Error{fmt::format("{} '{}': the folder '{}' does not exist; create it first", flag,
-                                 *path, parent.string())};
-    if (fs::is_directory(p, ec))
-        return Error{fmt::format("{} '{}' is a directory: give a file name", flag, *path)};
-    if (!target.empty() && fs::exists(p, ec) && fs::equivalent(p, target, ec))
-        return Error{fmt::format("{} '{}' is the file being measured: readscope never writes "
-                                 "to it; choose another output path",
-                                 flag, *path)};
-    return okStatus();
-}
-
 int runCommand(RunOptions& o) {
     for (auto [path, flag] : {std::pair{&o.csvPath, "--csv"},
                               {&o.samplesCsvPath, "--samples-csv"},
                               {&o.jsonPath, "--json"}})
-        if (auto st = checkOutput(*path, flag, o.plan.file); !st)
+        if (auto st = *path ? checkOutputPath(**path, flag, o.plan.file, "the file being measured")
+                            : okStatus();
+            !st)
             return complain(st.error().message, kExitUsage);
     if (o.reportDir) {
         std::error_code ec;

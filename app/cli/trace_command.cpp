@@ -30,19 +30,8 @@ struct TraceOptions {
     std::vector<std::string> command;
 };
 
-Status outputAllowed(const std::string& output, const std::string& file) {
-    const fs::path p(output);
-    const fs::path parent = p.has_parent_path() ? p.parent_path() : fs::path(".");
-    std::error_code ec;
-    if (!fs::is_directory(parent, ec))
-        return Error{fmt::format("-o '{}': the folder '{}' does not exist; create it first", output,
-                                 parent.string())};
-    if (fs::is_directory(p, ec))
-        return Error{fmt::format("-o '{}' is a directory: give a file name", output)};
-    if (!file.empty() && fs::exists(p, ec) && fs::equivalent(p, file, ec))
-        return Error{
-            fmt::format("-o '{}' is the traced file: readscope never writes to it", output)};
-    return okStatus();
+Status outputAllowed(const std::string& output, const std::string& traced) {
+    return checkOutputPath(output, "-o", traced, "the traced file");
 }
 
 // The trace's size when it was recorded, where the file is still there.
@@ -152,9 +141,6 @@ int record(TraceOptions o) {
 }
 
 int import(const TraceOptions& o) {
-    if (!o.output.empty())
-        if (auto st = outputAllowed(o.output, o.file); !st)
-            return complain(st.error().message, kExitUsage);
     auto trace = loadTrace(o.input, o.file.empty() ? "" : canonical(o.file));
     if (!trace)
         return complain(trace.error().message, kExitUsage);
