@@ -14,8 +14,6 @@ TraceBars traceBars(const ResultDocument& doc, BarKind kind) {
                      .arg(kind == BarKind::MedianInterval ? "CI of the median"
                           : kind == BarKind::Quartiles    ? "quartiles"
                                                           : "min-max");
-    const double traceBytes = // one replay: the window a --budget keeps
-        doc.plan.trace ? double(doc.plan.trace->windowBytes(doc.plan.budget)) : 0;
     const auto order = strategyOrder(doc);
     for (std::size_t i = 0; i < order.size(); ++i) {
         const auto cell = std::find_if(doc.cells.begin(), doc.cells.end(), [&](const Cell& c) {
@@ -25,11 +23,9 @@ TraceBars traceBars(const ResultDocument& doc, BarKind kind) {
             continue;
         const Summary& s = cell->summary;
         QString label = QString::fromStdString(order[i]);
-        if (traceBytes > 0) { // a replay of the whole trace at the median
-            const double seconds = traceBytes / (s.median * 1e9);
-            label += seconds >= 1e-3 ? QString("\n%1 ms").arg(seconds * 1e3, 0, 'f', 2)
-                                     : QString("\n%1 µs").arg(seconds * 1e6, 0, 'f', 1);
-        }
+        if (const auto seconds = replaySeconds(doc, s.median)) // one replay at the median
+            label += *seconds >= 1e-3 ? QString("\n%1 ms").arg(*seconds * 1e3, 0, 'f', 2)
+                                      : QString("\n%1 µs").arg(*seconds * 1e6, 0, 'f', 1);
         out.labels << label;
         out.median << s.median;
         out.low << (kind == BarKind::MedianInterval ? s.ciLow

@@ -351,6 +351,10 @@ std::string pointLabel(SweepAxis axis, const SweepPoint& point);
 // A cell's point as its row names it: pointText(), or "trace" for a trace run's cells (their
 // rangeBytes is only the largest read; the footer names the trace).
 std::string rowLabel(const ResultDocument& doc, const SweepPoint& point);
+// A trace run's bytes in one replay (its window, Trace::windowBytes: the whole trace without
+// a --budget), and the seconds one replay takes at `gbps`; none without a trace or a rate.
+std::optional<std::uint64_t> replayBytes(const ResultDocument& doc);
+std::optional<double> replaySeconds(const ResultDocument& doc, double gbps);
 
 // The cells in the order a table reads them: along the sweep's axis (axisValue), then in the
 // plan's strategy order. A run's document holds them in the order they finished, which the

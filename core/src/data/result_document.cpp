@@ -241,6 +241,19 @@ std::string rowLabel(const ResultDocument& doc, const SweepPoint& point) {
     return doc.plan.pattern == Pattern::Trace ? std::string("trace") : pointText(point);
 }
 
+std::optional<std::uint64_t> replayBytes(const ResultDocument& doc) {
+    if (doc.plan.pattern != Pattern::Trace || !doc.plan.trace)
+        return std::nullopt;
+    return doc.plan.trace->windowBytes(doc.plan.budget);
+}
+
+std::optional<double> replaySeconds(const ResultDocument& doc, double gbps) {
+    const auto bytes = replayBytes(doc);
+    if (!bytes || *bytes == 0 || !(gbps > 0))
+        return std::nullopt;
+    return double(*bytes) / (gbps * 1e9);
+}
+
 double bytesPerRange(const Cell& cell) {
     if (cell.rangesPerRound > 0 && !cell.samples.empty())
         if (const double read = medianOverRounds(cell, [](const Sample& x) { return x.bytes; });

@@ -86,17 +86,13 @@ std::string findingText(const RunFinding& finding, const ResultDocument& doc,
 
 std::string traceRankingText(const TraceRankingFinding& f, const ResultDocument& doc) {
     const Cell& top = doc.cells.at(f.top);
-    // One replay: the trace's window (--budget), the whole of it without one.
-    const double bytes = doc.plan.trace ? double(doc.plan.trace->windowBytes(doc.plan.budget)) : 0;
-    auto replay = [&](double gbps) {
-        return bytes > 0 && gbps > 0
-                   ? fmt::format(", {:.2f} ms a replay", bytes / (gbps * 1e9) * 1e3)
-                   : std::string();
-    };
+    const auto bytes = replayBytes(doc);
+    const auto seconds = replaySeconds(doc, top.summary.median);
     std::string text = fmt::format(
         "For this trace, {} has the highest median: {:.2f} GB/s{}{}", top.strategy,
-        top.summary.median, replay(top.summary.median),
-        bytes > 0 ? fmt::format(" of its {}", formatSize(std::uint64_t(bytes))) : std::string());
+        top.summary.median,
+        seconds ? fmt::format(", {:.2f} ms a replay", *seconds * 1e3) : std::string(),
+        bytes && *bytes ? fmt::format(" of its {}", formatSize(*bytes)) : std::string());
     for (const auto& cc : f.others) {
         const Verdict& v = cc.verdict;
         std::string how = outcomeText(v);
