@@ -41,6 +41,10 @@ struct Trace {
     std::vector<std::uint32_t> threadsFor(int workers) const;
 };
 
+// Numbers the reads' threads 0, 1, ... in the order they first read, whatever ids (pids, a
+// CSV's own numbers) they came with.
+void numberThreadsDensely(std::vector<TraceRead>& reads);
+
 // 16 hex digits naming the reads (offsets, lengths and order; not the threads): two traces with
 // the same digest replay the same ranges.
 std::string traceDigest(const std::vector<TraceRead>& reads);

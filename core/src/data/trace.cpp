@@ -71,6 +71,12 @@ std::vector<std::uint32_t> Trace::threadsFor(int workers) const {
     return out;
 }
 
+void numberThreadsDensely(std::vector<TraceRead>& reads) {
+    std::map<std::uint32_t, std::uint32_t> number;
+    for (auto& r : reads)
+        r.thread = number.try_emplace(r.thread, std::uint32_t(number.size())).first->second;
+}
+
 std::string traceDigest(const std::vector<TraceRead>& reads) {
     // FNV-1a, 64 bits, over each read's offset and length in little-endian bytes.
     std::uint64_t h = 0xcbf29ce484222325ull;

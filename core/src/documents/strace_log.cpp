@@ -112,31 +112,27 @@ bool isSystemFile(const std::string& path) {
     return path.find(".so.") != std::string::npos;
 }
 
+// The most read of the files `keep` accepts; empty when it accepts none.
+template <class Keep>
+std::string mostReadOf(const std::map<std::string, std::uint64_t>& bytesOf, Keep keep) {
+    std::string chosen;
+    for (const auto& [path, bytes] : bytesOf)
+        if (keep(path) && (chosen.empty() || bytes > bytesOf.at(chosen)))
+            chosen = path;
+    return chosen;
+}
+
 // The file the trace keeps when none was named: the most read of the candidates (the files
 // named on the command line) that were read; else the most read that is not a system file;
 // none when only system files were read.
 std::string mostRead(const std::map<std::string, std::uint64_t>& bytesOf,
                      std::span<const std::string> candidates) {
-    auto best = [&](auto keep) {
-        std::string chosen;
-        for (const auto& [path, bytes] : bytesOf)
-            if (keep(path) && (chosen.empty() || bytes > bytesOf.at(chosen)))
-                chosen = path;
-        return chosen;
-    };
-    std::string chosen = best([&](const std::string& path) {
+    std::string chosen = mostReadOf(bytesOf, [&](const std::string& path) {
         return std::find(candidates.begin(), candidates.end(), path) != candidates.end();
     });
-    return chosen.empty() ? best([](const std::string& path) { return !isSystemFile(path); })
-                          : chosen;
-}
-
-std::string mostReadOf(const std::map<std::string, std::uint64_t>& bytesOf) {
-    std::string chosen;
-    for (const auto& [path, bytes] : bytesOf)
-        if (chosen.empty() || bytes > bytesOf.at(chosen))
-            chosen = path;
-    return chosen;
+    return chosen.empty()
+               ? mostReadOf(bytesOf, [](const std::string& path) { return !isSystemFile(path); })
+               : chosen;
 }
 
 bool isDataFile(const std::string& path) {
@@ -254,9 +250,10 @@ Result<Trace> parseStraceLog(std::string_view text, const std::string& name,
     }
     std::string chosen = file.empty() ? mostRead(seen.bytesOf, candidates) : file;
     if (chosen.empty() && !seen.bytesOf.empty())
-        return Error{fmt::format("{}: the only files read are the program's runtime's own (the "
-                                 "most read: {}); name the file to keep with --file",
-                                 name, mostReadOf(seen.bytesOf))};
+        return Error{
+            fmt::format("{}: the only files read are the program's runtime's own (the "
+                        "most read: {}); name the file to keep with --file",
+                        name, mostReadOf(seen.bytesOf, [](const std::string&) { return true; }))};
     if (chosen.empty())
         return Error{fmt::format("{}: the strace log shows no reads of a file (was it made with "
                                  "-y, and does it trace pread64, read and lseek?)",
@@ -264,15 +261,11 @@ Result<Trace> parseStraceLog(std::string_view text, const std::string& name,
     Trace t;
     t.source = fmt::format("strace log: {}", name);
     t.file = chosen;
-    // Threads renumbered among the chosen file's readers, in the order they first read it.
-    std::map<std::uint32_t, std::uint32_t> renumber;
     for (const auto& [path, read] : seen.reads)
-        if (path == chosen) {
-            TraceRead r = read;
-            r.thread =
-                renumber.try_emplace(read.thread, std::uint32_t(renumber.size())).first->second;
-            t.reads.push_back(r);
-        }
+        if (path == chosen)
+            t.reads.push_back(read);
+    // Threads renumbered among the chosen file's readers, in the order they first read it.
+    numberThreadsDensely(t.reads);
     if (const auto mapped = seen.mappedOf.find(chosen); mapped != seen.mappedOf.end())
         t.notReplayed.push_back(
             fmt::format("the program mapped the file {} ({}{}): what it read through a mapping is "

@@ -206,12 +206,6 @@ Result<Trace> fioLog(const std::vector<std::string_view>& lines, const std::stri
     return t;
 }
 
-void denseThreads(std::vector<TraceRead>& reads) {
-    std::map<std::uint32_t, std::uint32_t> number;
-    for (auto& r : reads)
-        r.thread = number.try_emplace(r.thread, std::uint32_t(number.size())).first->second;
-}
-
 // A line as it can be shown: bytes that are not printable ASCII as '?'.
 std::string printable(std::string_view line) {
     std::string out(line);
@@ -275,7 +269,7 @@ Result<Trace> parseTrace(std::string_view text, const std::string& name, const s
     if (trace && trace->reads.empty())
         return Error{fmt::format("{} holds no reads to replay", name)};
     if (trace) // threads numbered 0, 1, ... as they first read, whatever ids the source used
-        denseThreads(trace->reads);
+        numberThreadsDensely(trace->reads);
     return trace;
 }
 

@@ -21,9 +21,7 @@ constexpr std::size_t kTraceReplayReads = std::size_t(1) << 20;
 std::vector<Range> traceReplays(const Plan& plan) {
     const auto all = plan.trace->ranges();
     const std::vector<Range> window(all.begin(), all.begin() + std::ptrdiff_t(traceWindow(plan)));
-    std::uint64_t bytes = 0;
-    for (const auto& r : window)
-        bytes += r.length;
+    const std::uint64_t bytes = plan.trace->windowBytes(plan.budget);
     std::size_t replays = 1;
     if (plan.cache != CacheMode::Cold)
         replays = std::max<std::size_t>(
