@@ -31,13 +31,14 @@ TraceField::TraceField(QWidget* parent) : QWidget(parent), label_(new QLabel(kNo
 void TraceField::setTrace(std::shared_ptr<const Trace> trace, const QString& path) {
     trace_ = std::move(trace);
     path_ = path;
-    shape_->setTrace(trace_);
     if (!trace_) {
+        shape_->setTrace(nullptr, {});
         label_->setText(kNoTrace);
         label_->setToolTip({});
         return;
     }
     const auto summary = summarize(*trace_, trace_->fileBytes);
+    shape_->setTrace(trace_, summary);
     label_->setText(QString("%1\n%2").arg(
         QFileInfo(path).fileName(),
         QString::fromStdString(traceSummaryText(*trace_, summary)).trimmed()));

@@ -22,9 +22,9 @@ TraceShape::TraceShape(QWidget* parent) : QWidget(parent) {
                "offset in the file (down), in the order the program made them (across).");
 }
 
-void TraceShape::setTrace(std::shared_ptr<const Trace> trace) {
+void TraceShape::setTrace(std::shared_ptr<const Trace> trace, TraceSummary summary) {
     trace_ = std::move(trace);
-    summary_ = trace_ ? summarize(*trace_, trace_->fileBytes) : TraceSummary{};
+    summary_ = std::move(summary);
     setVisible(trace_ != nullptr);
     update();
 }

@@ -14,7 +14,8 @@ class TraceShape : public QWidget {
     Q_OBJECT
 public:
     explicit TraceShape(QWidget* parent = nullptr);
-    void setTrace(std::shared_ptr<const Trace> trace);
+    // The trace and its summary (summarize(), made once by the panel for its text too).
+    void setTrace(std::shared_ptr<const Trace> trace, TraceSummary summary);
     QSize sizeHint() const override;
 
 protected:
