@@ -129,7 +129,6 @@ void declarePlanOptions(CLI::App& run, RunOptions& o) {
                       return Error{fmt::format("{}: {}", flag::trace, trace.error().message)};
                   p.trace = std::make_shared<const Trace>(std::move(*trace));
                   p.tracePath = absolutePath(v);
-                  p.pattern = Pattern::Trace;
                   return okStatus();
               });
     planValue(
