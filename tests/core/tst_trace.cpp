@@ -209,6 +209,20 @@ private slots:
             patternWords(plan).starts_with("the first 2 reads (--budget 300 B) of a trace's 4"));
     }
 
+    void aTracesPricesAreTakenAtItsBytesNotItsLargestRead() {
+        Trace t;
+        // Half of the 2108 bytes are read 1000 at a time; the 8-byte reads are many but few
+        // bytes. The first three reads cover 0-1000 once; the fourth re-reads 0-1000.
+        t.reads = pairs({{0, 8}, {8, 100}, {0, 1000}, {0, 1000}});
+        QCOMPARE(t.byteMedianRead(0), std::uint64_t(1000));
+        QCOMPARE(t.windowFootprint(0), std::uint64_t(1000));
+        QCOMPARE(t.byteMedianRead(108), std::uint64_t(100)); // the window: 8 + 100
+        QCOMPARE(t.windowFootprint(108), std::uint64_t(108));
+        t.reads = pairs({{0, 10}, {10, 10}, {20, 10}, {4096, 25}});
+        QCOMPARE(t.byteMedianRead(0), std::uint64_t(10)); // 30 of 55 bytes in 10-byte reads
+        QCOMPARE(t.windowFootprint(0), std::uint64_t(55));
+    }
+
     void aRuntimesOwnFilesAreNotTheTrace() {
         // The interpreter reads more of its libraries than the program reads of its data.
         const char* log =

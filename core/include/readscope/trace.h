@@ -35,6 +35,14 @@ struct Trace {
     std::size_t windowReads(std::uint64_t budget) const;
     // The bytes of one replay of that window.
     std::uint64_t windowBytes(std::uint64_t budget) const;
+    // The window's read size that half its bytes are read at or under: the one size a run's
+    // copy, zeroing and memcpy rates are measured at, where most of its time is spent (the
+    // largest read can be a few bytes' worth of time, and prices at its size overstate it).
+    std::uint64_t byteMedianRead(std::uint64_t budget) const;
+    // The window's bytes, each once however often the window reads it: the source a run's
+    // copy rates are measured over, as large as the replay's (its pages stay in the CPU's
+    // caches as a file-sized source's do not).
+    std::uint64_t windowFootprint(std::uint64_t budget) const;
     // Each read's recorded thread, when a replay with `workers` threads gives each recorded
     // thread its own (workers equal to the recorded threads, more than one); else none, and
     // the reads are split among the workers in order as any run's ranges are.

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <map>
 #include <set>
+#include <span>
 
 namespace readscope {
 
@@ -54,6 +55,19 @@ std::uint64_t Trace::windowBytes(std::uint64_t budget) const {
     return sum;
 }
 
+std::uint64_t Trace::byteMedianRead(std::uint64_t budget) const {
+    std::vector<std::uint64_t> lengths;
+    for (std::size_t i = 0, n = windowReads(budget); i < n && i < reads.size(); ++i)
+        lengths.push_back(reads[i].length);
+    std::sort(lengths.begin(), lengths.end());
+    const std::uint64_t half = (windowBytes(budget) + 1) / 2;
+    std::uint64_t sum = 0;
+    for (const auto length : lengths)
+        if ((sum += length) >= half)
+            return length;
+    return lengths.empty() ? 0 : lengths.back();
+}
+
 std::uint32_t Trace::threadCount() const {
     std::uint32_t most = 0;
     for (const auto& r : reads)
@@ -95,27 +109,13 @@ std::string traceDigest(const std::vector<TraceRead>& reads) {
     return text;
 }
 
-TraceSummary summarize(const Trace& trace, std::optional<std::uint64_t> fileBytes) {
-    TraceSummary s;
-    s.reads = trace.reads.size();
-    s.bytes = trace.bytes();
-    std::map<std::uint64_t, std::uint64_t> classes;
-    std::set<std::uint32_t> threads;
-    std::vector<std::uint64_t> lengths;
+namespace {
+// The bytes the reads cover, each byte once however often it is read.
+std::uint64_t coveredBytes(std::span<const TraceRead> reads) {
     std::vector<std::pair<std::uint64_t, std::uint64_t>> spans;
-    for (const auto& r : trace.reads) {
-        ++classes[std::bit_ceil(std::max<std::uint64_t>(r.length, 1))];
-        threads.insert(r.thread);
-        lengths.push_back(r.length);
+    for (const auto& r : reads)
         if (r.length)
             spans.emplace_back(r.offset, r.offset + r.length);
-    }
-    s.histogram.assign(classes.begin(), classes.end());
-    s.threads = std::uint32_t(threads.size());
-    if (!lengths.empty()) {
-        std::nth_element(lengths.begin(), lengths.begin() + lengths.size() / 2, lengths.end());
-        s.median = lengths[lengths.size() / 2];
-    }
     std::sort(spans.begin(), spans.end());
     std::uint64_t covered = 0, reach = 0;
     for (const auto& [from, to] : spans) {
@@ -124,6 +124,33 @@ TraceSummary summarize(const Trace& trace, std::optional<std::uint64_t> fileByte
             covered += to - start;
         reach = std::max(reach, to);
     }
+    return covered;
+}
+} // namespace
+
+std::uint64_t Trace::windowFootprint(std::uint64_t budget) const {
+    return coveredBytes(std::span(reads).first(std::min(windowReads(budget), reads.size())));
+}
+
+TraceSummary summarize(const Trace& trace, std::optional<std::uint64_t> fileBytes) {
+    TraceSummary s;
+    s.reads = trace.reads.size();
+    s.bytes = trace.bytes();
+    std::map<std::uint64_t, std::uint64_t> classes;
+    std::set<std::uint32_t> threads;
+    std::vector<std::uint64_t> lengths;
+    for (const auto& r : trace.reads) {
+        ++classes[std::bit_ceil(std::max<std::uint64_t>(r.length, 1))];
+        threads.insert(r.thread);
+        lengths.push_back(r.length);
+    }
+    s.histogram.assign(classes.begin(), classes.end());
+    s.threads = std::uint32_t(threads.size());
+    if (!lengths.empty()) {
+        std::nth_element(lengths.begin(), lengths.begin() + lengths.size() / 2, lengths.end());
+        s.median = lengths[lengths.size() / 2];
+    }
+    const std::uint64_t covered = coveredBytes(trace.reads);
     s.uniqueBytes = covered;
     s.reRead = s.bytes ? double(s.bytes - covered) / double(s.bytes) : 0;
     if (const auto size = fileBytes ? fileBytes : trace.fileBytes; size && *size)

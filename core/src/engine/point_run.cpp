@@ -39,6 +39,19 @@ std::size_t traceWindow(const Plan& plan) {
     return plan.trace ? std::max<std::size_t>(1, plan.trace->windowReads(plan.budget)) : 1;
 }
 
+SweepPoint pricedPoint(const Plan& plan, const SweepPoint& point) {
+    SweepPoint priced = point;
+    if (plan.pattern == Pattern::Trace && plan.trace && !plan.trace->reads.empty())
+        priced.rangeBytes = plan.trace->byteMedianRead(plan.budget);
+    return priced;
+}
+
+std::uint64_t pricedSourceBytes(const Plan& plan, std::uint64_t fileSize) {
+    if (plan.pattern == Pattern::Trace && plan.trace && !plan.trace->reads.empty())
+        return std::max(plan.trace->windowFootprint(plan.budget), plan.trace->largest());
+    return effectiveBudget(plan, fileSize);
+}
+
 PointRun startPoint(const Plan& plan, const FileProbe& target, bool wholeFile,
                     const std::vector<Lane>& lanes, const ResultDocument* resumeFrom,
                     const SweepPoint& point) {

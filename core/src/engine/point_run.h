@@ -43,6 +43,12 @@ std::vector<Range> rangesRead(const PointRun& run, std::size_t i);
 const Cell* resumedCell(const ResultDocument* from, const Cell& cell);
 // A trace run's reads in one replay of it: its window (--budget), at least one read.
 std::size_t traceWindow(const Plan& plan);
+// The point the run's rates (copies, zeroing, memcpy, fold) are measured at: the point itself,
+// or for a trace the size half its bytes are read at or under, not its largest read.
+SweepPoint pricedPoint(const Plan& plan, const SweepPoint& point);
+// The bytes those rates copy from: as many as a round reads from (the budget), or for a trace
+// the bytes its window covers, which a replay reads again and again from the CPU's caches.
+std::uint64_t pricedSourceBytes(const Plan& plan, std::uint64_t fileSize);
 
 // The point's ranges (a whole-file sweep's: reads of its copy) and a cell per lane, unavailable
 // where its lane is; a resumed cell starts from the rounds `resumeFrom` kept of it.

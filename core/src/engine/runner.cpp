@@ -213,9 +213,10 @@ bool PlanRun::setUpPoint(PointRun& run) {
     auto& cells = run.cells;
     usePoint(lanes_, plan_, point);
     PointRates rates;
+    const std::uint64_t priceBytes = pricedPoint(plan_, point).rangeBytes;
     if (plan_.consume == Consume::All)
-        rates.fold = foldGbps(point.rangeBytes);
-    rates.memset = memsetGbps(point.rangeBytes);
+        rates.fold = foldGbps(priceBytes);
+    rates.memset = memsetGbps(priceBytes);
     for (std::size_t i = 0; i < lanes_.size(); ++i)
         if (lanes_[i].unavailable.empty())
             rates.applyTo(cells[i]);
@@ -223,7 +224,7 @@ bool PlanRun::setUpPoint(PointRun& run) {
         // Under a memory limit the source takes at most a quarter of it: the process's
         // own memory counts against the limit, and past it the kernel kills the process.
         if (!copyLimit_) {
-            const std::uint64_t budget = effectiveBudget(plan_, file_.size);
+            const std::uint64_t budget = pricedSourceBytes(plan_, file_.size);
             copyLimit_.emplace(plan_.memoryLimit ? std::min(budget, plan_.memoryLimit / 4)
                                                  : budget);
         }
@@ -284,8 +285,8 @@ void PlanRun::takePrices(PointRun& run, RunPhase when) {
     if (!copyLimit_ || plan_.cache != CacheMode::Warm || sweep_)
         return;
     report({when}, "", run.point);
-    run.prices.take(*copyLimit_, cache_.fd(), file_.size, run.point, threadsAt(plan_, run.point),
-                    doc_, run.cells, stop_);
+    run.prices.take(*copyLimit_, cache_.fd(), file_.size, pricedPoint(plan_, run.point),
+                    threadsAt(plan_, run.point), doc_, run.cells, stop_);
 }
 
 void PlanRun::finishPoint(PointRun& run, bool stopped) {
