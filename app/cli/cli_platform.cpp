@@ -2,17 +2,23 @@
 
 #include <fmt/format.h>
 
+#include <atomic>
 #include <cerrno>
+#include <chrono>
 #include <csignal>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <random>
+#include <thread>
+#include <utility>
 
 #ifdef _WIN32
 #include <io.h>
 #include <process.h>
 #else
+#include <fcntl.h>
+#include <poll.h>
 #include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -25,8 +31,21 @@ namespace fs = std::filesystem;
 
 namespace {
 volatile std::sig_atomic_t gInterrupted = 0;
+std::atomic<bool> gWoken{false}; // wakeInterruptWaiter() where there is no pipe to write to
+#ifdef _WIN32
 extern "C" void onInterrupt(int) { gInterrupted = 1; }
-#ifndef _WIN32
+#else
+// The self-pipe a waiter blocks on: the handler writes a byte (write is async-signal-safe), so
+// nothing of ours wakes during a run's rounds unless something happened.
+int gWake[2] = {-1, -1};
+extern "C" void onInterrupt(int) {
+    gInterrupted = 1;
+    if (gWake[1] >= 0) {
+        const int saved = errno;
+        [[maybe_unused]] const auto n = ::write(gWake[1], "i", 1);
+        errno = saved;
+    }
+}
 struct sigaction gOldInt {
 }, gOldTerm{};
 #endif
@@ -93,6 +112,11 @@ void catchInterrupts() {
     std::signal(SIGTERM, onInterrupt);
     std::signal(SIGBREAK, onInterrupt);
 #else
+    if (gWake[0] < 0 && ::pipe(gWake) == 0) // pipe(), not pipe2(): macOS has no pipe2
+        for (const int fd : gWake)
+            ::fcntl(fd, F_SETFD, FD_CLOEXEC);
+    if (gWake[1] >= 0) // a full pipe must not block the handler
+        ::fcntl(gWake[1], F_SETFL, ::fcntl(gWake[1], F_GETFL) | O_NONBLOCK);
     struct sigaction sa {};
     sa.sa_handler = onInterrupt;
     sigemptyset(&sa.sa_mask);
@@ -109,10 +133,40 @@ void restoreInterrupts() {
 #else
     sigaction(SIGINT, &gOldInt, nullptr);
     sigaction(SIGTERM, &gOldTerm, nullptr);
+    for (int& fd : gWake)
+        if (fd >= 0)
+            ::close(std::exchange(fd, -1));
 #endif
 }
 
 bool interrupted() { return gInterrupted != 0; }
+
+bool waitForInterrupt() {
+#ifndef _WIN32
+    pollfd p{gWake[0], POLLIN, 0};
+    while (gWake[0] >= 0 && !interrupted()) {
+        if (::poll(&p, 1, -1) < 0 && errno != EINTR)
+            break; // poll the flag below
+        char byte;
+        if (::read(gWake[0], &byte, 1) == 1 && byte == 'w')
+            return interrupted(); // woken
+    }
+#endif
+    // Windows runs a console handler on a thread of its own: poll the flag.
+    while (!interrupted() && !gWoken.exchange(false))
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    return interrupted();
+}
+
+void wakeInterruptWaiter() {
+#ifndef _WIN32
+    if (gWake[1] >= 0) {
+        [[maybe_unused]] const auto n = ::write(gWake[1], "w", 1);
+        return;
+    }
+#endif
+    gWoken = true;
+}
 
 Status checkOutputPath(const std::string& path, std::string_view flag, const std::string& target,
                        std::string_view targetIs) {

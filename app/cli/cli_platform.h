@@ -20,6 +20,11 @@ bool stderrIsTerminal();
 void catchInterrupts();
 void restoreInterrupts();
 bool interrupted();
+// Blocks until an interrupt arrives (true) or wakeInterruptWaiter() is called (false, unless an
+// interrupt came too), without waking in between where the platform allows (a self-pipe on
+// POSIX; Windows polls every 10 ms). One waiter at a time, between catch and restore.
+bool waitForInterrupt();
+void wakeInterruptWaiter();
 
 // Where an output flag may write: a file in a folder that exists, never `target` (what is
 // measured or traced; empty: none). The message names the flag, the path and, for target,
