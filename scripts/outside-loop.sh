@@ -6,6 +6,7 @@
 #   scripts/outside-loop.sh [--file-sizes 256M,1G] [--sizes 16K,64K,256K,1M,8M]
 #                           [--strategies pread-zerofill,pread-uninit,seek-read,mmap-copy]
 #                           [--pairs 7] [--rounds 5] [--together] [--as-run] [--dir DIR]
+#                           [--loop-shapes main,thread]
 #
 # Paired (the default): each cell is measured by one engine run of that cell alone and one loop
 # run, back to back, order alternating, --pairs times; a pair's ratio is the engine's median
@@ -18,6 +19,11 @@
 # Both read the whole file every round (the engine with --round-time 0 and the file as its
 # budget). --as-run (with --together) leaves the engine's round time and budget as a user's run
 # has them, and the loop reads, each round, the bytes that run's rounds read.
+# The loop runs in two shapes (--loop-shapes): on its process's only thread (main), and on a
+# second thread while the first waits (thread), as readscope's lane workers read. The second is
+# a strategy's stated shape: a reader on a worker thread of a process with other threads, which
+# pays glibc's arena locks and cancellation points on every call (callgrind, 16 KiB: 338 user
+# instructions a range on the main thread, 435 on a worker). Each is printed against the engine.
 # The files are generated in DIR (default: a temporary folder, removed at the end).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -30,6 +36,7 @@ rounds=5
 together=0
 as_run=0
 dir=""
+shapes=main,thread
 while (($#)); do
     case $1 in
     --file-sizes) file_sizes=$2; shift ;;
@@ -40,6 +47,7 @@ while (($#)); do
     --together) together=1 ;;
     --as-run) as_run=1; together=1 ;;
     --dir) dir=$2; shift ;;
+    --loop-shapes) shapes=$2; shift ;;
     *) echo "outside-loop: unknown option $1" >&2; exit 2 ;;
     esac
     shift
@@ -64,9 +72,17 @@ engine() {
     "$cli" run "$file" --sizes "$3" --strategies "$2" --cache warm --consume minimal \
         --rounds "$rounds" --warmup 1 "${extra[@]}" --json "$1" --quiet >/dev/null 2>&1 || true
 }
-# loop STRATEGY SIZE [ENGINE.json]: "strategy range_bytes median" of one loop run; with the
-# engine's document, reading per round what that run's rounds read (--as-run).
+# loop STRATEGY SIZE [ENGINE.json]: "shape strategy range_bytes median" of one loop run in each
+# shape, in turn; with the engine's document, reading per round what that run's rounds read
+# (--as-run).
 loop() {
+    local shape
+    for shape in ${shapes//,/ }; do
+        READSCOPE_LOOP_THREAD=$([[ $shape == thread ]] && echo 1 || echo 0) loop_once "$@" |
+            sed "s/^/$shape /"
+    done
+}
+loop_once() {
     local span=""
     if ((as_run)); then
         span=$(python3 - "$3" "$1" "$(bytes "$2")" <<'PY'
@@ -115,7 +131,8 @@ for fs in ${file_sizes//,/ }; do
     python3 - "$out" "$pairs" "$fs" "$together" <<'PY'
 import glob, json, statistics, sys
 out, pairs, fs, together = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4] == "1"
-engine, loop = {}, {}  # (strategy, range) -> {pair: median GB/s}
+engine = {}  # (strategy, range) -> {pair: median GB/s}
+loops = {}  # shape -> (strategy, range) -> {pair: median GB/s}
 for k in range(1, pairs + 1):
     for path in glob.glob(f"{out}/engine-{k}-*.json"):
         try:
@@ -126,8 +143,8 @@ for k in range(1, pairs + 1):
             engine.setdefault((c["strategy"], c["range_bytes"]), {})[k] = c["summary"]["median_gbps"]
     try:
         for line in open(f"{out}/loop-{k}.txt"):
-            s, z, g = line.split()
-            loop.setdefault((s, int(z)), {})[k] = float(g)
+            shape, s, z, g = line.split()
+            loops.setdefault(shape, {}).setdefault((s, int(z)), {})[k] = float(g)
     except OSError:
         pass
 def size(b):
@@ -136,20 +153,23 @@ def size(b):
             return f"{b // n} {unit}iB"
     return f"{b} B"
 how = "every cell interleaved in one engine run" if together else "each cell alone, back to back"
-print(f"\n{fs} file, {pairs} pairs ({how}); GB/s medians over the pairs; ratio = median of "
-      f"the pairs' engine/loop")
-print(f"{'strategy':<16} {'range':>8} {'engine':>8} {'loop':>8} {'ratio':>7} {'pairs min-max':>14}")
-below = 0
-for key in sorted(loop, key=lambda k: (k[0], k[1])):
-    both = sorted(set(loop[key]) & set(engine.get(key, {})))
-    if not both:
-        continue
-    ratios = [engine[key][k] / loop[key][k] for k in both]
-    r = statistics.median(ratios)
-    below += r < 0.97
-    print(f"{key[0]:<16} {size(key[1]):>8} {statistics.median(engine[key][k] for k in both):8.2f} "
-          f"{statistics.median(loop[key][k] for k in both):8.2f} {r:7.2f} "
-          f"{min(ratios):6.2f}-{max(ratios):.2f}")
-print(f"{below} of {len(loop)} cells under 0.97")
+for shape, loop in loops.items():
+    where = ("the loop on its process's only thread" if shape == "main"
+             else "the loop on a second thread, as the engine's worker reads")
+    print(f"\n{fs} file, {pairs} pairs ({how}); {where}; GB/s medians over the pairs; "
+          f"ratio = median of the pairs' engine/loop")
+    print(f"{'strategy':<16} {'range':>8} {'engine':>8} {'loop':>8} {'ratio':>7} {'pairs min-max':>14}")
+    below = 0
+    for key in sorted(loop, key=lambda k: (k[0], k[1])):
+        both = sorted(set(loop[key]) & set(engine.get(key, {})))
+        if not both:
+            continue
+        ratios = [engine[key][k] / loop[key][k] for k in both]
+        r = statistics.median(ratios)
+        below += r < 0.97
+        print(f"{key[0]:<16} {size(key[1]):>8} {statistics.median(engine[key][k] for k in both):8.2f} "
+              f"{statistics.median(loop[key][k] for k in both):8.2f} {r:7.2f} "
+              f"{min(ratios):6.2f}-{max(ratios):.2f}")
+    print(f"{below} of {len(loop)} cells under 0.97 ({shape})")
 PY
 done
