@@ -22,6 +22,13 @@ bool fillMiB(QTemporaryFile& file) {
     return file.open() && file.write(QByteArray(1 << 20, 'x')) == qint64(1 << 20) && file.flush();
 }
 
+// The run's unit costs over a filled file: false where the kernel's copy cannot be priced (no
+// cached-page cost measured).
+bool pricedMiB(QTemporaryFile& file, ResultDocument& doc) {
+    measureUnitCosts(doc, file.handle(), 1 << 20);
+    return doc.unitCosts.cachedPage.has_value();
+}
+
 platform::MappedRates mappedRatesForTest(int fd) {
     return platform::mappedRates(fd, 1 << 20, 64 << 10, 3);
 }
@@ -163,8 +170,7 @@ private slots:
         QTemporaryFile file;
         QVERIFY(fillMiB(file));
         ResultDocument doc;
-        measureUnitCosts(doc, file.handle(), 1 << 20);
-        if (!doc.unitCosts.cachedPage)
+        if (!pricedMiB(file, doc))
             QSKIP("no cached-page cost here: the kernel's copy is not priced");
         CopyLimit limit(1 << 20);
         PointPrices prices;
@@ -195,6 +201,45 @@ private slots:
         pinned.take(limit, file.handle(), 1 << 20, SweepPoint{64 << 10, 2048}, 1, doc, cells);
         QCOMPARE(pinned.kernelCopy.size(), std::size_t(1));
         QCOMPARE(*cells[1].kernelCopyGbps, median(pinned.kernelCopy[2048]));
+    }
+
+    // A coalescing cell reads spans of many ranges into one buffer: once its rounds say how
+    // large (bytes read over read calls), its copy and fold are priced at that size; before
+    // them, and where nothing merged, as any read of its range size.
+    void aCoalescingCellIsPricedAtItsSpans() {
+        QTemporaryFile file;
+        QVERIFY(fillMiB(file));
+        ResultDocument doc;
+        doc.plan.consume = Consume::All;
+        if (!pricedMiB(file, doc))
+            QSKIP("no cached-page cost here: the kernel's copy is not priced");
+        CopyLimit limit(1 << 20);
+        PointPrices prices;
+        std::vector<Cell> cells(3);
+        for (auto& c : cells)
+            c.rangeBytes = 16 << 10;
+        cells[0].strategy = "pread-coalesce";
+        cells[1].strategy = "pread-uninit";
+        cells[2].strategy = "pread-coalesce"; // its spans are its ranges: nothing merged
+        prices.take(limit, file.handle(), 1 << 20, SweepPoint{16 << 10}, 1, doc, cells);
+        QVERIFY(prices.spanCopy.empty()); // no rounds yet
+        Sample merged, alone;
+        merged.syscalls = 4; // four spans of 256 KiB a round
+        merged.bytesRead = 1 << 20;
+        alone.syscalls = 64;
+        alone.bytesRead = 1 << 20;
+        cells[0].samples = {merged, merged, merged};
+        cells[2].samples = {alone, alone, alone};
+        prices.take(limit, file.handle(), 1 << 20, SweepPoint{16 << 10}, 1, doc, cells);
+        if (prices.kernelCopy.empty())
+            QSKIP("a copy took no longer than the read's other costs here (a busy machine): "
+                  "no rate");
+        QVERIFY(prices.spanCopy.contains(256 << 10));
+        QCOMPARE(prices.spanCopy.size(), std::size_t(1));
+        QCOMPARE(*cells[0].kernelCopyGbps, median(prices.spanCopy[256 << 10]));
+        QCOMPARE(*cells[0].foldGbps, median(prices.spanFold[256 << 10]));
+        QCOMPARE(*cells[1].kernelCopyGbps, median(prices.kernelCopy[std::nullopt]));
+        QCOMPARE(*cells[2].kernelCopyGbps, median(prices.kernelCopy[std::nullopt]));
     }
 
     // A price pass's destination starts where it is asked to within its page, or where malloc

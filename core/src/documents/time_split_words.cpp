@@ -33,9 +33,9 @@ std::string_view whatIsNotPriced(const StrategyInfo& s) {
                "rings, and the kernel's io-wq workers, whose time on another core overlaps "
                "this thread's or waits for it; TLB and cache misses have no count either";
     if (s.access == Access::Coalesce)
-        return "a merged span's allocation and its first touch (fresh pages for each span), and "
-               "the copy of each range out of the span into its own buffer, have no price "
-               "here";
+        return "the allocator's work for each merged span (its own mmap and munmap when the "
+               "span is past malloc's threshold, calls the count leaves out) and TLB misses "
+               "have no count here; each range is consumed inside its span, not copied out";
     return "the reads' misses past the CPU's caches, TLB misses and the allocator's work have no "
            "count here";
 }

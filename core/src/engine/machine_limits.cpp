@@ -37,6 +37,22 @@ bool copiesThroughTheKernel(const Cell& cell) {
     const StrategyInfo* s = findStrategy(cell.strategy);
     return s && !mapsTheFile(cell) && s->access != Access::Direct;
 }
+// The bytes a coalescing cell's rounds read per span (median over its rounds of the bytes read
+// over the read calls, a page at least); none for another strategy or before its rounds, or
+// when its spans are no larger than its ranges (nothing merged).
+std::optional<std::uint64_t> coalescedSpanBytes(const Cell& cell) {
+    const StrategyInfo* s = findStrategy(cell.strategy);
+    if (!s || s->access != Access::Coalesce || cell.samples.empty())
+        return std::nullopt;
+    const double calls = medianOverRounds(cell, [](const Sample& x) { return x.syscalls; });
+    const double read = medianOverRounds(cell, [](const Sample& x) { return x.bytesRead; });
+    if (calls <= 0 || read <= 0)
+        return std::nullopt;
+    const auto span = std::max<std::uint64_t>(std::uint64_t(read / calls), 4096);
+    if (span <= cell.rangeBytes)
+        return std::nullopt;
+    return span;
+}
 // Called through a volatile pointer, so that no compiler turns repeated fills into one.
 void* (*volatile gMemset)(void*, int, std::size_t) = std::memset;
 } // namespace
@@ -369,6 +385,32 @@ void PointPrices::take(CopyLimit& limit, int fd, std::uint64_t fileSize, const S
             cell.mappedFaultSeconds = median(mappedFault);
             cell.mappedUnmapSeconds = median(mappedUnmap);
         }
+    }
+    priceSpans(fd, span, point, doc, cells, stop);
+}
+
+void PointPrices::priceSpans(int fd, std::uint64_t span, const SweepPoint& point,
+                             const ResultDocument& doc, std::vector<Cell>& cells,
+                             std::stop_token stop) {
+    for (auto& cell : cells) {
+        const auto bytes = cell.status == CellStatus::Unavailable || stop.stop_requested()
+                               ? std::nullopt
+                               : coalescedSpanBytes(cell);
+        if (!bytes)
+            continue;
+        if (!spanCopy.contains(*bytes)) {
+            const auto offsets = pricedOffsets(cell, point);
+            auto rates =
+                kernelCopyRates(fd, span, *bytes, doc, CopyLimit::kPasses, stop, offsets[0].first);
+            if (rates.empty())
+                continue;
+            spanCopy[*bytes] = std::move(rates);
+            if (doc.plan.consume == Consume::All)
+                spanFold[*bytes].push_back(foldGbps(*bytes));
+        }
+        cell.kernelCopyGbps = median(spanCopy[*bytes]);
+        if (const auto fold = spanFold.find(*bytes); fold != spanFold.end())
+            cell.foldGbps = median(fold->second);
     }
 }
 

@@ -109,6 +109,11 @@ struct PointPrices {
     // Seconds of each pass: a fault on the cached file's pages through a fresh mapping, and
     // one page unmapped (platform::mappedFaultCosts).
     std::vector<double> mappedFault, mappedUnmap;
+    // A coalescing cell's copies and folds by the size of the spans its rounds read (a span is
+    // up to kCoalesceMaxSpan, far more than one range: priced at the range's size, a span's copy
+    // into a buffer past the CPU's caches was 40-55% unexplained): measured once the cell has
+    // rounds, so by the closing prices.
+    std::map<std::uint64_t, std::vector<double>> spanCopy, spanFold;
     // Takes one sampling's passes (untimed for the cells): memcpy's through `limit` with the
     // point's threads and buffer offset, the others over the cached file's first bytes (as many
     // as memcpy's source) open at fd, once per buffer offset a cell needs; then updates the
@@ -117,6 +122,11 @@ struct PointPrices {
     void take(CopyLimit& limit, int fd, std::uint64_t fileSize, const SweepPoint& point,
               int threads, const ResultDocument& doc, std::vector<Cell>& cells,
               std::stop_token stop = {});
+
+private:
+    // take()'s last step: each coalescing cell's copy and fold at its spans' size.
+    void priceSpans(int fd, std::uint64_t span, const SweepPoint& point, const ResultDocument& doc,
+                    std::vector<Cell>& cells, std::stop_token stop);
 };
 
 } // namespace readscope
