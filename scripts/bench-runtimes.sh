@@ -30,9 +30,10 @@ for s in "${list[@]}"; do
     dd if="$work/big.bin" of="$work/f$bytes.bin" bs=1M count="$bytes" iflag=count_bytes status=none
     files+=("$work/f$bytes.bin")
 done
-# Rust reads on a second thread (--thread), as readscope's worker does: a single-threaded
-# process skips glibc's arena lock and the kernel's file reference counts, which measured 8-10%
-# per file here at 128 B and 64 KiB (paired, 15 runs each).
+# Rust reads in both of its real shapes, each a table: on a second thread (--thread), as
+# readscope's worker does, and on its process's only thread, as a small tool does: a
+# single-threaded process skips glibc's arena lock and the kernel's file reference counts, which
+# measured 8-10% per file here at 128 B and 64 KiB (paired, 15 runs each).
 # This machine's speed drifts by tens of percent between runs a minute apart, so the two
 # sides are timed in pairs, back to back: for each mode and file, Rust's loop (the file
 # repeated for about 50 ms) and readscope on that one strategy and size (ROUNDS rounds), in
@@ -45,8 +46,12 @@ for ((turn = 1; turn <= turns; turn++)); do
         for f in "${files[@]}"; do
             bytes=$(stat -c %s "$f")
             reps=$(( 50000000 / (bytes + 20000) + 5 ))
-            rust() { "$work/rust_read" --thread "$mode" "$reps" "$f" 2>/dev/null |
-                         sed "s/^/$turn $mode /" >>"$work/rust.txt"; }
+            rust() {
+                "$work/rust_read" --thread "$mode" "$reps" "$f" 2>/dev/null |
+                    sed "s/^/$turn thread $mode /" >>"$work/rust.txt"
+                "$work/rust_read" "$mode" "$reps" "$f" 2>/dev/null |
+                    sed "s/^/$turn main $mode /" >>"$work/rust.txt"
+            }
             ours() { "$cli" run "$work/big.bin" --pattern whole --sizes "$bytes" \
                          --strategies "rust-$mode" --rounds "$rounds" --consume minimal --quiet \
                          --json "$work/readscope-$turn-$mode-$bytes.json" >/dev/null; }
@@ -57,10 +62,10 @@ done
 python3 - "$work" "$turns" <<'PY'
 import glob, json, math, os, statistics, sys
 work, turns = sys.argv[1], int(sys.argv[2])
-rust, ours = {}, {}
+rusts, ours = {}, {}  # rusts: shape -> (turn, mode, size) -> ns
 for line in open(os.path.join(work, "rust.txt")):
-    turn, mode, path, ns = line.split()
-    rust[(int(turn), mode, os.path.getsize(path))] = float(ns)
+    turn, shape, mode, path, ns = line.split()
+    rusts.setdefault(shape, {})[(int(turn), mode, os.path.getsize(path))] = float(ns)
 for name in glob.glob(os.path.join(work, "readscope-*.json")):
     turn = int(os.path.basename(name).split("-")[1])
     for c in json.load(open(name))["cells"]:
@@ -81,44 +86,45 @@ def median_interval(xs):
 
 sizes = sorted({k[2] for k in ours})
 med = statistics.median
-print(f"{turns} turns; ns per file, medians over the turns; ratio = readscope / Rust within a "
-      "pair, median [interval]")
-print(f"{'file size':>10} | {'fs::read Rust':>13} {'readscope':>9} {'ratio':>18} | "
-      f"{'read_to_end Rust':>16} {'readscope':>9} {'ratio':>18} | {'grow/prealloc Rust':>18} {'readscope':>9}")
-inside, outside, unsure, coverage = [], [], [], None
-same = True
-for size in sizes:
-    row, cost = [], {}
-    for mode in ("fs-read", "read-to-end"):
-        r = [rust[(t, mode, size)] for t in range(1, turns + 1)]
-        o = [ours[(t, mode, size)] for t in range(1, turns + 1)]
-        ratios = [b / a for a, b in zip(r, o)]
-        ci = median_interval(ratios)
-        label = f"{mode} {size} B"
-        if ci is None:
-            unsure.append(label)
-            text = "[too few turns]"
-        else:
-            lo, hi, coverage = ci
-            (inside if lo >= 0.9 and hi <= 1.1 else outside if lo > 1.1 or hi < 0.9 else unsure).append(label)
-            text = f"[{lo:.2f}, {hi:.2f}]"
-        cost[mode] = (med(r), med(o))
-        row.append(f"{med(r):>{13 if mode == 'fs-read' else 16}.0f} {med(o):>9.0f} "
-                   f"{med(ratios):>5.2f} {text:>12}")
-    rg = cost["read-to-end"][0] / cost["fs-read"][0]
-    og = cost["read-to-end"][1] / cost["fs-read"][1]
-    same &= (rg > 1) == (og > 1)
-    print(f"{size:>10} | {row[0]} | {row[1]} | {rg:>18.2f} {og:>9.2f}")
-print()
-if coverage is not None:
-    print(f"Intervals: order statistics of the pairs' ratios that hold their median with "
-          f"{coverage * 100:.1f}% probability.")
-print(f"Within 10% (the whole interval inside 0.90-1.10): {len(inside)} of {len(inside) + len(outside) + len(unsure)}.")
-print(f"Each interval stands alone: over {len(inside) + len(outside) + len(unsure)} cells at "
-      "this coverage, one may miss its median by chance, so a single 'outside' is weak evidence.")
-if outside:
-    print("Not within 10% (the whole interval outside): " + ", ".join(outside) + ".")
-if unsure:
-    print("Cannot tell (the interval crosses 0.90 or 1.10; more turns narrow it): " + ", ".join(unsure) + ".")
-print(f"The same winner of the pair at every size: {'yes' if same else 'no'}.")
+for shape, rust in rusts.items():
+    print(f"\nRust on {'a second thread, as readscope reads' if shape == 'thread' else 'its only thread'}; {turns} turns; ns per file, medians over the turns; ratio = readscope / Rust within a "
+          "pair, median [interval]")
+    print(f"{'file size':>10} | {'fs::read Rust':>13} {'readscope':>9} {'ratio':>18} | "
+          f"{'read_to_end Rust':>16} {'readscope':>9} {'ratio':>18} | {'grow/prealloc Rust':>18} {'readscope':>9}")
+    inside, outside, unsure, coverage = [], [], [], None
+    same = True
+    for size in sizes:
+        row, cost = [], {}
+        for mode in ("fs-read", "read-to-end"):
+            r = [rust[(t, mode, size)] for t in range(1, turns + 1)]
+            o = [ours[(t, mode, size)] for t in range(1, turns + 1)]
+            ratios = [b / a for a, b in zip(r, o)]
+            ci = median_interval(ratios)
+            label = f"{mode} {size} B"
+            if ci is None:
+                unsure.append(label)
+                text = "[too few turns]"
+            else:
+                lo, hi, coverage = ci
+                (inside if lo >= 0.9 and hi <= 1.1 else outside if lo > 1.1 or hi < 0.9 else unsure).append(label)
+                text = f"[{lo:.2f}, {hi:.2f}]"
+            cost[mode] = (med(r), med(o))
+            row.append(f"{med(r):>{13 if mode == 'fs-read' else 16}.0f} {med(o):>9.0f} "
+                       f"{med(ratios):>5.2f} {text:>12}")
+        rg = cost["read-to-end"][0] / cost["fs-read"][0]
+        og = cost["read-to-end"][1] / cost["fs-read"][1]
+        same &= (rg > 1) == (og > 1)
+        print(f"{size:>10} | {row[0]} | {row[1]} | {rg:>18.2f} {og:>9.2f}")
+    print()
+    if coverage is not None:
+        print(f"Intervals: order statistics of the pairs' ratios that hold their median with "
+              f"{coverage * 100:.1f}% probability.")
+    print(f"Within 10% (the whole interval inside 0.90-1.10): {len(inside)} of {len(inside) + len(outside) + len(unsure)}.")
+    print(f"Each interval stands alone: over {len(inside) + len(outside) + len(unsure)} cells at "
+          "this coverage, one may miss its median by chance, so a single 'outside' is weak evidence.")
+    if outside:
+        print("Not within 10% (the whole interval outside): " + ", ".join(outside) + ".")
+    if unsure:
+        print("Cannot tell (the interval crosses 0.90 or 1.10; more turns narrow it): " + ", ".join(unsure) + ".")
+    print(f"The same winner of the pair at every size: {'yes' if same else 'no'}.")
 PY
