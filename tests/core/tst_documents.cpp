@@ -271,6 +271,18 @@ private slots:
                  said.c_str());
         doc.system.memory->damon.clear();
         QVERIFY(!canEvictDuringRun(*doc.system.memory));
+        // Whether the CPU's counters could be read travels too, and the system line says when
+        // they could not.
+        for (const auto c : {HardwareCounters::Present, HardwareCounters::Absent,
+                             HardwareCounters::NotPermitted}) {
+            doc.system.hardwareCounters = c;
+            QCOMPARE(fromJson(toJson(doc))->system.hardwareCounters, std::optional(c));
+        }
+        QVERIFY(systemLine(doc).ends_with(" · hardware counters not permitted"));
+        doc.system.hardwareCounters = HardwareCounters::Absent;
+        QVERIFY(systemLine(doc).ends_with(" · no hardware counters"));
+        doc.system.hardwareCounters = HardwareCounters::Present;
+        QVERIFY(systemLine(doc).ends_with(" · " + memoryDaemonsText(*doc.system.memory)));
         QVERIFY(twoSpeedsFindingText(two, doc).find("DAMON") == std::string::npos);
     }
 

@@ -274,6 +274,20 @@ private slots:
         QVERIFY2(lines[9].starts_with("Not priced for pread-reuse: "), lines[9].c_str());
         const auto withUnits = timeSplitLines(doc, true);
         QCOMPARE(withUnits.back(), unitCostsSentence(doc));
+        // A machine whose CPU counters could be read adds nothing; one without says why the
+        // misses are not counted, once, after what is not priced, and so does the teaching
+        // panel's sentence of a cell explained too little.
+        doc.system.hardwareCounters = HardwareCounters::Present;
+        QCOMPARE(timeSplitLines(doc, false).size(), lines.size());
+        doc.system.hardwareCounters = HardwareCounters::Absent;
+        const auto without = timeSplitLines(doc, false);
+        QCOMPARE(without.size(), lines.size() + 1);
+        QVERIFY2(without.back().starts_with("This machine has no hardware counters"),
+                 without.back().c_str());
+        QVERIFY(timeSplitSentence(doc, slow).ends_with("cannot be counted here."));
+        doc.system.hardwareCounters = HardwareCounters::NotPermitted;
+        QVERIFY(timeSplitLines(doc, false).back().find("perf_event_paranoid") != std::string::npos);
+        QVERIFY(timeSplitSentence(doc, doc.cells[0]).find("counted here") == std::string::npos);
         doc.plan.cache = CacheMode::Cold;
         QVERIFY(timeSplitLines(doc, true).empty());
     }

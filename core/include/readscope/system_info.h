@@ -3,6 +3,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -44,6 +45,13 @@ std::string memoryDaemonsText(const MemoryDaemons& m);
 // scheme, or swap with anonymous pages alike): the reason two speeds may have a cause here.
 bool canEvictDuringRun(const MemoryDaemons& m);
 
+// Whether the CPU's hardware counters can be read (perf): without them TLB and cache misses,
+// and a hypervisor's own faults, have no count, which the time split says.
+enum class HardwareCounters { Present, Absent, NotPermitted };
+// "present", "absent", "not-permitted": the JSON's words.
+std::string_view hardwareCountersKey(HardwareCounters c);
+std::optional<HardwareCounters> hardwareCountersFrom(std::string_view key);
+
 struct SystemInfo {
     std::string cpuModel;
     int logicalCores = 0;
@@ -56,6 +64,7 @@ struct SystemInfo {
     bool faultsCounted = true; // false where the system keeps no page-fault count (Wine)
     CpuCaches caches;
     std::optional<MemoryDaemons> memory; // none: not looked at (Windows, older documents)
+    std::optional<HardwareCounters> hardwareCounters; // none: not looked at
 };
 
 SystemInfo collectSystemInfo(const std::string& filesystem);

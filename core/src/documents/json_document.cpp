@@ -193,6 +193,8 @@ json systemJson(const SystemInfo& s) {
          {{"l1d_bytes", s.caches.l1d}, {"l2_bytes", s.caches.l2}, {"l3_bytes", s.caches.l3}}}};
     if (s.memory) // documents that did not look keep the shape they had
         out["memory"] = memoryJson(s.memory);
+    if (s.hardwareCounters)
+        out["hardware_counters"] = hardwareCountersKey(*s.hardwareCounters);
     return out;
 }
 
@@ -214,6 +216,8 @@ SystemInfo systemFrom(const json& j) {
     }
     if (const auto m = j.find("memory"); m != j.end())
         s.memory = memoryFrom(*m);
+    if (const auto c = j.find("hardware_counters"); c != j.end() && c->is_string())
+        s.hardwareCounters = hardwareCountersFrom(c->get<std::string>());
     return s;
 }
 

@@ -40,6 +40,18 @@ std::string_view whatIsNotPriced(const StrategyInfo& s) {
            "count here";
 }
 
+// Why this machine cannot count what the unit costs leave out, where the probe found out.
+std::string whyNoMissCounts(const SystemInfo& system) {
+    if (system.hardwareCounters == HardwareCounters::Absent)
+        return "This machine has no hardware counters (perf_event_open of the CPU's cycles "
+               "found none: a virtual machine that passes none through), so TLB and cache "
+               "misses, and the hypervisor's own work, cannot be counted here.";
+    if (system.hardwareCounters == HardwareCounters::NotPermitted)
+        return "The CPU's hardware counters are not permitted to this user "
+               "(kernel.perf_event_paranoid), so TLB and cache misses cannot be counted here.";
+    return {};
+}
+
 // Column titles, in kTimeParts order.
 constexpr const char* kHeads[] = {"syscalls", "faults", "zeroing", "page-cache", "copy", "fold"};
 static_assert(std::size(kHeads) == kTimeParts.size());
@@ -107,6 +119,8 @@ std::vector<std::string> timeSplitLines(const ResultDocument& doc, bool withUnit
         for (const auto& id : underPriced)
             if (const StrategyInfo* info = findStrategy(id))
                 lines.push_back(fmt::format("Not priced for {}: {}.", id, whatIsNotPriced(*info)));
+        if (const auto why = whyNoMissCounts(doc.system); !underPriced.empty() && !why.empty())
+            lines.push_back(why);
     }
     if (const auto units = unitCostsSentence(doc); withUnitCosts && !units.empty())
         lines.push_back(units);
@@ -195,10 +209,12 @@ std::string timeSplitSentence(const ResultDocument& doc, const Cell& cell) {
     if (!split->unpriced.empty())
         text += fmt::format(" (not priced: {})", unpricedText(*split));
     const double rest = split->unexplainedShare();
-    if (rest > kLargeUnexplainedShare)
+    if (rest > kLargeUnexplainedShare) {
         text += fmt::format(". The unit costs explain only {} of it: {}", percent(1 - rest),
                             whatIsNotPriced(*findStrategy(cell.strategy)));
-    else if (rest < -kLargeUnexplainedShare)
+        if (const auto why = whyNoMissCounts(doc.system); !why.empty())
+            return text + ". " + why;
+    } else if (rest < -kLargeUnexplainedShare)
         text += fmt::format(". The unit costs predict {} more time than was measured: the "
                             "strategy beats a unit cost here (a kernel copy faster than memcpy "
                             "at this size, or work overlapped)",

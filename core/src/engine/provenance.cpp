@@ -54,6 +54,10 @@ std::string systemLine(const ResultDocument& doc) {
         s.cpuModel, s.logicalCores, s.kernel, s.filesystem, s.pageSize, date);
     if (s.memory) // what can move pages under the run
         line += " · " + memoryDaemonsText(*s.memory);
+    if (s.hardwareCounters == HardwareCounters::Absent)
+        line += " · no hardware counters";
+    else if (s.hardwareCounters == HardwareCounters::NotPermitted)
+        line += " · hardware counters not permitted";
     return line;
 }
 

@@ -152,6 +152,9 @@ CpuCaches cpuCaches();
 // DAMON, THP, MGLRU, swap and zswap as /sys and /proc say them; none where there is no such
 // thing to read (Windows, macOS).
 std::optional<MemoryDaemons> memoryDaemons();
+// Whether this thread could count the CPU's cycles (and so its TLB and cache misses); none
+// where the platform has no such probe here.
+std::optional<HardwareCounters> hardwareCounters();
 std::string osName();
 std::string kernelRelease();
 std::tm utcTime(std::time_t t);

@@ -60,11 +60,29 @@ bool canEvictDuringRun(const MemoryDaemons& m) {
                        [](const DamonScheme& d) { return d.action == "pageout"; });
 }
 
+std::string_view hardwareCountersKey(HardwareCounters c) {
+    switch (c) {
+    case HardwareCounters::Present: return "present";
+    case HardwareCounters::Absent: return "absent";
+    case HardwareCounters::NotPermitted: return "not-permitted";
+    }
+    return "";
+}
+
+std::optional<HardwareCounters> hardwareCountersFrom(std::string_view key) {
+    for (const auto c :
+         {HardwareCounters::Present, HardwareCounters::Absent, HardwareCounters::NotPermitted})
+        if (hardwareCountersKey(c) == key)
+            return c;
+    return std::nullopt;
+}
+
 SystemInfo collectSystemInfo(const std::string& filesystem) {
     SystemInfo info;
     info.cpuModel = platform::cpuModel();
     info.caches = platform::cpuCaches();
     info.memory = platform::memoryDaemons();
+    info.hardwareCounters = platform::hardwareCounters();
     info.logicalCores = static_cast<int>(std::thread::hardware_concurrency());
     info.kernel = platform::kernelRelease();
     info.os = platform::osName();

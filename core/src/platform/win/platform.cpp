@@ -302,4 +302,5 @@ std::tm utcTime(std::time_t t) {
 
 namespace readscope::platform {
 std::optional<MemoryDaemons> memoryDaemons() { return std::nullopt; }
+std::optional<HardwareCounters> hardwareCounters() { return std::nullopt; }
 } // namespace readscope::platform
