@@ -42,6 +42,7 @@ ResultDocument sampleDocument() {
                   "Linux",
                   false,
                   CpuCaches{48 << 10, 2 << 20, 0},
+                  std::nullopt,
                   std::nullopt};
     for (const char* id : {"pread-zerofill", "pread-uninit"})
         for (std::uint64_t size : {65536ull, 1ull << 20}) {
