@@ -380,6 +380,16 @@ private slots:
         QCOMPARE(counts.front(), (OffsetCount{0, 2}));
         QCOMPARE(counts.back(), (OffsetCount{kOtherOffsets, 4}));
         QCOMPARE(formatOffsetCounts({{16, 5}}), std::string("16"));
+        // Runs of one offset, offsets taken up again after another, the next page's same
+        // offset, and a page size that is not a power of two all count where they belong.
+        OffsetTally again;
+        for (const int at : {16, 16, 16, 32, 16, 4096 + 32, 32, 16})
+            again.add(page + at, 4096);
+        QCOMPARE(again.counts(), (OffsetCounts{{16, 5}, {32, 3}}));
+        OffsetTally odd;
+        odd.add(reinterpret_cast<const void*>(std::uintptr_t(3000 * 7 + 5)), 3000);
+        odd.add(reinterpret_cast<const void*>(std::uintptr_t(3000 * 2 + 5)), 3000);
+        QCOMPARE(odd.counts(), (OffsetCounts{{5, 2}}));
     }
 
     void bufferOffsetArguments_data() {

@@ -31,24 +31,35 @@ inline constexpr std::uint32_t kMaxBufferOffset = 65536;
 // allocation; offsets past the slots are counted together as kOtherOffsets.
 class OffsetTally {
 public:
-    void add(const void* buffer, std::uint32_t pageSize) {
-        const auto offset =
-            static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(buffer) % pageSize);
+    // Once per range read, inside the timed loop: a mask, not a division (a page is a power of
+    // two; a div is some 25-40 cycles), and the offset the last buffer started at is looked at
+    // first (most ranges' buffers start where the last one did).
+    [[gnu::always_inline]] void add(const void* buffer, std::uint32_t pageSize) {
+        const auto address = reinterpret_cast<std::uintptr_t>(buffer);
+        const auto offset = static_cast<std::uint32_t>(
+            (pageSize & (pageSize - 1)) == 0 ? address & (pageSize - 1) : address % pageSize);
+        if (used_ && slots_[last_].offset == offset) {
+            ++slots_[last_].count;
+            return;
+        }
         for (std::size_t i = 0; i < used_; ++i)
             if (slots_[i].offset == offset) {
                 ++slots_[i].count;
+                last_ = i;
                 return;
             }
-        if (used_ < slots_.size())
+        if (used_ < slots_.size()) {
+            last_ = used_;
             slots_[used_++] = {offset, 1};
-        else
+        } else {
             ++other_;
+        }
     }
     OffsetCounts counts() const;
 
 private:
     std::array<OffsetCount, 16> slots_{};
-    std::size_t used_ = 0;
+    std::size_t used_ = 0, last_ = 0;
     std::uint64_t other_ = 0;
 };
 

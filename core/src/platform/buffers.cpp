@@ -41,11 +41,6 @@ void freeAligned(std::byte* p) {
 }
 } // namespace
 
-void FreshDeleter::operator()(std::byte* p) const {
-    if (p)
-        std::free(p - shift);
-}
-
 namespace {
 std::byte* allocateFresh(std::size_t n, Zeroing zeroing) {
     return static_cast<std::byte*>(zeroing == Zeroing::ByAllocator ? std::calloc(n, 1)
@@ -53,14 +48,8 @@ std::byte* allocateFresh(std::size_t n, Zeroing zeroing) {
 }
 } // namespace
 
-FreshBuffer freshBuffer(std::size_t n, const BufferPlacement& placement, Zeroing zeroing) {
+FreshBuffer pinnedFreshBuffer(std::size_t n, const BufferPlacement& placement, Zeroing zeroing) {
     n = n ? n : 1;
-    if (!placement.offset) {
-        auto* p = allocateFresh(n, zeroing);
-        if (!p)
-            throw std::bad_alloc();
-        return FreshBuffer(p, FreshDeleter{});
-    }
     const std::size_t page = placement.pageSize;
     const std::size_t largest = std::max(placement.largestOffset, *placement.offset);
     auto* raw = allocateFresh(n + page + largest, zeroing);

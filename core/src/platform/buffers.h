@@ -2,7 +2,9 @@
 // Buffers as the strategies define them. Private to the core.
 #include <cstddef>
 #include <cstdint>
+#include <cstdlib>
 #include <memory>
+#include <new>
 #include <optional>
 #include <utility>
 #include <vector>
@@ -23,7 +25,10 @@ struct BufferPlacement {
 // Frees what freshBuffer() allocated, from the start of its allocation.
 struct FreshDeleter {
     std::uint32_t shift = 0; // bytes between the allocation's start and the buffer's
-    void operator()(std::byte* p) const;
+    void operator()(std::byte* p) const {
+        if (p)
+            std::free(p - shift);
+    }
 };
 using FreshBuffer = std::unique_ptr<std::byte[], FreshDeleter>;
 
@@ -35,8 +40,20 @@ enum class Zeroing { None, ByAllocator };
 // hidden memset). Auto placement: malloc(n), wherever it lands. Pinned: a slightly larger
 // block (see largestOffset), the buffer starting at the pinned offset past its first page
 // boundary; as fresh per call as plain malloc, only its start within the page fixed.
-FreshBuffer freshBuffer(std::size_t n, const BufferPlacement& placement,
-                        Zeroing zeroing = Zeroing::None);
+// The pinned case, out of line; the auto case is inline, as it runs once a range in the timed
+// loop of every strategy that reads into a fresh buffer.
+FreshBuffer pinnedFreshBuffer(std::size_t n, const BufferPlacement& placement, Zeroing zeroing);
+inline FreshBuffer freshBuffer(std::size_t n, const BufferPlacement& placement,
+                               Zeroing zeroing = Zeroing::None) {
+    if (placement.offset)
+        return pinnedFreshBuffer(n, placement, zeroing);
+    n = n ? n : 1;
+    auto* p = static_cast<std::byte*>(zeroing == Zeroing::ByAllocator ? std::calloc(n, 1)
+                                                                      : std::malloc(n));
+    if (!p)
+        throw std::bad_alloc();
+    return FreshBuffer(p, FreshDeleter{});
+}
 
 // memset through a volatile function pointer: the compiler cannot drop the zero-fill because
 // a read overwrites the bytes right after, so pread-zerofill keeps the pass it is defined by.

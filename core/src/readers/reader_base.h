@@ -357,8 +357,16 @@ protected:
     }
 
     // Calls readSome(bytes so far) until want bytes or a read of 0 (the end of the file).
-    template <class ReadSome> static Count untilDone(std::uint64_t want, ReadSome&& readSome) {
-        std::uint64_t got = 0;
+    // Inlined, with the common case (one call reads it all) first: called once a range in the
+    // timed loop, it was 50 of the reader's 240 user instructions a 16 KiB range (callgrind).
+    template <class ReadSome>
+    [[gnu::always_inline]] static Count untilDone(std::uint64_t want, ReadSome&& readSome) {
+        if (want == 0)
+            return Count(0);
+        const Count first = readSome(0);
+        if (!first || *first == want || *first == 0)
+            return first;
+        std::uint64_t got = *first;
         while (got < want) {
             const Count n = readSome(got);
             if (!n)
