@@ -46,11 +46,14 @@ for ((turn = 1; turn <= turns; turn++)); do
         for f in "${files[@]}"; do
             bytes=$(stat -c %s "$f")
             reps=$(( 50000000 / (bytes + 20000) + 5 ))
+            # Rust's two shapes in an order that swaps every second turn, so that each sits
+            # right beside readscope's run in half the turns (the sides swap every turn).
+            rust_thread() { "$work/rust_read" --thread "$mode" "$reps" "$f" 2>/dev/null |
+                                sed "s/^/$turn thread $mode /" >>"$work/rust.txt"; }
+            rust_main() { "$work/rust_read" "$mode" "$reps" "$f" 2>/dev/null |
+                              sed "s/^/$turn main $mode /" >>"$work/rust.txt"; }
             rust() {
-                "$work/rust_read" --thread "$mode" "$reps" "$f" 2>/dev/null |
-                    sed "s/^/$turn thread $mode /" >>"$work/rust.txt"
-                "$work/rust_read" "$mode" "$reps" "$f" 2>/dev/null |
-                    sed "s/^/$turn main $mode /" >>"$work/rust.txt"
+                if (((turn - 1) / 2 % 2)); then rust_main; rust_thread; else rust_thread; rust_main; fi
             }
             ours() { "$cli" run "$work/big.bin" --pattern whole --sizes "$bytes" \
                          --strategies "rust-$mode" --rounds "$rounds" --consume minimal --quiet \

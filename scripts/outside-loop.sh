@@ -53,6 +53,11 @@ while (($#)); do
     shift
 done
 
+for shape in ${shapes//,/ }; do
+    [[ $shape == main || $shape == thread ]] ||
+        { echo "outside-loop: --loop-shapes takes main and thread, not '$shape'" >&2; exit 2; }
+done
+
 cmake --preset dev >/dev/null
 cmake --build build/dev --target readscope-cli readscope-outside-loop >/dev/null
 cli=build/dev/app/cli/readscope-cli

@@ -36,13 +36,15 @@ std::atomic<bool> gWoken{false}; // wakeInterruptWaiter() where there is no pipe
 extern "C" void onInterrupt(int) { gInterrupted = 1; }
 #else
 // The self-pipe a waiter blocks on: the handler writes a byte (write is async-signal-safe), so
-// nothing of ours wakes during a run's rounds unless something happened.
-int gWake[2] = {-1, -1};
+// nothing of ours wakes during a run's rounds unless something happened. Atomic: the handler
+// may run on any thread while restoreInterrupts closes the pipe.
+std::atomic<int> gWake[2] = {-1, -1};
+static_assert(std::atomic<int>::is_always_lock_free);
 extern "C" void onInterrupt(int) {
     gInterrupted = 1;
-    if (gWake[1] >= 0) {
+    if (const int fd = gWake[1].load(); fd >= 0) {
         const int saved = errno;
-        [[maybe_unused]] const auto n = ::write(gWake[1], "i", 1);
+        [[maybe_unused]] const auto n = ::write(fd, "i", 1);
         errno = saved;
     }
 }
@@ -107,16 +109,20 @@ bool stderrIsTerminal() {
 
 void catchInterrupts() {
     gInterrupted = 0;
+    gWoken = false; // a wake meant for the last waiter
 #ifdef _WIN32
     std::signal(SIGINT, onInterrupt);
     std::signal(SIGTERM, onInterrupt);
     std::signal(SIGBREAK, onInterrupt);
 #else
-    if (gWake[0] < 0 && ::pipe(gWake) == 0) // pipe(), not pipe2(): macOS has no pipe2
-        for (const int fd : gWake)
+    if (int fds[2]; gWake[0] < 0 && ::pipe(fds) == 0) { // pipe(), not pipe2(): macOS has none
+        for (const int fd : fds)
             ::fcntl(fd, F_SETFD, FD_CLOEXEC);
-    if (gWake[1] >= 0) // a full pipe must not block the handler
-        ::fcntl(gWake[1], F_SETFL, ::fcntl(gWake[1], F_GETFL) | O_NONBLOCK);
+        // A full pipe must not block the handler.
+        ::fcntl(fds[1], F_SETFL, ::fcntl(fds[1], F_GETFL) | O_NONBLOCK);
+        gWake[0] = fds[0];
+        gWake[1] = fds[1];
+    }
     struct sigaction sa {};
     sa.sa_handler = onInterrupt;
     sigemptyset(&sa.sa_mask);
@@ -133,9 +139,9 @@ void restoreInterrupts() {
 #else
     sigaction(SIGINT, &gOldInt, nullptr);
     sigaction(SIGTERM, &gOldTerm, nullptr);
-    for (int& fd : gWake)
-        if (fd >= 0)
-            ::close(std::exchange(fd, -1));
+    for (auto& fd : gWake)
+        if (const int old = fd.exchange(-1); old >= 0)
+            ::close(old);
 #endif
 }
 
@@ -143,12 +149,13 @@ bool interrupted() { return gInterrupted != 0; }
 
 bool waitForInterrupt() {
 #ifndef _WIN32
-    pollfd p{gWake[0], POLLIN, 0};
-    while (gWake[0] >= 0 && !interrupted()) {
+    const int fd = gWake[0].load();
+    pollfd p{fd, POLLIN, 0};
+    while (fd >= 0 && !interrupted()) {
         if (::poll(&p, 1, -1) < 0 && errno != EINTR)
-            break; // poll the flag below
+            break; // poll the flags below
         char byte;
-        if (::read(gWake[0], &byte, 1) == 1 && byte == 'w')
+        if (::read(fd, &byte, 1) == 1 && byte == 'w')
             return interrupted(); // woken
     }
 #endif
@@ -159,13 +166,11 @@ bool waitForInterrupt() {
 }
 
 void wakeInterruptWaiter() {
+    gWoken = true; // for a waiter that polls (Windows, no pipe, or poll failed)
 #ifndef _WIN32
-    if (gWake[1] >= 0) {
-        [[maybe_unused]] const auto n = ::write(gWake[1], "w", 1);
-        return;
-    }
+    if (const int fd = gWake[1].load(); fd >= 0) [[maybe_unused]]
+        const auto n = ::write(fd, "w", 1);
 #endif
-    gWoken = true;
 }
 
 Status checkOutputPath(const std::string& path, std::string_view flag, const std::string& target,

@@ -234,6 +234,7 @@ private slots:
         if (prices.kernelCopy.empty())
             QSKIP("a copy took no longer than the read's other costs here (a busy machine): "
                   "no rate");
+        // A 256 KiB copy is 16 times a 16 KiB one: where that had a rate, so has this.
         QVERIFY(prices.spanCopy.contains(256 << 10));
         QCOMPARE(prices.spanCopy.size(), std::size_t(1));
         QCOMPARE(*cells[0].kernelCopyGbps, median(prices.spanCopy[256 << 10]));

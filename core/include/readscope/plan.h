@@ -181,6 +181,12 @@ std::vector<std::uint64_t> effectiveSizes(const Plan& plan, std::uint64_t fileSi
 // How a run read, for the lines under its tables and charts: "sequential ranges", "random
 // ranges", "whole file", or "whole files (open, read, close)" for a whole-file sweep.
 std::string patternWords(const Plan& plan);
+// The trace a Pattern::Trace plan replays, when it holds reads; none for another plan.
+inline const Trace* tracedReads(const Plan& plan) {
+    return plan.pattern == Pattern::Trace && plan.trace && !plan.trace->reads.empty()
+               ? plan.trace.get()
+               : nullptr;
+}
 // What a run's x positions are: "range size", "file size" (a whole-file sweep), "buffer
 // offset", "threads" or "queue depth".
 std::string_view axisName(const Plan& plan);

@@ -155,7 +155,7 @@ std::string patternWords(const Plan& plan) {
         return "whole files (open, read, close)";
     if (plan.pattern == Pattern::Whole)
         return "whole file";
-    if (plan.pattern == Pattern::Trace && plan.trace && !plan.trace->reads.empty())
+    if (tracedReads(plan))
         // The size shown for its cells is the largest read's.
         return fmt::format(
             "{}a trace's {} reads of {} in all, the largest {}{} ({}, digest {})",

@@ -57,10 +57,13 @@ std::uint64_t Trace::windowBytes(std::uint64_t budget) const {
 
 std::uint64_t Trace::byteMedianRead(std::uint64_t budget) const {
     std::vector<std::uint64_t> lengths;
-    for (std::size_t i = 0, n = windowReads(budget); i < n && i < reads.size(); ++i)
+    std::uint64_t bytes = 0;
+    for (std::size_t i = 0, n = windowReads(budget); i < n; ++i) {
         lengths.push_back(reads[i].length);
+        bytes += reads[i].length;
+    }
     std::sort(lengths.begin(), lengths.end());
-    const std::uint64_t half = (windowBytes(budget) + 1) / 2;
+    const std::uint64_t half = (bytes + 1) / 2;
     std::uint64_t sum = 0;
     for (const auto length : lengths)
         if ((sum += length) >= half)

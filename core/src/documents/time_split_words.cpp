@@ -47,8 +47,9 @@ std::string whyNoMissCounts(const SystemInfo& system) {
                "found none: a virtual machine that passes none through), so TLB and cache "
                "misses, and the hypervisor's own work, cannot be counted here.";
     if (system.hardwareCounters == HardwareCounters::NotPermitted)
-        return "The CPU's hardware counters are not permitted to this user "
-               "(kernel.perf_event_paranoid), so TLB and cache misses cannot be counted here.";
+        return "The CPU's hardware counters are not permitted to this process "
+               "(kernel.perf_event_paranoid, or a container's seccomp profile), so TLB and "
+               "cache misses cannot be counted here.";
     return {};
 }
 

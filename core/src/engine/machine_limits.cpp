@@ -39,8 +39,8 @@ bool copiesThroughTheKernel(const Cell& cell) {
 }
 // The bytes a coalescing cell's rounds read per span (median over its rounds of the bytes read
 // over the read calls, a page at least); none for another strategy or before its rounds, or
-// when its spans are no larger than its ranges (nothing merged).
-std::optional<std::uint64_t> coalescedSpanBytes(const Cell& cell) {
+// when its spans are no larger than the size the point is priced at (nothing merged).
+std::optional<std::uint64_t> coalescedSpanBytes(const Cell& cell, std::uint64_t pricedBytes) {
     const StrategyInfo* s = findStrategy(cell.strategy);
     if (!s || s->access != Access::Coalesce || cell.samples.empty())
         return std::nullopt;
@@ -49,7 +49,7 @@ std::optional<std::uint64_t> coalescedSpanBytes(const Cell& cell) {
     if (calls <= 0 || read <= 0)
         return std::nullopt;
     const auto span = std::max<std::uint64_t>(std::uint64_t(read / calls), 4096);
-    if (span <= cell.rangeBytes)
+    if (span <= pricedBytes)
         return std::nullopt;
     return span;
 }
@@ -395,8 +395,9 @@ void PointPrices::priceSpans(int fd, std::uint64_t span, const SweepPoint& point
     for (auto& cell : cells) {
         const auto bytes = cell.status == CellStatus::Unavailable || stop.stop_requested()
                                ? std::nullopt
-                               : coalescedSpanBytes(cell);
-        if (!bytes)
+                               : coalescedSpanBytes(cell, point.rangeBytes);
+        // A span larger than the source the prices copy from cannot be priced at its size.
+        if (!bytes || *bytes > span)
             continue;
         if (!spanCopy.contains(*bytes)) {
             const auto offsets = pricedOffsets(cell, point);

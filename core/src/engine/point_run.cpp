@@ -41,14 +41,14 @@ std::size_t traceWindow(const Plan& plan) {
 
 SweepPoint pricedPoint(const Plan& plan, const SweepPoint& point) {
     SweepPoint priced = point;
-    if (plan.pattern == Pattern::Trace && plan.trace && !plan.trace->reads.empty())
-        priced.rangeBytes = plan.trace->byteMedianRead(plan.budget);
+    if (const Trace* trace = tracedReads(plan))
+        priced.rangeBytes = trace->byteMedianRead(plan.budget);
     return priced;
 }
 
 std::uint64_t pricedSourceBytes(const Plan& plan, std::uint64_t fileSize) {
-    if (plan.pattern == Pattern::Trace && plan.trace && !plan.trace->reads.empty())
-        return std::max(plan.trace->windowFootprint(plan.budget), plan.trace->largest());
+    if (const Trace* trace = tracedReads(plan))
+        return std::max(trace->windowFootprint(plan.budget), trace->largest());
     return effectiveBudget(plan, fileSize);
 }
 

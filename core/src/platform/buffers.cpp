@@ -41,13 +41,6 @@ void freeAligned(std::byte* p) {
 }
 } // namespace
 
-namespace {
-std::byte* allocateFresh(std::size_t n, Zeroing zeroing) {
-    return static_cast<std::byte*>(zeroing == Zeroing::ByAllocator ? std::calloc(n, 1)
-                                                                   : std::malloc(n));
-}
-} // namespace
-
 FreshBuffer pinnedFreshBuffer(std::size_t n, const BufferPlacement& placement, Zeroing zeroing) {
     n = n ? n : 1;
     const std::size_t page = placement.pageSize;

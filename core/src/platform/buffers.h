@@ -40,6 +40,11 @@ enum class Zeroing { None, ByAllocator };
 // hidden memset). Auto placement: malloc(n), wherever it lands. Pinned: a slightly larger
 // block (see largestOffset), the buffer starting at the pinned offset past its first page
 // boundary; as fresh per call as plain malloc, only its start within the page fixed.
+// malloc(n) or calloc(n, 1): what a fresh buffer is, before any placement.
+inline std::byte* allocateFresh(std::size_t n, Zeroing zeroing) {
+    return static_cast<std::byte*>(zeroing == Zeroing::ByAllocator ? std::calloc(n, 1)
+                                                                   : std::malloc(n));
+}
 // The pinned case, out of line; the auto case is inline, as it runs once a range in the timed
 // loop of every strategy that reads into a fresh buffer.
 FreshBuffer pinnedFreshBuffer(std::size_t n, const BufferPlacement& placement, Zeroing zeroing);
@@ -47,9 +52,7 @@ inline FreshBuffer freshBuffer(std::size_t n, const BufferPlacement& placement,
                                Zeroing zeroing = Zeroing::None) {
     if (placement.offset)
         return pinnedFreshBuffer(n, placement, zeroing);
-    n = n ? n : 1;
-    auto* p = static_cast<std::byte*>(zeroing == Zeroing::ByAllocator ? std::calloc(n, 1)
-                                                                      : std::malloc(n));
+    auto* p = allocateFresh(n ? n : 1, zeroing);
     if (!p)
         throw std::bad_alloc();
     return FreshBuffer(p, FreshDeleter{});

@@ -27,9 +27,14 @@ std::optional<HardwareCounters> hardwareCounters() {
         ::close(static_cast<int>(fd));
         return HardwareCounters::Present;
     }
-    if (errno == EACCES || errno == EPERM)
-        return HardwareCounters::NotPermitted;
-    return HardwareCounters::Absent; // ENOENT, ENODEV, EOPNOTSUPP: none to count with
+    switch (errno) {
+    case EACCES:
+    case EPERM: return HardwareCounters::NotPermitted; // perf_event_paranoid, or seccomp
+    case ENOENT:
+    case ENODEV:
+    case EOPNOTSUPP: return HardwareCounters::Absent; // no such counter on this CPU
+    default: return std::nullopt;                     // ENOSYS, EMFILE, ...: not found out
+    }
 }
 #else
 std::optional<HardwareCounters> hardwareCounters() { return std::nullopt; }
