@@ -69,8 +69,7 @@ std::string plainTable(const ResultDocument& doc) {
         std::string status = statusText(*c);
         if (!cellNotes(*c).empty())
             status += ": " + cellNotes(*c);
-        const std::string where = doc.plan.pattern == Pattern::Trace ? rowLabel(doc, c->point())
-                                                                     : pointLabel(axis, c->point());
+        const std::string where = rowLabel(doc, pointLabel(axis, c->point()));
         if (!c->measured()) {
             out += fmt::format(fmt::runtime(row), where, c->strategy, "-", "-", "-", "-", "-", "-",
                                "-", fetchedColumn("-"), "-", status);

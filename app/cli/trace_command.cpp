@@ -44,8 +44,9 @@ void noteFileSize(Trace& trace) {
 
 int finish(Trace trace, const std::string& output, bool named) {
     noteFileSize(trace);
-    if (auto st = outputAllowed(output, trace.file); !output.empty() && !st)
-        return complain(st.error().message, kExitUsage);
+    if (!output.empty()) // the file the trace kept is known now: -o may not be it
+        if (auto st = outputAllowed(output, trace.file); !st)
+            return complain(st.error().message, kExitUsage);
     if (!named && !trace.file.empty())
         fmt::print("Kept the reads of {} (the most read; --file names another)\n", trace.file);
     if (!output.empty())

@@ -93,9 +93,7 @@ QVariant ResultsModel::data(const QModelIndex& index, int role) const {
         switch (index.column()) {
         case Strategy: return qs(c->strategy);
         case Range: // a trace's reads are of many sizes: its row is the trace
-            return doc_.plan.pattern == Pattern::Trace
-                       ? QString::fromStdString(rowLabel(doc_, c->point()))
-                       : QString::fromStdString(formatSize(c->rangeBytes));
+            return QString::fromStdString(rowLabel(doc_, formatSize(c->rangeBytes)));
         case Offset: return offsetText(*c);
         case Threads: return threadsAt(doc_.plan, c->point());
         case InFlight: return c->queueDepth ? QString::number(*c->queueDepth) : QString("–");

@@ -348,9 +348,10 @@ KeptCells keptCells(const ResultDocument& doc);
 // chose; "4" for threads or a queue depth).
 double axisValue(SweepAxis axis, const SweepPoint& point);
 std::string pointLabel(SweepAxis axis, const SweepPoint& point);
-// A cell's point as its row names it: pointText(), or "trace" for a trace run's cells (their
-// rangeBytes is only the largest read; the footer names the trace).
-std::string rowLabel(const ResultDocument& doc, const SweepPoint& point);
+// A cell's row as a table names it: "trace" for a trace run's cells (their rangeBytes is only
+// the largest read; the footer names the trace), else `label`, the table's own name for the
+// point (pointText, pointLabel, a size).
+std::string rowLabel(const ResultDocument& doc, std::string label);
 // A trace run's bytes in one replay (its window, Trace::windowBytes: the whole trace without
 // a --budget), and the seconds one replay takes at `gbps`; none without a trace or a rate.
 std::optional<std::uint64_t> replayBytes(const ResultDocument& doc);

@@ -237,8 +237,8 @@ std::optional<double> medianIops(const Cell& cell) {
     return cell.summary.median * 1e9 / bytesPerRange(cell);
 }
 
-std::string rowLabel(const ResultDocument& doc, const SweepPoint& point) {
-    return doc.plan.pattern == Pattern::Trace ? std::string("trace") : pointText(point);
+std::string rowLabel(const ResultDocument& doc, std::string label) {
+    return doc.plan.pattern == Pattern::Trace ? std::string("trace") : label;
 }
 
 std::optional<std::uint64_t> replayBytes(const ResultDocument& doc) {

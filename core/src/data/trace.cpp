@@ -68,7 +68,7 @@ std::uint64_t Trace::byteMedianRead(std::uint64_t budget) const {
     for (const auto length : lengths)
         if ((sum += length) >= half)
             return length;
-    return lengths.empty() ? 0 : lengths.back();
+    return 0; // no reads
 }
 
 std::uint32_t Trace::threadCount() const {
@@ -132,7 +132,7 @@ std::uint64_t coveredBytes(std::span<const TraceRead> reads) {
 } // namespace
 
 std::uint64_t Trace::windowFootprint(std::uint64_t budget) const {
-    return coveredBytes(std::span(reads).first(std::min(windowReads(budget), reads.size())));
+    return coveredBytes(std::span(reads).first(windowReads(budget)));
 }
 
 TraceSummary summarize(const Trace& trace, std::optional<std::uint64_t> fileBytes) {

@@ -70,8 +70,7 @@ std::string toMarkdown(const ResultDocument& doc) { return toMarkdown(doc, runFi
 std::string toMarkdown(const ResultDocument& doc, const std::vector<RunFinding>& findings) {
     const auto ids = doc.measuredStrategies();
     const SweepAxis axis = sweepAxis(doc.plan);
-    const bool trace = doc.plan.pattern == Pattern::Trace;
-    std::string out = trace ? std::string("| reads |")
+    std::string out = doc.plan.pattern == Pattern::Trace ? std::string("| reads |")
                       : axis == SweepAxis::RangeSize && !wholeFileSweep(doc.plan)
                           ? std::string("| range |")
                           : fmt::format("| {} |", axisName(doc.plan));
@@ -89,7 +88,7 @@ std::string toMarkdown(const ResultDocument& doc, const std::vector<RunFinding>&
     }
     out += "\n" + rule + "\n";
     for (const auto& point : doc.points()) {
-        out += fmt::format("| {} |", trace ? rowLabel(doc, point) : pointLabel(axis, point));
+        out += fmt::format("| {} |", rowLabel(doc, pointLabel(axis, point)));
         for (const auto& id : ids)
             out += fmt::format(" {} |", cellText(doc.find(id, point)));
         out += "\n";

@@ -72,14 +72,14 @@ std::vector<std::string> timeSplitLines(const ResultDocument& doc, bool withUnit
     // The point column as wide as its longest ("1 MiB @ +16" on an offset sweep).
     std::size_t width = 9;
     for (const auto& cell : doc.cells)
-        width = std::max(width, rowLabel(doc, cell.point()).size());
+        width = std::max(width, rowLabel(doc, pointText(cell.point())).size());
     for (const auto& cell : doc.cells) {
         const auto split = timeSplit(doc, cell);
         if (!split)
             continue;
-        std::string row =
-            fmt::format("{:<18} {:>{}} {:>10}", cell.strategy, rowLabel(doc, cell.point()), width,
-                        microseconds(split->measuredSeconds));
+        std::string row = fmt::format("{:<18} {:>{}} {:>10}", cell.strategy,
+                                      rowLabel(doc, pointText(cell.point())), width,
+                                      microseconds(split->measuredSeconds));
         for (TimePart p : kTimeParts)
             row += fmt::format(" {:>10}",
                                split->partSeconds(p) ? share(split->share(p)) : std::string("-"));
@@ -88,8 +88,8 @@ std::vector<std::string> timeSplitLines(const ResultDocument& doc, bool withUnit
         rows.push_back(row);
         anyUnpriced |= !split->unpriced.empty();
         if (std::abs(rest) > kLargeUnexplainedShare)
-            large.push_back(fmt::format("{} at {} ({})", cell.strategy, rowLabel(doc, cell.point()),
-                                        share(rest)));
+            large.push_back(fmt::format("{} at {} ({})", cell.strategy,
+                                        rowLabel(doc, pointText(cell.point())), share(rest)));
         if (rest > kLargeUnexplainedShare &&
             std::find(underPriced.begin(), underPriced.end(), cell.strategy) == underPriced.end())
             underPriced.push_back(cell.strategy);
