@@ -203,10 +203,33 @@ private slots:
         QCOMPARE(*cells[1].kernelCopyGbps, median(pinned.kernelCopy[2048]));
     }
 
-    // A coalescing cell reads spans of many ranges into one buffer: once its rounds say how
-    // large (bytes read over read calls), its copy and fold are priced at that size; before
-    // them, and where nothing merged, as any read of its range size.
-    void aCoalescingCellIsPricedAtItsSpans() {
+    // Where a cell's reads land: a coalescing cell's spans, an io_uring cell's buffer per read
+    // in flight (no more of them than kMaxPricedDestinations bytes hold); one buffer of the
+    // priced size for the rest, and for any cell before its rounds.
+    void aCellsDestinationsAreItsSpansOrItsQueue() {
+        Sample merged;
+        merged.syscalls = 4; // four spans of 256 KiB a round
+        merged.bytesRead = 1 << 20;
+        Cell coalesce, uring, shallow, pread;
+        coalesce.strategy = "pread-coalesce";
+        uring.strategy = shallow.strategy = "uring-batch";
+        pread.strategy = "pread-uninit";
+        uring.queueDepth = 32;
+        shallow.queueDepth = 1;
+        QVERIFY(!cellDestinations(uring, 16 << 10)); // no rounds yet
+        for (Cell* c : {&coalesce, &uring, &shallow, &pread})
+            c->samples = {merged, merged, merged};
+        QVERIFY((cellDestinations(coalesce, 16 << 10) == Destinations{256 << 10, 1}));
+        QVERIFY(!cellDestinations(coalesce, 256 << 10)); // its spans are its ranges
+        QVERIFY((cellDestinations(uring, 16 << 10) == Destinations{16 << 10, 32}));
+        QVERIFY((cellDestinations(uring, 64ull << 20) == Destinations{64ull << 20, 4}));
+        QVERIFY(!cellDestinations(shallow, 16 << 10));
+        QVERIFY(!cellDestinations(pread, 16 << 10));
+    }
+
+    // The closing prices copy and fold at those destinations: a 256 KiB span, four 16 KiB slot
+    // buffers in turn; the others at the range's size into one buffer.
+    void aCellIsPricedAtItsOwnDestinations() {
         QTemporaryFile file;
         QVERIFY(fillMiB(file));
         ResultDocument doc;
@@ -215,14 +238,16 @@ private slots:
             QSKIP("no cached-page cost here: the kernel's copy is not priced");
         CopyLimit limit(1 << 20);
         PointPrices prices;
-        std::vector<Cell> cells(3);
+        std::vector<Cell> cells(4);
         for (auto& c : cells)
             c.rangeBytes = 16 << 10;
         cells[0].strategy = "pread-coalesce";
         cells[1].strategy = "pread-uninit";
         cells[2].strategy = "pread-coalesce"; // its spans are its ranges: nothing merged
+        cells[3].strategy = "uring-batch";
+        cells[3].queueDepth = 4;
         prices.take(limit, file.handle(), 1 << 20, SweepPoint{16 << 10}, 1, doc, cells);
-        QVERIFY(prices.spanCopy.empty()); // no rounds yet
+        QVERIFY(prices.destinationCopy.empty()); // no rounds yet
         Sample merged, alone;
         merged.syscalls = 4; // four spans of 256 KiB a round
         merged.bytesRead = 1 << 20;
@@ -230,17 +255,20 @@ private slots:
         alone.bytesRead = 1 << 20;
         cells[0].samples = {merged, merged, merged};
         cells[2].samples = {alone, alone, alone};
+        cells[3].samples = {alone, alone, alone};
         prices.take(limit, file.handle(), 1 << 20, SweepPoint{16 << 10}, 1, doc, cells);
         if (prices.kernelCopy.empty())
             QSKIP("a copy took no longer than the read's other costs here (a busy machine): "
                   "no rate");
         // A 256 KiB copy is 16 times a 16 KiB one: where that had a rate, so has this.
-        QVERIFY(prices.spanCopy.contains(256 << 10));
-        QCOMPARE(prices.spanCopy.size(), std::size_t(1));
-        QCOMPARE(*cells[0].kernelCopyGbps, median(prices.spanCopy[256 << 10]));
-        QCOMPARE(*cells[0].foldGbps, median(prices.spanFold[256 << 10]));
+        const Destinations merged256K{256 << 10, 1}, fourSlots{16 << 10, 4};
+        QCOMPARE(prices.destinationCopy.size(), std::size_t(2));
+        QCOMPARE(*cells[0].kernelCopyGbps, median(prices.destinationCopy[merged256K]));
+        QCOMPARE(*cells[0].foldGbps, median(prices.destinationFold[merged256K]));
         QCOMPARE(*cells[1].kernelCopyGbps, median(prices.kernelCopy[std::nullopt]));
         QCOMPARE(*cells[2].kernelCopyGbps, median(prices.kernelCopy[std::nullopt]));
+        QCOMPARE(*cells[3].kernelCopyGbps, median(prices.destinationCopy[fourSlots]));
+        QCOMPARE(*cells[3].foldGbps, median(prices.destinationFold[fourSlots]));
     }
 
     // A price pass's destination starts where it is asked to within its page, or where malloc

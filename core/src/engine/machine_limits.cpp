@@ -41,9 +41,6 @@ bool copiesThroughTheKernel(const Cell& cell) {
 // over the read calls, a page at least); none for another strategy or before its rounds, or
 // when its spans are no larger than the size the point is priced at (nothing merged).
 std::optional<std::uint64_t> coalescedSpanBytes(const Cell& cell, std::uint64_t pricedBytes) {
-    const StrategyInfo* s = findStrategy(cell.strategy);
-    if (!s || s->access != Access::Coalesce || cell.samples.empty())
-        return std::nullopt;
     const double calls = medianOverRounds(cell, [](const Sample& x) { return x.syscalls; });
     const double read = medianOverRounds(cell, [](const Sample& x) { return x.bytesRead; });
     if (calls <= 0 || read <= 0)
@@ -53,9 +50,27 @@ std::optional<std::uint64_t> coalescedSpanBytes(const Cell& cell, std::uint64_t 
         return std::nullopt;
     return span;
 }
+// The most bytes of destinations a price copies into: past this, as past any CPU cache, a
+// copy's rate is memory's, and a deep queue of large ranges (256 of 8 MiB) asks for gigabytes.
+constexpr std::uint64_t kMaxPricedDestinations = 256ull << 20;
+// Called through a volatile pointer, so that no compiler turns repeated fills into one.
 // Called through a volatile pointer, so that no compiler turns repeated fills into one.
 void* (*volatile gMemset)(void*, int, std::size_t) = std::memset;
 } // namespace
+
+std::optional<Destinations> cellDestinations(const Cell& cell, std::uint64_t pricedBytes) {
+    const StrategyInfo* s = findStrategy(cell.strategy);
+    if (!s || cell.samples.empty() || pricedBytes == 0)
+        return std::nullopt;
+    if (s->access == Access::Coalesce)
+        if (const auto span = coalescedSpanBytes(cell, pricedBytes))
+            return Destinations{*span, 1};
+    if (s->access == Access::UringBatch && cell.queueDepth.value_or(0) > 1) {
+        const auto fit = std::max<std::uint64_t>(1, kMaxPricedDestinations / pricedBytes);
+        return Destinations{pricedBytes, unsigned(std::min<std::uint64_t>(*cell.queueDepth, fit))};
+    }
+    return std::nullopt;
+}
 
 CopyLimit::CopyLimit(std::uint64_t roundBytes, std::function<void()> onWorkerStart)
     : source_(static_cast<std::size_t>(std::clamp<std::uint64_t>(roundBytes, 1, kMaxSource)),
@@ -248,7 +263,8 @@ double memsetGbps(std::uint64_t rangeBytes) {
 
 std::vector<double> kernelCopyRates(int fd, std::uint64_t spanBytes, std::uint64_t rangeBytes,
                                     const ResultDocument& doc, int passes, std::stop_token stop,
-                                    std::optional<std::uint32_t> pageOffset) {
+                                    std::optional<std::uint32_t> pageOffset,
+                                    unsigned destinations) {
     const auto& u = doc.unitCosts;
     const std::uint64_t page = platform::pageSize();
     std::vector<double> rates;
@@ -258,12 +274,15 @@ std::vector<double> kernelCopyRates(int fd, std::uint64_t spanBytes, std::uint64
     const std::uint64_t count = n ? spanBytes / n : 0;
     if (count == 0)
         return rates;
-    PricedDestination buffer(n, pageOffset, page);
+    std::vector<PricedDestination> buffers;
+    for (unsigned k = 0; k < std::max(destinations, 1u); ++k)
+        buffers.emplace_back(n, pageOffset, page);
     const double perReadCalls = *u.nullSyscall + double((n + page - 1) / page) * *u.cachedPage;
     for (int pass = passes > 1 ? 0 : 1; pass <= passes && !stop.stop_requested(); ++pass) {
         const auto t0 = Clock::now();
         for (std::uint64_t k = 0; k < count; ++k)
-            if (platform::readAt(fd, buffer.data(), n, k * n) != std::int64_t(n))
+            if (platform::readAt(fd, buffers[k % buffers.size()].data(), n, k * n) !=
+                std::int64_t(n))
                 return {};
         const double copy = secondsBetween(t0, Clock::now()) / double(count) - perReadCalls;
         if (pass > 0 && copy > 0) // the first pass warms what fits in the caches
@@ -386,31 +405,32 @@ void PointPrices::take(CopyLimit& limit, int fd, std::uint64_t fileSize, const S
             cell.mappedUnmapSeconds = median(mappedUnmap);
         }
     }
-    priceSpans(fd, span, point, doc, cells, stop);
+    priceDestinations(fd, span, point, doc, cells, stop);
 }
 
-void PointPrices::priceSpans(int fd, std::uint64_t span, const SweepPoint& point,
-                             const ResultDocument& doc, std::vector<Cell>& cells,
-                             std::stop_token stop) {
+void PointPrices::priceDestinations(int fd, std::uint64_t span, const SweepPoint& point,
+                                    const ResultDocument& doc, std::vector<Cell>& cells,
+                                    std::stop_token stop) {
     for (auto& cell : cells) {
-        const auto bytes = cell.status == CellStatus::Unavailable || stop.stop_requested()
-                               ? std::nullopt
-                               : coalescedSpanBytes(cell, point.rangeBytes);
-        // A span larger than the source the prices copy from cannot be priced at its size.
-        if (!bytes || *bytes > span)
+        const auto at = cell.status == CellStatus::Unavailable || stop.stop_requested()
+                            ? std::nullopt
+                            : cellDestinations(cell, point.rangeBytes);
+        // A read larger than the source the prices copy from cannot be priced at its size.
+        if (!at || at->bytes > span)
             continue;
-        if (!spanCopy.contains(*bytes)) {
+        if (!destinationCopy.contains(*at)) {
             const auto offsets = pricedOffsets(cell, point);
-            auto rates =
-                kernelCopyRates(fd, span, *bytes, doc, CopyLimit::kPasses, stop, offsets[0].first);
+            auto rates = kernelCopyRates(fd, span, at->bytes, doc, CopyLimit::kPasses, stop,
+                                         offsets[0].first, at->count);
             if (rates.empty())
                 continue;
-            spanCopy[*bytes] = std::move(rates);
+            destinationCopy[*at] = std::move(rates);
+            // The fold reads each buffer after the copies into the others: over all of them.
             if (doc.plan.consume == Consume::All)
-                spanFold[*bytes].push_back(foldGbps(*bytes));
+                destinationFold[*at].push_back(foldGbps(at->bytes * at->count));
         }
-        cell.kernelCopyGbps = median(spanCopy[*bytes]);
-        if (const auto fold = spanFold.find(*bytes); fold != spanFold.end())
+        cell.kernelCopyGbps = median(destinationCopy[*at]);
+        if (const auto fold = destinationFold.find(*at); fold != destinationFold.end())
             cell.foldGbps = median(fold->second);
     }
 }

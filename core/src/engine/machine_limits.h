@@ -71,7 +71,8 @@ double foldGbps(std::uint64_t rangeBytes);
 double memsetGbps(std::uint64_t rangeBytes);
 
 // The kernel's own copy out of the page cache, GB/s per pass: reads of the range size into one
-// reused buffer over the cached file's first spanBytes (after an untimed pass when passes > 1),
+// reused buffer (or `destinations` of them in turn, as cellDestinations names) over the cached
+// file's first spanBytes (after an untimed pass when passes > 1),
 // each read's null call and its pages' cachedPage cost taken out. What a buffered read's copy
 // costs here, which is not memcpy's (the kernel copies page by page). The buffer starts at
 // pageOffset (none: where malloc puts it), as the priced cell's buffers did. Empty without both
@@ -79,10 +80,23 @@ double memsetGbps(std::uint64_t rangeBytes);
 std::vector<double> kernelCopyRates(int fd, std::uint64_t spanBytes, std::uint64_t rangeBytes,
                                     const ResultDocument& doc, int passes,
                                     std::stop_token stop = {},
-                                    std::optional<std::uint32_t> pageOffset = std::nullopt);
+                                    std::optional<std::uint32_t> pageOffset = std::nullopt,
+                                    unsigned destinations = 1);
+
+// Where a cell's reads land when that is not one reused buffer of the size it is priced at:
+// `count` buffers of `bytes` each, written in turn. A coalescing cell reads its spans (bytes
+// read over read calls, when more than the priced size) into one buffer; an io_uring cell reads
+// into a buffer per read in flight (its deepest queue, as many as kMaxPricedDestinations bytes
+// hold). None for other cells and before a cell's rounds.
+struct Cell;
+struct Destinations {
+    std::uint64_t bytes = 0;
+    unsigned count = 1;
+    auto operator<=>(const Destinations&) const = default;
+};
+std::optional<Destinations> cellDestinations(const Cell& cell, std::uint64_t pricedBytes);
 
 // The rates a point's cells carry, measured untimed before its rounds.
-struct Cell;
 struct PointRates {
     std::optional<double> fold, memset;
     void applyTo(Cell& cell) const;
@@ -109,11 +123,13 @@ struct PointPrices {
     // Seconds of each pass: a fault on the cached file's pages through a fresh mapping, and
     // one page unmapped (platform::mappedFaultCosts).
     std::vector<double> mappedFault, mappedUnmap;
-    // A coalescing cell's copies and folds by the size of the spans its rounds read (a span is
-    // up to kCoalesceMaxSpan, far more than one range: priced at the range's size, a span's copy
-    // into a buffer past the CPU's caches was 40-55% unexplained): measured once the cell has
-    // rounds, so by the closing prices.
-    std::map<std::uint64_t, std::vector<double>> spanCopy, spanFold;
+    // The copies and folds of cells whose reads land in more than one range's buffer, by
+    // where they land (cellDestinations): a coalescing cell's spans (up to kCoalesceMaxSpan;
+    // priced at the range's size they were 40-55% unexplained), an io_uring cell's slot buffers
+    // (32 in flight of 1 MiB write 32 MiB before the first is read again; priced at one buffer
+    // they were 31-48% unexplained from 256 KiB up). Measured once the cell has rounds, so by
+    // the closing prices.
+    std::map<Destinations, std::vector<double>> destinationCopy, destinationFold;
     // Takes one sampling's passes (untimed for the cells): memcpy's through `limit` with the
     // point's threads and buffer offset, the others over the cached file's first bytes (as many
     // as memcpy's source) open at fd, once per buffer offset a cell needs; then updates the
@@ -124,9 +140,11 @@ struct PointPrices {
               std::stop_token stop = {});
 
 private:
-    // take()'s last step: each coalescing cell's copy and fold at its spans' size.
-    void priceSpans(int fd, std::uint64_t span, const SweepPoint& point, const ResultDocument& doc,
-                    std::vector<Cell>& cells, std::stop_token stop);
+    // take()'s last step: the copy and fold of each cell that cellDestinations names, at its
+    // own destinations.
+    void priceDestinations(int fd, std::uint64_t span, const SweepPoint& point,
+                           const ResultDocument& doc, std::vector<Cell>& cells,
+                           std::stop_token stop);
 };
 
 } // namespace readscope
