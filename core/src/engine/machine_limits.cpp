@@ -32,44 +32,13 @@ bool mapsTheFile(const Cell& cell) {
     const StrategyInfo* s = findStrategy(cell.strategy);
     return s && s->mapsFile();
 }
-// A strategy whose reads the kernel copies out of the page cache (kernelCopyRates' price).
-bool copiesThroughTheKernel(const Cell& cell) {
-    const StrategyInfo* s = findStrategy(cell.strategy);
-    return s && !mapsTheFile(cell) && s->access != Access::Direct;
-}
-// The bytes a coalescing cell's rounds read per span (median over its rounds of the bytes read
-// over the read calls, a page at least); none for another strategy or before its rounds, or
-// when its spans are no larger than the size the point is priced at (nothing merged).
-std::optional<std::uint64_t> coalescedSpanBytes(const Cell& cell, std::uint64_t pricedBytes) {
-    const double calls = medianOverRounds(cell, [](const Sample& x) { return x.syscalls; });
-    const double read = medianOverRounds(cell, [](const Sample& x) { return x.bytesRead; });
-    if (calls <= 0 || read <= 0)
-        return std::nullopt;
-    const auto span = std::max<std::uint64_t>(std::uint64_t(read / calls), 4096);
-    if (span <= pricedBytes)
-        return std::nullopt;
-    return span;
-}
-// The most bytes of destinations a price copies into: past this, as past any CPU cache, a
-// copy's rate is memory's, and a deep queue of large ranges (256 of 8 MiB) asks for gigabytes.
-constexpr std::uint64_t kMaxPricedDestinations = 256ull << 20;
-// Called through a volatile pointer, so that no compiler turns repeated fills into one.
 // Called through a volatile pointer, so that no compiler turns repeated fills into one.
 void* (*volatile gMemset)(void*, int, std::size_t) = std::memset;
 } // namespace
 
-std::optional<Destinations> cellDestinations(const Cell& cell, std::uint64_t pricedBytes) {
+bool copiesThroughTheKernel(const Cell& cell) {
     const StrategyInfo* s = findStrategy(cell.strategy);
-    if (!s || cell.samples.empty() || pricedBytes == 0)
-        return std::nullopt;
-    if (s->access == Access::Coalesce)
-        if (const auto span = coalescedSpanBytes(cell, pricedBytes))
-            return Destinations{*span, 1};
-    if (s->access == Access::UringBatch && cell.queueDepth.value_or(0) > 1) {
-        const auto fit = std::max<std::uint64_t>(1, kMaxPricedDestinations / pricedBytes);
-        return Destinations{pricedBytes, unsigned(std::min<std::uint64_t>(*cell.queueDepth, fit))};
-    }
-    return std::nullopt;
+    return s && !mapsTheFile(cell) && s->access != Access::Direct;
 }
 
 CopyLimit::CopyLimit(std::uint64_t roundBytes, std::function<void()> onWorkerStart)
@@ -263,8 +232,8 @@ double memsetGbps(std::uint64_t rangeBytes) {
 
 std::vector<double> kernelCopyRates(int fd, std::uint64_t spanBytes, std::uint64_t rangeBytes,
                                     const ResultDocument& doc, int passes, std::stop_token stop,
-                                    std::optional<std::uint32_t> pageOffset,
-                                    unsigned destinations) {
+                                    std::optional<std::uint32_t> pageOffset, unsigned destinations,
+                                    std::optional<Rhythm> rhythm) {
     const auto& u = doc.unitCosts;
     const std::uint64_t page = platform::pageSize();
     std::vector<double> rates;
@@ -278,27 +247,34 @@ std::vector<double> kernelCopyRates(int fd, std::uint64_t spanBytes, std::uint64
     for (unsigned k = 0; k < std::max(destinations, 1u); ++k)
         buffers.emplace_back(n, pageOffset, page);
     const double perReadCalls = *u.nullSyscall + double((n + page - 1) / page) * *u.cachedPage;
-    for (int pass = passes > 1 ? 0 : 1; pass <= passes && !stop.stop_requested(); ++pass) {
+    // Back to back, each pass reads the whole span; in a rhythm, a round's reads after the
+    // round's pause, going on through the span where the last pass stopped.
+    const std::uint64_t perPass =
+        rhythm ? std::clamp<std::uint64_t>(rhythm->passBytes / n, 1, count) : count;
+    std::uint64_t next = 0;
+    // The first pass warms what fits in the caches; in a rhythm the pause undoes that.
+    for (int pass = passes > 1 && !rhythm ? 0 : 1; pass <= passes && !stop.stop_requested();
+         ++pass) {
+        if (rhythm && !platform::pauseFor(rhythm->gapSeconds, stop))
+            break;
         const auto t0 = Clock::now();
-        for (std::uint64_t k = 0; k < count; ++k)
-            if (platform::readAt(fd, buffers[k % buffers.size()].data(), n, k * n) !=
+        for (std::uint64_t k = 0; k < perPass; ++k, ++next)
+            if (platform::readAt(fd, buffers[next % buffers.size()].data(), n, next % count * n) !=
                 std::int64_t(n))
                 return {};
-        const double copy = secondsBetween(t0, Clock::now()) / double(count) - perReadCalls;
-        if (pass > 0 && copy > 0) // the first pass warms what fits in the caches
+        const double copy = secondsBetween(t0, Clock::now()) / double(perPass) - perReadCalls;
+        if (pass > 0 && copy > 0)
             rates.push_back(double(n) / copy / 1e9);
     }
     return rates;
 }
 
-namespace {
+constexpr std::size_t kMaxOffsets = 8; // per point and kind of copy, beyond each cell's first
 
 // The page offsets a cell's copies are priced at, with their weights: the pinned one, else the
 // most common ones its rounds' buffers started at (they cover nearly every buffer but a
 // growing one's), else malloc's placement (before its rounds, or for a cell that copies into no
 // buffer of its own).
-constexpr std::size_t kPricedOffsets = 3;
-constexpr std::size_t kMaxOffsets = 8; // per point and kind of copy, beyond each cell's first
 std::vector<std::pair<PointPrices::Offset, double>> pricedOffsets(const Cell& cell,
                                                                   const SweepPoint& point) {
     if (point.bufferOffset)
@@ -316,6 +292,8 @@ std::vector<std::pair<PointPrices::Offset, double>> pricedOffsets(const Cell& ce
         out.emplace_back(std::nullopt, 1.0);
     return out;
 }
+
+namespace {
 
 // A cell's copy rate over its offsets: the time per byte weighted by how many of its buffers
 // started at each (the offsets not yet measured left out); none when none is measured.
@@ -406,33 +384,7 @@ void PointPrices::take(CopyLimit& limit, int fd, std::uint64_t fileSize, const S
         }
     }
     priceDestinations(fd, span, point, doc, cells, stop);
-}
-
-void PointPrices::priceDestinations(int fd, std::uint64_t span, const SweepPoint& point,
-                                    const ResultDocument& doc, std::vector<Cell>& cells,
-                                    std::stop_token stop) {
-    for (auto& cell : cells) {
-        const auto at = cell.status == CellStatus::Unavailable || stop.stop_requested()
-                            ? std::nullopt
-                            : cellDestinations(cell, point.rangeBytes);
-        // A read larger than the source the prices copy from cannot be priced at its size.
-        if (!at || at->bytes > span)
-            continue;
-        if (!destinationCopy.contains(*at)) {
-            const auto offsets = pricedOffsets(cell, point);
-            auto rates = kernelCopyRates(fd, span, at->bytes, doc, CopyLimit::kPasses, stop,
-                                         offsets[0].first, at->count);
-            if (rates.empty())
-                continue;
-            destinationCopy[*at] = std::move(rates);
-            // The fold reads each buffer after the copies into the others: over all of them.
-            if (doc.plan.consume == Consume::All)
-                destinationFold[*at].push_back(foldGbps(at->bytes * at->count));
-        }
-        cell.kernelCopyGbps = median(destinationCopy[*at]);
-        if (const auto fold = destinationFold.find(*at); fold != destinationFold.end())
-            cell.foldGbps = median(fold->second);
-    }
+    priceInRhythm(fd, span, point, threads, doc, cells, stop);
 }
 
 void PointRates::applyTo(Cell& cell) const {

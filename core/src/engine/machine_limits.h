@@ -3,6 +3,7 @@
 // ceiling a buffered read cannot pass, and what one lseek costs (the cost model checks its
 // fixed costs against it). Private to the engine.
 #include "readscope/plan.h"
+#include "unit_costs.h"
 
 #include <cstddef>
 #include <cstdint>
@@ -70,25 +71,38 @@ double foldGbps(std::uint64_t rangeBytes);
 // them, or the kernel just zeroed them in its page faults).
 double memsetGbps(std::uint64_t rangeBytes);
 
+// How a cell's rounds ran: each read passBytes on a worker, after a pause of gapSeconds in which
+// the point's other cells read theirs (the medians over its rounds). On the development VM a
+// copy into destinations past L2 ran 20-35% slower for the first tens of MiB after a pause of
+// 15-60 ms, with a sleep, a spin or other reads in it (none after 3 ms, none into 2 MiB); a price
+// taken back to back does not see that. None before a cell's rounds or without their start
+// times, and for a pause under kRhythmMinPause.
+using Rhythm = platform::Rhythm;
+inline constexpr double kRhythmMinPause = 0.005;
+inline constexpr int kRhythmPasses = 3; // each a pause and a round: fewer than back to back
+struct Cell;
+std::optional<Rhythm> roundRhythm(const Cell& cell, int threads);
+
 // The kernel's own copy out of the page cache, GB/s per pass: reads of the range size into one
 // reused buffer (or `destinations` of them in turn, as cellDestinations names) over the cached
 // file's first spanBytes (after an untimed pass when passes > 1),
 // each read's null call and its pages' cachedPage cost taken out. What a buffered read's copy
 // costs here, which is not memcpy's (the kernel copies page by page). The buffer starts at
 // pageOffset (none: where malloc puts it), as the priced cell's buffers did. Empty without both
-// unit costs, or when a read fails. A stop request ends it between passes.
+// unit costs, or when a read fails. A stop request ends it between passes. In a rhythm, each
+// timed pass is one round's reads after the round's pause.
 std::vector<double> kernelCopyRates(int fd, std::uint64_t spanBytes, std::uint64_t rangeBytes,
                                     const ResultDocument& doc, int passes,
                                     std::stop_token stop = {},
                                     std::optional<std::uint32_t> pageOffset = std::nullopt,
-                                    unsigned destinations = 1);
+                                    unsigned destinations = 1,
+                                    std::optional<Rhythm> rhythm = std::nullopt);
 
 // Where a cell's reads land when that is not one reused buffer of the size it is priced at:
 // `count` buffers of `bytes` each, written in turn. A coalescing cell reads its spans (bytes
 // read over read calls, when more than the priced size) into one buffer; an io_uring cell reads
 // into a buffer per read in flight (its deepest queue, as many as kMaxPricedDestinations bytes
 // hold). None for other cells and before a cell's rounds.
-struct Cell;
 struct Destinations {
     std::uint64_t bytes = 0;
     unsigned count = 1;
@@ -130,6 +144,12 @@ struct PointPrices {
     // they were 31-48% unexplained from 256 KiB up). Measured once the cell has rounds, so by
     // the closing prices.
     std::map<Destinations, std::vector<double>> destinationCopy, destinationFold;
+    // The kernel's copy in a rhythm (roundRhythm), by destinations and page offset: for a cell
+    // whose destinations are larger than L2 and whose rounds paused long enough between them;
+    // it replaces the back-to-back price. Measured with the closing prices.
+    std::map<std::pair<Destinations, Offset>, std::vector<double>> rhythmCopy;
+    // ... and a mapping's memcpy out of the file the same way (mappedRates in a rhythm).
+    std::map<std::pair<Destinations, Offset>, std::vector<double>> rhythmMappedCopy;
     // Takes one sampling's passes (untimed for the cells): memcpy's through `limit` with the
     // point's threads and buffer offset, the others over the cached file's first bytes (as many
     // as memcpy's source) open at fd, once per buffer offset a cell needs; then updates the
@@ -140,11 +160,23 @@ struct PointPrices {
               std::stop_token stop = {});
 
 private:
-    // take()'s last step: the copy and fold of each cell that cellDestinations names, at its
-    // own destinations.
+    // take()'s last steps (destination_prices.cpp): the copy and fold of each cell that
+    // cellDestinations names, at its own destinations; then the copy of each cell that copies
+    // past L2 (through the kernel, or memcpy out of a mapping), in its rounds' rhythm.
     void priceDestinations(int fd, std::uint64_t span, const SweepPoint& point,
                            const ResultDocument& doc, std::vector<Cell>& cells,
                            std::stop_token stop);
+    void priceInRhythm(int fd, std::uint64_t span, const SweepPoint& point, int threads,
+                       const ResultDocument& doc, std::vector<Cell>& cells, std::stop_token stop);
 };
+
+// Shared by the price steps. A strategy whose reads the kernel copies out of the page cache
+// (kernelCopyRates' price); the page offsets a cell's copies are priced at, with their weights:
+// the pinned one, else the most common ones its rounds' buffers started at (at most
+// kPricedOffsets), else malloc's placement.
+bool copiesThroughTheKernel(const Cell& cell);
+inline constexpr std::size_t kPricedOffsets = 3;
+std::vector<std::pair<PointPrices::Offset, double>> pricedOffsets(const Cell& cell,
+                                                                  const SweepPoint& point);
 
 } // namespace readscope

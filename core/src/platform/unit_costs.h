@@ -5,12 +5,36 @@
 // first touch). Each is the median over a few hundred; measured on Linux only, none
 // elsewhere (Windows and macOS keep no per-thread fault count to divide by). Private to the
 // core.
+#include <algorithm>
+#include <chrono>
 #include <cstdint>
 #include <optional>
 #include <stop_token>
 #include <vector>
 
 namespace readscope::platform {
+
+// Price passes taken as a cell's rounds ran (the engine's roundRhythm finds it): each pass
+// reads passBytes, after a pause of gapSeconds.
+struct Rhythm {
+    double gapSeconds = 0;
+    std::uint64_t passBytes = 0;
+};
+// Waits for `seconds` (at most kMaxPause) on this CPU, busy, as a sweep's other cells keep it
+// between a cell's rounds (a sleep would let the CPU idle, which they never do); false when a
+// stop request ended it. A sweep's cells pause 0.6 s between their rounds; on the development
+// VM a copy after a pause of 60, 250 or 640 ms ran at the same speed.
+inline constexpr double kMaxPause = 0.1;
+inline bool pauseFor(double seconds, std::stop_token stop) {
+    using Steady = std::chrono::steady_clock;
+    const auto end =
+        Steady::now() + std::chrono::duration_cast<Steady::duration>(
+                            std::chrono::duration<double>(std::min(seconds, kMaxPause)));
+    while (Steady::now() < end)
+        if (stop.stop_requested())
+            return false;
+    return true;
+}
 
 // One system call that does nothing (getppid); false, without a call, where not measured.
 bool nullSyscall();
@@ -33,10 +57,12 @@ struct MappedRates {
 // The copies land in a buffer at pageOffset (none: where malloc puts it); withFold false leaves
 // the fold out (it reads in place: no offset changes it). A stop request ends it between
 // passes (with the passes done so far), and one made before it starts maps nothing.
+// In a rhythm, each timed pass is one round's ranges after the round's pause, going on through
+// the mapping where the last pass stopped.
 MappedRates mappedRates(int fd, std::uint64_t spanBytes, std::uint64_t rangeBytes, int passes,
                         std::stop_token stop = {},
                         std::optional<std::uint32_t> pageOffset = std::nullopt,
-                        bool withFold = true);
+                        bool withFold = true, std::optional<Rhythm> rhythm = std::nullopt);
 
 // Faulting a cached file's pages in through a fresh mapping and unmapping them, as a mapping
 // strategy's rounds do: per pass, the file's first spanBytes mapped (not populated), a byte

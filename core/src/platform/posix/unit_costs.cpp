@@ -162,7 +162,7 @@ MappedFaults mappedFaultCosts(int fd, std::uint64_t spanBytes, int passes, std::
 
 MappedRates mappedRates(int fd, std::uint64_t spanBytes, std::uint64_t rangeBytes, int passes,
                         std::stop_token stop, std::optional<std::uint32_t> pageOffset,
-                        bool withFold) {
+                        bool withFold, std::optional<Rhythm> rhythm) {
     const std::size_t n = static_cast<std::size_t>(std::min(rangeBytes, spanBytes));
     const std::uint64_t count = n ? spanBytes / n : 0;
     if (count == 0 || passes < 1 || stop.stop_requested())
@@ -187,29 +187,39 @@ MappedRates mappedRates(int fd, std::uint64_t spanBytes, std::uint64_t rangeByte
         return {};
     }
     const auto* base = static_cast<const std::byte*>(map);
-    for (std::size_t pass = 0; pass < foldSeconds.size() && !stop.stop_requested(); ++pass) {
+    // Back to back, each pass covers the mapping (the first, untimed, warms the caches); in a
+    // rhythm, a round's ranges after the round's pause, with no warming pass (a pause undoes it).
+    const std::uint64_t perPass =
+        rhythm ? std::clamp<std::uint64_t>(rhythm->passBytes / n, 1, count) : count;
+    const std::size_t first = rhythm ? 1 : 0;
+    std::uint64_t next = 0;
+    for (std::size_t pass = first; pass < foldSeconds.size() && !stop.stop_requested(); ++pass) {
+        if (rhythm && !pauseFor(rhythm->gapSeconds, stop))
+            break;
         auto t0 = Clock::now();
         std::uint64_t value = 0;
         if (withFold) {
-            for (std::uint64_t k = 0; k < count; ++k)
-                value ^= foldBytes(std::span(base + k * n, n));
+            for (std::uint64_t k = 0; k < perPass; ++k)
+                value ^= foldBytes(std::span(base + (next + k) % count * n, n));
             foldSeconds[pass] = secondsBetween(t0, Clock::now());
         }
         t0 = Clock::now();
-        for (std::uint64_t k = 0; k < count; ++k) {
-            std::memcpy(buffer.data(), base + k * n, n);
+        for (std::uint64_t k = 0; k < perPass; ++k) {
+            std::memcpy(buffer.data(), base + (next + k) % count * n, n);
             value ^= static_cast<std::uint64_t>(buffer.data()[n / 2]);
         }
         copySeconds[pass] = secondsBetween(t0, Clock::now());
+        next += perPass;
         gMappedSink.fetch_xor(value, std::memory_order_relaxed);
     }
     ::munmap(map, bytes);
     MappedRates rates;
-    for (std::size_t pass = 1; pass < foldSeconds.size(); ++pass) { // the first warms caches
+    const double passBytes = double(perPass * n);
+    for (std::size_t pass = 1; pass < foldSeconds.size(); ++pass) {
         if (foldSeconds[pass] > 0)
-            rates.fold.push_back(double(bytes) / foldSeconds[pass] / 1e9);
+            rates.fold.push_back(passBytes / foldSeconds[pass] / 1e9);
         if (copySeconds[pass] > 0)
-            rates.copy.push_back(double(bytes) / copySeconds[pass] / 1e9);
+            rates.copy.push_back(passBytes / copySeconds[pass] / 1e9);
     }
     return rates;
 }

@@ -10,7 +10,7 @@ std::optional<double> fileFaultSeconds(int, std::uint64_t) { return std::nullopt
 std::optional<double> unmapPageSeconds(int, std::uint64_t) { return std::nullopt; }
 MappedFaults mappedFaultCosts(int, std::uint64_t, int, std::stop_token) { return {}; }
 MappedRates mappedRates(int, std::uint64_t, std::uint64_t, int, std::stop_token,
-                        std::optional<std::uint32_t>, bool) {
+                        std::optional<std::uint32_t>, bool, std::optional<Rhythm>) {
     return {};
 }
 

@@ -1,0 +1,133 @@
+// The closing prices that depend on how a cell's rounds ran: where its reads landed
+// (cellDestinations) and the pause before each of its rounds (roundRhythm).
+#include "machine_limits.h"
+
+#include "readscope/consume.h"
+#include "readscope/result_document.h"
+#include "readscope/stats.h"
+#include "readscope/strategy.h"
+
+#include <algorithm>
+#include <map>
+#include <tuple>
+
+namespace readscope {
+
+namespace {
+// The bytes a coalescing cell's rounds read per span (median over its rounds of the bytes read
+// over the read calls, a page at least); none before its rounds, or when its spans are no
+// larger than the size the point is priced at (nothing merged).
+std::optional<std::uint64_t> coalescedSpanBytes(const Cell& cell, std::uint64_t pricedBytes) {
+    const double calls = medianOverRounds(cell, [](const Sample& x) { return x.syscalls; });
+    const double read = medianOverRounds(cell, [](const Sample& x) { return x.bytesRead; });
+    if (calls <= 0 || read <= 0)
+        return std::nullopt;
+    const auto span = std::max<std::uint64_t>(std::uint64_t(read / calls), 4096);
+    if (span <= pricedBytes)
+        return std::nullopt;
+    return span;
+}
+// The most bytes of destinations a price copies into: past this, as past any CPU cache, a
+// copy's rate is memory's, and a deep queue of large ranges (256 of 8 MiB) asks for gigabytes.
+constexpr std::uint64_t kMaxPricedDestinations = 256ull << 20;
+} // namespace
+
+std::optional<Destinations> cellDestinations(const Cell& cell, std::uint64_t pricedBytes) {
+    const StrategyInfo* s = findStrategy(cell.strategy);
+    if (!s || cell.samples.empty() || pricedBytes == 0)
+        return std::nullopt;
+    if (s->access == Access::Coalesce)
+        if (const auto span = coalescedSpanBytes(cell, pricedBytes))
+            return Destinations{*span, 1};
+    if (s->access == Access::UringBatch && cell.queueDepth.value_or(0) > 1) {
+        const auto fit = std::max<std::uint64_t>(1, kMaxPricedDestinations / pricedBytes);
+        return Destinations{pricedBytes, unsigned(std::min<std::uint64_t>(*cell.queueDepth, fit))};
+    }
+    return std::nullopt;
+}
+
+std::optional<Rhythm> roundRhythm(const Cell& cell, int threads) {
+    // The cell's rounds in the order they ran (repeats apart), with their start times.
+    std::vector<const Sample*> rounds;
+    for (const auto& x : cell.samples)
+        if (x.startedAt)
+            rounds.push_back(&x);
+    std::sort(rounds.begin(), rounds.end(), [](const Sample* a, const Sample* b) {
+        return std::tie(a->repeat, a->round) < std::tie(b->repeat, b->round);
+    });
+    std::vector<double> gaps, bytes;
+    for (std::size_t k = 0; k < rounds.size(); ++k) {
+        bytes.push_back(double(std::max(rounds[k]->bytes, rounds[k]->bytesRead)));
+        if (k > 0 && rounds[k]->repeat == rounds[k - 1]->repeat)
+            gaps.push_back(*rounds[k]->startedAt -
+                           (*rounds[k - 1]->startedAt + rounds[k - 1]->seconds));
+    }
+    if (gaps.empty())
+        return std::nullopt;
+    const double gap = median(gaps);
+    if (gap < kRhythmMinPause)
+        return std::nullopt;
+    return Rhythm{gap, std::uint64_t(median(bytes) / std::max(threads, 1))};
+}
+
+void PointPrices::priceDestinations(int fd, std::uint64_t span, const SweepPoint& point,
+                                    const ResultDocument& doc, std::vector<Cell>& cells,
+                                    std::stop_token stop) {
+    for (auto& cell : cells) {
+        const auto at = cell.status == CellStatus::Unavailable || stop.stop_requested()
+                            ? std::nullopt
+                            : cellDestinations(cell, point.rangeBytes);
+        // A read larger than the source the prices copy from cannot be priced at its size.
+        if (!at || at->bytes > span)
+            continue;
+        if (!destinationCopy.contains(*at)) {
+            const auto offsets = pricedOffsets(cell, point);
+            auto rates = kernelCopyRates(fd, span, at->bytes, doc, CopyLimit::kPasses, stop,
+                                         offsets[0].first, at->count);
+            if (rates.empty())
+                continue;
+            destinationCopy[*at] = std::move(rates);
+            // The fold reads each buffer after the copies into the others: over all of them.
+            if (doc.plan.consume == Consume::All)
+                destinationFold[*at].push_back(foldGbps(at->bytes * at->count));
+        }
+        cell.kernelCopyGbps = median(destinationCopy[*at]);
+        if (const auto fold = destinationFold.find(*at); fold != destinationFold.end())
+            cell.foldGbps = median(fold->second);
+    }
+}
+
+void PointPrices::priceInRhythm(int fd, std::uint64_t span, const SweepPoint& point, int threads,
+                                const ResultDocument& doc, std::vector<Cell>& cells,
+                                std::stop_token stop) {
+    const std::uint64_t l2 = doc.system.caches.l2;
+    if (l2 == 0)
+        return; // where L2 is not known, nothing says which copies the pause slows
+    for (auto& cell : cells) {
+        const StrategyInfo* s = findStrategy(cell.strategy);
+        const bool kernel = copiesThroughTheKernel(cell);
+        const bool mapped = s && s->access == Access::MapCopy;
+        if (cell.status == CellStatus::Unavailable || stop.stop_requested() || !(kernel || mapped))
+            continue;
+        const auto at =
+            cellDestinations(cell, point.rangeBytes).value_or(Destinations{point.rangeBytes, 1});
+        const auto rhythm = roundRhythm(cell, threads);
+        if (!rhythm || at.bytes > span || at.bytes * at.count <= l2)
+            continue;
+        const auto key = std::pair(at, pricedOffsets(cell, point)[0].first);
+        auto& prices = kernel ? rhythmCopy : rhythmMappedCopy;
+        if (!prices.contains(key)) {
+            auto rates = kernel ? kernelCopyRates(fd, span, at.bytes, doc, kRhythmPasses, stop,
+                                                  key.second, at.count, rhythm)
+                                : platform::mappedRates(fd, span, at.bytes, kRhythmPasses, stop,
+                                                        key.second, false, rhythm)
+                                      .copy;
+            if (rates.empty())
+                continue;
+            prices[key] = std::move(rates);
+        }
+        (kernel ? cell.kernelCopyGbps : cell.mappedCopyGbps) = median(prices[key]);
+    }
+}
+
+} // namespace readscope

@@ -1,0 +1,187 @@
+// The closing prices that depend on how a cell's rounds ran: where its reads landed and the
+// pause before each round.
+#include "machine_limits.h"
+#include "platform.h"
+
+#include "readscope/plan.h"
+#include "readscope/result_document.h"
+#include "readscope/stats.h"
+
+#include <QTemporaryFile>
+#include <QTest>
+
+using namespace readscope;
+
+namespace {
+bool fillMiB(QTemporaryFile& file) {
+    return file.open() && file.write(QByteArray(1 << 20, 'x')) == qint64(1 << 20) && file.flush();
+}
+
+// The run's unit costs over a filled file: false where the kernel's copy cannot be priced (no
+// cached-page cost measured).
+bool pricedMiB(QTemporaryFile& file, ResultDocument& doc) {
+    measureUnitCosts(doc, file.handle(), 1 << 20);
+    return doc.unitCosts.cachedPage.has_value();
+}
+
+// A round of `bytes` that started at `at` seconds and took `seconds`.
+Sample roundAt(int round, double at, double seconds, std::uint64_t bytes, int repeat = 0) {
+    Sample x;
+    x.round = round;
+    x.repeat = repeat;
+    x.startedAt = at;
+    x.seconds = seconds;
+    x.bytes = bytes;
+    return x;
+}
+} // namespace
+
+class TestDestinationPrices : public QObject {
+    Q_OBJECT
+private slots:
+    // Where a cell's reads land: a coalescing cell's spans, an io_uring cell's buffer per read
+    // in flight (no more of them than kMaxPricedDestinations bytes hold); one buffer of the
+    // priced size for the rest, and for any cell before its rounds.
+    void aCellsDestinationsAreItsSpansOrItsQueue() {
+        Sample merged;
+        merged.syscalls = 4; // four spans of 256 KiB a round
+        merged.bytesRead = 1 << 20;
+        Cell coalesce, uring, shallow, pread;
+        coalesce.strategy = "pread-coalesce";
+        uring.strategy = shallow.strategy = "uring-batch";
+        pread.strategy = "pread-uninit";
+        uring.queueDepth = 32;
+        shallow.queueDepth = 1;
+        QVERIFY(!cellDestinations(uring, 16 << 10)); // no rounds yet
+        for (Cell* c : {&coalesce, &uring, &shallow, &pread})
+            c->samples = {merged, merged, merged};
+        QVERIFY((cellDestinations(coalesce, 16 << 10) == Destinations{256 << 10, 1}));
+        QVERIFY(!cellDestinations(coalesce, 256 << 10)); // its spans are its ranges
+        QVERIFY((cellDestinations(uring, 16 << 10) == Destinations{16 << 10, 32}));
+        QVERIFY((cellDestinations(uring, 64ull << 20) == Destinations{64ull << 20, 4}));
+        QVERIFY(!cellDestinations(shallow, 16 << 10));
+        QVERIFY(!cellDestinations(pread, 16 << 10));
+    }
+
+    // The closing prices copy and fold at those destinations: a 256 KiB span, four 16 KiB slot
+    // buffers in turn; the others at the range's size into one buffer.
+    void aCellIsPricedAtItsOwnDestinations() {
+        QTemporaryFile file;
+        QVERIFY(fillMiB(file));
+        ResultDocument doc;
+        doc.plan.consume = Consume::All;
+        if (!pricedMiB(file, doc))
+            QSKIP("no cached-page cost here: the kernel's copy is not priced");
+        CopyLimit limit(1 << 20);
+        PointPrices prices;
+        std::vector<Cell> cells(4);
+        for (auto& c : cells)
+            c.rangeBytes = 16 << 10;
+        cells[0].strategy = "pread-coalesce";
+        cells[1].strategy = "pread-uninit";
+        cells[2].strategy = "pread-coalesce"; // its spans are its ranges: nothing merged
+        cells[3].strategy = "uring-batch";
+        cells[3].queueDepth = 4;
+        prices.take(limit, file.handle(), 1 << 20, SweepPoint{16 << 10}, 1, doc, cells);
+        QVERIFY(prices.destinationCopy.empty()); // no rounds yet
+        Sample merged, alone;
+        merged.syscalls = 4; // four spans of 256 KiB a round
+        merged.bytesRead = 1 << 20;
+        alone.syscalls = 64;
+        alone.bytesRead = 1 << 20;
+        cells[0].samples = {merged, merged, merged};
+        cells[2].samples = {alone, alone, alone};
+        cells[3].samples = {alone, alone, alone};
+        prices.take(limit, file.handle(), 1 << 20, SweepPoint{16 << 10}, 1, doc, cells);
+        if (prices.kernelCopy.empty())
+            QSKIP("a copy took no longer than the read's other costs here (a busy machine): "
+                  "no rate");
+        // A 256 KiB copy is 16 times a 16 KiB one: where that had a rate, so has this.
+        const Destinations merged256K{256 << 10, 1}, fourSlots{16 << 10, 4};
+        QCOMPARE(prices.destinationCopy.size(), std::size_t(2));
+        QCOMPARE(*cells[0].kernelCopyGbps, median(prices.destinationCopy[merged256K]));
+        QCOMPARE(*cells[0].foldGbps, median(prices.destinationFold[merged256K]));
+        QCOMPARE(*cells[1].kernelCopyGbps, median(prices.kernelCopy[std::nullopt]));
+        QCOMPARE(*cells[2].kernelCopyGbps, median(prices.kernelCopy[std::nullopt]));
+        QCOMPARE(*cells[3].kernelCopyGbps, median(prices.destinationCopy[fourSlots]));
+        QCOMPARE(*cells[3].foldGbps, median(prices.destinationFold[fourSlots]));
+    }
+
+    // A cell's rhythm: the median pause between the end of one of its rounds and the start of
+    // the next (in the order they ran, never across repeats), and its median round's bytes
+    // per worker. None without start times, with one round, or for pauses under 5 ms.
+    void aCellsRhythmIsThePauseBetweenItsRounds() {
+        Cell cell;
+        QVERIFY(!roundRhythm(cell, 1));
+        // Out of order in the document, and a second repeat that starts an hour later.
+        cell.samples = {roundAt(2, 10.2, 0.02, 30 << 20), roundAt(0, 10.0, 0.02, 10 << 20),
+                        roundAt(1, 10.1, 0.03, 20 << 20), roundAt(0, 3610.0, 0.02, 40 << 20, 1),
+                        roundAt(1, 3610.1, 0.02, 50 << 20, 1)};
+        const auto rhythm = roundRhythm(cell, 2);
+        QVERIFY(rhythm);
+        // Pauses 0.08, 0.07 and 0.08 (the hour between the repeats is not one).
+        QVERIFY(std::abs(rhythm->gapSeconds - 0.08) < 1e-9);
+        QCOMPARE(rhythm->passBytes, std::uint64_t(30 << 20) / 2);
+        Cell back; // rounds back to back: no pause worth pricing
+        back.samples = {roundAt(0, 1.0, 0.02, 1 << 20), roundAt(1, 1.021, 0.02, 1 << 20)};
+        QVERIFY(!roundRhythm(back, 1));
+        Cell undated;
+        undated.samples = {Sample{}, Sample{}, Sample{}};
+        QVERIFY(!roundRhythm(undated, 1));
+    }
+
+    // The closing prices take a cell's kernel copy in its rhythm when its destinations are
+    // larger than L2 and its rounds paused: a pause, then one round's reads, per pass. Not for
+    // a cell under L2, nor one whose rounds ran back to back, nor where L2 is not known.
+    void aCopyPastL2IsPricedInItsRoundsRhythm() {
+        QTemporaryFile file;
+        QVERIFY(fillMiB(file));
+        ResultDocument doc;
+        if (!pricedMiB(file, doc))
+            QSKIP("no cached-page cost here: the kernel's copy is not priced");
+        doc.system.caches.l2 = 128 << 10;
+        CopyLimit limit(1 << 20);
+        std::vector<Cell> cells(3);
+        for (auto& c : cells) {
+            c.strategy = "pread-uninit";
+            c.samples = {roundAt(0, 1.0, 0.01, 1 << 20), roundAt(1, 1.02, 0.01, 1 << 20),
+                         roundAt(2, 1.04, 0.01, 1 << 20)};
+        }
+        cells[1].strategy = "seek-read"; // back to back
+        cells[1].samples = {roundAt(0, 1.0, 0.01, 1 << 20), roundAt(1, 1.0101, 0.01, 1 << 20)};
+        cells[2].strategy = "mmap-copy"; // memcpy out of a mapping, in the same rhythm
+        PointPrices prices;
+        prices.take(limit, file.handle(), 1 << 20, SweepPoint{256 << 10}, 1, doc, cells);
+        if (prices.kernelCopy.empty())
+            QSKIP("a copy took no longer than the read's other costs here (a busy machine): "
+                  "no rate");
+        // After a pause a copy is slower, never faster: where back to back had a rate, so has
+        // this.
+        QCOMPARE(prices.rhythmCopy.size(), std::size_t(1));
+        const auto key = std::pair(Destinations{256 << 10, 1}, PointPrices::Offset{});
+        QVERIFY(prices.rhythmCopy.contains(key));
+        QCOMPARE(prices.rhythmCopy[key].size(), std::size_t(kRhythmPasses));
+        QCOMPARE(*cells[0].kernelCopyGbps, median(prices.rhythmCopy[key]));
+        QCOMPARE(*cells[1].kernelCopyGbps, median(prices.kernelCopy[std::nullopt]));
+        QVERIFY(!cells[2].kernelCopyGbps);
+        if (!prices.mappedFold.empty()) { // where mapping the file is measured (not Windows)
+            QCOMPARE(prices.rhythmMappedCopy.size(), std::size_t(1));
+            QVERIFY(prices.rhythmMappedCopy.contains(key));
+            QCOMPARE(*cells[2].mappedCopyGbps, median(prices.rhythmMappedCopy[key]));
+        }
+        qInfo("kernel copy at 256 KiB: %.1f GB/s back to back, %.1f after 10 ms pauses",
+              median(prices.kernelCopy[std::nullopt]), median(prices.rhythmCopy[key]));
+        // Under L2, and where L2 is not known: back to back.
+        for (std::uint64_t l2 : {std::uint64_t(1) << 20, std::uint64_t(0)}) {
+            doc.system.caches.l2 = l2;
+            PointPrices under;
+            under.take(limit, file.handle(), 1 << 20, SweepPoint{256 << 10}, 1, doc, cells);
+            QVERIFY(under.rhythmCopy.empty());
+            QVERIFY(under.rhythmMappedCopy.empty());
+            QCOMPARE(*cells[0].kernelCopyGbps, median(under.kernelCopy[std::nullopt]));
+        }
+    }
+};
+
+QTEST_GUILESS_MAIN(TestDestinationPrices)
+#include "tst_destination_prices.moc"
