@@ -365,18 +365,18 @@ private slots:
                                       "buffered: the file stayed 40% cached after eviction"};
         const double median = doc.cells[0].summary.median;
         const auto csv = toSummaryCsv(doc);
-        QVERIFY(
-            csv.find(",median_iops,copy_limit_gbps,pct_of_copy_limit,warmup,round_time,point_"
-                     "threads,point_queue_depth,read_amplification,device_limit_gbps,pct_of_"
-                     "device_limit,device_bytes_read,fetched_per_wanted,resident_after,"
-                     "memory_limit,duration_s,memset_gbps,kernel_copy_gbps,memcpy_gbps,mapped_fold_"
-                     "gbps,mapped_copy_gbps,mapped_fault_ns,mapped_unmap_page_ns,time_"
-                     "per_range_us,share_syscalls_"
-                     "pct,share_faults_pct,share_zeroing_pct,share_page_cache_pct,share_"
-                     "copying_pct,share_fold_pct,share_unexplained_pct,trace,trace_"
-                     "digest\r\n") != std::string::npos);
+        QVERIFY(csv.find(
+                    ",median_iops,copy_limit_gbps,pct_of_copy_limit,warmup,round_time,point_"
+                    "threads,point_queue_depth,read_amplification,device_limit_gbps,pct_of_"
+                    "device_limit,device_bytes_read,fetched_per_wanted,resident_after,"
+                    "memory_limit,duration_s,memset_gbps,kernel_copy_gbps,memcpy_gbps,mapped_fold_"
+                    "gbps,mapped_copy_gbps,copy_pause_ns,mapped_fault_ns,mapped_unmap_page_ns,time_"
+                    "per_range_us,share_syscalls_"
+                    "pct,share_faults_pct,share_zeroing_pct,share_page_cache_pct,share_"
+                    "copying_pct,share_fold_pct,share_unexplained_pct,trace,trace_"
+                    "digest\r\n") != std::string::npos);
         // ... then no memset rate, no time split (a cold run's time is the device's), no trace.
-        QVERIFY(csv.find(fmt::format(",2.5,{},,,{},,,,,,,,,,,,,,,,,,,\r\n", median / 2.5 * 100,
+        QVERIFY(csv.find(fmt::format(",2.5,{},,,{},,,,,,,,,,,,,,,,,,,,\r\n", median / 2.5 * 100,
                                      *doc.cells[0].residentAfter)) != std::string::npos);
         // A memory limit and a duration travel too, so a rerun from the CSV keeps them.
         auto limited = doc;
@@ -397,12 +397,13 @@ private slots:
         for (std::size_t line = 0, at = 0; at < csv.size();) {
             const auto end = csv.find("\r\n", at);
             std::string row = csv.substr(at, end - at);
-            // Drop the last 29 fields of every row (warmup, round_time, the sweep point's
+            // Drop the last 30 fields of every row (warmup, round_time, the sweep point's
             // two, read_amplification, the device limit's two, the bytes fetched's two,
             // resident_after, the memory limit, the duration, the memset, kernel-copy and
-            // memcpy rates, the two mapped rates, the mapped fault's two prices, the time
-            // split's eight and the trace's two; no field here holds a comma after them).
-            for (int k = 0; k < 29; ++k)
+            // memcpy rates, the two mapped rates, the copy price's pause, the mapped fault's
+            // two prices, the time split's eight and the trace's two; no field here holds a
+            // comma after them).
+            for (int k = 0; k < 30; ++k)
                 row.erase(row.rfind(','));
             older += row + "\r\n";
             at = end + 2;

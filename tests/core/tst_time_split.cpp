@@ -291,6 +291,34 @@ private slots:
         doc.plan.cache = CacheMode::Cold;
         QVERIFY(timeSplitLines(doc, true).empty());
     }
+
+    // Cells whose copy was priced after a pause (copies past L2, in their rounds' rhythm) are
+    // said so under the table, with the pauses; none, nothing.
+    void copiesPricedAfterAPauseAreSaidSo() {
+        auto doc = warmDoc();
+        doc.system.caches.l2 = 2 << 20;
+        doc.cells.push_back(cell("pread-uninit", 1, 0));
+        doc.cells.push_back(cell("seek-read", 1, 0));
+        const auto before = timeSplitLines(doc, false);
+        doc.cells[0].copyPauseSeconds = 0.1;
+        doc.cells[1].copyPauseSeconds = 0.04;
+        const auto lines = timeSplitLines(doc, false);
+        QCOMPARE(lines.size(), before.size() + 1);
+        const auto said = std::find_if(lines.begin(), lines.end(), [](const std::string& l) {
+            return l.starts_with("Copies into more than L2");
+        });
+        QVERIFY(said != lines.end());
+        QVERIFY2(said->starts_with("Copies into more than L2 (2 MiB here; 2 of these cells) are "
+                                   "priced as their rounds ran"),
+                 said->c_str());
+        QVERIFY2(said->find("(40-100 ms; at most 100 ms)") != std::string::npos, said->c_str());
+        doc.cells[1].copyPauseSeconds.reset();
+        const auto one = timeSplitLines(doc, false);
+        QVERIFY(std::any_of(one.begin(), one.end(), [](const std::string& l) {
+            return l.find("(2 MiB here; 1 of these cells)") != std::string::npos &&
+                   l.find("(100 ms; at most 100 ms)") != std::string::npos;
+        }));
+    }
 };
 
 QTEST_APPLESS_MAIN(TestTimeSplit)

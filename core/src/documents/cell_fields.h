@@ -31,6 +31,8 @@ inline constexpr CellField kCellFields[] = {
     // an unmapped page of those pages.
     {"mapped_fold_gbps", "GB/s", &Cell::mappedFoldGbps},
     {"mapped_copy_gbps", "GB/s", &Cell::mappedCopyGbps},
+    // The pause before each of the copy price's passes (none: back to back).
+    {"copy_pause_ns", "ns", &Cell::copyPauseSeconds, 1e9},
     {"mapped_fault_ns", "ns", &Cell::mappedFaultSeconds, 1e9},
     {"mapped_unmap_page_ns", "ns", &Cell::mappedUnmapSeconds, 1e9},
     // Bytes read per byte wanted; bytes fetched from storage per round, and per byte wanted.

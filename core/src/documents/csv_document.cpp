@@ -261,6 +261,8 @@ std::vector<Column> summaryColumns(std::span<const CellField> fields) {
         // their time split prices (empty for strategies that do not map the file).
         placed("mapped_fold_gbps"),
         placed("mapped_copy_gbps"),
+        // ... and the pause each copy price's pass came after, in nanoseconds.
+        placed("copy_pause_ns"),
         // ... and a fault and an unmapped page of those pages, in nanoseconds.
         placed("mapped_fault_ns"),
         placed("mapped_unmap_page_ns"),

@@ -53,6 +53,19 @@ std::string whyNoMissCounts(const SystemInfo& system) {
     return {};
 }
 
+// How the copies into more than L2 were priced, for the rows priced so.
+std::string pausedCopies(const ResultDocument& doc, const std::vector<double>& pauses) {
+    const auto [low, high] = std::minmax_element(pauses.begin(), pauses.end());
+    const std::string pause = std::round(*low * 1e3) == std::round(*high * 1e3)
+                                  ? fmt::format("{:.0f} ms", *low * 1e3)
+                                  : fmt::format("{:.0f}-{:.0f} ms", *low * 1e3, *high * 1e3);
+    return fmt::format("Copies into more than L2 ({} here; {} of these cells) are priced as "
+                       "their rounds ran: each price pass is one round's reads after a pause as "
+                       "long as the one between the cell's rounds ({}; at most 100 ms), since a "
+                       "copy past L2 can run slower after one.",
+                       formatSize(doc.system.caches.l2), pauses.size(), pause);
+}
+
 // Column titles, in kTimeParts order.
 constexpr const char* kHeads[] = {"syscalls", "faults", "zeroing", "page-cache", "copy", "fold"};
 static_assert(std::size(kHeads) == kTimeParts.size());
@@ -69,6 +82,7 @@ std::vector<std::string> timeSplitLines(const ResultDocument& doc, bool withUnit
     std::vector<std::string> rows, large;
     std::vector<std::string> underPriced; // strategies with a cell explained too little
     bool anyUnpriced = false;
+    std::vector<double> pauses; // of the rows whose copy was priced after one
     // The point column as wide as its longest ("1 MiB @ +16" on an offset sweep).
     std::size_t width = 9;
     for (const auto& cell : doc.cells)
@@ -86,6 +100,8 @@ std::vector<std::string> timeSplitLines(const ResultDocument& doc, bool withUnit
         const double rest = split->unexplainedShare();
         row += fmt::format(" {:>11}", share(rest));
         rows.push_back(row);
+        if (cell.copyPauseSeconds)
+            pauses.push_back(*cell.copyPauseSeconds);
         anyUnpriced |= !split->unpriced.empty();
         if (std::abs(rest) > kLargeUnexplainedShare)
             large.push_back(fmt::format("{} at {} ({})", cell.strategy,
@@ -107,6 +123,8 @@ std::vector<std::string> timeSplitLines(const ResultDocument& doc, bool withUnit
     lines.push_back("(copy: the kernel's copy out of the page cache for reads, memcpy for "
                     "mappings; -: counted but not priced here; unexplained: measured minus the "
                     "parts, negative when they predict more)");
+    if (!pauses.empty())
+        lines.push_back(pausedCopies(doc, pauses));
     if (anyUnpriced)
         lines.push_back("Some counts have no unit cost in this run: the teaching panel and the "
                         "JSON's time_split say which.");

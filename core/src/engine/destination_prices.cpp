@@ -127,6 +127,7 @@ void PointPrices::priceInRhythm(int fd, std::uint64_t span, const SweepPoint& po
             prices[key] = std::move(rates);
         }
         (kernel ? cell.kernelCopyGbps : cell.mappedCopyGbps) = median(prices[key]);
+        cell.copyPauseSeconds = std::min(rhythm->gapSeconds, platform::kMaxPause);
     }
 }
 
