@@ -3,6 +3,7 @@
 #include "machine_limits.h"
 #include "platform.h"
 
+#include "readscope/consume.h"
 #include "readscope/plan.h"
 #include "readscope/result_document.h"
 #include "readscope/stats.h"
@@ -139,7 +140,8 @@ private slots:
         ResultDocument doc;
         if (!pricedMiB(file, doc))
             QSKIP("no cached-page cost here: the kernel's copy is not priced");
-        doc.system.caches.l2 = 128 << 10;
+        doc.system.caches.l2 = 256 << 10; // as large as one range: it does not stay in L2
+        doc.plan.consume = Consume::All;
         CopyLimit limit(1 << 20);
         std::vector<Cell> cells(3);
         for (auto& c : cells) {
@@ -162,16 +164,26 @@ private slots:
         QVERIFY(prices.rhythmCopy.contains(key));
         QCOMPARE(prices.rhythmCopy[key].size(), std::size_t(kRhythmPasses));
         QCOMPARE(*cells[0].kernelCopyGbps, median(prices.rhythmCopy[key]));
+        // The fold reads what the copies just wrote: in the same passes, timed apart.
+        QCOMPARE(prices.rhythmFold[key].size(), std::size_t(kRhythmPasses));
+        QCOMPARE(*cells[0].foldGbps, median(prices.rhythmFold[key]));
+        QCOMPARE(*cells[0].copyPauseSeconds, 0.01);
         QCOMPARE(*cells[1].kernelCopyGbps, median(prices.kernelCopy[std::nullopt]));
+        QVERIFY(!cells[1].copyPauseSeconds);
         QVERIFY(!cells[2].kernelCopyGbps);
         if (!prices.mappedFold.empty()) { // where mapping the file is measured (not Windows)
+            // A mapping's round maps 1 MiB, past L2: its copy and its faults after the pause.
             QCOMPARE(prices.rhythmMappedCopy.size(), std::size_t(1));
             QVERIFY(prices.rhythmMappedCopy.contains(key));
             QCOMPARE(*cells[2].mappedCopyGbps, median(prices.rhythmMappedCopy[key]));
+            QVERIFY(!prices.rhythmMappedFault.fault.empty());
+            QCOMPARE(*cells[2].mappedFaultSeconds, median(prices.rhythmMappedFault.fault));
+            QCOMPARE(*cells[2].copyPauseSeconds, 0.01);
         }
         qInfo("kernel copy at 256 KiB: %.1f GB/s back to back, %.1f after 10 ms pauses",
               median(prices.kernelCopy[std::nullopt]), median(prices.rhythmCopy[key]));
-        // Under L2, and where L2 is not known: back to back.
+        // Under L2 (a round's 1 MiB mapped is no more than it), and where L2 is not known:
+        // back to back.
         for (std::uint64_t l2 : {std::uint64_t(1) << 20, std::uint64_t(0)}) {
             doc.system.caches.l2 = l2;
             PointPrices under;

@@ -124,11 +124,12 @@ struct Cell {
     // kernelCopyGbps): what a mapping's fold and copy cost where its bytes lie, in memory when
     // the file is past the CPU's caches (timeSplit() prices mappings with them).
     std::optional<double> mappedFoldGbps, mappedCopyGbps;
-    // Warm runs: the pause, seconds, before each pass of this cell's copy price (kernelCopyGbps
-    // or mappedCopyGbps), where its destinations are larger than L2 and its rounds paused
-    // between them (in a sweep, while the other cells read): the price passes are taken as its
-    // rounds ran, one round's reads after as long a pause (at most 0.1 s), since a copy past L2
-    // runs slower after one on some machines. None: taken back to back.
+    // Warm runs: the pause, seconds, before each pass of this cell's copy price (kernelCopyGbps;
+    // a mapping's mappedCopyGbps and mappedFaultSeconds), where what its rounds touch is larger
+    // than L2 (a read's destinations, a mapping's pages) and its rounds paused between them (in
+    // a sweep, while the other cells read): the price passes are taken as its rounds ran, one
+    // round's reads after as long a pause (at most 0.1 s), since a copy past L2 runs slower
+    // after one on some machines. None: taken back to back.
     std::optional<double> copyPauseSeconds;
     // Warm runs of a strategy that maps the file: a fault on the cached file's pages through a
     // fresh mapping, and one page unmapped, seconds (medians of passes before and after the

@@ -105,29 +105,62 @@ void PointPrices::priceInRhythm(int fd, std::uint64_t span, const SweepPoint& po
         return; // where L2 is not known, nothing says which copies the pause slows
     for (auto& cell : cells) {
         const StrategyInfo* s = findStrategy(cell.strategy);
-        const bool kernel = copiesThroughTheKernel(cell);
-        const bool mapped = s && s->access == Access::MapCopy;
-        if (cell.status == CellStatus::Unavailable || stop.stop_requested() || !(kernel || mapped))
+        const auto rhythm = roundRhythm(cell, threads);
+        if (!s || !rhythm || cell.status == CellStatus::Unavailable || stop.stop_requested())
             continue;
         const auto at =
             cellDestinations(cell, point.rangeBytes).value_or(Destinations{point.rangeBytes, 1});
-        const auto rhythm = roundRhythm(cell, threads);
-        if (!rhythm || at.bytes > span || at.bytes * at.count <= l2)
-            continue;
         const auto key = std::pair(at, pricedOffsets(cell, point)[0].first);
-        auto& prices = kernel ? rhythmCopy : rhythmMappedCopy;
-        if (!prices.contains(key)) {
-            auto rates = kernel ? kernelCopyRates(fd, span, at.bytes, doc, kRhythmPasses, stop,
-                                                  key.second, at.count, rhythm)
-                                : platform::mappedRates(fd, span, at.bytes, kRhythmPasses, stop,
-                                                        key.second, false, rhythm)
-                                      .copy;
-            if (rates.empty())
-                continue;
-            prices[key] = std::move(rates);
+        // What a round touches past L2: a read's destinations, as many bytes as L2 or more (the
+        // copy's source passes through L2 as well, so destinations that fill it do not stay);
+        // a mapping's pages, which a mapping made each round also faults in (an outside loop's
+        // mmap-copy ran 10-15% slower after a pause at 64 KiB as at 8 MiB).
+        const bool mapped = s->mapsFile(),
+                   pastL2 = mapped ? rhythm->passBytes > l2 : at.bytes * at.count >= l2;
+        if (!pastL2 || at.bytes > span)
+            continue;
+        std::optional<double> pricedAfter;
+        if (copiesThroughTheKernel(cell)) {
+            // With --consume all, the fold reads what the copies wrote, past L2 too.
+            const bool folds = doc.plan.consume == Consume::All;
+            if (!rhythmCopy.contains(key)) {
+                std::vector<double> fold;
+                if (auto rates =
+                        kernelCopyRates(fd, span, at.bytes, doc, kRhythmPasses, stop, key.second,
+                                        at.count, rhythm, folds ? &fold : nullptr);
+                    !rates.empty()) {
+                    rhythmCopy[key] = std::move(rates);
+                    if (!fold.empty())
+                        rhythmFold[key] = std::move(fold);
+                }
+            }
+            if (rhythmCopy.contains(key))
+                cell.kernelCopyGbps = median(rhythmCopy[key]);
+            if (rhythmFold.contains(key))
+                cell.foldGbps = median(rhythmFold[key]);
         }
-        (kernel ? cell.kernelCopyGbps : cell.mappedCopyGbps) = median(prices[key]);
-        cell.copyPauseSeconds = std::min(rhythm->gapSeconds, platform::kMaxPause);
+        if (s->access == Access::MapCopy) {
+            if (!rhythmMappedCopy.contains(key))
+                if (auto rates = platform::mappedRates(fd, span, at.bytes, kRhythmPasses, stop,
+                                                       key.second, false, rhythm)
+                                     .copy;
+                    !rates.empty())
+                    rhythmMappedCopy[key] = std::move(rates);
+            if (rhythmMappedCopy.contains(key))
+                cell.mappedCopyGbps = median(rhythmMappedCopy[key]);
+        }
+        if (mapped && s->mapping != MapLifetime::Kept) {
+            if (rhythmMappedFault.fault.empty())
+                rhythmMappedFault =
+                    platform::mappedFaultCosts(fd, span, kRhythmPasses, stop, rhythm);
+            if (!rhythmMappedFault.fault.empty()) {
+                cell.mappedFaultSeconds = median(rhythmMappedFault.fault);
+                cell.mappedUnmapSeconds = median(rhythmMappedFault.unmapPage);
+            }
+        }
+        if (rhythmCopy.contains(key) || rhythmMappedCopy.contains(key) ||
+            (mapped && !rhythmMappedFault.fault.empty()))
+            cell.copyPauseSeconds = std::min(rhythm->gapSeconds, platform::kMaxPause);
     }
 }
 

@@ -233,7 +233,7 @@ double memsetGbps(std::uint64_t rangeBytes) {
 std::vector<double> kernelCopyRates(int fd, std::uint64_t spanBytes, std::uint64_t rangeBytes,
                                     const ResultDocument& doc, int passes, std::stop_token stop,
                                     std::optional<std::uint32_t> pageOffset, unsigned destinations,
-                                    std::optional<Rhythm> rhythm) {
+                                    std::optional<Rhythm> rhythm, std::vector<double>* foldRates) {
     const auto& u = doc.unitCosts;
     const std::uint64_t page = platform::pageSize();
     std::vector<double> rates;
@@ -248,24 +248,50 @@ std::vector<double> kernelCopyRates(int fd, std::uint64_t spanBytes, std::uint64
         buffers.emplace_back(n, pageOffset, page);
     const double perReadCalls = *u.nullSyscall + double((n + page - 1) / page) * *u.cachedPage;
     // Back to back, each pass reads the whole span; in a rhythm, a round's reads after the
-    // round's pause, going on through the span where the last pass stopped.
+    // round's pause, going on through the span where the last pass stopped (and round it again
+    // where a round read more: a shorter pass would weigh the slow start after a pause more).
     const std::uint64_t perPass =
-        rhythm ? std::clamp<std::uint64_t>(rhythm->passBytes / n, 1, count) : count;
-    std::uint64_t next = 0;
+        rhythm ? std::max<std::uint64_t>(rhythm->passBytes / n, 1) : count;
+    std::uint64_t next = 0, folded = 0, value = 0;
+    // The k-th read's buffer. In turn, as an io_uring reader's free slots come back: the slots
+    // of one batch are refilled last-freed first, so every other batch runs backwards.
+    auto destination = [&](std::uint64_t k) {
+        const std::uint64_t size = buffers.size(), at = k % size;
+        return buffers[(k / size) % 2 == 0 ? at : size - 1 - at].data();
+    };
+    // The buffers read since the last fold, folded in the order they were read (a batch of
+    // io_uring slots is folded once all of its reads are in), timed apart from the reads.
+    auto foldRead = [&] {
+        for (; folded < next; ++folded)
+            value ^= foldBytes(std::span<const std::byte>(destination(folded), n));
+    };
     // The first pass warms what fits in the caches; in a rhythm the pause undoes that.
     for (int pass = passes > 1 && !rhythm ? 0 : 1; pass <= passes && !stop.stop_requested();
          ++pass) {
         if (rhythm && !platform::pauseFor(rhythm->gapSeconds, stop))
             break;
-        const auto t0 = Clock::now();
-        for (std::uint64_t k = 0; k < perPass; ++k, ++next)
-            if (platform::readAt(fd, buffers[next % buffers.size()].data(), n, next % count * n) !=
-                std::int64_t(n))
+        double readSeconds = 0, foldSeconds = 0;
+        auto t0 = Clock::now();
+        for (std::uint64_t k = 0; k < perPass; ++k) {
+            if (platform::readAt(fd, destination(next), n, next % count * n) != std::int64_t(n))
                 return {};
-        const double copy = secondsBetween(t0, Clock::now()) / double(perPass) - perReadCalls;
+            ++next;
+            if (foldRates && (next % buffers.size() == 0 || k + 1 == perPass)) {
+                const auto t1 = Clock::now();
+                readSeconds += secondsBetween(t0, t1);
+                foldRead();
+                t0 = Clock::now();
+                foldSeconds += secondsBetween(t1, t0);
+            }
+        }
+        readSeconds += secondsBetween(t0, Clock::now());
+        const double copy = readSeconds / double(perPass) - perReadCalls;
         if (pass > 0 && copy > 0)
             rates.push_back(double(n) / copy / 1e9);
+        if (pass > 0 && foldRates && foldSeconds > 0)
+            foldRates->push_back(double(perPass * n) / foldSeconds / 1e9);
     }
+    gFoldSink.fetch_xor(value, std::memory_order_relaxed);
     return rates;
 }
 

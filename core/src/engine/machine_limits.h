@@ -90,13 +90,16 @@ std::optional<Rhythm> roundRhythm(const Cell& cell, int threads);
 // costs here, which is not memcpy's (the kernel copies page by page). The buffer starts at
 // pageOffset (none: where malloc puts it), as the priced cell's buffers did. Empty without both
 // unit costs, or when a read fails. A stop request ends it between passes. In a rhythm, each
-// timed pass is one round's reads after the round's pause.
+// timed pass is one round's reads after the round's pause. With foldRates, the buffers are
+// folded as --consume all folds them (each after its read; every destination once all of them
+// are read), timed apart, and the fold's GB/s per pass added there.
 std::vector<double> kernelCopyRates(int fd, std::uint64_t spanBytes, std::uint64_t rangeBytes,
                                     const ResultDocument& doc, int passes,
                                     std::stop_token stop = {},
                                     std::optional<std::uint32_t> pageOffset = std::nullopt,
                                     unsigned destinations = 1,
-                                    std::optional<Rhythm> rhythm = std::nullopt);
+                                    std::optional<Rhythm> rhythm = std::nullopt,
+                                    std::vector<double>* foldRates = nullptr);
 
 // Where a cell's reads land when that is not one reused buffer of the size it is priced at:
 // `count` buffers of `bytes` each, written in turn. A coalescing cell reads its spans (bytes
@@ -147,9 +150,12 @@ struct PointPrices {
     // The kernel's copy in a rhythm (roundRhythm), by destinations and page offset: for a cell
     // whose destinations are larger than L2 and whose rounds paused long enough between them;
     // it replaces the back-to-back price. Measured with the closing prices.
-    std::map<std::pair<Destinations, Offset>, std::vector<double>> rhythmCopy;
+    std::map<std::pair<Destinations, Offset>, std::vector<double>> rhythmCopy, rhythmFold;
     // ... and a mapping's memcpy out of the file the same way (mappedRates in a rhythm).
     std::map<std::pair<Destinations, Offset>, std::vector<double>> rhythmMappedCopy;
+    // ... and a fresh mapping's faults and unmapped pages (mappedFaultCosts in a rhythm), for
+    // the cells that map the file each round: taken once a point, in the first such cell's.
+    platform::MappedFaults rhythmMappedFault;
     // Takes one sampling's passes (untimed for the cells): memcpy's through `limit` with the
     // point's threads and buffer offset, the others over the cached file's first bytes (as many
     // as memcpy's source) open at fd, once per buffer offset a cell needs; then updates the
@@ -161,8 +167,9 @@ struct PointPrices {
 
 private:
     // take()'s last steps (destination_prices.cpp): the copy and fold of each cell that
-    // cellDestinations names, at its own destinations; then the copy of each cell that copies
-    // past L2 (through the kernel, or memcpy out of a mapping), in its rounds' rhythm.
+    // cellDestinations names, at its own destinations; then, in its rounds' rhythm, the copy of
+    // each cell that copies past L2 through the kernel, and the copy and faults of each cell
+    // whose rounds map more than L2 of the file.
     void priceDestinations(int fd, std::uint64_t span, const SweepPoint& point,
                            const ResultDocument& doc, std::vector<Cell>& cells,
                            std::stop_token stop);

@@ -78,7 +78,9 @@ MappedRates mappedRates(int fd, std::uint64_t spanBytes, std::uint64_t rangeByte
 struct MappedFaults {
     std::vector<double> fault, unmapPage; // seconds, per pass
 };
+// In a rhythm, each pass maps one round's bytes (of the span's start) after the round's pause.
 MappedFaults mappedFaultCosts(int fd, std::uint64_t spanBytes, int passes,
-                              std::stop_token stop = {});
+                              std::stop_token stop = {},
+                              std::optional<Rhythm> rhythm = std::nullopt);
 
 } // namespace readscope::platform

@@ -59,7 +59,9 @@ bool nullSyscall() { return false; }
 std::optional<double> anonymousFaultSeconds() { return std::nullopt; }
 std::optional<double> fileFaultSeconds(int, std::uint64_t) { return std::nullopt; }
 std::optional<double> unmapPageSeconds(int, std::uint64_t) { return std::nullopt; }
-MappedFaults mappedFaultCosts(int, std::uint64_t, int, std::stop_token) { return {}; }
+MappedFaults mappedFaultCosts(int, std::uint64_t, int, std::stop_token, std::optional<Rhythm>) {
+    return {};
+}
 #else
 
 bool nullSyscall() {
@@ -115,9 +117,11 @@ std::optional<double> unmapPageSeconds(int fd, std::uint64_t fileSize) {
     return medianOf(perPage);
 }
 
-MappedFaults mappedFaultCosts(int fd, std::uint64_t spanBytes, int passes, std::stop_token stop) {
+MappedFaults mappedFaultCosts(int fd, std::uint64_t spanBytes, int passes, std::stop_token stop,
+                              std::optional<Rhythm> rhythm) {
     const std::size_t page = pageSize();
-    const std::size_t bytes = static_cast<std::size_t>(spanBytes / page * page);
+    const std::uint64_t passBytes = rhythm ? std::min(rhythm->passBytes, spanBytes) : spanBytes;
+    const std::size_t bytes = static_cast<std::size_t>(passBytes / page * page);
     if (bytes < 16 * page || passes < 1 || stop.stop_requested())
         return {};
     // A file that shrank under the run is not touched past its end.
@@ -137,6 +141,8 @@ MappedFaults mappedFaultCosts(int fd, std::uint64_t spanBytes, int passes, std::
         return {};
     }
     for (std::size_t pass = 0; pass < fault.size() && !stop.stop_requested(); ++pass) {
+        if (rhythm && !pauseFor(rhythm->gapSeconds, stop))
+            break;
         void* p = mapFile(fd, bytes, /*populate=*/false);
         if (!p)
             break;
@@ -190,7 +196,7 @@ MappedRates mappedRates(int fd, std::uint64_t spanBytes, std::uint64_t rangeByte
     // Back to back, each pass covers the mapping (the first, untimed, warms the caches); in a
     // rhythm, a round's ranges after the round's pause, with no warming pass (a pause undoes it).
     const std::uint64_t perPass =
-        rhythm ? std::clamp<std::uint64_t>(rhythm->passBytes / n, 1, count) : count;
+        rhythm ? std::max<std::uint64_t>(rhythm->passBytes / n, 1) : count;
     const std::size_t first = rhythm ? 1 : 0;
     std::uint64_t next = 0;
     for (std::size_t pass = first; pass < foldSeconds.size() && !stop.stop_requested(); ++pass) {

@@ -8,7 +8,9 @@ bool nullSyscall() { return false; }
 std::optional<double> anonymousFaultSeconds() { return std::nullopt; }
 std::optional<double> fileFaultSeconds(int, std::uint64_t) { return std::nullopt; }
 std::optional<double> unmapPageSeconds(int, std::uint64_t) { return std::nullopt; }
-MappedFaults mappedFaultCosts(int, std::uint64_t, int, std::stop_token) { return {}; }
+MappedFaults mappedFaultCosts(int, std::uint64_t, int, std::stop_token, std::optional<Rhythm>) {
+    return {};
+}
 MappedRates mappedRates(int, std::uint64_t, std::uint64_t, int, std::stop_token,
                         std::optional<std::uint32_t>, bool, std::optional<Rhythm>) {
     return {};
