@@ -4,6 +4,7 @@
 #include "platform.h"
 #include "unit_costs.h"
 
+#include "readscope/consume.h"
 #include "readscope/plan.h"
 #include "readscope/result_document.h"
 #include "readscope/stats.h"
@@ -201,6 +202,36 @@ private slots:
         pinned.take(limit, file.handle(), 1 << 20, SweepPoint{64 << 10, 2048}, 1, doc, cells);
         QCOMPARE(pinned.kernelCopy.size(), std::size_t(1));
         QCOMPARE(*cells[1].kernelCopyGbps, median(pinned.kernelCopy[2048]));
+    }
+
+    // The fold's and memset's rates a point was set up with are sampled again with the
+    // closing prices, and every cell that has them is priced at the median of the samples.
+    void foldAndMemsetAreSampledAgainAfterTheRounds() {
+        QTemporaryFile file;
+        QVERIFY(fillMiB(file));
+        ResultDocument doc;
+        doc.plan.consume = Consume::All;
+        CopyLimit limit(1 << 20);
+        PointPrices prices;
+        std::vector<Cell> cells(2);
+        cells[0].strategy = "pread-uninit";
+        cells[1].strategy = "mmap-touch";
+        for (auto& c : cells) {
+            c.foldGbps = 0.001; // what setUpPoint measured: far below any real fold
+            c.memsetGbps = 0.002;
+        }
+        prices.take(limit, file.handle(), 1 << 20, SweepPoint{64 << 10}, 1, doc, cells);
+        QCOMPARE(*cells[0].foldGbps, 0.001); // before the rounds: as set up
+        QCOMPARE(prices.foldRates, std::vector<double>{0.001});
+        cells[0].samples = cells[1].samples = {Sample{}, Sample{}, Sample{}};
+        prices.take(limit, file.handle(), 1 << 20, SweepPoint{64 << 10}, 1, doc, cells);
+        QCOMPARE(prices.foldRates.size(), std::size_t(2));
+        QCOMPARE(prices.memsetRates.size(), std::size_t(2));
+        QVERIFY(prices.foldRates[1] > 0.001);
+        for (const auto& c : cells) {
+            QCOMPARE(*c.foldGbps, median(prices.foldRates));
+            QCOMPARE(*c.memsetGbps, median(prices.memsetRates));
+        }
     }
 
     // A price pass's destination starts where it is asked to within its page, or where malloc

@@ -342,6 +342,7 @@ std::optional<double> weightedRate(const std::map<PointPrices::Offset, std::vect
 void PointPrices::take(CopyLimit& limit, int fd, std::uint64_t fileSize, const SweepPoint& point,
                        int threads, const ResultDocument& doc, std::vector<Cell>& cells,
                        std::stop_token stop) {
+    sampleWarmRates(point, cells);
     limit.gbps(point.rangeBytes, threads, point.bufferOffset, CopyLimit::kPasses, stop);
     const auto& passes = limit.lastRates();
     memcpy.insert(memcpy.end(), passes.begin(), passes.end());
@@ -411,6 +412,34 @@ void PointPrices::take(CopyLimit& limit, int fd, std::uint64_t fileSize, const S
     }
     priceDestinations(fd, span, point, doc, cells, stop);
     priceInRhythm(fd, span, point, threads, doc, cells, stop);
+}
+
+void PointPrices::sampleWarmRates(const SweepPoint& point, std::vector<Cell>& cells) {
+    const auto given = std::find_if(cells.begin(), cells.end(), [](const Cell& c) {
+        return c.status != CellStatus::Unavailable && (c.foldGbps || c.memsetGbps);
+    });
+    if (given == cells.end())
+        return;
+    if (foldRates.empty() && memsetRates.empty()) { // the rates setUpPoint gave every cell
+        if (given->foldGbps)
+            foldRates.push_back(*given->foldGbps);
+        if (given->memsetGbps)
+            memsetRates.push_back(*given->memsetGbps);
+    }
+    const bool closing =
+        std::any_of(cells.begin(), cells.end(), [](const Cell& c) { return !c.samples.empty(); });
+    if (!closing)
+        return;
+    if (!foldRates.empty())
+        foldRates.push_back(foldGbps(point.rangeBytes));
+    if (!memsetRates.empty())
+        memsetRates.push_back(memsetGbps(point.rangeBytes));
+    for (auto& cell : cells) {
+        if (cell.foldGbps && !foldRates.empty())
+            cell.foldGbps = median(foldRates);
+        if (cell.memsetGbps && !memsetRates.empty())
+            cell.memsetGbps = median(memsetRates);
+    }
 }
 
 void PointRates::applyTo(Cell& cell) const {

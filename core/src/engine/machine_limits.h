@@ -72,11 +72,12 @@ double foldGbps(std::uint64_t rangeBytes);
 double memsetGbps(std::uint64_t rangeBytes);
 
 // How a cell's rounds ran: each read passBytes on a worker, after a pause of gapSeconds in which
-// the point's other cells read theirs (the medians over its rounds). On the development VM a
-// copy into destinations past L2 ran 20-35% slower for the first tens of MiB after a pause of
-// 15-60 ms, with a sleep, a spin or other reads in it (none after 3 ms, none into 2 MiB); a price
-// taken back to back does not see that. None before a cell's rounds or without their start
-// times, and for a pause under kRhythmMinPause.
+// the point's other cells read theirs (the medians over its rounds). A copy runs slower right
+// after a pause on some machines: on the development VM, after 60 ms (bench/pause_effect.c),
+// pread into 16 MiB ran 14% slower and the fold of what it read 40%; into 64 KiB-2 MiB, 4-8%
+// and the fold no slower; a fresh mapping copied out 5-8% slower at every size. Prices taken
+// back to back do not see that, so copies past L2 are priced in the rhythm. None before a
+// cell's rounds or without their start times, and for a pause under kRhythmMinPause.
 using Rhythm = platform::Rhythm;
 inline constexpr double kRhythmMinPause = 0.005;
 inline constexpr int kRhythmPasses = 3; // each a pause and a round: fewer than back to back
@@ -136,6 +137,12 @@ struct PointPrices {
     // buffers' offsets (its rounds' most common ones, weighted by how many buffers started
     // there), known once it has rounds; before them, at the point's pinned offset or malloc's.
     std::vector<double> memcpy, mappedFold;
+    // The fold's and memset's rates on a warm buffer of the range size (foldGbps, memsetGbps):
+    // the one PointRates took as the point was set up, and one more with the closing prices.
+    // A cell is priced at their median, as the copies are: one 20 ms sample taken before the
+    // rounds once priced a 64 KiB fold at half the speed of the point before and after it,
+    // and left its cells 17-29% over-predicted.
+    std::vector<double> foldRates, memsetRates;
     std::map<Offset, std::vector<double>> kernelCopy, mappedCopy;
     // Seconds of each pass: a fault on the cached file's pages through a fresh mapping, and
     // one page unmapped (platform::mappedFaultCosts).
@@ -175,6 +182,9 @@ private:
                            std::stop_token stop);
     void priceInRhythm(int fd, std::uint64_t span, const SweepPoint& point, int threads,
                        const ResultDocument& doc, std::vector<Cell>& cells, std::stop_token stop);
+    // take()'s first step: the fold's and memset's rates sampled again once the cells have
+    // rounds, and every cell that has them priced at their median.
+    void sampleWarmRates(const SweepPoint& point, std::vector<Cell>& cells);
 };
 
 // Shared by the price steps. A strategy whose reads the kernel copies out of the page cache
