@@ -313,6 +313,11 @@ private slots:
                  said->c_str());
         QVERIFY2(said->find("(40-100 ms; at most 100 ms)") != std::string::npos, said->c_str());
         doc.cells[1].copyPauseSeconds.reset();
+        // ... and the cell's own sentence (the app's cell details and explanation) says so.
+        QVERIFY(timeSplitSentence(doc, doc.cells[0])
+                    .find("(its copy priced as its rounds ran: each price pass a round's reads "
+                          "after a 100 ms pause)") != std::string::npos);
+        QVERIFY(timeSplitSentence(doc, doc.cells[1]).find("pause") == std::string::npos);
         const auto one = timeSplitLines(doc, false);
         QVERIFY(std::any_of(one.begin(), one.end(), [](const std::string& l) {
             return l.find("(2 MiB here; 1 of these cells)") != std::string::npos &&

@@ -227,6 +227,10 @@ std::string timeSplitSentence(const ResultDocument& doc, const Cell& cell) {
                             microseconds(*split->secondsPerFault));
     if (!split->unpriced.empty())
         text += fmt::format(" (not priced: {})", unpricedText(*split));
+    if (cell.copyPauseSeconds)
+        text += fmt::format(" (its copy priced as its rounds ran: each price pass a round's "
+                            "reads after a {:.0f} ms pause)",
+                            *cell.copyPauseSeconds * 1e3);
     const double rest = split->unexplainedShare();
     if (rest > kLargeUnexplainedShare) {
         text += fmt::format(". The unit costs explain only {} of it: {}", percent(1 - rest),
