@@ -7,7 +7,8 @@
 //   mmap:  a fresh mapping of 64 MiB a round, memcpy'd out range by range, then unmapped.
 // A pause is a busy wait on this CPU (as the other cells keep it), between rounds.
 //
-//   readscope-pause-effect FILE [SIZE ...]     (FILE: 256 MiB or more, cached: read it first)
+//   readscope-pause-effect FILE [SIZE ...]   (sizes in KiB, 4 to 65536; FILE: 128 MiB or more,
+//                                            cached: read it once first)
 #define _GNU_SOURCE
 #include <fcntl.h>
 #include <stdint.h>
@@ -53,11 +54,11 @@ static int preadRounds(int fd, off_t fileSize, size_t size, double pause, double
     if (!buffer)
         return -1;
     memset(buffer, 1, size);
-    double readSeconds = 0, foldSeconds = 0;
+    double readSeconds = 0, foldSeconds = 0, bytes = 0;
     off_t at = 0;
     for (int r = 0; r < kRounds; ++r) {
         pauseFor(pause);
-        for (size_t done = 0; done < kRoundBytes; done += size) {
+        for (size_t k = 0; k < kRoundBytes / size; ++k) {
             if (at + (off_t)size > fileSize)
                 at = 0;
             const double t0 = now();
@@ -71,12 +72,12 @@ static int preadRounds(int fd, off_t fileSize, size_t size, double pause, double
             if (r >= kSkipped) {
                 readSeconds += t1 - t0;
                 foldSeconds += t2 - t1;
+                bytes += (double)size;
             }
             at += (off_t)size;
         }
     }
     free(buffer);
-    const double bytes = (double)(kRounds - kSkipped) * (double)kRoundBytes;
     *copy = bytes / readSeconds / 1e9;
     *folds = bytes / foldSeconds / 1e9;
     return 0;
@@ -100,8 +101,8 @@ static int mmapRounds(int fd, off_t fileSize, size_t size, double pause, double*
             free(buffer);
             return -1;
         }
-        for (size_t k = 0; k < kRoundBytes; k += size) {
-            memcpy(buffer, map + k, size);
+        for (size_t k = 0; k < kRoundBytes / size; ++k) { // whole ranges inside the mapping
+            memcpy(buffer, map + k * size, size);
             gSink ^= buffer[size / 2];
         }
         munmap(map, kRoundBytes);
@@ -110,7 +111,7 @@ static int mmapRounds(int fd, off_t fileSize, size_t size, double pause, double*
         at += (off_t)kRoundBytes;
     }
     free(buffer);
-    *rate = (double)(kRounds - kSkipped) * (double)kRoundBytes / seconds / 1e9;
+    *rate = (double)(kRounds - kSkipped) * (double)(kRoundBytes / size * size) / seconds / 1e9;
     return 0;
 }
 
@@ -129,8 +130,16 @@ int main(int argc, char** argv) {
     int count = 4;
     if (argc > 2) {
         count = 0;
-        for (int i = 2; i < argc && count < 16; ++i)
-            sizes[count++] = strtoull(argv[i], NULL, 10);
+        for (int i = 2; i < argc && count < 16; ++i) {
+            char* end = NULL;
+            const unsigned long long kib = strtoull(argv[i], &end, 10);
+            if (*end != '\0' || kib < 4 || kib > (kRoundBytes >> 10)) {
+                fprintf(stderr, "pause-effect: a size is KiB from 4 to %zu, not '%s'\n",
+                        kRoundBytes >> 10, argv[i]);
+                return 2;
+            }
+            sizes[count++] = (size_t)kib;
+        }
     }
     const double pauses[] = {0, 0.003, 0.015, 0.06};
     printf("%-10s %-8s %12s %12s %12s\n", "size", "pause", "pread GB/s", "fold GB/s",

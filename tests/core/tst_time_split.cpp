@@ -305,22 +305,23 @@ private slots:
         const auto lines = timeSplitLines(doc, false);
         QCOMPARE(lines.size(), before.size() + 1);
         const auto said = std::find_if(lines.begin(), lines.end(), [](const std::string& l) {
-            return l.starts_with("Copies into more than L2");
+            return l.starts_with("Copies past L2");
         });
         QVERIFY(said != lines.end());
-        QVERIFY2(said->starts_with("Copies into more than L2 (2 MiB here; 2 of these cells) are "
-                                   "priced as their rounds ran"),
+        QVERIFY2(said->starts_with("Copies past L2 (2 MiB here) are priced as their rounds ran (2 "
+                                   "of these cells:"),
                  said->c_str());
         QVERIFY2(said->find("(40-100 ms; at most 100 ms)") != std::string::npos, said->c_str());
         doc.cells[1].copyPauseSeconds.reset();
         // ... and the cell's own sentence (the app's cell details and explanation) says so.
         QVERIFY(timeSplitSentence(doc, doc.cells[0])
-                    .find("(its copy priced as its rounds ran: each price pass a round's reads "
-                          "after a 100 ms pause)") != std::string::npos);
+                    .find("(priced as its rounds ran: each price pass a round's reads after a "
+                          "100 ms pause)") != std::string::npos);
         QVERIFY(timeSplitSentence(doc, doc.cells[1]).find("pause") == std::string::npos);
         const auto one = timeSplitLines(doc, false);
         QVERIFY(std::any_of(one.begin(), one.end(), [](const std::string& l) {
-            return l.find("(2 MiB here; 1 of these cells)") != std::string::npos &&
+            return l.find("(2 MiB here) are priced as their rounds ran (1 of these cells:") !=
+                       std::string::npos &&
                    l.find("(100 ms; at most 100 ms)") != std::string::npos;
         }));
     }

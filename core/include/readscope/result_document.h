@@ -124,12 +124,10 @@ struct Cell {
     // kernelCopyGbps): what a mapping's fold and copy cost where its bytes lie, in memory when
     // the file is past the CPU's caches (timeSplit() prices mappings with them).
     std::optional<double> mappedFoldGbps, mappedCopyGbps;
-    // Warm runs: the pause, seconds, before each pass of this cell's copy price (kernelCopyGbps;
-    // a mapping's mappedCopyGbps and mappedFaultSeconds), where what its rounds touch is larger
-    // than L2 (a read's destinations, a mapping's pages) and its rounds paused between them (in
-    // a sweep, while the other cells read): the price passes are taken as its rounds ran, one
-    // round's reads after as long a pause (at most 0.1 s), since a copy past L2 runs slower
-    // after one on some machines. None: taken back to back.
+    // Warm runs: the pause, seconds, each pass of this cell's copy price (and a mapping's
+    // fault price) came after, where those were taken as its rounds ran because its rounds
+    // touch more than L2 and paused between them (docs/measuring-in-detail.md, "Copies after a
+    // pause"). None: taken back to back.
     std::optional<double> copyPauseSeconds;
     // Warm runs of a strategy that maps the file: a fault on the cached file's pages through a
     // fresh mapping, and one page unmapped, seconds (medians of passes before and after the

@@ -53,17 +53,20 @@ std::string whyNoMissCounts(const SystemInfo& system) {
     return {};
 }
 
-// How the copies into more than L2 were priced, for the rows priced so.
+// How the copies past L2 were priced, for the rows priced so.
 std::string pausedCopies(const ResultDocument& doc, const std::vector<double>& pauses) {
     const auto [low, high] = std::minmax_element(pauses.begin(), pauses.end());
     const std::string pause = std::round(*low * 1e3) == std::round(*high * 1e3)
                                   ? fmt::format("{:.0f} ms", *low * 1e3)
                                   : fmt::format("{:.0f}-{:.0f} ms", *low * 1e3, *high * 1e3);
-    return fmt::format("Copies into more than L2 ({} here; {} of these cells) are priced as "
-                       "their rounds ran: each price pass is one round's reads after a pause as "
-                       "long as the one between the cell's rounds ({}; at most 100 ms), since a "
-                       "copy past L2 can run slower after one.",
-                       formatSize(doc.system.caches.l2), pauses.size(), pause);
+    const std::uint64_t l2 = doc.system.caches.l2;
+    return fmt::format(
+        "Copies past L2{} are priced as their rounds ran ({} of these cells: reads "
+        "into as many bytes as L2 or more, mappings of more than L2 a round): each price "
+        "pass is one round's reads after a pause as long as the one between the "
+        "cell's rounds ({}; at most 100 ms), since a copy past L2 can run slower "
+        "after one.",
+        l2 ? fmt::format(" ({} here)", formatSize(l2)) : std::string(), pauses.size(), pause);
 }
 
 // Column titles, in kTimeParts order.
@@ -228,8 +231,8 @@ std::string timeSplitSentence(const ResultDocument& doc, const Cell& cell) {
     if (!split->unpriced.empty())
         text += fmt::format(" (not priced: {})", unpricedText(*split));
     if (cell.copyPauseSeconds)
-        text += fmt::format(" (its copy priced as its rounds ran: each price pass a round's "
-                            "reads after a {:.0f} ms pause)",
+        text += fmt::format(" (priced as its rounds ran: each price pass a round's reads after "
+                            "a {:.0f} ms pause)",
                             *cell.copyPauseSeconds * 1e3);
     const double rest = split->unexplainedShare();
     if (rest > kLargeUnexplainedShare) {

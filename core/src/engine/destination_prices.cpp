@@ -101,16 +101,15 @@ void PointPrices::priceInRhythm(int fd, std::uint64_t span, const SweepPoint& po
                                 const ResultDocument& doc, std::vector<Cell>& cells,
                                 std::stop_token stop) {
     const std::uint64_t l2 = doc.system.caches.l2;
-    if (l2 == 0)
-        return; // where L2 is not known, nothing says which copies the pause slows
     for (auto& cell : cells) {
+        cell.copyPauseSeconds.reset(); // set again below where this cell is priced so
         const StrategyInfo* s = findStrategy(cell.strategy);
         const auto rhythm = roundRhythm(cell, threads);
-        if (!s || !rhythm || cell.status == CellStatus::Unavailable || stop.stop_requested())
-            continue;
+        if (l2 == 0 || !s || !rhythm || cell.status == CellStatus::Unavailable ||
+            stop.stop_requested())
+            continue; // where L2 is not known, nothing says which copies the pause slows
         const auto at =
             cellDestinations(cell, point.rangeBytes).value_or(Destinations{point.rangeBytes, 1});
-        const auto key = std::pair(at, pricedOffsets(cell, point)[0].first);
         // What a round touches past L2: a read's destinations, as many bytes as L2 or more (the
         // copy's source passes through L2 as well, so destinations that fill it do not stay);
         // a mapping's pages, which a mapping made each round also faults in (an outside loop's
@@ -119,48 +118,61 @@ void PointPrices::priceInRhythm(int fd, std::uint64_t span, const SweepPoint& po
                    pastL2 = mapped ? rhythm->passBytes > l2 : at.bytes * at.count >= l2;
         if (!pastL2 || at.bytes > span)
             continue;
+        // Cells with the same destinations and most common offset share one price, taken in
+        // the first one's rhythm; each says the pause its price came after.
+        const auto key = std::pair(at, pricedOffsets(cell, point)[0].first);
+        const double pause = std::min(rhythm->gapSeconds, platform::kMaxPause);
         std::optional<double> pricedAfter;
+        const auto priced = [&](auto& prices, auto measure) -> const PausedRates* {
+            if (!prices.contains(key)) {
+                PausedRates taken = measure();
+                if (taken.copy.empty())
+                    return nullptr;
+                taken.pauseSeconds = pause;
+                prices[key] = std::move(taken);
+            }
+            return &prices[key];
+        };
         if (copiesThroughTheKernel(cell)) {
             // With --consume all, the fold reads what the copies wrote, past L2 too.
             const bool folds = doc.plan.consume == Consume::All;
-            if (!rhythmCopy.contains(key)) {
-                std::vector<double> fold;
-                if (auto rates =
+            if (const auto* r = priced(rhythmCopy, [&] {
+                    PausedRates taken;
+                    taken.copy =
                         kernelCopyRates(fd, span, at.bytes, doc, kRhythmPasses, stop, key.second,
-                                        at.count, rhythm, folds ? &fold : nullptr);
-                    !rates.empty()) {
-                    rhythmCopy[key] = std::move(rates);
-                    if (!fold.empty())
-                        rhythmFold[key] = std::move(fold);
-                }
+                                        at.count, rhythm, folds ? &taken.fold : nullptr);
+                    return taken;
+                })) {
+                cell.kernelCopyGbps = median(r->copy);
+                if (!r->fold.empty())
+                    cell.foldGbps = median(r->fold);
+                pricedAfter = r->pauseSeconds;
             }
-            if (rhythmCopy.contains(key))
-                cell.kernelCopyGbps = median(rhythmCopy[key]);
-            if (rhythmFold.contains(key))
-                cell.foldGbps = median(rhythmFold[key]);
         }
-        if (s->access == Access::MapCopy) {
-            if (!rhythmMappedCopy.contains(key))
-                if (auto rates = platform::mappedRates(fd, span, at.bytes, kRhythmPasses, stop,
+        if (s->access == Access::MapCopy)
+            if (const auto* r = priced(rhythmMappedCopy, [&] {
+                    PausedRates taken;
+                    taken.copy = platform::mappedRates(fd, span, at.bytes, kRhythmPasses, stop,
                                                        key.second, false, rhythm)
                                      .copy;
-                    !rates.empty())
-                    rhythmMappedCopy[key] = std::move(rates);
-            if (rhythmMappedCopy.contains(key))
-                cell.mappedCopyGbps = median(rhythmMappedCopy[key]);
-        }
+                    return taken;
+                })) {
+                cell.mappedCopyGbps = median(r->copy);
+                pricedAfter = r->pauseSeconds;
+            }
         if (mapped && s->mapping != MapLifetime::Kept) {
-            if (rhythmMappedFault.fault.empty())
+            if (rhythmMappedFault.fault.empty()) {
                 rhythmMappedFault =
                     platform::mappedFaultCosts(fd, span, kRhythmPasses, stop, rhythm);
+                rhythmFaultPause = pause;
+            }
             if (!rhythmMappedFault.fault.empty()) {
                 cell.mappedFaultSeconds = median(rhythmMappedFault.fault);
                 cell.mappedUnmapSeconds = median(rhythmMappedFault.unmapPage);
+                pricedAfter = rhythmFaultPause;
             }
         }
-        if (rhythmCopy.contains(key) || rhythmMappedCopy.contains(key) ||
-            (mapped && !rhythmMappedFault.fault.empty()))
-            cell.copyPauseSeconds = std::min(rhythm->gapSeconds, platform::kMaxPause);
+        cell.copyPauseSeconds = pricedAfter;
     }
 }
 

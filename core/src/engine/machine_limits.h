@@ -138,10 +138,10 @@ struct PointPrices {
     // there), known once it has rounds; before them, at the point's pinned offset or malloc's.
     std::vector<double> memcpy, mappedFold;
     // The fold's and memset's rates on a warm buffer of the range size (foldGbps, memsetGbps):
-    // the one PointRates took as the point was set up, and one more with the closing prices.
-    // A cell is priced at their median, as the copies are: one 20 ms sample taken before the
-    // rounds once priced a 64 KiB fold at half the speed of the point before and after it,
-    // and left its cells 17-29% over-predicted.
+    // the one PointRates took as the point was set up, and two more with the closing prices.
+    // A cell is priced at their median, as the copies are at theirs: one 20 ms sample taken
+    // before the rounds once priced a 64 KiB fold at half the speed of the point before and
+    // after it, and left its cells 17-29% over-predicted.
     std::vector<double> foldRates, memsetRates;
     std::map<Offset, std::vector<double>> kernelCopy, mappedCopy;
     // Seconds of each pass: a fault on the cached file's pages through a fresh mapping, and
@@ -154,15 +154,19 @@ struct PointPrices {
     // they were 31-48% unexplained from 256 KiB up). Measured once the cell has rounds, so by
     // the closing prices.
     std::map<Destinations, std::vector<double>> destinationCopy, destinationFold;
-    // The kernel's copy in a rhythm (roundRhythm), by destinations and page offset: for a cell
-    // whose destinations are larger than L2 and whose rounds paused long enough between them;
-    // it replaces the back-to-back price. Measured with the closing prices.
-    std::map<std::pair<Destinations, Offset>, std::vector<double>> rhythmCopy, rhythmFold;
-    // ... and a mapping's memcpy out of the file the same way (mappedRates in a rhythm).
-    std::map<std::pair<Destinations, Offset>, std::vector<double>> rhythmMappedCopy;
-    // ... and a fresh mapping's faults and unmapped pages (mappedFaultCosts in a rhythm), for
-    // the cells that map the file each round: taken once a point, in the first such cell's.
+    // Prices taken in a rhythm (roundRhythm) for a cell whose rounds touch more than L2 and
+    // paused long enough between them, in place of the back-to-back ones, by destinations and
+    // the cell's most common page offset: the kernel's copy, with its fold (kernelCopyRates),
+    // and a mapping's memcpy out of the file (mappedRates); and, once a point, a fresh
+    // mapping's faults and unmapped pages (mappedFaultCosts). Each with the pause it was taken
+    // after. Measured once the cells have rounds (the closing prices).
+    struct PausedRates {
+        std::vector<double> copy, fold; // GB/s per pass
+        double pauseSeconds = 0;
+    };
+    std::map<std::pair<Destinations, Offset>, PausedRates> rhythmCopy, rhythmMappedCopy;
     platform::MappedFaults rhythmMappedFault;
+    double rhythmFaultPause = 0;
     // Takes one sampling's passes (untimed for the cells): memcpy's through `limit` with the
     // point's threads and buffer offset, the others over the cached file's first bytes (as many
     // as memcpy's source) open at fd, once per buffer offset a cell needs; then updates the

@@ -22,8 +22,8 @@ struct Rhythm {
 };
 // Waits for `seconds` (at most kMaxPause) on this CPU, busy, as a sweep's other cells keep it
 // between a cell's rounds (a sleep would let the CPU idle, which they never do); false when a
-// stop request ended it. A sweep's cells pause 0.6 s between their rounds; on the development
-// VM a copy after a pause of 60, 250 or 640 ms ran at the same speed.
+// stop request ended it. A sweep's cells pause 0.6 s between their rounds; after 60, 250 or
+// 640 ms a copy ran at the same speed on the development VM.
 inline constexpr double kMaxPause = 0.1;
 inline bool pauseFor(double seconds, std::stop_token stop) {
     using Steady = std::chrono::steady_clock;
