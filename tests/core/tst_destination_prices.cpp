@@ -2,6 +2,7 @@
 // pause before each round.
 #include "machine_limits.h"
 #include "platform.h"
+#include "priced_file.h"
 
 #include "readscope/consume.h"
 #include "readscope/plan.h"
@@ -12,19 +13,10 @@
 #include <QTest>
 
 using namespace readscope;
+using readscope::testing::fillMiB;
+using readscope::testing::pricedMiB;
 
 namespace {
-bool fillMiB(QTemporaryFile& file) {
-    return file.open() && file.write(QByteArray(1 << 20, 'x')) == qint64(1 << 20) && file.flush();
-}
-
-// The run's unit costs over a filled file: false where the kernel's copy cannot be priced (no
-// cached-page cost measured).
-bool pricedMiB(QTemporaryFile& file, ResultDocument& doc) {
-    measureUnitCosts(doc, file.handle(), 1 << 20);
-    return doc.unitCosts.cachedPage.has_value();
-}
-
 // A round of `bytes` that started at `at` seconds and took `seconds`.
 Sample roundAt(int round, double at, double seconds, std::uint64_t bytes, int repeat = 0) {
     Sample x;

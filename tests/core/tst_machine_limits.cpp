@@ -2,6 +2,7 @@
 #include "buffers.h"
 #include "machine_limits.h"
 #include "platform.h"
+#include "priced_file.h"
 #include "unit_costs.h"
 
 #include "readscope/consume.h"
@@ -16,20 +17,10 @@
 #include <thread>
 
 using namespace readscope;
+using readscope::testing::fillMiB;
+using readscope::testing::pricedMiB;
 
 namespace {
-// A temporary file of 1 MiB, written and flushed.
-bool fillMiB(QTemporaryFile& file) {
-    return file.open() && file.write(QByteArray(1 << 20, 'x')) == qint64(1 << 20) && file.flush();
-}
-
-// The run's unit costs over a filled file: false where the kernel's copy cannot be priced (no
-// cached-page cost measured).
-bool pricedMiB(QTemporaryFile& file, ResultDocument& doc) {
-    measureUnitCosts(doc, file.handle(), 1 << 20);
-    return doc.unitCosts.cachedPage.has_value();
-}
-
 platform::MappedRates mappedRatesForTest(int fd) {
     return platform::mappedRates(fd, 1 << 20, 64 << 10, 3);
 }
