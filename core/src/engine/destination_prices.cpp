@@ -74,9 +74,12 @@ void PointPrices::priceDestinations(int fd, std::uint64_t span, const SweepPoint
                                     const ResultDocument& doc, std::vector<Cell>& cells,
                                     std::stop_token stop) {
     for (auto& cell : cells) {
-        const auto at = cell.status == CellStatus::Unavailable || stop.stop_requested()
-                            ? std::nullopt
-                            : cellDestinations(cell, point.rangeBytes);
+        // A cell priced in its rounds' rhythm (priceInRhythm, which runs first) was priced at
+        // its destinations there: a back-to-back pass would only be thrown away.
+        const auto at =
+            cell.status == CellStatus::Unavailable || cell.copyPauseSeconds || stop.stop_requested()
+                ? std::nullopt
+                : cellDestinations(cell, point.rangeBytes);
         // A read larger than the source the prices copy from cannot be priced at its size.
         if (!at || at->bytes > span)
             continue;

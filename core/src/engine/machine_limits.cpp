@@ -410,8 +410,8 @@ void PointPrices::take(CopyLimit& limit, int fd, std::uint64_t fileSize, const S
             cell.mappedUnmapSeconds = median(mappedUnmap);
         }
     }
-    priceDestinations(fd, span, point, doc, cells, stop);
     priceInRhythm(fd, span, point, threads, doc, cells, stop);
+    priceDestinations(fd, span, point, doc, cells, stop);
 }
 
 void PointPrices::sampleWarmRates(const SweepPoint& point, std::vector<Cell>& cells) {

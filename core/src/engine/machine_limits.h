@@ -177,10 +177,10 @@ struct PointPrices {
               std::stop_token stop = {});
 
 private:
-    // take()'s last steps (destination_prices.cpp): the copy and fold of each cell that
-    // cellDestinations names, at its own destinations; then, in its rounds' rhythm, the copy of
-    // each cell that copies past L2 through the kernel, and the copy and faults of each cell
-    // whose rounds map more than L2 of the file.
+    // take()'s last steps (destination_prices.cpp): in its rounds' rhythm, the copy of each
+    // cell that copies past L2 through the kernel (at its own destinations), and the copy and
+    // faults of each cell whose rounds map more than L2 of the file; then, back to back, the
+    // copy and fold of each other cell that cellDestinations names, at its own destinations.
     void priceDestinations(int fd, std::uint64_t span, const SweepPoint& point,
                            const ResultDocument& doc, std::vector<Cell>& cells,
                            std::stop_token stop);
