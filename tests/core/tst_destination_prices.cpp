@@ -132,6 +132,57 @@ private slots:
     // cells with the same destinations share that price and say the pause it came after. A
     // mapping made each round is priced so when a round maps more than L2. Not for a cell
     // under L2, nor one whose rounds ran back to back, nor where L2 is not known.
+    // The closing prices are taken in sweeps over a run's points: each sweep adds its share of
+    // every price's passes to the ones before it, and a cell is priced at the median of all.
+    void aClosingSweepAddsItsPassesToEachPrice() {
+        const PriceShare first{0, 3}, last{2, 3};
+        const PriceShare middle{1, 3};
+        QCOMPARE(first.spread(kRhythmPasses) + middle.spread(kRhythmPasses) +
+                     last.spread(kRhythmPasses),
+                 kRhythmPasses);
+        QCOMPARE(last.spread(2), 0); // two samples over three sweeps: none left for the last
+        // Back to back each sweep warms again: one timed pass a sweep, the same passes in all
+        // as one sampling's five and its warming one.
+        QCOMPARE(first.backToBack(CopyLimit::kPasses), 1);
+        const PriceShare whole;
+        QCOMPARE(whole.backToBack(CopyLimit::kPasses), CopyLimit::kPasses);
+        QTemporaryFile file;
+        QVERIFY(fillMiB(file));
+        ResultDocument doc;
+        if (!pricedMiB(file, doc))
+            QSKIP("no cached-page cost here: the kernel's copy is not priced");
+        doc.system.caches.l2 = 256 << 10;
+        doc.plan.consume = Consume::All;
+        CopyLimit limit(1 << 20);
+        std::vector<Cell> cells(2);
+        cells[0].strategy = "pread-uninit"; // 1 MiB rounds 10 ms apart: priced in that rhythm
+        cells[0].samples = {roundAt(0, 1.0, 0.01, 1 << 20), roundAt(1, 1.02, 0.01, 1 << 20),
+                            roundAt(2, 1.04, 0.01, 1 << 20)};
+        cells[1].strategy = "pread-zerofill"; // the same destinations: the same price
+        cells[1].samples = cells[0].samples;
+        PointPrices prices;
+        const auto key = std::pair(Destinations{256 << 10, 1}, PointPrices::Offset{});
+        std::size_t before = 0;
+        for (int sweep = 0; sweep < 3; ++sweep) {
+            prices.take(limit, file.handle(), 1 << 20, SweepPoint{256 << 10}, 1, doc, cells, {},
+                        {sweep, 3});
+            if (!prices.rhythmCopy.contains(key))
+                QSKIP("a copy took no longer than the read's other costs here (a busy "
+                      "machine): no rate");
+            const auto& copy = prices.rhythmCopy[key].copy;
+            // One pass a sweep, taken once for both cells; never more than a pass added.
+            QVERIFY2(copy.size() <= before + 1, qPrintable(QString::number(copy.size())));
+            before = copy.size();
+            QCOMPARE(*cells[0].kernelCopyGbps, median(copy));
+            QCOMPARE(*cells[1].kernelCopyGbps, median(copy));
+        }
+        QVERIFY2(before >= 2, qPrintable(QString::number(before)));
+        // Back to back, a timed pass a sweep at malloc's offset (a pass whose copy took no
+        // longer than its calls leaves no rate).
+        const auto backToBack = prices.kernelCopy[std::nullopt].size();
+        QVERIFY2(backToBack >= 2 && backToBack <= 3, qPrintable(QString::number(backToBack)));
+    }
+
     void aCopyPastL2IsPricedInItsRoundsRhythm() {
         QTemporaryFile file;
         QVERIFY(fillMiB(file));

@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 #include <tuple>
 
 namespace readscope {
@@ -72,7 +73,8 @@ std::optional<Rhythm> roundRhythm(const Cell& cell, int threads) {
 
 void PointPrices::priceDestinations(int fd, std::uint64_t span, const SweepPoint& point,
                                     const ResultDocument& doc, std::vector<Cell>& cells,
-                                    std::stop_token stop) {
+                                    std::stop_token stop, Share share) {
+    std::set<Destinations> taken; // this sweep's: a price shared by cells is taken once
     for (auto& cell : cells) {
         // A cell priced in its rounds' rhythm (priceInRhythm, which runs first) was priced at
         // its destinations there: a back-to-back pass would only be thrown away.
@@ -83,17 +85,21 @@ void PointPrices::priceDestinations(int fd, std::uint64_t span, const SweepPoint
         // A read larger than the source the prices copy from cannot be priced at its size.
         if (!at || at->bytes > span)
             continue;
-        if (!destinationCopy.contains(*at)) {
+        if (taken.insert(*at).second) {
             const auto offsets = pricedOffsets(cell, point);
-            auto rates = kernelCopyRates(fd, span, at->bytes, doc, CopyLimit::kPasses, stop,
-                                         offsets[0].first, at->count);
+            auto rates =
+                kernelCopyRates(fd, span, at->bytes, doc, share.backToBack(CopyLimit::kPasses),
+                                stop, offsets[0].first, at->count);
             if (rates.empty())
                 continue;
-            destinationCopy[*at] = std::move(rates);
+            auto& copies = destinationCopy[*at];
+            copies.insert(copies.end(), rates.begin(), rates.end());
             // The fold reads each buffer after the copies into the others: over all of them.
             if (doc.plan.consume == Consume::All)
                 destinationFold[*at].push_back(foldGbps(at->bytes * at->count));
         }
+        if (!destinationCopy.contains(*at))
+            continue;
         cell.kernelCopyGbps = median(destinationCopy[*at]);
         if (const auto fold = destinationFold.find(*at); fold != destinationFold.end())
             cell.foldGbps = median(fold->second);
@@ -102,8 +108,13 @@ void PointPrices::priceDestinations(int fd, std::uint64_t span, const SweepPoint
 
 void PointPrices::priceInRhythm(int fd, std::uint64_t span, const SweepPoint& point, int threads,
                                 const ResultDocument& doc, std::vector<Cell>& cells,
-                                std::stop_token stop) {
+                                std::stop_token stop, Share share) {
     const std::uint64_t l2 = doc.system.caches.l2;
+    const int passes = share.spread(kRhythmPasses);
+    // This sweep's: a price shared by cells is taken once a sweep, its passes added to the
+    // earlier sweeps'.
+    std::set<std::pair<Destinations, Offset>> takenCopy, takenMappedCopy;
+    bool takenFault = false;
     for (auto& cell : cells) {
         cell.copyPauseSeconds.reset(); // set again below where this cell is priced so
         const StrategyInfo* s = findStrategy(cell.strategy);
@@ -126,24 +137,26 @@ void PointPrices::priceInRhythm(int fd, std::uint64_t span, const SweepPoint& po
         const auto key = std::pair(at, pricedOffsets(cell, point)[0].first);
         const double pause = std::min(rhythm->gapSeconds, platform::kMaxPause);
         std::optional<double> pricedAfter;
-        const auto priced = [&](auto& prices, auto measure) -> const PausedRates* {
-            if (!prices.contains(key)) {
-                PausedRates taken = measure();
-                if (taken.copy.empty())
-                    return nullptr;
-                taken.pauseSeconds = pause;
-                prices[key] = std::move(taken);
+        const auto priced = [&](auto& prices, auto& taken, auto measure) -> const PausedRates* {
+            if (passes > 0 && taken.insert(key).second) {
+                const PausedRates sweep = measure();
+                if (!sweep.copy.empty()) {
+                    auto& [copy, fold, pauseSeconds] = prices[key];
+                    copy.insert(copy.end(), sweep.copy.begin(), sweep.copy.end());
+                    fold.insert(fold.end(), sweep.fold.begin(), sweep.fold.end());
+                    pauseSeconds = pause;
+                }
             }
-            return &prices[key];
+            const auto it = prices.find(key);
+            return it == prices.end() ? nullptr : &it->second;
         };
         if (copiesThroughTheKernel(cell)) {
             // With --consume all, the fold reads what the copies wrote, past L2 too.
             const bool folds = doc.plan.consume == Consume::All;
-            if (const auto* r = priced(rhythmCopy, [&] {
+            if (const auto* r = priced(rhythmCopy, takenCopy, [&] {
                     PausedRates taken;
-                    taken.copy =
-                        kernelCopyRates(fd, span, at.bytes, doc, kRhythmPasses, stop, key.second,
-                                        at.count, rhythm, folds ? &taken.fold : nullptr);
+                    taken.copy = kernelCopyRates(fd, span, at.bytes, doc, passes, stop, key.second,
+                                                 at.count, rhythm, folds ? &taken.fold : nullptr);
                     return taken;
                 })) {
                 cell.kernelCopyGbps = median(r->copy);
@@ -153,10 +166,10 @@ void PointPrices::priceInRhythm(int fd, std::uint64_t span, const SweepPoint& po
             }
         }
         if (s->access == Access::MapCopy)
-            if (const auto* r = priced(rhythmMappedCopy, [&] {
+            if (const auto* r = priced(rhythmMappedCopy, takenMappedCopy, [&] {
                     PausedRates taken;
-                    taken.copy = platform::mappedRates(fd, span, at.bytes, kRhythmPasses, stop,
-                                                       key.second, false, rhythm)
+                    taken.copy = platform::mappedRates(fd, span, at.bytes, passes, stop, key.second,
+                                                       false, rhythm)
                                      .copy;
                     return taken;
                 })) {
@@ -164,10 +177,14 @@ void PointPrices::priceInRhythm(int fd, std::uint64_t span, const SweepPoint& po
                 pricedAfter = r->pauseSeconds;
             }
         if (mapped && s->mapping != MapLifetime::Kept) {
-            if (rhythmMappedFault.fault.empty()) {
-                rhythmMappedFault =
-                    platform::mappedFaultCosts(fd, span, kRhythmPasses, stop, rhythm);
-                rhythmFaultPause = pause;
+            if (passes > 0 && !takenFault) {
+                takenFault = true;
+                const auto sweep = platform::mappedFaultCosts(fd, span, passes, stop, rhythm);
+                auto& [fault, unmapPage] = rhythmMappedFault;
+                fault.insert(fault.end(), sweep.fault.begin(), sweep.fault.end());
+                unmapPage.insert(unmapPage.end(), sweep.unmapPage.begin(), sweep.unmapPage.end());
+                if (!sweep.fault.empty())
+                    rhythmFaultPause = pause;
             }
             if (!rhythmMappedFault.fault.empty()) {
                 cell.mappedFaultSeconds = median(rhythmMappedFault.fault);

@@ -266,8 +266,7 @@ std::vector<double> kernelCopyRates(int fd, std::uint64_t spanBytes, std::uint64
             value ^= foldBytes(std::span<const std::byte>(destination(folded), n));
     };
     // The first pass warms what fits in the caches; in a rhythm the pause undoes that.
-    for (int pass = passes > 1 && !rhythm ? 0 : 1; pass <= passes && !stop.stop_requested();
-         ++pass) {
+    for (int pass = rhythm ? 1 : 0; pass <= passes && !stop.stop_requested(); ++pass) {
         if (rhythm && !platform::pauseFor(rhythm->gapSeconds, stop))
             break;
         double readSeconds = 0, foldSeconds = 0;
@@ -341,11 +340,12 @@ std::optional<double> weightedRate(const std::map<PointPrices::Offset, std::vect
 
 void PointPrices::take(CopyLimit& limit, int fd, std::uint64_t fileSize, const SweepPoint& point,
                        int threads, const ResultDocument& doc, std::vector<Cell>& cells,
-                       std::stop_token stop) {
-    sampleWarmRates(point, cells);
-    limit.gbps(point.rangeBytes, threads, point.bufferOffset, CopyLimit::kPasses, stop);
-    const auto& passes = limit.lastRates();
-    memcpy.insert(memcpy.end(), passes.begin(), passes.end());
+                       std::stop_token stop, Share share) {
+    sampleWarmRates(point, cells, share);
+    const int passes = share.backToBack(CopyLimit::kPasses);
+    limit.gbps(point.rangeBytes, threads, point.bufferOffset, passes, stop);
+    const auto& memcpyRates = limit.lastRates();
+    memcpy.insert(memcpy.end(), memcpyRates.begin(), memcpyRates.end());
     const std::uint64_t span = std::min(fileSize, limit.sourceBytes());
     // Each offset a cell that copies needs, measured once for all of them: every cell's most
     // common one, then its next ones while a point has fewer than kMaxOffsets (a pass per
@@ -366,8 +366,7 @@ void PointPrices::take(CopyLimit& limit, int fd, std::uint64_t fileSize, const S
     for (const auto& offset : kernelOffsets) {
         if (stop.stop_requested())
             break;
-        const auto kernel =
-            kernelCopyRates(fd, span, point.rangeBytes, doc, CopyLimit::kPasses, stop, offset);
+        const auto kernel = kernelCopyRates(fd, span, point.rangeBytes, doc, passes, stop, offset);
         if (!kernel.empty())
             kernelCopy[offset].insert(kernelCopy[offset].end(), kernel.begin(), kernel.end());
     }
@@ -375,8 +374,8 @@ void PointPrices::take(CopyLimit& limit, int fd, std::uint64_t fileSize, const S
     for (const auto& offset : mappedOffsets) {
         if (stop.stop_requested())
             break;
-        const auto mapped = platform::mappedRates(fd, span, point.rangeBytes, CopyLimit::kPasses,
-                                                  stop, offset, !folded);
+        const auto mapped =
+            platform::mappedRates(fd, span, point.rangeBytes, passes, stop, offset, !folded);
         folded |= !mapped.fold.empty();
         mappedFold.insert(mappedFold.end(), mapped.fold.begin(), mapped.fold.end());
         if (!mapped.copy.empty())
@@ -384,7 +383,8 @@ void PointPrices::take(CopyLimit& limit, int fd, std::uint64_t fileSize, const S
                                       mapped.copy.end());
     }
     if (!mappedOffsets.empty() && !stop.stop_requested()) {
-        const auto faults = platform::mappedFaultCosts(fd, span, CopyLimit::kPasses, stop);
+        const auto faults = platform::mappedFaultCosts(fd, span, share.spread(CopyLimit::kPasses),
+                                                       stop); // each pass a fresh mapping
         mappedFault.insert(mappedFault.end(), faults.fault.begin(), faults.fault.end());
         mappedUnmap.insert(mappedUnmap.end(), faults.unmapPage.begin(), faults.unmapPage.end());
     }
@@ -410,11 +410,11 @@ void PointPrices::take(CopyLimit& limit, int fd, std::uint64_t fileSize, const S
             cell.mappedUnmapSeconds = median(mappedUnmap);
         }
     }
-    priceInRhythm(fd, span, point, threads, doc, cells, stop);
-    priceDestinations(fd, span, point, doc, cells, stop);
+    priceInRhythm(fd, span, point, threads, doc, cells, stop, share);
+    priceDestinations(fd, span, point, doc, cells, stop, share);
 }
 
-void PointPrices::sampleWarmRates(const SweepPoint& point, std::vector<Cell>& cells) {
+void PointPrices::sampleWarmRates(const SweepPoint& point, std::vector<Cell>& cells, Share share) {
     const auto given = std::find_if(cells.begin(), cells.end(), [](const Cell& c) {
         return c.status != CellStatus::Unavailable && (c.foldGbps || c.memsetGbps);
     });
@@ -430,8 +430,9 @@ void PointPrices::sampleWarmRates(const SweepPoint& point, std::vector<Cell>& ce
         std::any_of(cells.begin(), cells.end(), [](const Cell& c) { return !c.samples.empty(); });
     if (!closing)
         return;
-    // Two more: the median of three leaves one slow sample out (of two it would be their mean).
-    for (int k = 0; k < 2; ++k) {
+    // Two more over the closing: the median of three leaves one slow sample out (of two it
+    // would be their mean).
+    for (int k = 0; k < share.spread(2); ++k) {
         if (!foldRates.empty())
             foldRates.push_back(foldGbps(point.rangeBytes));
         if (!memsetRates.empty())

@@ -5,6 +5,7 @@
 #include "readscope/plan.h"
 #include "unit_costs.h"
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -86,7 +87,7 @@ std::optional<Rhythm> roundRhythm(const Cell& cell, int threads);
 
 // The kernel's own copy out of the page cache, GB/s per pass: reads of the range size into one
 // reused buffer (or `destinations` of them in turn, as cellDestinations names) over the cached
-// file's first spanBytes (after an untimed pass when passes > 1),
+// file's first spanBytes (back to back, after an untimed pass),
 // each read's null call and its pages' cachedPage cost taken out. What a buffered read's copy
 // costs here, which is not memcpy's (the kernel copies page by page). The buffer starts at
 // pageOffset (none: where malloc puts it), as the priced cell's buffers did. Empty without both
@@ -118,6 +119,27 @@ std::optional<Destinations> cellDestinations(const Cell& cell, std::uint64_t pri
 struct PointRates {
     std::optional<double> fold, memset;
     void applyTo(Cell& cell) const;
+};
+
+// Which part of a sampling one take() is. The opening takes all of its passes at once. The
+// closing is taken in kClosingSweeps sweeps over the run's points, each sweep a share of
+// every price's passes, and a cell priced at the median of them all: taken point after
+// point, one slow second of the machine's once priced every copy of the 16 KiB point from
+// passes it ran through (a mapping's copy at 3.2 GB/s against 11.4-11.6 in three other
+// runs, its faults at 19 us against 4.1-4.3) and left that cell 239% over-predicted.
+struct PriceShare {
+    int sweep = 0, sweeps = 1;
+    // Of `passes` taken back to back after an untimed warming pass (CopyLimit, kernelCopyRates,
+    // mappedRates), this sweep's: each sweep warms again (other points' passes ran since), so
+    // the warming passes are counted in, and the closing costs what one sampling did (5 timed
+    // and a warming pass, or 3 sweeps of one and one), at least one timed pass a sweep.
+    int backToBack(int passes) const {
+        return sweeps == 1 ? passes : std::max(1, (passes + 1) / sweeps - 1);
+    }
+    // Passes (or samples) that need no warm-up of their own, as a rhythm's each after its
+    // pause: spread over the sweeps, the first sweeps taking the remainder (a late sweep
+    // may have none).
+    int spread(int passes) const { return passes / sweeps + (sweep < passes % sweeps ? 1 : 0); }
 };
 
 // Warm runs: what a point's copies cost, sampled before the run's rounds and again after all
@@ -167,14 +189,16 @@ struct PointPrices {
     std::map<std::pair<Destinations, Offset>, PausedRates> rhythmCopy, rhythmMappedCopy;
     platform::MappedFaults rhythmMappedFault;
     double rhythmFaultPause = 0;
-    // Takes one sampling's passes (untimed for the cells): memcpy's through `limit` with the
-    // point's threads and buffer offset, the others over the cached file's first bytes (as many
-    // as memcpy's source) open at fd, once per buffer offset a cell needs; then updates the
-    // cells that can run (not unavailable). A stop request ends the sampling between passes:
-    // no pass starts after it.
+    using Share = PriceShare;
+    static constexpr int kClosingSweeps = 3;
+    // Takes one sampling's passes, or its share of them (untimed for the cells): memcpy's
+    // through `limit` with the point's threads and buffer offset, the others over the cached
+    // file's first bytes (as many as memcpy's source) open at fd, once per buffer offset a cell
+    // needs; then updates the cells that can run (not unavailable) from every pass so far. A
+    // stop request ends the sampling between passes: no pass starts after it.
     void take(CopyLimit& limit, int fd, std::uint64_t fileSize, const SweepPoint& point,
               int threads, const ResultDocument& doc, std::vector<Cell>& cells,
-              std::stop_token stop = {});
+              std::stop_token stop = {}, Share share = {});
 
 private:
     // take()'s last steps (destination_prices.cpp): in its rounds' rhythm, the copy of each
@@ -183,12 +207,14 @@ private:
     // copy and fold of each other cell that cellDestinations names, at its own destinations.
     void priceDestinations(int fd, std::uint64_t span, const SweepPoint& point,
                            const ResultDocument& doc, std::vector<Cell>& cells,
-                           std::stop_token stop);
+                           std::stop_token stop, Share share);
     void priceInRhythm(int fd, std::uint64_t span, const SweepPoint& point, int threads,
-                       const ResultDocument& doc, std::vector<Cell>& cells, std::stop_token stop);
+                       const ResultDocument& doc, std::vector<Cell>& cells, std::stop_token stop,
+                       Share share);
     // take()'s first step: the fold's and memset's rates sampled again once the cells have
-    // rounds, and every cell that has them priced at their median.
-    void sampleWarmRates(const SweepPoint& point, std::vector<Cell>& cells);
+    // rounds (two samples over the closing's sweeps), and every cell that has them priced at
+    // their median.
+    void sampleWarmRates(const SweepPoint& point, std::vector<Cell>& cells, Share share);
 };
 
 // Shared by the price steps. A strategy whose reads the kernel copies out of the page cache

@@ -92,9 +92,9 @@ private:
                      bool record, double& seconds);
 
     // Warm runs: the point's price passes, before the run's rounds and again once all of them
-    // are done (PointPrices says why). Never between rounds: a pass between them left the next
-    // rounds' 8 MiB reads 25-30% slower here than without it.
-    void takePrices(PointRun& run, RunPhase when);
+    // are done (PointPrices says why), or `share` of them. Never between rounds: a pass between
+    // them left the next rounds' 8 MiB reads 25-30% slower here than without it.
+    void takePrices(PointRun& run, RunPhase when, PointPrices::Share share = {});
 
     void finishPoint(PointRun& run, bool stopped = false);
 

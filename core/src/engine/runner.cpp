@@ -186,9 +186,11 @@ void PlanRun::runInterleaved() {
     }
     // Every point's closing prices before any point's after-round checks, which read the
     // file and would change what the prices find cached.
-    for (auto& run : runs)
-        if (!stop_.stop_requested()) // every round is in: a stop now only skips prices
-            takePrices(run, RunPhase::ClosingPrices);
+    // In sweeps over the points (PointPrices::Share says why), as the rounds are interleaved.
+    for (int sweep = 0; sweep < PointPrices::kClosingSweeps; ++sweep)
+        for (auto& run : runs)
+            if (!stop_.stop_requested()) // every round is in: a stop now only skips prices
+                takePrices(run, RunPhase::ClosingPrices, {sweep, PointPrices::kClosingSweeps});
     for (auto& run : runs)
         finishPoint(run);
 }
@@ -281,12 +283,12 @@ void PlanRun::usePrefix(PointRun& run, std::size_t i, std::size_t count) {
     run.cells[i].rangesPerRound = run.prefixes[i].count;
 }
 
-void PlanRun::takePrices(PointRun& run, RunPhase when) {
+void PlanRun::takePrices(PointRun& run, RunPhase when, PointPrices::Share share) {
     if (!copyLimit_ || plan_.cache != CacheMode::Warm || sweep_)
         return;
     report({when}, "", run.point);
     run.prices.take(*copyLimit_, cache_.fd(), file_.size, pricedPoint(plan_, run.point),
-                    threadsAt(plan_, run.point), doc_, run.cells, stop_);
+                    threadsAt(plan_, run.point), doc_, run.cells, stop_, share);
 }
 
 void PlanRun::finishPoint(PointRun& run, bool stopped) {
