@@ -158,7 +158,7 @@ private slots:
         cells[0].strategy = "pread-uninit"; // 1 MiB rounds 10 ms apart: priced in that rhythm
         cells[0].samples = {roundAt(0, 1.0, 0.01, 1 << 20), roundAt(1, 1.02, 0.01, 1 << 20),
                             roundAt(2, 1.04, 0.01, 1 << 20)};
-        cells[1].strategy = "pread-zerofill"; // the same destinations: the same price
+        cells[1].strategy = "seek-read"; // the same destinations: the same price
         cells[1].samples = cells[0].samples;
         PointPrices prices;
         const auto key = std::pair(Destinations{256 << 10, 1}, PointPrices::Offset{});
@@ -198,15 +198,17 @@ private slots:
                                roundAt(1, 1.01 + gap, 0.01, 1 << 20),
                                roundAt(2, 1.02 + 2 * gap, 0.01, 1 << 20)};
         };
-        std::vector<Cell> cells(4);
+        std::vector<Cell> cells(5);
         cells[0].strategy = "pread-uninit";
         cells[0].samples = rounds(0.01);
         cells[1].strategy = "seek-read"; // back to back
         cells[1].samples = {roundAt(0, 1.0, 0.01, 1 << 20), roundAt(1, 1.0101, 0.01, 1 << 20)};
         cells[2].strategy = "mmap-copy"; // memcpy out of a mapping made each round
         cells[2].samples = rounds(0.02);
-        cells[3].strategy = "pread-zerofill"; // the first cell's destinations: its price
+        cells[3].strategy = "pread-reuse"; // the first cell's destinations: its price
         cells[3].samples = rounds(0.02);
+        cells[4].strategy = "pread-zerofill"; // the same, but each buffer zeroed first
+        cells[4].samples = rounds(0.02);
         PointPrices prices;
         prices.take(limit, file.handle(), 1 << 20, SweepPoint{256 << 10}, 1, doc, cells);
         if (prices.kernelCopy.empty())
@@ -231,11 +233,25 @@ private slots:
         QCOMPARE(*cells[3].kernelCopyGbps, median(paused.copy));
         QCOMPARE(*cells[3].copyPauseSeconds, 0.01);
         QVERIFY(!cells[2].kernelCopyGbps);
+        // A buffer zeroed before each read: its own price, the memset timed in the same passes
+        // (the copy into lines the memset just wrote is not the copy into untouched ones).
+        QCOMPARE(prices.rhythmZeroedCopy.size(), std::size_t(1));
+        QVERIFY(prices.rhythmZeroedCopy.contains(key));
+        const auto& zeroed = prices.rhythmZeroedCopy[key];
+        QVERIFY(!zeroed.zero.empty() && zeroed.zero.size() <= std::size_t(kRhythmPasses));
+        QCOMPARE(*cells[4].kernelCopyGbps, median(zeroed.copy));
+        QCOMPARE(*cells[4].memsetGbps, median(zeroed.zero));
+        QCOMPARE(*cells[4].foldGbps, median(zeroed.fold));
+        QCOMPARE(*cells[4].copyPauseSeconds, 0.02);
+        QVERIFY(paused.zero.empty() && !cells[0].memsetGbps);
         if (!prices.mappedFold.empty()) { // where mapping the file is measured (not Windows)
             // A mapping's round maps 1 MiB, past L2: its copy and its faults after its pause.
             QCOMPARE(prices.rhythmMappedCopy.size(), std::size_t(1));
             QVERIFY(prices.rhythmMappedCopy.contains(key));
             QCOMPARE(*cells[2].mappedCopyGbps, median(prices.rhythmMappedCopy[key].copy));
+            // Its buffer of 256 KiB is as large as L2: folded after each copy in the passes.
+            QVERIFY(!prices.rhythmMappedCopy[key].fold.empty());
+            QCOMPARE(*cells[2].foldGbps, median(prices.rhythmMappedCopy[key].fold));
             QVERIFY(!prices.rhythmMappedFault.fault.empty());
             QCOMPARE(*cells[2].mappedFaultSeconds, median(prices.rhythmMappedFault.fault));
             QCOMPARE(*cells[2].copyPauseSeconds, 0.02);
@@ -248,7 +264,7 @@ private slots:
             doc.system.caches.l2 = l2;
             PointPrices under;
             under.take(limit, file.handle(), 1 << 20, SweepPoint{256 << 10}, 1, doc, cells);
-            QVERIFY(under.rhythmCopy.empty());
+            QVERIFY(under.rhythmCopy.empty() && under.rhythmZeroedCopy.empty());
             QVERIFY(under.rhythmMappedCopy.empty());
             QCOMPARE(*cells[0].kernelCopyGbps, median(under.kernelCopy[std::nullopt]));
             for (const auto& c : cells)

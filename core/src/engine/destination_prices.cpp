@@ -113,7 +113,7 @@ void PointPrices::priceInRhythm(int fd, std::uint64_t span, const SweepPoint& po
     const int passes = share.spread(kRhythmPasses);
     // This sweep's: a price shared by cells is taken once a sweep, its passes added to the
     // earlier sweeps'.
-    std::set<std::pair<Destinations, Offset>> takenCopy, takenMappedCopy;
+    std::set<std::pair<Destinations, Offset>> takenCopy, takenZeroedCopy, takenMappedCopy;
     bool takenFault = false;
     for (auto& cell : cells) {
         cell.copyPauseSeconds.reset(); // set again below where this cell is priced so
@@ -141,9 +141,10 @@ void PointPrices::priceInRhythm(int fd, std::uint64_t span, const SweepPoint& po
             if (passes > 0 && taken.insert(key).second) {
                 const PausedRates sweep = measure();
                 if (!sweep.copy.empty()) {
-                    auto& [copy, fold, pauseSeconds] = prices[key];
+                    auto& [copy, fold, zero, pauseSeconds] = prices[key];
                     copy.insert(copy.end(), sweep.copy.begin(), sweep.copy.end());
                     fold.insert(fold.end(), sweep.fold.begin(), sweep.fold.end());
+                    zero.insert(zero.end(), sweep.zero.begin(), sweep.zero.end());
                     pauseSeconds = pause;
                 }
             }
@@ -151,29 +152,44 @@ void PointPrices::priceInRhythm(int fd, std::uint64_t span, const SweepPoint& po
             return it == prices.end() ? nullptr : &it->second;
         };
         if (copiesThroughTheKernel(cell)) {
-            // With --consume all, the fold reads what the copies wrote, past L2 too.
-            const bool folds = doc.plan.consume == Consume::All;
-            if (const auto* r = priced(rhythmCopy, takenCopy, [&] {
-                    PausedRates taken;
-                    taken.copy = kernelCopyRates(fd, span, at.bytes, doc, passes, stop, key.second,
-                                                 at.count, rhythm, folds ? &taken.fold : nullptr);
-                    return taken;
-                })) {
+            // With --consume all, the fold reads what the copies wrote, past L2 too; a zeroed
+            // buffer's copy lands where the memset just wrote.
+            const bool folds = doc.plan.consume == Consume::All,
+                       zeroes = s->buffer == BufferKind::FreshZeroed ||
+                                s->buffer == BufferKind::FreshCalloc;
+            if (const auto* r = priced(zeroes ? rhythmZeroedCopy : rhythmCopy,
+                                       zeroes ? takenZeroedCopy : takenCopy, [&] {
+                                           PausedRates taken;
+                                           taken.copy =
+                                               kernelCopyRates(fd, span, at.bytes, doc, passes,
+                                                               stop, key.second, at.count, rhythm,
+                                                               {zeroes ? &taken.zero : nullptr,
+                                                                folds ? &taken.fold : nullptr});
+                                           return taken;
+                                       })) {
                 cell.kernelCopyGbps = median(r->copy);
                 if (!r->fold.empty())
                     cell.foldGbps = median(r->fold);
+                if (!r->zero.empty())
+                    cell.memsetGbps = median(r->zero);
                 pricedAfter = r->pauseSeconds;
             }
         }
+        // A mapping's copy into a buffer past L2 is folded as the kernel's is, in the passes.
+        const bool foldsCopies = doc.plan.consume == Consume::All && at.bytes >= l2;
         if (s->access == Access::MapCopy)
             if (const auto* r = priced(rhythmMappedCopy, takenMappedCopy, [&] {
                     PausedRates taken;
-                    taken.copy = platform::mappedRates(fd, span, at.bytes, passes, stop, key.second,
-                                                       false, rhythm)
-                                     .copy;
+                    auto rates =
+                        platform::mappedRates(fd, span, at.bytes, passes, stop, key.second,
+                                              {.inPlace = false, .copies = foldsCopies}, rhythm);
+                    taken.copy = std::move(rates.copy);
+                    taken.fold = std::move(rates.copyFold);
                     return taken;
                 })) {
                 cell.mappedCopyGbps = median(r->copy);
+                if (!r->fold.empty())
+                    cell.foldGbps = median(r->fold);
                 pricedAfter = r->pauseSeconds;
             }
         if (mapped && s->mapping != MapLifetime::Kept) {

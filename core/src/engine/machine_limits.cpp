@@ -233,7 +233,7 @@ double memsetGbps(std::uint64_t rangeBytes) {
 std::vector<double> kernelCopyRates(int fd, std::uint64_t spanBytes, std::uint64_t rangeBytes,
                                     const ResultDocument& doc, int passes, std::stop_token stop,
                                     std::optional<std::uint32_t> pageOffset, unsigned destinations,
-                                    std::optional<Rhythm> rhythm, std::vector<double>* foldRates) {
+                                    std::optional<Rhythm> rhythm, CopyCompanions around) {
     const auto& u = doc.unitCosts;
     const std::uint64_t page = platform::pageSize();
     std::vector<double> rates;
@@ -269,13 +269,20 @@ std::vector<double> kernelCopyRates(int fd, std::uint64_t spanBytes, std::uint64
     for (int pass = rhythm ? 1 : 0; pass <= passes && !stop.stop_requested(); ++pass) {
         if (rhythm && !platform::pauseFor(rhythm->gapSeconds, stop))
             break;
-        double readSeconds = 0, foldSeconds = 0;
+        double readSeconds = 0, foldSeconds = 0, zeroSeconds = 0;
         auto t0 = Clock::now();
         for (std::uint64_t k = 0; k < perPass; ++k) {
+            if (around.zero) {
+                const auto t1 = Clock::now();
+                readSeconds += secondsBetween(t0, t1);
+                zeroFill(destination(next), n);
+                t0 = Clock::now();
+                zeroSeconds += secondsBetween(t1, t0);
+            }
             if (platform::readAt(fd, destination(next), n, next % count * n) != std::int64_t(n))
                 return {};
             ++next;
-            if (foldRates && (next % buffers.size() == 0 || k + 1 == perPass)) {
+            if (around.fold && (next % buffers.size() == 0 || k + 1 == perPass)) {
                 const auto t1 = Clock::now();
                 readSeconds += secondsBetween(t0, t1);
                 foldRead();
@@ -287,8 +294,12 @@ std::vector<double> kernelCopyRates(int fd, std::uint64_t spanBytes, std::uint64
         const double copy = readSeconds / double(perPass) - perReadCalls;
         if (pass > 0 && copy > 0)
             rates.push_back(double(n) / copy / 1e9);
-        if (pass > 0 && foldRates && foldSeconds > 0)
-            foldRates->push_back(double(perPass * n) / foldSeconds / 1e9);
+        const auto part = [&](std::vector<double>* into, double seconds) {
+            if (pass > 0 && into && seconds > 0)
+                into->push_back(double(perPass * n) / seconds / 1e9);
+        };
+        part(around.zero, zeroSeconds);
+        part(around.fold, foldSeconds);
     }
     gFoldSink.fetch_xor(value, std::memory_order_relaxed);
     return rates;
@@ -374,8 +385,8 @@ void PointPrices::take(CopyLimit& limit, int fd, std::uint64_t fileSize, const S
     for (const auto& offset : mappedOffsets) {
         if (stop.stop_requested())
             break;
-        const auto mapped =
-            platform::mappedRates(fd, span, point.rangeBytes, passes, stop, offset, !folded);
+        const auto mapped = platform::mappedRates(fd, span, point.rangeBytes, passes, stop, offset,
+                                                  {.inPlace = !folded});
         folded |= !mapped.fold.empty();
         mappedFold.insert(mappedFold.end(), mapped.fold.begin(), mapped.fold.end());
         if (!mapped.copy.empty())

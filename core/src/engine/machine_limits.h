@@ -85,6 +85,16 @@ inline constexpr int kRhythmPasses = 3; // each a pause and a round: fewer than 
 struct Cell;
 std::optional<Rhythm> roundRhythm(const Cell& cell, int threads);
 
+// What a price pass does around each of the kernel's copies as the priced cell does, timed
+// apart, GB/s per pass added to each vector given: zeroing the buffer before its read
+// (pread-zerofill's memset; a copy into lines the memset just wrote is not the copy into
+// untouched ones), and folding what was read as --consume all folds it (each buffer after its
+// read; every destination once all of them are read).
+struct CopyCompanions {
+    std::vector<double>* zero = nullptr;
+    std::vector<double>* fold = nullptr;
+};
+
 // The kernel's own copy out of the page cache, GB/s per pass: reads of the range size into one
 // reused buffer (or `destinations` of them in turn, as cellDestinations names) over the cached
 // file's first spanBytes (back to back, after an untimed pass),
@@ -92,16 +102,12 @@ std::optional<Rhythm> roundRhythm(const Cell& cell, int threads);
 // costs here, which is not memcpy's (the kernel copies page by page). The buffer starts at
 // pageOffset (none: where malloc puts it), as the priced cell's buffers did. Empty without both
 // unit costs, or when a read fails. A stop request ends it between passes. In a rhythm, each
-// timed pass is one round's reads after the round's pause. With foldRates, the buffers are
-// folded as --consume all folds them (each after its read; every destination once all of them
-// are read), timed apart, and the fold's GB/s per pass added there.
-std::vector<double> kernelCopyRates(int fd, std::uint64_t spanBytes, std::uint64_t rangeBytes,
-                                    const ResultDocument& doc, int passes,
-                                    std::stop_token stop = {},
-                                    std::optional<std::uint32_t> pageOffset = std::nullopt,
-                                    unsigned destinations = 1,
-                                    std::optional<Rhythm> rhythm = std::nullopt,
-                                    std::vector<double>* foldRates = nullptr);
+// timed pass is one round's reads after the round's pause, with its companions.
+std::vector<double>
+kernelCopyRates(int fd, std::uint64_t spanBytes, std::uint64_t rangeBytes,
+                const ResultDocument& doc, int passes, std::stop_token stop = {},
+                std::optional<std::uint32_t> pageOffset = std::nullopt, unsigned destinations = 1,
+                std::optional<Rhythm> rhythm = std::nullopt, CopyCompanions around = {});
 
 // Where a cell's reads land when that is not one reused buffer of the size it is priced at:
 // `count` buffers of `bytes` each, written in turn. A coalescing cell reads its spans (bytes
@@ -182,11 +188,16 @@ struct PointPrices {
     // and a mapping's memcpy out of the file (mappedRates); and, once a point, a fresh
     // mapping's faults and unmapped pages (mappedFaultCosts). Each with the pause it was taken
     // after. Measured once the cells have rounds (the closing prices).
+    // A cell that zeroes its buffers before each read (pread-zerofill, calloc's reused memory)
+    // is priced apart, with the memset in the same passes (rhythmZeroedCopy): priced apart, a
+    // memset and then a copy into lines that the memset did not write, its 8 MiB cells came out
+    // 16-18% over-predicted.
     struct PausedRates {
-        std::vector<double> copy, fold; // GB/s per pass
+        std::vector<double> copy, fold, zero; // GB/s per pass
         double pauseSeconds = 0;
     };
-    std::map<std::pair<Destinations, Offset>, PausedRates> rhythmCopy, rhythmMappedCopy;
+    std::map<std::pair<Destinations, Offset>, PausedRates> rhythmCopy, rhythmZeroedCopy,
+        rhythmMappedCopy;
     platform::MappedFaults rhythmMappedFault;
     double rhythmFaultPause = 0;
     using Share = PriceShare;

@@ -53,16 +53,23 @@ std::optional<double> unmapPageSeconds(int fd, std::uint64_t fileSize);
 // not measured (Windows, or the mapping fails).
 struct MappedRates {
     std::vector<double> fold, copy;
+    std::vector<double> copyFold; // the buffer each copy wrote folded after it (MappedFolds)
 };
-// The copies land in a buffer at pageOffset (none: where malloc puts it); withFold false leaves
-// the fold out (it reads in place: no offset changes it). A stop request ends it between
-// passes (with the passes done so far), and one made before it starts maps nothing.
+// Which folds mappedRates times apart from its copies: the file's bytes where they lie
+// (inPlace: no buffer offset changes it, so once a point is enough), and the buffer each copy
+// just wrote, as --consume all folds a mapping's copy (copies).
+struct MappedFolds {
+    bool inPlace = true;
+    bool copies = false;
+};
+// The copies land in a buffer at pageOffset (none: where malloc puts it). A stop request ends
+// it between passes (with the passes done so far), and one made before it starts maps nothing.
 // In a rhythm, each timed pass is one round's ranges after the round's pause, going on through
 // the mapping where the last pass stopped.
 MappedRates mappedRates(int fd, std::uint64_t spanBytes, std::uint64_t rangeBytes, int passes,
                         std::stop_token stop = {},
                         std::optional<std::uint32_t> pageOffset = std::nullopt,
-                        bool withFold = true, std::optional<Rhythm> rhythm = std::nullopt);
+                        MappedFolds folds = {}, std::optional<Rhythm> rhythm = std::nullopt);
 
 // Faulting a cached file's pages in through a fresh mapping and unmapping them, as a mapping
 // strategy's rounds do: per pass, the file's first spanBytes mapped (not populated), a byte

@@ -168,7 +168,7 @@ MappedFaults mappedFaultCosts(int fd, std::uint64_t spanBytes, int passes, std::
 
 MappedRates mappedRates(int fd, std::uint64_t spanBytes, std::uint64_t rangeBytes, int passes,
                         std::stop_token stop, std::optional<std::uint32_t> pageOffset,
-                        bool withFold, std::optional<Rhythm> rhythm) {
+                        MappedFolds folds, std::optional<Rhythm> rhythm) {
     const std::size_t n = static_cast<std::size_t>(std::min(rangeBytes, spanBytes));
     const std::uint64_t count = n ? spanBytes / n : 0;
     if (count == 0 || passes < 1 || stop.stop_requested())
@@ -184,7 +184,8 @@ MappedRates mappedRates(int fd, std::uint64_t spanBytes, std::uint64_t rangeByte
     // Everything the passes write is made before the guard's jump point and only written
     // through afterwards (a jump back skips no constructor and leaves no object half-changed).
     PricedDestination buffer(n, pageOffset, pageSize());
-    std::vector<double> foldSeconds(std::size_t(passes) + 1), copySeconds(foldSeconds.size());
+    std::vector<double> foldSeconds(std::size_t(passes) + 1), copySeconds(foldSeconds.size()),
+        copyFoldSeconds(foldSeconds.size());
     // ... and when it shrinks while this runs, the pass ends instead of the process.
     SigbusGuard guard;
     ScopedSigbusGuard scope(guard);
@@ -204,7 +205,7 @@ MappedRates mappedRates(int fd, std::uint64_t spanBytes, std::uint64_t rangeByte
             break;
         auto t0 = Clock::now();
         std::uint64_t value = 0;
-        if (withFold) {
+        if (folds.inPlace) {
             for (std::uint64_t k = 0; k < perPass; ++k)
                 value ^= foldBytes(std::span(base + (next + k) % count * n, n));
             foldSeconds[pass] = secondsBetween(t0, Clock::now());
@@ -213,8 +214,13 @@ MappedRates mappedRates(int fd, std::uint64_t spanBytes, std::uint64_t rangeByte
         for (std::uint64_t k = 0; k < perPass; ++k) {
             std::memcpy(buffer.data(), base + (next + k) % count * n, n);
             value ^= static_cast<std::uint64_t>(buffer.data()[n / 2]);
+            if (folds.copies) {
+                const auto t1 = Clock::now();
+                value ^= foldBytes(std::span<const std::byte>(buffer.data(), n));
+                copyFoldSeconds[pass] += secondsBetween(t1, Clock::now());
+            }
         }
-        copySeconds[pass] = secondsBetween(t0, Clock::now());
+        copySeconds[pass] = secondsBetween(t0, Clock::now()) - copyFoldSeconds[pass];
         next += perPass;
         gMappedSink.fetch_xor(value, std::memory_order_relaxed);
     }
@@ -226,6 +232,8 @@ MappedRates mappedRates(int fd, std::uint64_t spanBytes, std::uint64_t rangeByte
             rates.fold.push_back(passBytes / foldSeconds[pass] / 1e9);
         if (copySeconds[pass] > 0)
             rates.copy.push_back(passBytes / copySeconds[pass] / 1e9);
+        if (copyFoldSeconds[pass] > 0)
+            rates.copyFold.push_back(passBytes / copyFoldSeconds[pass] / 1e9);
     }
     return rates;
 }

@@ -12,7 +12,7 @@ MappedFaults mappedFaultCosts(int, std::uint64_t, int, std::stop_token, std::opt
     return {};
 }
 MappedRates mappedRates(int, std::uint64_t, std::uint64_t, int, std::stop_token,
-                        std::optional<std::uint32_t>, bool, std::optional<Rhythm>) {
+                        std::optional<std::uint32_t>, MappedFolds, std::optional<Rhythm>) {
     return {};
 }
 
