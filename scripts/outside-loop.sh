@@ -10,7 +10,10 @@
 #
 # Paired (the default): each cell is measured by one engine run of that cell alone and one loop
 # run, back to back, order alternating, --pairs times; a pair's ratio is the engine's median
-# over the loop's, and a cell's ratio is the median of its pairs'. This VM's speed drifts by up
+# over the loop's, and a cell's ratio is the median of its pairs', with the interval that holds
+# that median with 90% or more (distribution-free: order statistics of the pairs). The last
+# line counts the cells whose interval lies under 0.97, and those whose interval lies at 0.97
+# or above; the rest the pairs cannot tell apart from 0.97. This VM's speed drifts by up
 # to 30% over seconds (the same loop, pinned or not, runs at 6.5 or 8.6 GB/s at 16 KiB from one
 # run to the next), so only runs seconds apart can be set against each other.
 # --together runs the engine once per pair with every cell interleaved, as a user's run does,
@@ -134,7 +137,7 @@ for fs in ${file_sizes//,/ }; do
         done
     done
     python3 - "$out" "$pairs" "$fs" "$together" <<'PY'
-import glob, json, statistics, sys
+import glob, json, math, statistics, sys
 out, pairs, fs, together = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4] == "1"
 engine = {}  # (strategy, range) -> {pair: median GB/s}
 loops = {}  # shape -> (strategy, range) -> {pair: median GB/s}
@@ -152,6 +155,16 @@ for k in range(1, pairs + 1):
             loops.setdefault(shape, {}).setdefault((s, int(z)), {})[k] = float(g)
     except OSError:
         pass
+def median_interval(values, level=0.90):
+    # Distribution-free: the j-th smallest and j-th largest of n values hold the median with
+    # probability 1 - 2 P(Binomial(n, 1/2) < j); the narrowest pair with at least `level`
+    # (7 pairs: their min and max, 98%; 15 pairs: the 4th from each end, 96%).
+    v, n = sorted(values), len(values)
+    cdf = lambda j: sum(math.comb(n, i) for i in range(j)) / 2 ** n
+    j = 1
+    while j + 1 <= (n + 1) // 2 and 1 - 2 * cdf(j + 1) >= level:
+        j += 1
+    return v[j - 1], v[n - j], 1 - 2 * cdf(j)
 def size(b):
     for unit, n in (("M", 1 << 20), ("K", 1 << 10)):
         if b % n == 0 and b >= n:
@@ -163,18 +176,26 @@ for shape, loop in loops.items():
              else "the loop on a second thread, as the engine's worker reads")
     print(f"\n{fs} file, {pairs} pairs ({how}); {where}; GB/s medians over the pairs; "
           f"ratio = median of the pairs' engine/loop")
-    print(f"{'strategy':<16} {'range':>8} {'engine':>8} {'loop':>8} {'ratio':>7} {'pairs min-max':>14}")
-    below = 0
+    print(f"{'strategy':<16} {'range':>8} {'engine':>8} {'loop':>8} {'ratio':>7} "
+          f"{'pairs min-max':>14} {'median within':>14} {'sure':>5}")
+    below = shown_below = shown_above = 0
     for key in sorted(loop, key=lambda k: (k[0], k[1])):
         both = sorted(set(loop[key]) & set(engine.get(key, {})))
         if not both:
             continue
         ratios = [engine[key][k] / loop[key][k] for k in both]
         r = statistics.median(ratios)
+        low, high, sure = median_interval(ratios)
         below += r < 0.97
+        shown_below += high < 0.97
+        shown_above += low >= 0.97
         print(f"{key[0]:<16} {size(key[1]):>8} {statistics.median(engine[key][k] for k in both):8.2f} "
               f"{statistics.median(loop[key][k] for k in both):8.2f} {r:7.2f} "
-              f"{min(ratios):6.2f}-{max(ratios):.2f}")
-    print(f"{below} of {len(loop)} cells under 0.97 ({shape})")
+              f"{min(ratios):6.2f}-{max(ratios):.2f} {low:8.2f}-{high:.2f} {sure:5.0%}")
+    # What the pairs can tell: a cell is under 0.97 only where its median's interval is.
+    print(f"{below} of {len(loop)} cells under 0.97 at the median ({shape}); the pairs show "
+          f"{shown_below} under 0.97 and {shown_above} at 0.97 or more; the other "
+          f"{len(loop) - shown_below - shown_above} cannot be told apart from 0.97 with "
+          f"{pairs} pairs")
 PY
 done
