@@ -74,29 +74,31 @@ std::optional<Rhythm> roundRhythm(const Cell& cell, int threads) {
 void PointPrices::priceDestinations(int fd, std::uint64_t span, const SweepPoint& point,
                                     const ResultDocument& doc, std::vector<Cell>& cells,
                                     std::stop_token stop, Share share) {
-    std::set<Destinations> taken; // this sweep's: a price shared by cells is taken once
+    // This sweep's: a price shared by cells is taken once. After a stop request nothing more
+    // is measured, and each cell keeps what the earlier sweeps took.
+    std::set<Destinations> taken;
     for (auto& cell : cells) {
         // A cell priced in its rounds' rhythm (priceInRhythm, which runs first) was priced at
         // its destinations there: a back-to-back pass would only be thrown away.
-        const auto at =
-            cell.status == CellStatus::Unavailable || cell.copyPauseSeconds || stop.stop_requested()
-                ? std::nullopt
-                : cellDestinations(cell, point.rangeBytes);
+        const auto at = cell.status == CellStatus::Unavailable || cell.copyPauseSeconds
+                            ? std::nullopt
+                            : cellDestinations(cell, point.rangeBytes);
         // A read larger than the source the prices copy from cannot be priced at its size.
         if (!at || at->bytes > span)
             continue;
-        if (taken.insert(*at).second) {
+        if (!stop.stop_requested() && taken.insert(*at).second) {
             const auto offsets = pricedOffsets(cell, point);
-            auto rates =
+            const auto rates =
                 kernelCopyRates(fd, span, at->bytes, doc, share.backToBack(CopyLimit::kPasses),
                                 stop, offsets[0].first, at->count);
-            if (rates.empty())
-                continue;
-            auto& copies = destinationCopy[*at];
-            copies.insert(copies.end(), rates.begin(), rates.end());
-            // The fold reads each buffer after the copies into the others: over all of them.
-            if (doc.plan.consume == Consume::All)
-                destinationFold[*at].push_back(foldGbps(at->bytes * at->count));
+            if (!rates.empty()) { // a pass with no rate leaves the earlier sweeps' price
+                auto& copies = destinationCopy[*at];
+                copies.insert(copies.end(), rates.begin(), rates.end());
+                // The fold reads each buffer after the copies into the others: over all of
+                // them.
+                if (doc.plan.consume == Consume::All)
+                    destinationFold[*at].push_back(foldGbps(at->bytes * at->count));
+            }
         }
         if (!destinationCopy.contains(*at))
             continue;
@@ -112,15 +114,16 @@ void PointPrices::priceInRhythm(int fd, std::uint64_t span, const SweepPoint& po
     const std::uint64_t l2 = doc.system.caches.l2;
     const int passes = share.spread(kRhythmPasses);
     // This sweep's: a price shared by cells is taken once a sweep, its passes added to the
-    // earlier sweeps'.
+    // earlier sweeps'. After a stop request nothing more is measured, and each cell keeps what
+    // the earlier sweeps took.
+    const bool measures = passes > 0 && !stop.stop_requested();
     std::set<std::pair<Destinations, Offset>> takenCopy, takenZeroedCopy, takenMappedCopy;
     bool takenFault = false;
     for (auto& cell : cells) {
         cell.copyPauseSeconds.reset(); // set again below where this cell is priced so
         const StrategyInfo* s = findStrategy(cell.strategy);
         const auto rhythm = roundRhythm(cell, threads);
-        if (l2 == 0 || !s || !rhythm || cell.status == CellStatus::Unavailable ||
-            stop.stop_requested())
+        if (l2 == 0 || !s || !rhythm || cell.status == CellStatus::Unavailable)
             continue; // where L2 is not known, nothing says which copies the pause slows
         const auto at =
             cellDestinations(cell, point.rangeBytes).value_or(Destinations{point.rangeBytes, 1});
@@ -132,13 +135,14 @@ void PointPrices::priceInRhythm(int fd, std::uint64_t span, const SweepPoint& po
                    pastL2 = mapped ? rhythm->passBytes > l2 : at.bytes * at.count >= l2;
         if (!pastL2 || at.bytes > span)
             continue;
-        // Cells with the same destinations and most common offset share one price, taken in
-        // the first one's rhythm; each says the pause its price came after.
+        // Cells with the same destinations and most common offset share one price (a cell that
+        // zeroes its buffers shares only with another that does), taken in the first one's
+        // rhythm; each says the pause its price came after.
         const auto key = std::pair(at, pricedOffsets(cell, point)[0].first);
         const double pause = std::min(rhythm->gapSeconds, platform::kMaxPause);
         std::optional<double> pricedAfter;
         const auto priced = [&](auto& prices, auto& taken, auto measure) -> const PausedRates* {
-            if (passes > 0 && taken.insert(key).second) {
+            if (measures && taken.insert(key).second) {
                 const PausedRates sweep = measure();
                 if (!sweep.copy.empty()) {
                     auto& [copy, fold, zero, pauseSeconds] = prices[key];
@@ -153,7 +157,9 @@ void PointPrices::priceInRhythm(int fd, std::uint64_t span, const SweepPoint& po
         };
         if (copiesThroughTheKernel(cell)) {
             // With --consume all, the fold reads what the copies wrote, past L2 too; a zeroed
-            // buffer's copy lands where the memset just wrote.
+            // buffer's copy lands where the memset just wrote. calloc zeroes only the memory it
+            // reuses (the time split counts those bytes; pages fresh from the kernel come zeroed
+            // with their faults), but its copy is priced as landing on zeroed lines throughout.
             const bool folds = doc.plan.consume == Consume::All,
                        zeroes = s->buffer == BufferKind::FreshZeroed ||
                                 s->buffer == BufferKind::FreshCalloc;
@@ -193,7 +199,7 @@ void PointPrices::priceInRhythm(int fd, std::uint64_t span, const SweepPoint& po
                 pricedAfter = r->pauseSeconds;
             }
         if (mapped && s->mapping != MapLifetime::Kept) {
-            if (passes > 0 && !takenFault) {
+            if (measures && !takenFault) {
                 takenFault = true;
                 const auto sweep = platform::mappedFaultCosts(fd, span, passes, stop, rhythm);
                 auto& [fault, unmapPage] = rhythmMappedFault;

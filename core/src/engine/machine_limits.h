@@ -189,9 +189,9 @@ struct PointPrices {
     // mapping's faults and unmapped pages (mappedFaultCosts). Each with the pause it was taken
     // after. Measured once the cells have rounds (the closing prices).
     // A cell that zeroes its buffers before each read (pread-zerofill, calloc's reused memory)
-    // is priced apart, with the memset in the same passes (rhythmZeroedCopy): priced apart, a
-    // memset and then a copy into lines that the memset did not write, its 8 MiB cells came out
-    // 16-18% over-predicted.
+    // is priced apart, with the memset in the same passes (rhythmZeroedCopy): priced as a
+    // memset on a warm buffer and a copy into lines that no memset had just written,
+    // pread-zerofill's 8 MiB cells came out 10-28% over-predicted.
     struct PausedRates {
         std::vector<double> copy, fold, zero; // GB/s per pass
         double pauseSeconds = 0;
