@@ -178,7 +178,7 @@ for shape, loop in loops.items():
           f"ratio = median of the pairs' engine/loop")
     print(f"{'strategy':<16} {'range':>8} {'engine':>8} {'loop':>8} {'ratio':>7} "
           f"{'pairs min-max':>14} {'median within':>14} {'sure':>5}")
-    below = shown_below = shown_above = 0
+    below = shown_below = shown_above = cells = 0
     for key in sorted(loop, key=lambda k: (k[0], k[1])):
         both = sorted(set(loop[key]) & set(engine.get(key, {})))
         if not both:
@@ -187,15 +187,17 @@ for shape, loop in loops.items():
         r = statistics.median(ratios)
         low, high, sure = median_interval(ratios)
         below += r < 0.97
-        shown_below += high < 0.97
-        shown_above += low >= 0.97
+        # Under 5 pairs no interval holds the median with 90%: such a cell shows nothing.
+        shown_below += sure >= 0.90 and high < 0.97
+        shown_above += sure >= 0.90 and low >= 0.97
+        cells += 1
         print(f"{key[0]:<16} {size(key[1]):>8} {statistics.median(engine[key][k] for k in both):8.2f} "
               f"{statistics.median(loop[key][k] for k in both):8.2f} {r:7.2f} "
               f"{min(ratios):6.2f}-{max(ratios):.2f} {low:8.2f}-{high:.2f} {sure:5.0%}")
     # What the pairs can tell: a cell is under 0.97 only where its median's interval is.
-    print(f"{below} of {len(loop)} cells under 0.97 at the median ({shape}); the pairs show "
+    print(f"{below} of {cells} cells under 0.97 at the median ({shape}); the pairs show "
           f"{shown_below} under 0.97 and {shown_above} at 0.97 or more; the other "
-          f"{len(loop) - shown_below - shown_above} cannot be told apart from 0.97 with "
-          f"{pairs} pairs")
+          f"{cells - shown_below - shown_above} cannot be told apart from 0.97 with "
+          f"up to {pairs} pairs")
 PY
 done

@@ -65,8 +65,8 @@ std::string pausedCopies(const ResultDocument& doc, const std::vector<double>& p
         "into as many bytes as L2 or more, mappings of more than L2 a round): each price "
         "pass is one round's reads after a pause as long as the one between the "
         "cell's rounds ({}; at most 100 ms), since a copy past L2 can run slower "
-        "after one; a memset before each copy and the fold after it are timed in the "
-        "same passes.",
+        "after one; where a cell zeroes its buffer before each copy, or folds it after "
+        "(--consume all), that is timed in the same passes.",
         l2 ? fmt::format(" ({} here)", formatSize(l2)) : std::string(), pauses.size(), pause);
 }
 
