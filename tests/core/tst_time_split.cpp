@@ -11,6 +11,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 
 using namespace readscope;
@@ -266,8 +267,12 @@ private slots:
         const auto pct = [&](const Cell& c) {
             return fmt::format("{:.0f}%", 100 * timeSplit(doc, c)->unexplainedShare());
         };
-        QVERIFY2(lines[7] == "More than 15% unexplained: pread-uninit at 1 MiB (" + pct(noFold) +
-                                 "), pread-reuse at 1 MiB (" + pct(slow) + ").",
+        // Rounds all alike: the interval of the median is the median, past 15% at both ends.
+        QVERIFY2(lines[7] == "More than 15% unexplained, over the whole interval of the median "
+                             "(at the median; at its fast and slow ends): pread-uninit at 1 MiB (" +
+                                 pct(noFold) + "; " + pct(noFold) + " to " + pct(noFold) +
+                                 "), pread-reuse at 1 MiB (" + pct(slow) + "; " + pct(slow) +
+                                 " to " + pct(slow) + ").",
                  lines[7].c_str());
         // What could not be priced, once per strategy explained too little.
         QVERIFY2(lines[8].starts_with("Not priced for pread-uninit: "), lines[8].c_str());
@@ -290,6 +295,58 @@ private slots:
         QVERIFY(timeSplitSentence(doc, doc.cells[0]).find("counted here") == std::string::npos);
         doc.plan.cache = CacheMode::Cold;
         QVERIFY(timeSplitLines(doc, true).empty());
+    }
+
+    // A share past 15% at the median is told apart from explained only where it stays past 15%
+    // over the whole interval of the median: rounds that spread wider than that say nothing
+    // either way, and rounds too few for an interval are said to be.
+    void aLargeShareIsToldApartOnlyBeyondItsRoundsSpread() {
+        auto doc = warmDoc();
+        // 165 µs explained; five rounds at 150-260 µs, median 200: 18% at the median, and the
+        // interval of the median (of five: their fastest and slowest, 94%) reaches -10% to 37%.
+        Cell spread = cell("pread-uninit", 1, 0);
+        const double times[] = {150e-6, 170e-6, 200e-6, 230e-6, 260e-6};
+        for (std::size_t k = 0; k < spread.samples.size(); ++k)
+            spread.samples[k].seconds = kRanges * times[k];
+        spread.summarize();
+        const auto split = timeSplit(doc, spread);
+        QVERIFY(split && split->unexplainedInterval());
+        QVERIFY2(std::abs(split->unexplainedShare() - 0.175) < 0.01,
+                 qPrintable(QString::number(split->unexplainedShare())));
+        const auto [fast, slow] = *split->unexplainedInterval();
+        QVERIFY2(std::abs(fast - (1 - 165.0 / 150)) < 0.01 &&
+                     std::abs(slow - (1 - 165.0 / 260)) < 0.01,
+                 qPrintable(QString("%1 %2").arg(fast).arg(slow)));
+        doc.cells.push_back(spread);
+        // Three rounds: no interval reaches 90%.
+        Cell few = cell("seek-read", 1, 0, 1);
+        few.samples.resize(3);
+        for (auto& s : few.samples)
+            s.seconds = kRanges * 300e-6;
+        few.summarize();
+        QVERIFY(timeSplit(doc, few) && !timeSplit(doc, few)->unexplainedInterval());
+        doc.cells.push_back(few);
+        const auto lines = timeSplitLines(doc, false);
+        const auto has = [&](std::string_view start) {
+            return std::find_if(lines.begin(), lines.end(),
+                                [&](const std::string& l) { return l.starts_with(start); });
+        };
+        QVERIFY(has("More than 15% unexplained, over the whole interval") == lines.end());
+        const auto within = has("More than 15% unexplained at the median, but not over the whole "
+                                "interval of the median (the rounds' own spread), so not told "
+                                "apart from explained: pread-uninit at 1 MiB (18%; -10% to 37%).");
+        QVERIFY2(within != lines.end(), lines.back().c_str());
+        const auto unknown = has("More than 15% unexplained (too few rounds for an interval of "
+                                 "the median): seek-read at 1 MiB (");
+        QVERIFY(unknown != lines.end());
+        // The cell's own sentence says how far the share reaches.
+        const auto sentence = timeSplitSentence(doc, spread);
+        QVERIFY2(sentence.find("unexplained 18% (-10.0% to 37% over the interval of the median)") !=
+                     std::string::npos,
+                 sentence.c_str());
+        // What could not be priced is still said for both.
+        QVERIFY(has("Not priced for pread-uninit: ") != lines.end());
+        QVERIFY(has("Not priced for seek-read: ") != lines.end());
     }
 
     // Cells whose copy was priced after a pause (copies past L2, in their rounds' rhythm) are

@@ -9,6 +9,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace readscope {
@@ -54,6 +55,13 @@ struct TimeSplit {
     double unexplainedSeconds() const { return measuredSeconds - explainedSeconds(); }
     double share(TimePart part) const; // of the measured time, 0-1 (0 when not priced)
     double unexplainedShare() const;
+    // The interval of the median (Summary ciLow/ciHigh, the rounds' own spread) as seconds per
+    // range, fastest first; none where the rounds are too few to give one with
+    // kMinCoverageToJudge.
+    std::optional<std::pair<double, double>> measuredInterval;
+    // The unexplained share at either end of that interval, lowest first: the parts set against
+    // the fastest and the slowest time the rounds allow.
+    std::optional<std::pair<double, double>> unexplainedInterval() const;
 };
 
 // Why a cell has no split: no figures, a cold run or a direct read (the device's time, which

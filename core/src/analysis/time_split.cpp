@@ -67,6 +67,14 @@ double TimeSplit::unexplainedShare() const {
     return measuredSeconds > 0 ? unexplainedSeconds() / measuredSeconds : 0;
 }
 
+std::optional<std::pair<double, double>> TimeSplit::unexplainedInterval() const {
+    if (!measuredInterval || measuredInterval->first <= 0)
+        return std::nullopt;
+    const double explained = explainedSeconds();
+    return std::pair(1 - explained / measuredInterval->first,
+                     1 - explained / measuredInterval->second);
+}
+
 std::optional<NoSplit> whyNoSplit(const ResultDocument& doc, const Cell& cell) {
     using Why = NoSplit::Why;
     const StrategyInfo* s = findStrategy(cell.strategy);
@@ -97,6 +105,11 @@ std::optional<TimeSplit> timeSplit(const ResultDocument& doc, const Cell& cell) 
         return std::nullopt;
     TimeSplit split;
     split.measuredSeconds = *measured;
+    // Time per range goes as 1 / GB/s: the interval's fast end is the median's high one.
+    if (const auto& m = cell.summary;
+        m.ciCoverage >= kMinCoverageToJudge && m.ciLow > 0 && m.ciHigh >= m.ciLow)
+        split.measuredInterval =
+            std::pair(*measured * m.median / m.ciHigh, *measured * m.median / m.ciLow);
     split.copyInUserSpace = s.access == Access::MapCopy;
     split.unmapsPages = s.mapsFile() && s.mapping == MapLifetime::PerRound;
     const auto& u = doc.unitCosts;

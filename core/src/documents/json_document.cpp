@@ -282,9 +282,9 @@ json costModelJson(const ResultDocument& doc) {
     return out;
 }
 
-// Where the cell's time goes (time_split.h), derived for scripts and not read back: each
-// part's share of the measured time per range (null: counted but not priced), the rest
-// unexplained; null with the reason when the cell has no split.
+// Where the cell's time goes (time_split.h), derived for scripts and not read back: each part's
+// share of the measured time per range (null: counted but not priced), the rest unexplained (and
+// at the ends of the median's interval); null with the reason when the cell has no split.
 json timeSplitJson(const ResultDocument& doc, const Cell& c) {
     const auto split = timeSplit(doc, c);
     if (!split)
@@ -294,8 +294,10 @@ json timeSplitJson(const ResultDocument& doc, const Cell& c) {
         shares[std::string(partKey(p))] =
             split->partSeconds(p) ? json(split->share(p)) : json(nullptr);
     shares["unexplained"] = split->unexplainedShare();
+    const auto range = split->unexplainedInterval();
     return {{"per_range_us", split->measuredSeconds * 1e6},
             {"shares", shares},
+            {"unexplained_interval", range ? json{range->first, range->second} : json(nullptr)},
             {"copy", split->copyInUserSpace ? "memcpy" : "kernel"},
             {"not_priced", unpricedText(*split)}};
 }

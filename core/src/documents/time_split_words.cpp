@@ -83,7 +83,9 @@ std::string share(double v) {
 } // namespace
 
 std::vector<std::string> timeSplitLines(const ResultDocument& doc, bool withUnitCosts) {
-    std::vector<std::string> rows, large;
+    // Cells past kLargeUnexplainedShare at the median: over the whole interval of the median
+    // (beyond), at the median only (within the rounds' spread), or with no interval.
+    std::vector<std::string> rows, beyond, withinSpread, noInterval;
     std::vector<std::string> underPriced; // strategies with a cell explained too little
     bool anyUnpriced = false;
     std::vector<double> pauses; // of the rows whose copy was priced after one
@@ -107,9 +109,21 @@ std::vector<std::string> timeSplitLines(const ResultDocument& doc, bool withUnit
         if (cell.copyPauseSeconds)
             pauses.push_back(*cell.copyPauseSeconds);
         anyUnpriced |= !split->unpriced.empty();
-        if (std::abs(rest) > kLargeUnexplainedShare)
-            large.push_back(fmt::format("{} at {} ({})", cell.strategy,
-                                        rowLabel(doc, pointText(cell.point())), share(rest)));
+        if (std::abs(rest) > kLargeUnexplainedShare) {
+            const auto at =
+                fmt::format("{} at {}", cell.strategy, rowLabel(doc, pointText(cell.point())));
+            const auto range = split->unexplainedInterval();
+            if (!range)
+                noInterval.push_back(fmt::format("{} ({})", at, share(rest)));
+            else
+                (std::min(std::abs(range->first), std::abs(range->second)) >
+                             kLargeUnexplainedShare &&
+                         (range->first > 0) == (range->second > 0)
+                     ? beyond
+                     : withinSpread)
+                    .push_back(fmt::format("{} ({}; {} to {})", at, share(rest),
+                                           share(range->first), share(range->second)));
+        }
         if (rest > kLargeUnexplainedShare &&
             std::find(underPriced.begin(), underPriced.end(), cell.strategy) == underPriced.end())
             underPriced.push_back(cell.strategy);
@@ -132,12 +146,27 @@ std::vector<std::string> timeSplitLines(const ResultDocument& doc, bool withUnit
     if (anyUnpriced)
         lines.push_back("Some counts have no unit cost in this run: the teaching panel and the "
                         "JSON's time_split say which.");
-    if (!large.empty()) {
+    const auto listed = [](const std::vector<std::string>& items) {
         std::string list;
-        for (const auto& l : large)
+        for (const auto& l : items)
             list += (list.empty() ? "" : ", ") + l;
-        lines.push_back(
-            fmt::format("More than {:.0f}% unexplained: {}.", kLargeUnexplainedShare * 100, list));
+        return list;
+    };
+    const double limit = kLargeUnexplainedShare * 100;
+    if (!beyond.empty())
+        lines.push_back(fmt::format("More than {:.0f}% unexplained, over the whole interval of "
+                                    "the median (at the median; at its fast and slow ends): {}.",
+                                    limit, listed(beyond)));
+    if (!withinSpread.empty())
+        lines.push_back(fmt::format(
+            "More than {:.0f}% unexplained at the median, but not over the whole interval of the "
+            "median (the rounds' own spread), so not told apart from explained: {}.",
+            limit, listed(withinSpread)));
+    if (!noInterval.empty())
+        lines.push_back(fmt::format("More than {:.0f}% unexplained (too few rounds for an "
+                                    "interval of the median): {}.",
+                                    limit, listed(noInterval)));
+    if (!beyond.empty() || !withinSpread.empty() || !noInterval.empty()) {
         // Where the parts explain too little, what this run could not price, per kind.
         for (const auto& id : underPriced)
             if (const StrategyInfo* info = findStrategy(id))
@@ -225,6 +254,11 @@ std::string timeSplitSentence(const ResultDocument& doc, const Cell& cell) {
             sep = ", ";
         }
     text += fmt::format("{}unexplained {}", sep, percent(split->unexplainedShare()));
+    // Past the line at the median: how far it reaches over the rounds' own spread.
+    if (const auto range = split->unexplainedInterval();
+        range && std::abs(split->unexplainedShare()) > kLargeUnexplainedShare)
+        text += fmt::format(" ({} to {} over the interval of the median)", percent(range->first),
+                            percent(range->second));
     if (split->pagesPerFault && split->secondsPerFault)
         text += fmt::format(" ({:.3g} faults a range, one per {:.3g} pages read, {} µs a fault)",
                             split->faultsPerRange, *split->pagesPerFault,
