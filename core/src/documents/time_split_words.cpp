@@ -6,6 +6,7 @@
 #include "readscope/units.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <cmath>
@@ -112,13 +113,12 @@ std::vector<std::string> timeSplitLines(const ResultDocument& doc, bool withUnit
         if (std::abs(rest) > kLargeUnexplainedShare) {
             const auto at =
                 fmt::format("{} at {}", cell.strategy, rowLabel(doc, pointText(cell.point())));
-            const auto range = split->unexplainedInterval();
-            if (!range)
+            // The fast end's share is the lower one: past the line over the whole interval
+            // when the fast end is past it above, or the slow end below.
+            if (const auto range = split->unexplainedInterval(); !range)
                 noInterval.push_back(fmt::format("{} ({})", at, share(rest)));
             else
-                (std::min(std::abs(range->first), std::abs(range->second)) >
-                             kLargeUnexplainedShare &&
-                         (range->first > 0) == (range->second > 0)
+                (range->first > kLargeUnexplainedShare || range->second < -kLargeUnexplainedShare
                      ? beyond
                      : withinSpread)
                     .push_back(fmt::format("{} ({}; {} to {})", at, share(rest),
@@ -147,10 +147,7 @@ std::vector<std::string> timeSplitLines(const ResultDocument& doc, bool withUnit
         lines.push_back("Some counts have no unit cost in this run: the teaching panel and the "
                         "JSON's time_split say which.");
     const auto listed = [](const std::vector<std::string>& items) {
-        std::string list;
-        for (const auto& l : items)
-            list += (list.empty() ? "" : ", ") + l;
-        return list;
+        return fmt::format("{}", fmt::join(items, ", "));
     };
     const double limit = kLargeUnexplainedShare * 100;
     if (!beyond.empty())
