@@ -271,24 +271,22 @@ std::vector<double> kernelCopyRates(int fd, std::uint64_t spanBytes, std::uint64
             break;
         double readSeconds = 0, foldSeconds = 0, zeroSeconds = 0;
         auto t0 = Clock::now();
+        // work() timed into `seconds`, apart from the reads before and after it.
+        const auto apart = [&](double& seconds, auto&& work) {
+            const auto t1 = Clock::now();
+            readSeconds += secondsBetween(t0, t1);
+            work();
+            t0 = Clock::now();
+            seconds += secondsBetween(t1, t0);
+        };
         for (std::uint64_t k = 0; k < perPass; ++k) {
-            if (around.zero) {
-                const auto t1 = Clock::now();
-                readSeconds += secondsBetween(t0, t1);
-                zeroFill(destination(next), n);
-                t0 = Clock::now();
-                zeroSeconds += secondsBetween(t1, t0);
-            }
+            if (around.zero)
+                apart(zeroSeconds, [&] { zeroFill(destination(next), n); });
             if (platform::readAt(fd, destination(next), n, next % count * n) != std::int64_t(n))
                 return {};
             ++next;
-            if (around.fold && (next % buffers.size() == 0 || k + 1 == perPass)) {
-                const auto t1 = Clock::now();
-                readSeconds += secondsBetween(t0, t1);
-                foldRead();
-                t0 = Clock::now();
-                foldSeconds += secondsBetween(t1, t0);
-            }
+            if (around.fold && (next % buffers.size() == 0 || k + 1 == perPass))
+                apart(foldSeconds, foldRead);
         }
         readSeconds += secondsBetween(t0, Clock::now());
         const double copy = readSeconds / double(perPass) - perReadCalls;
