@@ -271,8 +271,8 @@ private slots:
         QVERIFY2(lines[7] == "More than 15% unexplained, over the whole interval of the median "
                              "(at the median; at its fast and slow ends): pread-uninit at 1 MiB (" +
                                  pct(noFold) + "; " + pct(noFold) + " to " + pct(noFold) +
-                                 "), pread-reuse at 1 MiB (" + pct(slow) + "; " + pct(slow) +
-                                 " to " + pct(slow) + ").",
+                                 ", 94% interval), pread-reuse at 1 MiB (" + pct(slow) + "; " +
+                                 pct(slow) + " to " + pct(slow) + ", 94% interval).",
                  lines[7].c_str());
         // What could not be priced, once per strategy explained too little.
         QVERIFY2(lines[8].starts_with("Not priced for pread-uninit: "), lines[8].c_str());
@@ -332,16 +332,17 @@ private slots:
                                 [&](const std::string& l) { return l.starts_with(start); });
         };
         QVERIFY(has("More than 15% unexplained, over the whole interval") == lines.end());
-        const auto within = has("More than 15% unexplained at the median, but not over the whole "
-                                "interval of the median (the rounds' own spread), so not told "
-                                "apart from explained: pread-uninit at 1 MiB (18%; -10% to 37%).");
+        const auto within =
+            has("More than 15% unexplained at the median, but not over the whole "
+                "interval of the median (the rounds' own spread), so not told "
+                "apart from explained: pread-uninit at 1 MiB (18%; -10% to 37%, 94% interval).");
         QVERIFY2(within != lines.end(), lines.back().c_str());
         const auto unknown = has("More than 15% unexplained (too few rounds for an interval of "
                                  "the median): seek-read at 1 MiB (");
         QVERIFY(unknown != lines.end());
         // The cell's own sentence says how far the share reaches.
         const auto sentence = timeSplitSentence(doc, spread);
-        QVERIFY2(sentence.find("unexplained 18% (-10.0% to 37% over the interval of the median)") !=
+        QVERIFY2(sentence.find("unexplained 18% (-10.0% to 37% over the median's 94% interval)") !=
                      std::string::npos,
                  sentence.c_str());
         // What could not be priced is still said for both.

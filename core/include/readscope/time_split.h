@@ -59,6 +59,7 @@ struct TimeSplit {
     // range, fastest first; none where the rounds are too few to give one with
     // kMinCoverageToJudge.
     std::optional<std::pair<double, double>> measuredInterval;
+    double intervalCoverage = 0; // how sure that interval is to hold the median, 0-1
     // The unexplained share at either end of that interval, lowest first: the parts set against
     // the fastest and the slowest time the rounds allow.
     std::optional<std::pair<double, double>> unexplainedInterval() const;

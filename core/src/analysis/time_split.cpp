@@ -107,9 +107,11 @@ std::optional<TimeSplit> timeSplit(const ResultDocument& doc, const Cell& cell) 
     split.measuredSeconds = *measured;
     // Time per range goes as 1 / GB/s: the interval's fast end is the median's high one.
     if (const auto& m = cell.summary;
-        m.ciCoverage >= kMinCoverageToJudge && m.ciLow > 0 && m.ciHigh >= m.ciLow)
+        m.ciCoverage >= kMinCoverageToJudge && m.ciLow > 0 && m.ciHigh >= m.ciLow) {
         split.measuredInterval =
             std::pair(*measured * m.median / m.ciHigh, *measured * m.median / m.ciLow);
+        split.intervalCoverage = m.ciCoverage;
+    }
     split.copyInUserSpace = s.access == Access::MapCopy;
     split.unmapsPages = s.mapsFile() && s.mapping == MapLifetime::PerRound;
     const auto& u = doc.unitCosts;

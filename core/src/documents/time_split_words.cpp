@@ -121,8 +121,9 @@ std::vector<std::string> timeSplitLines(const ResultDocument& doc, bool withUnit
                 (range->first > kLargeUnexplainedShare || range->second < -kLargeUnexplainedShare
                      ? beyond
                      : withinSpread)
-                    .push_back(fmt::format("{} ({}; {} to {})", at, share(rest),
-                                           share(range->first), share(range->second)));
+                    .push_back(fmt::format("{} ({}; {} to {}, {:.0f}% interval)", at, share(rest),
+                                           share(range->first), share(range->second),
+                                           split->intervalCoverage * 100));
         }
         if (rest > kLargeUnexplainedShare &&
             std::find(underPriced.begin(), underPriced.end(), cell.strategy) == underPriced.end())
@@ -254,8 +255,8 @@ std::string timeSplitSentence(const ResultDocument& doc, const Cell& cell) {
     // Past the line at the median: how far it reaches over the rounds' own spread.
     if (const auto range = split->unexplainedInterval();
         range && std::abs(split->unexplainedShare()) > kLargeUnexplainedShare)
-        text += fmt::format(" ({} to {} over the interval of the median)", percent(range->first),
-                            percent(range->second));
+        text += fmt::format(" ({} to {} over the median's {:.0f}% interval)", percent(range->first),
+                            percent(range->second), split->intervalCoverage * 100);
     if (split->pagesPerFault && split->secondsPerFault)
         text += fmt::format(" ({:.3g} faults a range, one per {:.3g} pages read, {} µs a fault)",
                             split->faultsPerRange, *split->pagesPerFault,
